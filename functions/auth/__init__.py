@@ -1,0 +1,1 @@
+"""Auth function: /api/v1/auth/* and /api/v1/users/*."""

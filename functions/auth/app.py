@@ -1,0 +1,37 @@
+"""Auth function: sign-in, token refresh, the caller's profile, identity verification."""
+
+from __future__ import annotations
+
+from auth import service
+from auth.models import LoginBody, RefreshBody
+from common import context, responses
+from common.access import JWT
+from common.app import create_app, lambda_entry
+from common.errors import NotImplementedYet
+
+app = create_app()
+
+
+@app.post("/api/v1/auth/login")
+def login(body: LoginBody):
+    pair = service.login(body, fingerprint=context.current().fingerprint)
+    return responses.created(pair.as_dict())
+
+
+@app.post("/api/v1/auth/refresh-token")
+def refresh_token(body: RefreshBody):
+    pair = service.refresh(body.token)
+    return responses.created(pair.as_dict(), message="auth.token.refresh")
+
+
+@app.get("/api/v1/auth/me", middlewares=[JWT])
+def me():
+    return responses.ok(service.profile(context.caller_id()))
+
+
+@app.post("/api/v1/users/limit", middlewares=[JWT])
+def verify_identity():
+    raise NotImplementedYet("Identity verification is not available yet")
+
+
+lambda_handler = lambda_entry(app)

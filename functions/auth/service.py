@@ -1,0 +1,50 @@
+"""Auth logic: login, token refresh, the caller's profile."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.metrics import MetricUnit
+
+from auth import users
+from auth.models import LoginBody
+from common import rate_limit, tokens
+from common.errors import Unauthorized
+from common.observability import metrics
+from common.settings import get_settings
+from common.tokens import TokenPair
+
+
+def login(body: LoginBody, *, fingerprint: str) -> TokenPair:
+    settings = get_settings()
+    rate_limit.hit(
+        f"login:{fingerprint}",
+        limit=settings.login_rate_limit,
+        window_seconds=settings.login_rate_window_seconds,
+        message="Too many login attempts from this device, try again later",
+    )
+    user = users.upsert_from_login(phone=body.phone, pin=body.pin, first_name=body.firstName, last_name=body.lastName)
+    metrics.add_metric(name="Logins", unit=MetricUnit.Count, value=1)
+    return tokens.issue_pair(str(user["_id"]))
+
+
+def refresh(refresh_token: str) -> TokenPair:
+    claims = tokens.verify(refresh_token, "refresh")
+    if users.find_by_id(claims.sub) is None:
+        raise Unauthorized("User not found")
+    family = tokens.consume_refresh(claims)
+    return tokens.issue_pair(claims.sub, family=family)
+
+
+def profile(user_id: str) -> dict[str, Any]:
+    user = users.find_by_id(user_id)
+    if user is None:
+        raise Unauthorized("User not found")
+    return {
+        "_id": str(user["_id"]),
+        "firstName": user.get("firstName", ""),
+        "lastName": user.get("lastName", ""),
+        "phone": user.get("phone"),
+        "balance": user.get("balance", 0),
+        "verified": bool(user.get("verified", False)),
+    }

@@ -1,0 +1,1 @@
+"""dictionaries function group."""

@@ -1,0 +1,1 @@
+"""orders function group."""

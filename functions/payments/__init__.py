@@ -1,0 +1,1 @@
+"""payments function group."""

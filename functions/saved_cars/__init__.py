@@ -1,0 +1,1 @@
+"""saved_cars function group."""

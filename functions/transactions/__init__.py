@@ -1,0 +1,1 @@
+"""transactions function group."""

@@ -1,0 +1,1 @@
+"""Shared layer: what every Lambda function of the Car Retail API needs."""

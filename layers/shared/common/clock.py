@@ -1,0 +1,42 @@
+"""An injectable clock: code asks `clock.now()`, tests swap in a frozen one instead of sleeping."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+
+def _system_now() -> datetime:
+    return datetime.now(UTC)
+
+
+_now: Callable[[], datetime] = _system_now
+
+
+def now() -> datetime:
+    """The current time, timezone-aware UTC, truncated to milliseconds as BSON stores it."""
+    current = _now()
+    return current.replace(microsecond=current.microsecond // 1000 * 1000)
+
+
+def set_clock(source: Callable[[], datetime]) -> None:
+    global _now  # noqa: PLW0603 (the one seam tests use)
+    _now = source
+
+
+def reset_clock() -> None:
+    set_clock(_system_now)
+
+
+class FrozenClock:
+    """A clock that only moves when told to. It starts at the real time: the database's TTL indexes
+    expire documents by the server's clock, so a frozen clock far in the past would lose them."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self.current = start or _system_now()
+
+    def __call__(self) -> datetime:
+        return self.current
+
+    def advance(self, seconds: float) -> None:
+        self.current += timedelta(seconds=seconds)

@@ -1,0 +1,66 @@
+"""The MongoDB client: created lazily once per process and reused across invocations.
+
+Indexes are declared in code (`Index` lists in each function's `indexes.py`) and created by
+`python -m ops indexes`, never per request.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from pymongo import MongoClient
+from pymongo.database import Database
+
+from common.secrets import mongodb_uri
+from common.settings import get_settings
+
+_lock = threading.Lock()
+_client: MongoClient[dict[str, Any]] | None = None
+
+
+def get_client() -> MongoClient[dict[str, Any]]:
+    global _client  # noqa: PLW0603 (the process-wide client Lambda reuses between invocations)
+    if _client is None:
+        with _lock:
+            if _client is None:
+                settings = get_settings()
+                _client = MongoClient(
+                    mongodb_uri(),
+                    serverSelectionTimeoutMS=settings.mongodb_server_selection_timeout_ms,
+                    connectTimeoutMS=settings.mongodb_server_selection_timeout_ms,
+                    tz_aware=True,
+                    appname="car-retail-api",
+                    retryWrites=True,
+                )
+    return _client
+
+
+def get_db() -> Database[dict[str, Any]]:
+    return get_client()[get_settings().mongodb_db]
+
+
+def reset_client() -> None:
+    """Close and forget the client (tests, or the local server switching databases)."""
+    global _client  # noqa: PLW0603
+    with _lock:
+        if _client is not None:
+            _client.close()
+        _client = None
+
+
+@dataclass(frozen=True)
+class Index:
+    collection: str
+    keys: list[tuple[str, int]]
+    name: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def create_indexes(db: Database[dict[str, Any]], indexes: list[Index]) -> list[str]:
+    created = []
+    for index in indexes:
+        db[index.collection].create_index(index.keys, name=index.name, **index.options)
+        created.append(f"{index.collection}.{index.name}")
+    return created

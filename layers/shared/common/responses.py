@@ -1,0 +1,75 @@
+"""The response envelope every JSON response carries:
+`{"success", "statusCode", "message", "data"}` (+ `errors` / `details` on some errors)."""
+
+from __future__ import annotations
+
+import json
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from aws_lambda_powertools.event_handler import Response, content_types
+from bson import ObjectId
+from pydantic import BaseModel
+
+SUCCESS = "Success"
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, ObjectId):
+        return str(value)
+    if isinstance(value, datetime):
+        return value.isoformat().replace("+00:00", "Z")
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True)
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+def to_json(payload: Any) -> str:
+    return json.dumps(payload, default=_default, ensure_ascii=False, separators=(",", ":"))
+
+
+def envelope(status: int, message: str, data: Any = None, **extra: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"success": status < 400, "statusCode": status, "message": message, "data": data}
+    body.update({key: value for key, value in extra.items() if value is not None})
+    return body
+
+
+def ok(
+    data: Any = None, *, status: int = 200, message: str = SUCCESS, headers: dict[str, str] | None = None
+) -> Response:
+    return Response(
+        status_code=status,
+        content_type=content_types.APPLICATION_JSON,
+        body=to_json(envelope(status, message, data)),
+        headers=headers,
+    )
+
+
+def created(data: Any = None, *, message: str = SUCCESS) -> Response:
+    return ok(data, status=201, message=message)
+
+
+def error(
+    status: int,
+    message: str,
+    *,
+    errors: list[dict[str, Any]] | None = None,
+    details: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response:
+    return Response(
+        status_code=status,
+        content_type=content_types.APPLICATION_JSON,
+        body=to_json(envelope(status, message, None, errors=errors, details=details)),
+        headers=headers,
+    )
+
+
+def page(items: list[Any], total: int) -> dict[str, Any]:
+    """The list shape of the API: `{items, total}` with total counting every match, not just this page."""
+    return {"items": items, "total": total}

@@ -1,0 +1,62 @@
+"""One settings object per process, read from the environment once.
+
+Secrets (the JWT key, the Mongo URI) come from AWS Secrets Manager when deployed: the template passes
+their ARNs, and `common.secrets` resolves them lazily. Locally they come straight from env vars.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+LOCAL_JWT_SECRET = "local-development-only-jwt-secret-0123456789"  # noqa: S105 (dev default, refused outside local)
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    stage: str = "local"
+    mongodb_uri: str | None = None
+    mongodb_uri_secret_arn: str | None = None
+    mongodb_db: str = "car_retail"
+    mongodb_server_selection_timeout_ms: int = Field(default=3000, ge=100)
+
+    jwt_secret: str | None = None
+    jwt_secret_arn: str | None = None
+    jwt_issuer: str = "car-retail-api"
+    access_token_ttl_seconds: int = Field(default=15 * 60, gt=0)
+    refresh_token_ttl_seconds: int = Field(default=30 * 24 * 3600, gt=0)
+
+    login_rate_limit: int = Field(default=20, ge=1, description="logins per fingerprint per window")
+    login_rate_window_seconds: int = Field(default=60, ge=1)
+    partner_cache_seconds: int = Field(default=60, ge=0)
+
+    assets_base_url: str = "http://127.0.0.1:3000/assets"
+    event_bus_name: str = "default"
+    payment_processor: Literal["sandbox", "http"] = "sandbox"
+    identity_provider: Literal["sandbox", "http"] = "sandbox"
+
+    @property
+    def is_local(self) -> bool:
+        return self.stage == "local"
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
+        values = {
+            name: environ[name.upper()] for name in cls.model_fields if environ.get(name.upper()) not in (None, "")
+        }
+        return cls.model_validate(values)
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings.from_env()
+
+
+def reset_settings() -> None:
+    """Forget the cached settings (tests and the local server change the environment)."""
+    get_settings.cache_clear()

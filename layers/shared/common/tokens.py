@@ -1,0 +1,127 @@
+"""JWTs: HS256 access (15 min) and refresh (30 days) tokens with claims sub, typ, jti, iat, exp, iss.
+
+A refresh token is single-use. Each one is recorded in `refresh_tokens`; refreshing consumes it with a
+conditional update, so of two racing refreshes only one wins. Presenting a consumed token again is
+treated as theft: the whole family (every token rotated from the same login) is revoked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+import jwt
+from bson import ObjectId
+
+from common import clock
+from common.db import Index, get_db
+from common.errors import Unauthorized
+from common.secrets import jwt_secret
+from common.settings import get_settings
+
+TokenType = Literal["access", "refresh"]
+ALGORITHM = "HS256"
+REQUIRED_CLAIMS = ("sub", "typ", "jti", "iat", "exp", "iss")
+CLOCK_SKEW_SECONDS = 30
+
+INDEXES = [
+    Index("refresh_tokens", [("expiresAt", 1)], "refresh_tokens_ttl", {"expireAfterSeconds": 0}),
+    Index("refresh_tokens", [("family", 1)], "refresh_tokens_family"),
+]
+
+
+@dataclass(frozen=True)
+class Claims:
+    sub: str
+    typ: TokenType
+    jti: str
+    iat: datetime
+    exp: datetime
+
+
+@dataclass(frozen=True)
+class TokenPair:
+    access_token: str
+    refresh_token: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"accessToken": self.access_token, "refreshToken": self.refresh_token}
+
+
+def _encode(subject: str, token_type: TokenType, jti: str, issued: datetime, ttl_seconds: int) -> str:
+    payload = {
+        "sub": subject,
+        "typ": token_type,
+        "jti": jti,
+        "iat": int(issued.timestamp()),
+        "exp": int((issued + timedelta(seconds=ttl_seconds)).timestamp()),
+        "iss": get_settings().jwt_issuer,
+    }
+    return jwt.encode(payload, jwt_secret(), algorithm=ALGORITHM)
+
+
+def verify(token: str, expected: TokenType) -> Claims:
+    """Decode and check a token; any defect is a 401 with a message that does not echo the token."""
+    try:
+        payload: dict[str, Any] = jwt.decode(
+            token,
+            jwt_secret(),
+            algorithms=[ALGORITHM],  # never "none", never a key-confusion algorithm
+            issuer=get_settings().jwt_issuer,
+            options={"require": list(REQUIRED_CLAIMS), "verify_exp": False, "verify_iat": False},
+        )
+    except jwt.PyJWTError as exc:
+        raise Unauthorized("Invalid token") from exc
+    if payload.get("typ") != expected:
+        raise Unauthorized(f"Invalid token: an {expected} token is required")
+    try:
+        issued = datetime.fromtimestamp(int(payload["iat"]), tz=clock.now().tzinfo)
+        expires = datetime.fromtimestamp(int(payload["exp"]), tz=clock.now().tzinfo)
+    except (TypeError, ValueError) as exc:
+        raise Unauthorized("Invalid token") from exc
+    now = clock.now()
+    if expires <= now:
+        raise Unauthorized("Token has expired")
+    if issued > now + timedelta(seconds=CLOCK_SKEW_SECONDS):
+        raise Unauthorized("Invalid token")
+    if not isinstance(payload["sub"], str) or not ObjectId.is_valid(payload["sub"]):
+        raise Unauthorized("Invalid token")
+    return Claims(sub=payload["sub"], typ=expected, jti=str(payload["jti"]), iat=issued, exp=expires)
+
+
+def issue_pair(user_id: str, *, family: str | None = None) -> TokenPair:
+    settings = get_settings()
+    issued = clock.now()
+    refresh_jti = str(ObjectId())
+    get_db().refresh_tokens.insert_one(
+        {
+            "_id": refresh_jti,
+            "userId": user_id,
+            "family": family or refresh_jti,
+            "createdAt": issued,
+            "expiresAt": issued + timedelta(seconds=settings.refresh_token_ttl_seconds),
+            "usedAt": None,
+            "revokedAt": None,
+        }
+    )
+    return TokenPair(
+        access_token=_encode(user_id, "access", str(ObjectId()), issued, settings.access_token_ttl_seconds),
+        refresh_token=_encode(user_id, "refresh", refresh_jti, issued, settings.refresh_token_ttl_seconds),
+    )
+
+
+def consume_refresh(claims: Claims) -> str:
+    """Mark a refresh token used, once. Returns its family so the next token continues it."""
+    db = get_db()
+    now = clock.now()
+    record = db.refresh_tokens.find_one_and_update(
+        {"_id": claims.jti, "userId": claims.sub, "usedAt": None, "revokedAt": None},
+        {"$set": {"usedAt": now}},
+    )
+    if record is None:
+        known = db.refresh_tokens.find_one({"_id": claims.jti}, {"family": 1})
+        if known is not None:
+            db.refresh_tokens.update_many({"family": known["family"]}, {"$set": {"revokedAt": now}})
+        raise Unauthorized("Refresh token has already been used or was revoked")
+    return str(record["family"])

@@ -1,0 +1,67 @@
+"""Local development commands:
+
+python -m local serve [--port 3000]      the whole API on http://127.0.0.1:3000 (make run)
+python -m local invoke Auth -e events/auth/login.json
+python -m local seed                     load the demo data (idempotent)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from local.runtime import apply_local_defaults, ensure_database, prepare_database
+
+
+def serve(port: int, host: str) -> None:
+    from werkzeug.serving import run_simple
+
+    from local.gateway import LocalApiGateway
+
+    inserted = prepare_database(seed=True)
+    print(
+        f"demo data: {sum(inserted.values())} documents inserted ({', '.join(f'{k} {v}' for k, v in inserted.items())})"
+    )
+    print(f"Car Retail API on http://{host}:{port}  (client header: demo-partner-key)")
+    run_simple(host, port, LocalApiGateway(), threaded=True, use_reloader=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m local", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve_cmd = commands.add_parser("serve", help="serve the whole API locally")
+    serve_cmd.add_argument("--port", type=int, default=int(os.environ.get("PORT", "3000")))
+    serve_cmd.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    invoke_cmd = commands.add_parser("invoke", help="invoke one function with one API Gateway event")
+    invoke_cmd.add_argument("function", help="function name from template.yaml, e.g. Auth")
+    invoke_cmd.add_argument("-e", "--event", required=True, type=Path, help="event JSON file")
+    commands.add_parser("seed", help="create indexes and load the demo data")
+    args = parser.parse_args(argv)
+
+    apply_local_defaults()
+    embedded = ensure_database()
+    try:
+        if args.command == "serve":
+            serve(args.port, args.host)
+        elif args.command == "seed":
+            print(json.dumps(prepare_database(seed=True)))
+        else:
+            from local.invoke import invoke, load_event
+
+            prepare_database(seed=True)
+            print(json.dumps(invoke(args.function, load_event(args.event)), indent=2, ensure_ascii=False))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if embedded is not None:
+            embedded.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,21 @@
+"""The demo dataset, loaded idempotently: documents are inserted when missing and never overwritten."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pymongo.database import Database
+
+from local.seed import core
+
+Seeder = Callable[[Database[dict[str, Any]]], int]
+
+# In dependency order: later seeders may look up what earlier ones inserted.
+SEEDERS: list[tuple[str, Seeder]] = [
+    ("core", core.seed),
+]
+
+
+def seed_all(db: Database[dict[str, Any]]) -> dict[str, int]:
+    return {name: seeder(db) for name, seeder in SEEDERS}

@@ -1,0 +1,18 @@
+"""Every index the API needs, collected from the modules that declare them."""
+
+from __future__ import annotations
+
+import importlib
+
+from common.db import Index
+
+# Each module lists the indexes of the queries it makes, in an INDEXES list.
+INDEX_MODULES = (
+    "common.tokens",
+    "common.rate_limit",
+    "auth.indexes",
+)
+
+
+def all_indexes() -> list[Index]:
+    return [index for name in INDEX_MODULES for index in importlib.import_module(name).INDEXES]

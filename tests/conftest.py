@@ -1,0 +1,101 @@
+"""Shared fixtures: the embedded MongoDB (or a real one from MONGODB_URI), a fresh database per
+integration test, the local API Gateway served over real HTTP, and a frozen clock."""
+
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from pymongo.database import Database
+from werkzeug.serving import make_server
+
+from common import clock
+from common.clock import FrozenClock
+from local.runtime import LOCAL_DEFAULTS
+from tests.factories import ApiClient
+
+TEST_ENV = {
+    **LOCAL_DEFAULTS,
+    "JWT_SECRET": "test-signing-key-that-is-long-enough-for-hs256",
+    "LOGIN_RATE_LIMIT": "1000",
+    "PARTNER_CACHE_SECONDS": "0",
+    "LOG_LEVEL": "WARNING",
+}
+for _name, _value in TEST_ENV.items():
+    os.environ[_name] = _value  # before any handler module creates its Powertools objects
+
+
+@pytest.fixture(scope="session")
+def mongo_uri() -> Iterator[str]:
+    """A real MongoDB when MONGODB_URI is set, else mongoeco's wire server, in memory."""
+    external = os.environ.get("MONGODB_URI")
+    if external:
+        yield external
+        return
+    from local.embedded_db import EmbeddedMongo
+
+    embedded = EmbeddedMongo()
+    yield embedded.start()
+    embedded.stop()
+
+
+def reset_process_state() -> None:
+    from common.db import reset_client
+    from common.partners import clear_partner_cache
+    from common.secrets import reset_secrets
+    from common.settings import reset_settings
+
+    reset_settings()
+    reset_secrets()
+    reset_client()
+    clear_partner_cache()
+    clock.reset_clock()
+
+
+@pytest.fixture
+def db(mongo_uri: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Database[dict[str, Any]]]:
+    """A fresh, indexed database with the demo partner registered; dropped afterwards."""
+    from common.db import create_indexes, get_client, get_db
+    from common.partners import register_partner
+    from local.seed.core import DEMO_PARTNER_KEY
+    from ops.indexes import all_indexes
+
+    monkeypatch.setenv("MONGODB_URI", mongo_uri)
+    monkeypatch.setenv("MONGODB_DB", f"test_{uuid.uuid4().hex[:12]}")
+    reset_process_state()
+    database = get_db()
+    create_indexes(database, all_indexes())
+    register_partner(DEMO_PARTNER_KEY, "Demo partner")
+    yield database
+    get_client().drop_database(database.name)
+    reset_process_state()
+
+
+@pytest.fixture(scope="session")
+def api_server() -> Iterator[str]:
+    """The local API Gateway emulator on a free port, serving every route of template.yaml."""
+    from local.gateway import LocalApiGateway
+
+    server = make_server("127.0.0.1", 0, LocalApiGateway(), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture
+def api(api_server: str, db: Database[dict[str, Any]]) -> Iterator[ApiClient]:
+    with ApiClient(api_server) as client:
+        yield client
+
+
+@pytest.fixture
+def frozen_clock() -> Iterator[FrozenClock]:
+    frozen = FrozenClock()
+    clock.set_clock(frozen)
+    yield frozen
+    clock.reset_clock()

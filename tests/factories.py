@@ -1,0 +1,115 @@
+"""Small factories for requests, events and data, so tests read as Given / When / Then."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import requests
+
+from common.validation import PINFL_WEIGHTS
+
+DEMO_CLIENT_KEY = "demo-partner-key"
+
+
+def common_headers(**overrides: str | None) -> dict[str, str]:
+    """The headers of spec 4.1; pass name=None to leave one out."""
+    headers: dict[str, str | None] = {
+        "User-Agent": "car-retail-tests/1.0",
+        "fingerprint": "device-test-0001",
+        "client": DEMO_CLIENT_KEY,
+        "accept-language": "en",
+    }
+    for name, value in overrides.items():
+        headers[name.replace("_", "-") if name == "accept_language" else name] = value
+    return {name: value for name, value in headers.items() if value is not None}
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def valid_pinfl(first13: str = "3010199000001") -> str:
+    check = sum(int(digit) * PINFL_WEIGHTS[i % 3] for i, digit in enumerate(first13)) % 10
+    return f"{first13}{check}"
+
+
+def api_event(
+    method: str,
+    resource: str,
+    *,
+    path: str | None = None,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+    query: dict[str, str] | None = None,
+    path_parameters: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """An API Gateway REST (v1) proxy event, as the gateway would send it."""
+    all_headers = {**common_headers(), **(headers or {})}
+    return {
+        "resource": resource,
+        "path": path or resource,
+        "httpMethod": method,
+        "headers": all_headers,
+        "multiValueHeaders": {name: [value] for name, value in all_headers.items()},
+        "queryStringParameters": query,
+        "multiValueQueryStringParameters": {k: [v] for k, v in query.items()} if query else None,
+        "pathParameters": path_parameters,
+        "stageVariables": None,
+        "requestContext": {
+            "requestId": "test-request",
+            "stage": "test",
+            "resourcePath": resource,
+            "httpMethod": method,
+        },
+        "body": json.dumps(body) if body is not None and not isinstance(body, str) else body,
+        "isBase64Encoded": False,
+    }
+
+
+class ApiClient:
+    """HTTP client for the local gateway with the common headers filled in."""
+
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+        self.session = requests.Session()
+        self.token: str | None = None
+
+    def __enter__(self) -> ApiClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.session.close()
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        headers: dict[str, str | None] | None = None,
+        auth: bool = True,
+        **kwargs: Any,
+    ) -> requests.Response:
+        merged: dict[str, str | None] = dict(common_headers())
+        if auth and self.token:
+            merged["Authorization"] = f"Bearer {self.token}"
+        merged.update(headers or {})
+        sent = {name: value for name, value in merged.items() if value is not None}
+        return self.session.request(method, self.base_url + path, headers=sent, timeout=30, **kwargs)
+
+    def get(self, path: str, **kwargs: Any) -> requests.Response:
+        return self.request("GET", path, **kwargs)
+
+    def post(self, path: str, **kwargs: Any) -> requests.Response:
+        return self.request("POST", path, **kwargs)
+
+    def patch(self, path: str, **kwargs: Any) -> requests.Response:
+        return self.request("PATCH", path, **kwargs)
+
+    def login(self, phone: str = "+998901112233", **fields: str) -> dict[str, str]:
+        """Sign in (creating the user) and use the access token for the next calls."""
+        response = self.post("/api/v1/auth/login", json={"phone": phone, **fields}, auth=False)
+        assert response.status_code == 201, response.text
+        tokens: dict[str, str] = response.json()["data"]
+        self.token = tokens["accessToken"]
+        return tokens

@@ -1,0 +1,250 @@
+"""Auth through HTTP against the local API Gateway, with the real pymongo driver."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jwt
+import pytest
+from pymongo.database import Database
+
+from common.clock import FrozenClock
+from tests.factories import ApiClient, bearer, valid_pinfl
+
+LOGIN = "/api/v1/auth/login"
+REFRESH = "/api/v1/auth/refresh-token"
+ME = "/api/v1/auth/me"
+
+
+def test_login_by_phone_creates_the_user_and_returns_a_token_pair(api: ApiClient, db: Database[dict[str, Any]]) -> None:
+    # When a new phone signs in
+    response = api.post(LOGIN, json={"phone": "+998901112233", "firstName": "Aziza", "lastName": "Rahimova"})
+    # Then it is 201 with both tokens in the envelope
+    assert response.status_code == 201
+    body = response.json()
+    assert body["success"] is True
+    assert body["statusCode"] == 201
+    assert body["message"] == "Success"
+    assert set(body["data"]) == {"accessToken", "refreshToken"}
+    # And the user exists with a zero balance
+    user = db.users.find_one({"phone": "+998901112233"}) or {}
+    assert user["firstName"] == "Aziza"
+    assert user["balance"] == 0
+
+
+def test_login_again_updates_the_same_user(api: ApiClient, db: Database[dict[str, Any]]) -> None:
+    api.login("+998901112233", firstName="Old")
+    api.login("+998901112233", firstName="New")
+    assert db.users.count_documents({}) == 1
+    assert api.get(ME).json()["data"]["firstName"] == "New"
+
+
+def test_login_by_pin_then_by_phone_and_pin_links_them(api: ApiClient, db: Database[dict[str, Any]]) -> None:
+    pin = valid_pinfl()
+    first = api.post(LOGIN, json={"pin": pin}, auth=False)
+    assert first.status_code == 201
+    second = api.post(LOGIN, json={"pin": pin, "phone": "+998935550011"}, auth=False)
+    assert second.status_code == 201
+    assert db.users.count_documents({}) == 1
+    assert (db.users.find_one({"pin": pin}) or {})["phone"] == "+998935550011"
+
+
+def test_phone_and_pin_of_two_different_users_conflict(api: ApiClient) -> None:
+    api.login("+998901110001")
+    api.post(LOGIN, json={"pin": valid_pinfl()}, auth=False)
+    response = api.post(LOGIN, json={"pin": valid_pinfl(), "phone": "+998901110001"}, auth=False)
+    assert response.status_code == 409
+    assert response.json()["data"] is None
+
+
+def test_me_returns_the_profile_of_spec_4_2(api: ApiClient) -> None:
+    api.login("+998901112233", firstName="Aziza", lastName="Rahimova")
+    response = api.get(ME)
+    assert response.status_code == 200
+    data = response.json()["data"]
+    assert data["firstName"] == "Aziza"
+    assert data["lastName"] == "Rahimova"
+    assert data["phone"] == "+998901112233"
+    assert data["balance"] == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({}, "body"),
+        ({"firstName": "Only"}, "body"),
+        ({"phone": "901234567"}, "body.phone"),
+        ({"pin": "12345678901234"}, "body.pin"),
+        ({"phone": 998901234567}, "body.phone"),
+    ],
+)
+def test_login_refuses_bad_identity_with_400_naming_the_field(api: ApiClient, body: dict[str, Any], field: str) -> None:
+    response = api.post(LOGIN, json=body, auth=False)
+    assert response.status_code == 400
+    payload = response.json()
+    assert payload["success"] is False
+    assert payload["data"] is None
+    assert field in [error["field"] for error in payload["errors"]]
+
+
+def test_unknown_properties_are_stripped_and_numbers_coerced(api: ApiClient, db: Database[dict[str, Any]]) -> None:
+    # When a client sends fields the endpoint does not declare and a number where a string goes
+    response = api.post(LOGIN, json={"phone": "+998901112233", "balance": 10**9, "verified": True, "firstName": 42})
+    # Then the undeclared fields never reach the database and the number became text
+    assert response.status_code == 201
+    user = db.users.find_one({"phone": "+998901112233"}) or {}
+    assert user["balance"] == 0
+    assert user["verified"] is False
+    assert user["firstName"] == "42"
+
+
+def test_wrong_type_that_cannot_be_coerced_is_400(api: ApiClient) -> None:
+    response = api.post(REFRESH, json={"token": {"nested": True}}, auth=False)
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "body.token"
+
+
+def test_malformed_json_is_400_in_the_envelope(api: ApiClient) -> None:
+    response = api.post(LOGIN, data="{not json", headers={"Content-Type": "application/json"}, auth=False)
+    assert response.status_code == 400
+    assert response.json()["success"] is False
+
+
+def test_refresh_rotates_the_pair(api: ApiClient) -> None:
+    tokens = api.login()
+    response = api.post(REFRESH, json={"token": tokens["refreshToken"]}, auth=False)
+    assert response.status_code == 201
+    body = response.json()
+    assert body["message"] == "auth.token.refresh"
+    assert body["data"]["refreshToken"] != tokens["refreshToken"]
+    assert api.get(ME, headers=bearer(body["data"]["accessToken"])).status_code == 200
+
+
+def test_a_reused_refresh_token_is_refused_and_revokes_its_family(api: ApiClient) -> None:
+    # Given a refresh token that was already rotated once
+    original = api.login()["refreshToken"]
+    rotated = api.post(REFRESH, json={"token": original}, auth=False).json()["data"]["refreshToken"]
+    # When the old one is presented again
+    reuse = api.post(REFRESH, json={"token": original}, auth=False)
+    # Then it is refused, and so is the token rotated from it (the family is revoked)
+    assert reuse.status_code == 401
+    assert api.post(REFRESH, json={"token": rotated}, auth=False).status_code == 401
+
+
+def test_an_access_token_is_not_a_refresh_token_nor_the_reverse(api: ApiClient) -> None:
+    tokens = api.login()
+    assert api.post(REFRESH, json={"token": tokens["accessToken"]}, auth=False).status_code == 401
+    assert api.get(ME, headers=bearer(tokens["refreshToken"])).status_code == 401
+
+
+def test_refresh_for_a_user_that_no_longer_exists_is_401(api: ApiClient, db: Database[dict[str, Any]]) -> None:
+    tokens = api.login()
+    db.users.delete_many({})
+    response = api.post(REFRESH, json={"token": tokens["refreshToken"]}, auth=False)
+    assert response.status_code == 401
+    assert api.get(ME).status_code == 401
+
+
+@pytest.mark.parametrize("token", ["garbage", "a.b.c", "eyJhbGciOiJIUzI1NiJ9.e30.c2lnbmF0dXJl"])
+def test_refresh_with_an_invalid_token_is_401(api: ApiClient, token: str) -> None:
+    response = api.post(REFRESH, json={"token": token}, auth=False)
+    assert response.status_code == 401
+    assert response.json()["message"] == "Invalid token"
+
+
+def _forge(claims: dict[str, Any], key: str, algorithm: str = "HS256") -> str:
+    return jwt.encode(claims, key, algorithm=algorithm)
+
+
+def _claims(sub: str, typ: str = "access", **extra: Any) -> dict[str, Any]:
+    return {
+        "sub": sub,
+        "typ": typ,
+        "jti": "x",
+        "iat": 1_900_000_000,
+        "exp": 4_000_000_000,
+        "iss": "car-retail-api",
+        **extra,
+    }
+
+
+def _user_id(api: ApiClient) -> str:
+    api.login()
+    return str(api.get(ME).json()["data"]["_id"])
+
+
+@pytest.mark.parametrize(
+    "authorization",
+    [
+        None,
+        "",
+        "Bearer",
+        "Bearer not-a-jwt",
+        "Basic dXNlcjpwYXNz",
+        "Token abc",
+    ],
+)
+def test_jwt_routes_refuse_missing_or_malformed_authorization(api: ApiClient, authorization: str | None) -> None:
+    response = api.get(ME, headers={"Authorization": authorization}, auth=False)
+    assert response.status_code == 401
+    assert response.json()["success"] is False
+
+
+def test_a_token_signed_with_another_key_is_401(api: ApiClient) -> None:
+    token = _forge(_claims(_user_id(api)), "some-other-key-that-is-long-enough-for-hs256")
+    assert api.get(ME, headers=bearer(token)).status_code == 401
+
+
+def test_an_unsigned_alg_none_token_is_401(api: ApiClient) -> None:
+    token = jwt.encode(_claims(_user_id(api)), key=None, algorithm="none")  # type: ignore[arg-type]
+    assert api.get(ME, headers=bearer(token)).status_code == 401
+
+
+def test_a_token_from_another_issuer_is_401(api: ApiClient) -> None:
+    token = _forge(_claims(_user_id(api), iss="someone-else"), "test-signing-key-that-is-long-enough-for-hs256")
+    assert api.get(ME, headers=bearer(token)).status_code == 401
+
+
+def test_an_expired_access_token_is_401(api: ApiClient, frozen_clock: FrozenClock) -> None:
+    # Given a token issued now
+    api.login()
+    assert api.get(ME).status_code == 200
+    # When 15 minutes pass
+    frozen_clock.advance(15 * 60)
+    # Then it no longer works, and the message says why
+    response = api.get(ME)
+    assert response.status_code == 401
+    assert "expired" in response.json()["message"]
+
+
+def test_an_expired_refresh_token_is_401(api: ApiClient, frozen_clock: FrozenClock) -> None:
+    tokens = api.login()
+    frozen_clock.advance(30 * 24 * 3600 + 1)
+    assert api.post(REFRESH, json={"token": tokens["refreshToken"]}, auth=False).status_code == 401
+
+
+def test_authentication_is_checked_before_the_body(api: ApiClient) -> None:
+    # A caller without a token learns nothing about the body schema
+    response = api.post("/api/v1/users/limit", json={"unexpected": 1}, auth=False)
+    assert response.status_code == 401
+
+
+def test_too_many_logins_from_one_device_are_429(
+    api: ApiClient, monkeypatch: pytest.MonkeyPatch, frozen_clock: FrozenClock
+) -> None:
+    from common.settings import reset_settings
+
+    monkeypatch.setenv("LOGIN_RATE_LIMIT", "3")
+    reset_settings()
+    for _ in range(3):
+        assert api.post(LOGIN, json={"phone": "+998901112233"}, auth=False).status_code == 201
+    refused = api.post(LOGIN, json={"phone": "+998901112233"}, auth=False)
+    assert refused.status_code == 429
+    assert int(refused.headers["Retry-After"]) > 0
+    # Another device is not affected, and the first one may try again in the next window
+    assert (
+        api.post(LOGIN, json={"phone": "+998901112233"}, headers={"fingerprint": "other"}, auth=False).status_code
+        == 201
+    )
+    frozen_clock.advance(61)
+    assert api.post(LOGIN, json={"phone": "+998901112233"}, auth=False).status_code == 201

@@ -1,0 +1,71 @@
+"""What every route shares: common headers, partner keys, the envelope, limits, unknown routes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pymongo.database import Database
+
+from common.partners import register_partner
+from tests.factories import ApiClient
+
+ME = "/api/v1/auth/me"
+LOGIN = "/api/v1/auth/login"
+
+
+@pytest.mark.parametrize("header", ["User-Agent", "fingerprint", "client"])
+def test_each_common_header_is_required(api: ApiClient, header: str) -> None:
+    # requests adds its own User-Agent unless told otherwise; an empty value removes it
+    missing: dict[str, str | None] = {header: "" if header == "User-Agent" else None}
+    response = api.post(LOGIN, json={"phone": "+998901112233"}, headers=missing, auth=False)
+    assert response.status_code == 400
+    body = response.json()
+    assert body == {**body, "success": False, "statusCode": 400, "data": None}
+    assert header in body["message"]
+
+
+def test_an_unknown_client_key_is_403(api: ApiClient) -> None:
+    response = api.post(LOGIN, json={"phone": "+998901112233"}, headers={"client": "nobody"}, auth=False)
+    assert response.status_code == 403
+    assert response.json()["success"] is False
+
+
+def test_an_inactive_partner_is_403(api: ApiClient, db: Database[dict[str, Any]]) -> None:
+    register_partner("retired-partner-key", "Retired", active=False)
+    response = api.post(LOGIN, json={"phone": "+998901112233"}, headers={"client": "retired-partner-key"}, auth=False)
+    assert response.status_code == 403
+
+
+def test_partner_keys_are_stored_only_as_hashes(db: Database[dict[str, Any]]) -> None:
+    stored = [doc["_id"] for doc in db.partners.find()]
+    assert "demo-partner-key" not in stored
+    assert all(len(key) == 64 for key in stored)
+
+
+def test_an_unknown_route_is_404_in_the_envelope(api: ApiClient) -> None:
+    response = api.get("/api/v1/nothing-here")
+    assert response.status_code == 404
+    assert response.json() == {
+        "success": False,
+        "statusCode": 404,
+        "message": "Route not found",
+        "data": None,
+    }
+
+
+def test_a_known_path_with_another_method_is_404(api: ApiClient) -> None:
+    assert api.request("DELETE", ME).status_code == 404
+
+
+def test_a_body_over_10_mb_is_413(api: ApiClient) -> None:
+    response = api.post(LOGIN, data=b"x" * (10 * 1024 * 1024 + 1), headers={"Content-Type": "application/json"})
+    assert response.status_code == 413
+    assert response.json()["statusCode"] == 413
+
+
+def test_a_route_from_a_later_issue_answers_501_in_the_envelope(api: ApiClient) -> None:
+    api.login()
+    response = api.post("/api/v1/users/limit", json={"code": "abc"})
+    assert response.status_code == 501
+    assert response.json()["success"] is False

@@ -1,0 +1,46 @@
+"""The template, the resolvers and the spec's route table describe the same 46 routes."""
+
+from __future__ import annotations
+
+import importlib
+import re
+
+import pytest
+
+from common.access import route_access
+from local.template import api_routes
+from tests.route_table import FUNCTIONS, ROUTES
+
+
+def resolver_routes() -> set[tuple[str, str, str, str]]:
+    found = set()
+    for function, package in FUNCTIONS.items():
+        app = importlib.import_module(f"{package}.app").app
+        for route in app._static_routes + app._dynamic_routes:
+            policy = route_access(route)
+            path = re.sub(r"<(\w+)>", r"{\1}", route.path)
+            found.add((route.method, path, function, policy.name if policy else "public"))
+    return found
+
+
+def test_the_spec_table_lists_46_distinct_routes() -> None:
+    assert len({(r.method, r.path) for r in ROUTES}) == 46
+
+
+def test_template_declares_exactly_the_spec_routes_on_the_right_functions() -> None:
+    # Given the SAM template's explicit Api events
+    declared = {(r.method, r.path, r.function) for r in api_routes()}
+    # Then they are the spec's routes, each on its function
+    assert declared == {(r.method, r.path, r.function) for r in ROUTES}
+
+
+def test_resolvers_serve_exactly_the_spec_routes_with_the_spec_access_levels() -> None:
+    assert resolver_routes() == {(r.method, r.path, r.function, r.access) for r in ROUTES}
+
+
+@pytest.mark.parametrize("function", sorted(FUNCTIONS))
+def test_every_template_handler_is_importable(function: str) -> None:
+    handlers = {r.handler for r in api_routes() if r.function == function}
+    assert handlers == {f"{FUNCTIONS[function]}.app.lambda_handler"}
+    module = importlib.import_module(f"{FUNCTIONS[function]}.app")
+    assert callable(module.lambda_handler)

@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+import pytest
+from pydantic import TypeAdapter, ValidationError
+
+from common.validation import MongoId, Phone, pinfl_is_valid
+from tests.factories import valid_pinfl
+
+
+def test_pinfl_check_digit_is_the_weighted_sum_mod_10() -> None:
+    # Given 13 digits, the check digit is sum(d_i * (7, 3, 1, 7, ...)) mod 10
+    pin = valid_pinfl("3010199000001")
+    assert pinfl_is_valid(pin)
+    wrong = pin[:13] + str((int(pin[13]) + 1) % 10)
+    assert not pinfl_is_valid(wrong)
+    assert not pinfl_is_valid("301019900000")
+    assert not pinfl_is_valid("3010199000001a")
+
+
+@pytest.mark.parametrize("raw", ["+998901234567", "+998 90 123-45-67", "+14155550123"])
+def test_phone_accepts_e164_and_normalises_separators(raw: str) -> None:
+    assert TypeAdapter(Phone).validate_python(raw).startswith("+")
+
+
+@pytest.mark.parametrize("raw", ["998901234567", "+0998901234567", "+99890", "phone"])
+def test_phone_refuses_numbers_without_country_prefix(raw: str) -> None:
+    with pytest.raises(ValidationError):
+        TypeAdapter(Phone).validate_python(raw)
+
+
+def test_mongo_id_must_be_24_hex() -> None:
+    assert TypeAdapter(MongoId).validate_python("65A1B2C3D4E5F60718293A4B") == "65a1b2c3d4e5f60718293a4b"
+    with pytest.raises(ValidationError):
+        TypeAdapter(MongoId).validate_python("not-an-id")
