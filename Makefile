@@ -6,6 +6,9 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 3000
 ENV    ?= dev
 
+# The import roots Lambda gives a function: the layer (/opt/python) and the function code.
+export PYTHONPATH := layers/shared:functions:.
+
 .PHONY: help install run test unit integration lint format typecheck seed indexes invoke build validate deploy clean
 
 help:
