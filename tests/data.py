@@ -1,0 +1,160 @@
+"""Data factories for catalog documents (docs/DATA_MODEL.md), for tests of any function group that
+needs a real car to point at: a brand, a car with modifications and colors, a region, a branch, stock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from bson import ObjectId
+from pymongo.database import Database
+
+Db = Database[dict[str, Any]]
+
+
+def text(en: str, ru: str | None = None, uz: str | None = None) -> dict[str, str]:
+    """A localized text; ru and uz default to tagged copies of en, so tests can tell locales apart."""
+    return {"en": en, "ru": ru or f"{en} (ru)", "uz": uz or f"{en} (uz)"}
+
+
+@dataclass
+class CatalogCar:
+    """Ids of one purchasable car and a branch that stocks it."""
+
+    brand_id: ObjectId
+    car_id: ObjectId
+    modification_ids: list[ObjectId]
+    color_ids: list[ObjectId]
+    region_id: ObjectId
+    branch_id: ObjectId
+    prices: list[int]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def modification_id(self) -> ObjectId:
+        return self.modification_ids[0]
+
+    @property
+    def color_id(self) -> ObjectId:
+        return self.color_ids[0]
+
+    @property
+    def price(self) -> int:
+        return self.prices[0]
+
+
+def insert_brand(db: Db, name: str = "Chevrolet", **fields: Any) -> ObjectId:
+    doc = {
+        "_id": ObjectId(),
+        "slug": name.lower().replace(" ", "-"),
+        "name": name,
+        "logo": f"brands/{name.lower()}.svg",
+        "country": text("Uzbekistan"),
+        "description": text(f"{name} cars"),
+        "order": 1,
+        "createdAt": datetime(2026, 1, 1, tzinfo=UTC),
+        **fields,
+    }
+    db.brands.insert_one(doc)
+    return doc["_id"]
+
+
+def insert_car(
+    db: Db,
+    brand_id: ObjectId,
+    *,
+    name: str = "Cobalt",
+    prices: tuple[int, ...] = (180_000_000, 210_000_000),
+    colors: tuple[tuple[str, str], ...] = (("White", "#FFFFFF"), ("Black", "#000000")),
+    payment_types: tuple[str, ...] = ("CASH", "CREDIT", "LEASING", "INSTALLMENT"),
+    **fields: Any,
+) -> dict[str, Any]:
+    modifications = [
+        {
+            "_id": ObjectId(),
+            "name": f"{name} {index + 1}.5 {'MT' if index == 0 else 'AT'}",
+            "price": price,
+            "specs": [{"title": text("Engine"), "items": [{"name": text("Volume"), "value": text("1.5 l")}]}],
+        }
+        for index, price in enumerate(prices)
+    ]
+    doc = {
+        "_id": ObjectId(),
+        "slug": f"{name.lower().replace(' ', '-')}-{ObjectId()}",
+        "brandId": brand_id,
+        "bodyTypeId": fields.pop("bodyTypeId", ObjectId()),
+        "powertrainId": fields.pop("powertrainId", ObjectId()),
+        "name": text(name),
+        "description": text(f"The {name}"),
+        "year": 2026,
+        "image": f"cars/{name.lower()}.webp",
+        "gallery": [],
+        "priceFrom": min(prices),
+        "paymentTypes": list(payment_types),
+        "isNew": True,
+        "createdAt": datetime(2026, 1, 1, tzinfo=UTC),
+        "info": [{"_id": ObjectId(), "title": text("Safety"), "description": text("Six airbags"), "image": None}],
+        "colors": [{"_id": ObjectId(), "name": text(c), "hex": h, "image": None} for c, h in colors],
+        "modifications": modifications,
+        **fields,
+    }
+    db.cars.insert_one(doc)
+    return doc
+
+
+def insert_region(db: Db, name: str = "Tashkent") -> ObjectId:
+    doc = {"_id": ObjectId(), "slug": f"{name.lower()}-{ObjectId()}", "name": text(name), "order": 1}
+    db.regions.insert_one(doc)
+    return doc["_id"]
+
+
+def insert_branch(db: Db, region_id: ObjectId, brand_ids: list[ObjectId], name: str = "Chilonzor") -> ObjectId:
+    doc = {
+        "_id": ObjectId(),
+        "regionId": region_id,
+        "brandIds": brand_ids,
+        "name": text(f"{name} dealer"),
+        "address": text(f"{name} street 1"),
+        "phone": "+998712000000",
+        "hours": text("09:00-18:00"),
+        "location": {"lat": 41.28, "lng": 69.2},
+        "active": True,
+    }
+    db.branches.insert_one(doc)
+    return doc["_id"]
+
+
+def insert_stock(db: Db, branch_id: ObjectId, car: dict[str, Any], quantity: int = 3) -> None:
+    db.stock.insert_many(
+        [
+            {
+                "_id": ObjectId(),
+                "branchId": branch_id,
+                "carId": car["_id"],
+                "modificationId": modification["_id"],
+                "colorId": color["_id"],
+                "quantity": quantity,
+            }
+            for modification in car["modifications"]
+            for color in car["colors"]
+        ]
+    )
+
+
+def purchasable_car(db: Db, *, brand: str = "Chevrolet", name: str = "Cobalt", **car_fields: Any) -> CatalogCar:
+    """A brand, a car with two modifications and two colors, and a branch in a region that stocks them."""
+    brand_id = insert_brand(db, brand)
+    car = insert_car(db, brand_id, name=name, **car_fields)
+    region_id = insert_region(db)
+    branch_id = insert_branch(db, region_id, [brand_id])
+    insert_stock(db, branch_id, car)
+    return CatalogCar(
+        brand_id=brand_id,
+        car_id=car["_id"],
+        modification_ids=[m["_id"] for m in car["modifications"]],
+        color_ids=[c["_id"] for c in car["colors"]],
+        region_id=region_id,
+        branch_id=branch_id,
+        prices=[m["price"] for m in car["modifications"]],
+    )
