@@ -45,8 +45,9 @@ class CatalogCar:
 
 
 def insert_brand(db: Db, name: str = "Chevrolet", **fields: Any) -> ObjectId:
+    brand_id = ObjectId()
     doc = {
-        "_id": ObjectId(),
+        "_id": brand_id,
         "slug": name.lower().replace(" ", "-"),
         "name": name,
         "logo": f"brands/{name.lower()}.svg",
@@ -57,7 +58,7 @@ def insert_brand(db: Db, name: str = "Chevrolet", **fields: Any) -> ObjectId:
         **fields,
     }
     db.brands.insert_one(doc)
-    return doc["_id"]
+    return brand_id
 
 
 def insert_car(
@@ -104,14 +105,15 @@ def insert_car(
 
 
 def insert_region(db: Db, name: str = "Tashkent") -> ObjectId:
-    doc = {"_id": ObjectId(), "slug": f"{name.lower()}-{ObjectId()}", "name": text(name), "order": 1}
-    db.regions.insert_one(doc)
-    return doc["_id"]
+    region_id = ObjectId()
+    db.regions.insert_one({"_id": region_id, "slug": f"{name.lower()}-{region_id}", "name": text(name), "order": 1})
+    return region_id
 
 
 def insert_branch(db: Db, region_id: ObjectId, brand_ids: list[ObjectId], name: str = "Chilonzor") -> ObjectId:
+    branch_id = ObjectId()
     doc = {
-        "_id": ObjectId(),
+        "_id": branch_id,
         "regionId": region_id,
         "brandIds": brand_ids,
         "name": text(f"{name} dealer"),
@@ -122,7 +124,7 @@ def insert_branch(db: Db, region_id: ObjectId, brand_ids: list[ObjectId], name: 
         "active": True,
     }
     db.branches.insert_one(doc)
-    return doc["_id"]
+    return branch_id
 
 
 def insert_stock(db: Db, branch_id: ObjectId, car: dict[str, Any], quantity: int = 3) -> None:
