@@ -11,6 +11,7 @@ INDEX_MODULES = (
     "common.tokens",
     "common.rate_limit",
     "auth.indexes",
+    "orders.lifecycle",
 )
 
 

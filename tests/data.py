@@ -160,3 +160,46 @@ def purchasable_car(db: Db, *, brand: str = "Chevrolet", name: str = "Cobalt", *
         branch_id=branch_id,
         prices=[m["price"] for m in car["modifications"]],
     )
+
+
+def insert_order(
+    db: Db,
+    user_id: ObjectId,
+    car: CatalogCar | None = None,
+    *,
+    status: str = "NEW",
+    amount_due: int = 200_000_000,
+    paid: int = 0,
+    payment_type: str = "CASH",
+    **fields: Any,
+) -> dict[str, Any]:
+    """An order document as POST /api/v1/orders stores it (docs/DATA_MODEL.md), with its creation log."""
+    now = datetime.now(UTC)
+    order_id = ObjectId()
+    doc: dict[str, Any] = {
+        "_id": order_id,
+        "userId": user_id,
+        "contractNumber": f"CR-TEST-{order_id}",
+        "statusSlug": status,
+        "brandId": car.brand_id if car else ObjectId(),
+        "carId": car.car_id if car else ObjectId(),
+        "modificationId": car.modification_id if car else ObjectId(),
+        "colorId": car.color_id if car else ObjectId(),
+        "branchId": car.branch_id if car else ObjectId(),
+        "regionId": car.region_id if car else ObjectId(),
+        "paymentTypeId": payment_type,
+        "price": amount_due,
+        "discount": 0,
+        "promoCode": None,
+        "amountDue": amount_due,
+        "paidAmount": paid,
+        "paymentIds": [],
+        "createdAt": now,
+        "updatedAt": now,
+        **fields,
+    }
+    db.orders.insert_one(doc)
+    db.order_logs.insert_one(
+        {"orderId": order_id, "userId": user_id, "from": None, "to": status, "cause": "created", "at": now}
+    )
+    return doc

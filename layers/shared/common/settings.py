@@ -37,12 +37,18 @@ class Settings(BaseModel):
 
     assets_base_url: str = "http://127.0.0.1:3000/assets"
     event_bus_name: str = "default"
+    event_publisher: Literal["eventbridge", "log"] | None = None
     payment_processor: Literal["sandbox", "http"] = "sandbox"
     identity_provider: Literal["sandbox", "http"] = "sandbox"
 
     @property
     def is_local(self) -> bool:
         return self.stage == "local"
+
+    @property
+    def effective_event_publisher(self) -> Literal["eventbridge", "log"]:
+        """EventBridge when deployed; the log on a laptop, which has no AWS account."""
+        return self.event_publisher or ("log" if self.is_local else "eventbridge")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:

@@ -1,0 +1,186 @@
+"""The order lifecycle: one state machine, every change a conditional update on the expected state.
+
+    NEW -> PARTIALLY_PAID -> PAID -> READY -> IMPLEMENTED
+    NEW | PARTIALLY_PAID | PAID -> CANCELLED
+
+Payments move an order from NEW or PARTIALLY_PAID to PARTIALLY_PAID or PAID (`record_payment`); the
+back office moves it to READY, IMPLEMENTED or CANCELLED (`transition`). Two racing changes cannot both
+win: each update matches the state (and paid amount) it was computed from. Every change is logged in
+`order_logs` with time and cause, and published as an `OrderStatusChanged` event.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from bson import ObjectId
+from pymongo import ReturnDocument
+
+from common import clock, events
+from common.db import Index, get_db
+from common.errors import Conflict, NotFound
+from common.locale import Locale
+
+Order = dict[str, Any]
+
+INDEXES = [Index("order_logs", [("orderId", 1), ("at", 1)], "order_logs_by_order")]
+
+MAX_CAS_ATTEMPTS = 10
+
+
+class Status(StrEnum):
+    NEW = "NEW"
+    PARTIALLY_PAID = "PARTIALLY_PAID"
+    PAID = "PAID"
+    READY = "READY"
+    IMPLEMENTED = "IMPLEMENTED"
+    CANCELLED = "CANCELLED"
+
+
+HAPPY_PATH = (Status.NEW, Status.PARTIALLY_PAID, Status.PAID, Status.READY, Status.IMPLEMENTED)
+PAYABLE = frozenset({Status.NEW, Status.PARTIALLY_PAID})
+TRANSITIONS: dict[Status, frozenset[Status]] = {
+    Status.NEW: frozenset({Status.PARTIALLY_PAID, Status.PAID, Status.CANCELLED}),
+    Status.PARTIALLY_PAID: frozenset({Status.PAID, Status.CANCELLED}),
+    Status.PAID: frozenset({Status.READY, Status.CANCELLED}),
+    Status.READY: frozenset({Status.IMPLEMENTED}),
+    Status.IMPLEMENTED: frozenset(),
+    Status.CANCELLED: frozenset(),
+}
+
+STEP_NAMES: dict[Status, dict[str, str]] = {
+    Status.NEW: {"ru": "Заказ оформлен", "uz": "Buyurtma rasmiylashtirildi", "en": "Order placed"},
+    Status.PARTIALLY_PAID: {"ru": "Частично оплачен", "uz": "Qisman to'langan", "en": "Partially paid"},
+    Status.PAID: {"ru": "Оплачен", "uz": "To'langan", "en": "Paid"},
+    Status.READY: {"ru": "Готов к выдаче", "uz": "Topshirishga tayyor", "en": "Ready for handover"},
+    Status.IMPLEMENTED: {"ru": "Автомобиль выдан", "uz": "Avtomobil topshirildi", "en": "Car handed over"},
+    Status.CANCELLED: {"ru": "Отменён", "uz": "Bekor qilingan", "en": "Cancelled"},
+}
+
+
+def can_transition(current: Status, target: Status) -> bool:
+    return target in TRANSITIONS[current]
+
+
+def log_change(order: Order, previous: Status | None, cause: str) -> None:
+    """Append one entry to the order's log and tell the outside world."""
+    now = clock.now()
+    get_db().order_logs.insert_one(
+        {
+            "orderId": order["_id"],
+            "userId": order["userId"],
+            "from": previous.value if previous else None,
+            "to": order["statusSlug"],
+            "cause": cause,
+            "at": now,
+        }
+    )
+    events.publish(
+        "OrderStatusChanged",
+        {
+            "orderId": order["_id"],
+            "contractNumber": order.get("contractNumber"),
+            "brandId": order.get("brandId"),
+            "branchId": order.get("branchId"),
+            "from": previous.value if previous else None,
+            "to": order["statusSlug"],
+            "paidAmount": order.get("paidAmount", 0),
+            "amountDue": order.get("amountDue"),
+            "cause": cause,
+            "at": now,
+        },
+    )
+
+
+def _load(order_id: ObjectId) -> Order:
+    order = get_db().orders.find_one({"_id": order_id})
+    if order is None:
+        raise NotFound("Order not found")
+    return order
+
+
+def transition(order_id: ObjectId, target: Status, *, cause: str) -> Order:
+    """Move an order to `target` if that is legal from its current state; 409 otherwise."""
+    for _ in range(MAX_CAS_ATTEMPTS):
+        order = _load(order_id)
+        current = Status(order["statusSlug"])
+        if not can_transition(current, target):
+            raise Conflict(
+                f"Order cannot go from {current} to {target}",
+                details={"statusSlug": current.value, "allowed": sorted(TRANSITIONS[current])},
+            )
+        updated = get_db().orders.find_one_and_update(
+            {"_id": order_id, "statusSlug": current.value},
+            {"$set": {"statusSlug": target.value, "updatedAt": clock.now()}},
+            return_document=ReturnDocument.AFTER,
+        )
+        if updated is not None:
+            log_change(updated, current, cause)
+            return updated
+    raise Conflict("The order is being changed by another request, try again")
+
+
+def record_payment(order_id: ObjectId, amount: int, *, payment_id: str, cause: str) -> Order:
+    """Add a confirmed payment to the order, once per `payment_id`, moving it to PARTIALLY_PAID or PAID.
+
+    Idempotent: applying the same payment_id again returns the order unchanged. Refuses (409) an order
+    that is not payable and an amount above what is still due.
+    """
+    if amount <= 0:
+        raise Conflict("A payment must be a positive amount")
+    for _ in range(MAX_CAS_ATTEMPTS):
+        order = _load(order_id)
+        if payment_id in order.get("paymentIds", []):
+            return order
+        current = Status(order["statusSlug"])
+        if current not in PAYABLE:
+            raise Conflict(f"Order is {current} and cannot take payments", details={"statusSlug": current.value})
+        paid = int(order.get("paidAmount", 0))
+        due = int(order["amountDue"])
+        if paid + amount > due:
+            raise Conflict(
+                "Payment is larger than the amount still due", details={"remaining": due - paid, "amount": amount}
+            )
+        target = Status.PAID if paid + amount == due else Status.PARTIALLY_PAID
+        updated = get_db().orders.find_one_and_update(
+            {"_id": order_id, "statusSlug": current.value, "paidAmount": paid, "paymentIds": {"$ne": payment_id}},
+            {
+                "$set": {"statusSlug": target.value, "paidAmount": paid + amount, "updatedAt": clock.now()},
+                "$push": {"paymentIds": payment_id},
+            },
+            return_document=ReturnDocument.AFTER,
+        )
+        if updated is not None:
+            if target != current:
+                log_change(updated, current, cause)
+            return updated
+    raise Conflict("The order is being paid by another request, try again")
+
+
+def steps(order: Order, locale: Locale) -> list[dict[str, Any]]:
+    """The order's path with the current step marked: the happy path, or the path up to a cancellation.
+
+    Each step says when it was reached (`at`, null for steps ahead). PARTIALLY_PAID is left out once an
+    order has gone past it without stopping there (paid in full at once)."""
+    reached: dict[str, Any] = {}
+    for entry in get_db().order_logs.find({"orderId": order["_id"]}).sort([("at", 1), ("_id", 1)]):
+        reached.setdefault(entry["to"], entry["at"])
+    current = Status(order["statusSlug"])
+    if current is Status.CANCELLED:
+        path = [status for status in HAPPY_PATH if status.value in reached] + [Status.CANCELLED]
+    else:
+        path = list(HAPPY_PATH)
+        skipped_partial = Status.PARTIALLY_PAID.value not in reached and HAPPY_PATH.index(current) > 1
+        if skipped_partial:
+            path.remove(Status.PARTIALLY_PAID)
+    return [
+        {
+            "slug": status.value,
+            "name": STEP_NAMES[status][locale],
+            "isCurrent": status is current,
+            "done": status.value in reached and status is not current,
+            "at": reached.get(status.value),
+        }
+        for status in path
+    ]
