@@ -28,8 +28,6 @@ USER_FIELDS = ("firstName", "lastName", "middleName", "pin", "birthDate", "verif
 class SandboxCodes:
     """Codes of the sandbox adapter (README, "Identity verification")."""
 
-    name = "sandbox"
-
     def verified(self, number: int = 1, again: str = "") -> str:
         return f"sandbox-verified-{number}" + (f"-{again}" if again else "")
 
@@ -42,8 +40,6 @@ class SandboxCodes:
 
 class FakeServerCodes:
     """The same people, issued by the fake OneID server to the HTTP adapter."""
-
-    name = "http"
 
     def __init__(self, fake: FakeOneId) -> None:
         self.fake = fake
