@@ -7,7 +7,7 @@ from typing import Any
 
 import requests
 
-from common.validation import PINFL_WEIGHTS
+from common.validation import pinfl_check_digit
 
 DEMO_CLIENT_KEY = "demo-partner-key"
 
@@ -30,8 +30,7 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def valid_pinfl(first13: str = "3010199000001") -> str:
-    check = sum(int(digit) * PINFL_WEIGHTS[i % 3] for i, digit in enumerate(first13)) % 10
-    return f"{first13}{check}"
+    return first13 + pinfl_check_digit(first13)
 
 
 def api_event(

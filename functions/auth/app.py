@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from auth import service
-from auth.models import LoginBody, RefreshBody
+from auth.models import LimitBody, LoginBody, RefreshBody
 from common import context, responses
 from common.access import JWT
 from common.app import create_app, lambda_entry
-from common.errors import NotImplementedYet
 
 app = create_app()
 
@@ -30,8 +29,8 @@ def me():
 
 
 @app.post("/api/v1/users/limit", middlewares=[JWT])
-def verify_identity():
-    raise NotImplementedYet("Identity verification is not available yet")
+def verify_identity(body: LimitBody):
+    return responses.ok(service.verify_identity(context.caller_id(), body.code))
 
 
 lambda_handler = lambda_entry(app)

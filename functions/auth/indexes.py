@@ -1,4 +1,4 @@
-"""Indexes of the users collection."""
+"""Indexes of the users and identity_codes collections."""
 
 from common.db import Index
 
@@ -15,4 +15,6 @@ INDEXES = [
         "users_pin_unique",
         {"unique": True, "partialFilterExpression": {"pin": {"$type": "string"}}},
     ),
+    # Used authorization codes: `_id` is the code's keyed hash (unique by nature); kept 30 days.
+    Index("identity_codes", [("expiresAt", 1)], "identity_codes_ttl", {"expireAfterSeconds": 0}),
 ]

@@ -26,3 +26,9 @@ class LoginBody(RequestModel):
 
 class RefreshBody(RequestModel):
     token: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=4096)]
+
+
+class LimitBody(RequestModel):
+    code: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2048)] = Field(
+        description="authorization code from the identity provider (OneID)"
+    )

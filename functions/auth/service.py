@@ -1,4 +1,4 @@
-"""Auth logic: login, token refresh, the caller's profile."""
+"""Auth logic: login, token refresh, the caller's profile, identity verification."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
 
-from auth import users
+from auth import identity, identity_codes, users
 from auth.models import LoginBody
 from common import rate_limit, tokens
 from common.errors import Unauthorized
-from common.observability import metrics
+from common.observability import logger, metrics
 from common.settings import get_settings
 from common.tokens import TokenPair
 
@@ -40,6 +40,10 @@ def profile(user_id: str) -> dict[str, Any]:
     user = users.find_by_id(user_id)
     if user is None:
         raise Unauthorized("User not found")
+    return _profile_view(user)
+
+
+def _profile_view(user: users.User) -> dict[str, Any]:
     return {
         "_id": str(user["_id"]),
         "firstName": user.get("firstName", ""),
@@ -47,4 +51,27 @@ def profile(user_id: str) -> dict[str, Any]:
         "phone": user.get("phone"),
         "balance": user.get("balance", 0),
         "verified": bool(user.get("verified", False)),
+    }
+
+
+def verify_identity(user_id: str, code: str) -> dict[str, Any]:
+    """Verify the caller through the identity provider; on any failure the user and the code are untouched."""
+    provider = identity.get_provider()  # a configuration error surfaces before the code is claimed
+    claim = identity_codes.claim(code, user_id)
+    try:
+        person = provider.verify(code)
+        user = users.apply_verification(user_id, person)
+    except Exception:
+        identity_codes.release(claim)
+        raise
+    identity_codes.mark_used(claim)
+    metrics.add_metric(name="IdentityVerifications", unit=MetricUnit.Count, value=1)
+    logger.info("identity verified", extra={"userId": user_id, "pin": identity.mask_pin(person.pin)})
+    return {
+        **_profile_view(user),
+        "middleName": user.get("middleName"),
+        "pin": identity.mask_pin(person.pin),
+        "birthDate": user.get("birthDate"),
+        "verifiedAt": user.get("verifiedAt"),
+        "limit": get_settings().verified_purchase_limit,
     }

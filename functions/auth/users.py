@@ -8,9 +8,10 @@ from bson import ObjectId
 from pymongo import ReturnDocument
 from pymongo.errors import DuplicateKeyError
 
+from auth.identity import VerifiedPerson
 from common import clock
 from common.db import get_db
-from common.errors import Conflict
+from common.errors import Conflict, Unauthorized
 
 User = dict[str, Any]
 
@@ -48,3 +49,35 @@ def upsert_from_login(*, phone: str | None, pin: str | None, first_name: str | N
         raise Conflict("This phone number or PINFL is already registered to another user") from exc
     assert user is not None  # an upsert always returns the document
     return user
+
+
+def apply_verification(user_id: str, person: VerifiedPerson) -> User:
+    """Record a verified person on the user: one conditional write that changes nothing when it fails.
+
+    The account may already carry a PINFL (a login by pin); then it must be the verified person's.
+    The unique index on `pin` refuses a PINFL that another user holds, even under concurrent requests.
+    """
+    now = clock.now()
+    changes = {
+        "pin": person.pin,
+        "firstName": person.first_name,
+        "lastName": person.last_name,
+        "middleName": person.middle_name,
+        "birthDate": person.birth_date.isoformat() if person.birth_date else None,
+        "verified": True,
+        "verifiedAt": now,
+        "updatedAt": now,
+    }
+    try:
+        user = get_db().users.find_one_and_update(
+            {"_id": ObjectId(user_id), "$or": [{"pin": None}, {"pin": person.pin}]},
+            {"$set": changes},
+            return_document=ReturnDocument.AFTER,
+        )
+    except DuplicateKeyError as exc:
+        raise Conflict("This person's PINFL is already registered to another user") from exc
+    if user is not None:
+        return user
+    if find_by_id(user_id) is None:
+        raise Unauthorized("User not found")
+    raise Conflict("The verified person's PINFL differs from the PINFL of this account")

@@ -41,5 +41,14 @@ def mongodb_uri() -> str:
     raise RuntimeError("MONGODB_URI or MONGODB_URI_SECRET_ARN must be set")
 
 
+def oneid_client_secret() -> str:
+    settings = get_settings()
+    if settings.oneid_client_secret:
+        return settings.oneid_client_secret
+    if settings.oneid_client_secret_arn:
+        return _from_secrets_manager(settings.oneid_client_secret_arn)
+    raise RuntimeError("ONEID_CLIENT_SECRET or ONEID_CLIENT_SECRET_ARN must be set when IDENTITY_PROVIDER=http")
+
+
 def reset_secrets() -> None:
     jwt_secret.cache_clear()

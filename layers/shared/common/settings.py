@@ -41,6 +41,19 @@ class Settings(BaseModel):
     payment_processor: Literal["sandbox", "http"] = "sandbox"
     identity_provider: Literal["sandbox", "http"] = "sandbox"
 
+    # Identity verification (POST /api/v1/users/limit) through an OAuth2 provider of the OneID kind.
+    oneid_token_url: str | None = None
+    oneid_profile_url: str | None = None
+    oneid_client_id: str | None = None
+    oneid_client_secret: str | None = None
+    oneid_client_secret_arn: str | None = None
+    oneid_redirect_uri: str | None = None
+    oneid_timeout_seconds: float = Field(default=3.0, gt=0, description="per HTTP request")
+    oneid_max_retries: int = Field(default=2, ge=0, le=5, description="retries on 5xx and connection errors")
+    oneid_retry_backoff_seconds: float = Field(default=0.25, ge=0, description="first retry delay, doubled each time")
+    oneid_deadline_seconds: float = Field(default=8.0, gt=0, description="budget of one verification, retries included")
+    verified_purchase_limit: int = Field(default=500_000_000, ge=0, description="sums unlocked by verification")
+
     @property
     def is_local(self) -> bool:
         return self.stage == "local"

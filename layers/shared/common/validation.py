@@ -28,12 +28,16 @@ def _phone(value: str) -> str:
     return compact
 
 
+def pinfl_check_digit(first13: str) -> str:
+    """The 14th digit of a PINFL: the weighted sum (7, 3, 1, ...) of the first 13 digits, mod 10."""
+    return str(sum(int(digit) * PINFL_WEIGHTS[i % 3] for i, digit in enumerate(first13)) % 10)
+
+
 def pinfl_is_valid(value: str) -> bool:
-    """PINFL (JShShIR): 14 digits; the last is the weighted sum (7, 3, 1, ...) of the first 13, mod 10."""
+    """PINFL (JShShIR): 14 digits; the last is the check digit of the first 13."""
     if len(value) != 14 or not value.isdigit():
         return False
-    total = sum(int(digit) * PINFL_WEIGHTS[i % 3] for i, digit in enumerate(value[:13]))
-    return total % 10 == int(value[13])
+    return value[13] == pinfl_check_digit(value[:13])
 
 
 def _pinfl(value: str) -> str:

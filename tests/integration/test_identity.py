@@ -1,0 +1,438 @@
+"""Identity verification, POST /api/v1/users/limit, through HTTP: every outcome against the sandbox
+adapter and against the OneID HTTP adapter talking to a fake provider server."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import boto3
+import pytest
+from moto import mock_aws
+from pymongo.database import Database
+
+from auth.identity import VerifiedPerson, sandbox_person
+from common import clock
+from common.clock import FrozenClock
+from common.errors import AppError
+from common.settings import reset_settings
+from tests.factories import ApiClient, valid_pinfl
+from tests.fake_oneid import FakeOneId, running_fake_oneid
+
+LIMIT = "/api/v1/users/limit"
+ME = "/api/v1/auth/me"
+USER_FIELDS = ("firstName", "lastName", "middleName", "pin", "birthDate", "verified", "verifiedAt")
+
+
+class SandboxCodes:
+    """Codes of the sandbox adapter (README, "Identity verification")."""
+
+    def verified(self, number: int = 1, again: str = "") -> str:
+        return f"sandbox-verified-{number}" + (f"-{again}" if again else "")
+
+    def rejected(self) -> str:
+        return "sandbox-rejected"
+
+    def outage(self) -> str:
+        return "sandbox-outage"
+
+
+class FakeServerCodes:
+    """The same people, issued by the fake OneID server to the HTTP adapter."""
+
+    def __init__(self, fake: FakeOneId) -> None:
+        self.fake = fake
+
+    def verified(self, number: int = 1, again: str = "") -> str:
+        code = f"oneid-{number}-{again or 'first'}"
+        person = sandbox_person(number)
+        self.fake.add_person(
+            code,
+            person.pin,
+            first_name=person.first_name,
+            sur_name=person.last_name,
+            mid_name=person.middle_name,
+            birth_date=person.birth_date.isoformat() if person.birth_date else None,
+        )
+        return code
+
+    def rejected(self) -> str:
+        return "oneid-code-nobody-issued"
+
+    def outage(self) -> str:
+        code = self.verified(7, "outage")
+        self.fake.fail("token", 503, 503, 503)  # the first try and both retries
+        return code
+
+
+Codes = SandboxCodes | FakeServerCodes
+
+
+@pytest.fixture
+def fake_oneid() -> Iterator[FakeOneId]:
+    with running_fake_oneid() as fake:
+        yield fake
+
+
+@pytest.fixture
+def http_provider(fake_oneid: FakeOneId, db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> FakeOneId:
+    """The API configured with IDENTITY_PROVIDER=http against the fake server (no real backoff waits)."""
+    for name, value in {**fake_oneid.env(), "ONEID_RETRY_BACKOFF_SECONDS": "0", "ONEID_TIMEOUT_SECONDS": "0.3"}.items():
+        monkeypatch.setenv(name, value)
+    reset_settings()
+    return fake_oneid
+
+
+@pytest.fixture(params=["sandbox", "http"])
+def codes(request: pytest.FixtureRequest, db: Database[dict[str, Any]]) -> Codes:
+    if request.param == "sandbox":
+        return SandboxCodes()
+    return FakeServerCodes(request.getfixturevalue("http_provider"))
+
+
+def user_of(db: Database[dict[str, Any]], phone: str) -> dict[str, Any]:
+    return db.users.find_one({"phone": phone}) or {}
+
+
+def assert_verified_as(data: dict[str, Any], person: VerifiedPerson) -> None:
+    assert data["verified"] is True
+    assert (data["firstName"], data["lastName"], data["middleName"]) == (
+        person.first_name,
+        person.last_name,
+        person.middle_name,
+    )
+    assert data["pin"] == "**********" + person.pin[-4:]
+
+
+# -- verified
+
+
+def test_a_verified_code_verifies_the_caller_and_unlocks_the_purchase_limit(
+    api: ApiClient, db: Database[dict[str, Any]], codes: Codes, frozen_clock: FrozenClock
+) -> None:
+    # Given a signed-in, unverified user
+    api.login("+998901112233", firstName="Typed", lastName="ByHand")
+    # When they send a code the provider vouches for
+    response = api.post(LIMIT, json={"code": codes.verified(3)})
+    # Then it is 200 with the updated profile and the limit verification unlocks
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert (body["success"], body["statusCode"], body["message"]) == (True, 200, "Success")
+    data = body["data"]
+    person = sandbox_person(3)
+    assert_verified_as(data, person)
+    assert set(data) == {
+        "_id",
+        "firstName",
+        "lastName",
+        "middleName",
+        "phone",
+        "balance",
+        "verified",
+        "pin",
+        "birthDate",
+        "verifiedAt",
+        "limit",
+    }
+    assert data["phone"] == "+998901112233"
+    assert data["balance"] == 0
+    assert data["birthDate"] == "1990-03-03"
+    assert data["verifiedAt"] == clock.now().isoformat().replace("+00:00", "Z")
+    assert data["limit"] == 500_000_000
+    # And the user document holds the full PINFL and the verification
+    user = user_of(db, "+998901112233")
+    assert user["pin"] == person.pin
+    assert user["verified"] is True
+    assert user["verifiedAt"] == clock.now()
+    # And the profile reads as verified
+    assert api.get(ME).json()["data"]["verified"] is True
+
+
+def test_the_purchase_limit_is_configured(api: ApiClient, codes: Codes, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VERIFIED_PURCHASE_LIMIT", "750000000")
+    reset_settings()
+    api.login()
+    response = api.post(LIMIT, json={"code": codes.verified()})
+    assert response.json()["data"]["limit"] == 750_000_000
+
+
+def test_a_verified_user_may_verify_again_as_the_same_person(api: ApiClient, codes: Codes) -> None:
+    api.login()
+    assert api.post(LIMIT, json={"code": codes.verified(2)}).status_code == 200
+    response = api.post(LIMIT, json={"code": codes.verified(2, "again")})
+    assert response.status_code == 200
+    assert_verified_as(response.json()["data"], sandbox_person(2))
+
+
+def test_a_user_who_signed_in_with_the_same_pin_is_verified(api: ApiClient, db: Database[dict[str, Any]]) -> None:
+    # Given a user who signed in with the PINFL the provider will confirm
+    response = api.post("/api/v1/auth/login", json={"pin": sandbox_person(1).pin}, auth=False)
+    api.token = response.json()["data"]["accessToken"]
+    # When they verify
+    verified = api.post(LIMIT, json={"code": "sandbox-verified"})
+    # Then it is the same account, now verified
+    assert verified.status_code == 200
+    assert db.users.count_documents({}) == 1
+
+
+# -- code used twice
+
+
+def test_a_code_used_twice_is_409_and_changes_nothing(
+    api: ApiClient, db: Database[dict[str, Any]], codes: Codes, frozen_clock: FrozenClock
+) -> None:
+    # Given a user verified with a code
+    api.login()
+    code = codes.verified(4)
+    assert api.post(LIMIT, json={"code": code}).status_code == 200
+    before = user_of(db, "+998901112233")
+    frozen_clock.advance(60)
+    # When the same code is sent again
+    response = api.post(LIMIT, json={"code": code})
+    # Then it is 409 and the user is untouched
+    assert response.status_code == 409
+    assert response.json() == {
+        "success": False,
+        "statusCode": 409,
+        "message": "This authorization code has already been used",
+        "data": None,
+    }
+    assert user_of(db, "+998901112233") == before
+
+
+def test_a_code_used_by_another_user_is_409(api: ApiClient, db: Database[dict[str, Any]], codes: Codes) -> None:
+    api.login("+998901110001")
+    code = codes.verified(5)
+    assert api.post(LIMIT, json={"code": code}).status_code == 200
+    api.login("+998901110002")
+    response = api.post(LIMIT, json={"code": code})
+    assert response.status_code == 409
+    assert user_of(db, "+998901110002")["verified"] is False
+
+
+def test_used_codes_are_stored_only_as_keyed_hashes(api: ApiClient, db: Database[dict[str, Any]], codes: Codes) -> None:
+    api.login()
+    code = codes.verified(6)
+    api.post(LIMIT, json={"code": code})
+    stored = list(db.identity_codes.find())
+    assert [record["state"] for record in stored] == ["used"]
+    assert code not in str(stored)
+    assert len(stored[0]["_id"]) == 64
+
+
+# -- PINFL of another user
+
+
+def test_a_pinfl_already_verified_for_another_user_is_409_and_changes_nothing(
+    api: ApiClient, db: Database[dict[str, Any]], codes: Codes
+) -> None:
+    # Given one user verified as person 8
+    api.login("+998901110001")
+    assert api.post(LIMIT, json={"code": codes.verified(8)}).status_code == 200
+    # And a second user
+    api.login("+998901110002", firstName="Second")
+    before = user_of(db, "+998901110002")
+    # When the second user verifies as the same person with a fresh code
+    response = api.post(LIMIT, json={"code": codes.verified(8, "second-user")})
+    # Then it is 409 and the second user is untouched
+    assert response.status_code == 409
+    assert response.json()["message"] == "This person's PINFL is already registered to another user"
+    assert user_of(db, "+998901110002") == before
+    # And the failed code was not recorded as used
+    retry = api.post(LIMIT, json={"code": codes.verified(8, "second-user")})
+    assert retry.json()["message"] != "This authorization code has already been used"
+
+
+def test_an_account_holding_another_pinfl_is_409(api: ApiClient, db: Database[dict[str, Any]], codes: Codes) -> None:
+    # Given a user who signed in with a PINFL that is not person 9's
+    other_pin = valid_pinfl("4120388000017")
+    api.token = api.post("/api/v1/auth/login", json={"pin": other_pin}, auth=False).json()["data"]["accessToken"]
+    # When the provider confirms person 9
+    response = api.post(LIMIT, json={"code": codes.verified(9)})
+    # Then the account is not rewritten to another person
+    assert response.status_code == 409
+    user = db.users.find_one({"pin": other_pin}) or {}
+    assert user["verified"] is False
+
+
+# -- rejected code
+
+
+def test_a_rejected_code_is_400_and_changes_nothing(api: ApiClient, db: Database[dict[str, Any]], codes: Codes) -> None:
+    api.login()
+    before = user_of(db, "+998901112233")
+    response = api.post(LIMIT, json={"code": codes.rejected()})
+    assert response.status_code == 400
+    assert response.json()["message"] == (
+        "The identity provider rejected the authorization code: it is invalid or expired"
+    )
+    assert response.json()["data"] is None
+    assert user_of(db, "+998901112233") == before
+    # A refused code is not recorded: sent again it is refused again, not "already used"
+    assert api.post(LIMIT, json={"code": codes.rejected()}).status_code == 400
+    assert db.identity_codes.count_documents({}) == 0
+
+
+# -- provider outage
+
+
+def test_a_provider_outage_is_503_and_changes_nothing(
+    api: ApiClient, db: Database[dict[str, Any]], codes: Codes
+) -> None:
+    api.login()
+    before = user_of(db, "+998901112233")
+    response = api.post(LIMIT, json={"code": codes.outage()})
+    assert response.status_code == 503
+    assert response.json()["message"] == "The identity provider is unavailable, try again later"
+    assert user_of(db, "+998901112233") == before
+    assert db.identity_codes.count_documents({}) == 0
+
+
+def test_an_outage_does_not_burn_the_code(api: ApiClient, http_provider: FakeOneId) -> None:
+    # Given a code whose first exchange meets a provider outage
+    api.login()
+    code = FakeServerCodes(http_provider).outage()
+    assert api.post(LIMIT, json={"code": code}).status_code == 503
+    # When the provider is back and the same code is sent again
+    response = api.post(LIMIT, json={"code": code})
+    # Then it verifies
+    assert response.status_code == 200
+    assert_verified_as(response.json()["data"], sandbox_person(7))
+
+
+def test_a_provider_that_times_out_is_503(
+    api: ApiClient, http_provider: FakeOneId, db: Database[dict[str, Any]]
+) -> None:
+    api.login()
+    code = FakeServerCodes(http_provider).verified(10)
+    http_provider.fail("profile", "timeout", "timeout", "timeout")
+    response = api.post(LIMIT, json={"code": code})
+    assert response.status_code == 503
+    assert http_provider.calls["profile"] == 3
+    assert user_of(db, "+998901112233")["verified"] is False
+
+
+def test_a_provider_recovering_within_the_retries_verifies(api: ApiClient, http_provider: FakeOneId) -> None:
+    api.login()
+    code = FakeServerCodes(http_provider).verified(11)
+    http_provider.fail("token", 502)
+    http_provider.fail("profile", 500, 504)
+    response = api.post(LIMIT, json={"code": code})
+    assert response.status_code == 200
+    assert http_provider.calls == {"token": 2, "profile": 3}
+
+
+def test_the_http_adapter_sends_the_oauth2_form(api: ApiClient, http_provider: FakeOneId) -> None:
+    api.login()
+    code = FakeServerCodes(http_provider).verified(12)
+    api.post(LIMIT, json={"code": code})
+    assert http_provider.token_forms == [
+        {
+            "grant_type": "authorization_code",
+            "code": code,
+            "client_id": "car-retail-test",
+            "client_secret": "fake-oneid-client-secret",
+            "redirect_uri": "https://partner.example/oneid/callback",
+        }
+    ]
+
+
+def test_wrong_client_credentials_are_503_not_the_callers_fault(
+    api: ApiClient, http_provider: FakeOneId, db: Database[dict[str, Any]]
+) -> None:
+    api.login()
+    code = FakeServerCodes(http_provider).verified(13)
+    http_provider.client_secret = "rotated-at-the-provider"
+    response = api.post(LIMIT, json={"code": code})
+    assert response.status_code == 503
+    assert http_provider.calls["token"] == 1  # a 4xx is never retried
+    assert db.identity_codes.count_documents({}) == 0
+
+
+# -- the request
+
+
+@pytest.mark.parametrize("body", [{}, {"code": ""}, {"code": None}, {"code": "x" * 2049}])
+def test_a_missing_or_malformed_code_is_400(api: ApiClient, body: dict[str, Any]) -> None:
+    api.login()
+    response = api.post(LIMIT, json=body)
+    assert response.status_code == 400
+    assert [error["field"] for error in response.json()["errors"]] == ["body.code"]
+
+
+def test_a_numeric_code_is_coerced_and_unknown_properties_ignored(api: ApiClient) -> None:
+    api.login()
+    assert api.post(LIMIT, json={"code": 123456}).status_code == 400  # an unknown code, not a type error
+    assert api.post(LIMIT, json={"code": "sandbox-verified", "pin": "1"}).status_code == 200
+
+
+def test_verification_needs_an_access_token(api: ApiClient) -> None:
+    response = api.post(LIMIT, json={"code": "sandbox-verified"}, auth=False)
+    assert response.status_code == 401
+
+
+# -- races
+
+
+def race(*calls: Any) -> list[int]:
+    """Run the calls from threads at once; each result is 200 or the AppError status it raised."""
+    from auth import service
+
+    statuses: list[int] = []
+    barrier = threading.Barrier(len(calls))
+
+    def run(user_id: str, code: str) -> None:
+        barrier.wait()
+        try:
+            service.verify_identity(user_id, code)
+            statuses.append(200)
+        except AppError as exc:
+            statuses.append(exc.status)
+
+    threads = [threading.Thread(target=run, args=call) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sorted(statuses)
+
+
+def test_one_code_raced_by_two_requests_applies_once(api: ApiClient, db: Database[dict[str, Any]]) -> None:
+    api.login()
+    user_id = str(user_of(db, "+998901112233")["_id"])
+    assert race((user_id, "sandbox-verified-14"), (user_id, "sandbox-verified-14")) == [200, 409]
+
+
+def test_one_person_raced_by_two_users_is_verified_for_one(api: ApiClient, db: Database[dict[str, Any]]) -> None:
+    api.login("+998901110001")
+    api.login("+998901110002")
+    first, second = (str(user_of(db, phone)["_id"]) for phone in ("+998901110001", "+998901110002"))
+    assert race((first, "sandbox-verified-15-a"), (second, "sandbox-verified-15-b")) == [200, 409]
+    assert db.users.count_documents({"verified": True}) == 1
+
+
+# -- configuration
+
+
+def test_the_client_secret_comes_from_secrets_manager(
+    api: ApiClient, http_provider: FakeOneId, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a deployed configuration: the OneID client secret only in Secrets Manager
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "eu-central-1")
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    with mock_aws():
+        arn = boto3.client("secretsmanager", region_name="eu-central-1").create_secret(
+            Name="car-retail/dev/oneid-client-secret", SecretString="secret-from-secrets-manager"
+        )["ARN"]
+        monkeypatch.delenv("ONEID_CLIENT_SECRET")
+        monkeypatch.setenv("ONEID_CLIENT_SECRET_ARN", arn)
+        reset_settings()
+        http_provider.client_secret = "secret-from-secrets-manager"
+        api.login()
+        # When the caller verifies
+        response = api.post(LIMIT, json={"code": FakeServerCodes(http_provider).verified(16)})
+    # Then the provider received the secret from Secrets Manager
+    assert response.status_code == 200, response.text
+    assert http_provider.token_forms[-1]["client_secret"] == "secret-from-secrets-manager"
