@@ -18,7 +18,7 @@ from common.observability import metrics
 from orders import lifecycle, promo_codes
 from orders.lifecycle import Order, Status
 from orders.models import CreateOrderBody
-from orders.references import resolve_purchase
+from orders.references import Purchase, resolve_purchase
 
 CONTRACT_PREFIX = "CR"
 
@@ -33,14 +33,20 @@ def next_contract_number() -> str:
     return contract_number(year, counters.next_value(f"contract:{year}"))
 
 
-def create_order(body: CreateOrderBody, *, user_id: str, locale: Locale) -> dict[str, Any]:
-    """Check the request against the catalog, apply the promo, store the order as NEW and log it."""
-    purchase = resolve_purchase(body)
-    owner = ObjectId(user_id)
-    promo = promo_codes.consume(body.promoCode, owner) if body.promoCode else None
+def new_order(
+    purchase: Purchase,
+    *,
+    owner: ObjectId,
+    payment_type: str,
+    promo: promo_codes.Promo | None = None,
+    organization_id: str | None = None,
+    offer_id: str | None = None,
+) -> Order:
+    """The document of a NEW order for this purchase, with a snapshot of the names of what was bought
+    (the catalog may rename or drop a car later; the order keeps what was sold). No contract number yet."""
     discount = promo_codes.discount_for(promo, purchase.price) if promo else 0
     now = clock.now()
-    order: Order = {
+    return {
         "_id": ObjectId(),
         "userId": owner,
         "statusSlug": Status.NEW.value,
@@ -50,9 +56,9 @@ def create_order(body: CreateOrderBody, *, user_id: str, locale: Locale) -> dict
         "colorId": purchase.color["_id"],
         "branchId": purchase.branch["_id"],
         "regionId": purchase.branch["regionId"],
-        "paymentTypeId": body.paymentTypeId.value,
-        "organizationId": body.organizationId,
-        "offerId": body.offerId,
+        "paymentTypeId": payment_type,
+        "organizationId": organization_id,
+        "offerId": offer_id,
         "price": purchase.price,
         "discount": discount,
         "promoCode": promo["_id"] if promo else None,
@@ -66,6 +72,21 @@ def create_order(body: CreateOrderBody, *, user_id: str, locale: Locale) -> dict
         "createdAt": now,
         "updatedAt": now,
     }
+
+
+def create_order(body: CreateOrderBody, *, user_id: str, locale: Locale) -> dict[str, Any]:
+    """Check the request against the catalog, apply the promo, store the order as NEW and log it."""
+    purchase = resolve_purchase(body)
+    owner = ObjectId(user_id)
+    promo = promo_codes.consume(body.promoCode, owner) if body.promoCode else None
+    order = new_order(
+        purchase,
+        owner=owner,
+        payment_type=body.paymentTypeId.value,
+        promo=promo,
+        organization_id=body.organizationId,
+        offer_id=body.offerId,
+    )
     try:
         order["contractNumber"] = next_contract_number()
         get_db().orders.insert_one(order)
