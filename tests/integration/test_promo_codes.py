@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
 
@@ -14,11 +13,10 @@ from pymongo.errors import DuplicateKeyError
 
 from common import clock
 from common.clock import FrozenClock
-from common.errors import Conflict
 from orders import promo_codes, service
 from orders.models import CreateOrderBody
 from tests.data import insert_order, insert_promo_code, order_body, purchasable_car
-from tests.factories import ApiClient
+from tests.factories import ApiClient, race
 
 Db = Database[dict[str, Any]]
 APPLY = "/api/v1/orders/apply-promo-code"
@@ -199,18 +197,10 @@ def test_racing_buyers_for_the_last_use_of_a_promo_give_one_winner(db: Db, monke
     insert_promo_code(db, "LAST", usage_limit=3, used_by=(ObjectId(), ObjectId()))
     everyone_checks_before_anyone_consumes(monkeypatch, 10)
     body = CreateOrderBody.model_validate(order_body(car, promoCode="LAST"))
-
-    def order(_: int) -> str:
-        try:
-            service.create_order(body, user_id=str(ObjectId()), locale="en")
-        except Conflict as refused:
-            return refused.message
-        return "placed"
-
-    with ThreadPoolExecutor(max_workers=10) as pool:
-        results = list(pool.map(order, range(10)))
+    # When they race
+    results = race(lambda: service.create_order(body, user_id=str(ObjectId()), locale="en"), 10)
     # Then exactly one order was placed, the others were told the promo is used up
-    assert sorted(results) == ["Promo code has been used up"] * 9 + ["placed"]
+    assert sorted(results) == ["Promo code has been used up"] * 9 + ["ok"]
     assert db.orders.count_documents({}) == 1
     promo = db.promo_codes.find_one({"_id": "LAST"}) or {}
     assert (promo["used"], len(promo["usedBy"])) == (3, 3)
@@ -224,15 +214,6 @@ def test_one_buyer_racing_the_same_promo_in_several_orders_uses_it_once(
     everyone_checks_before_anyone_consumes(monkeypatch, 6)
     body = CreateOrderBody.model_validate(order_body(car, promoCode="MINE"))
     buyer = str(ObjectId())
-
-    def order(_: int) -> bool:
-        try:
-            service.create_order(body, user_id=buyer, locale="en")
-        except Conflict:
-            return False
-        return True
-
-    with ThreadPoolExecutor(max_workers=6) as pool:
-        results = list(pool.map(order, range(6)))
-    assert results.count(True) == 1
+    results = race(lambda: service.create_order(body, user_id=buyer, locale="en"), 6)
+    assert sorted(results) == ["You have already used this promo code"] * 5 + ["ok"]
     assert (db.promo_codes.find_one({"_id": "MINE"}) or {})["used"] == 1
