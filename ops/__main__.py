@@ -1,4 +1,9 @@
-"""`python -m ops indexes`: create the declared MongoDB indexes in the configured database."""
+"""Operator commands against the configured database (`python -m ops --help`):
+
+python -m ops indexes                                     create the declared indexes
+python -m ops order show <orderId | contractNumber>       an order and its log
+python -m ops order transition <order> READY --cause ...  READY, IMPLEMENTED or CANCELLED
+"""
 
 from __future__ import annotations
 
@@ -6,17 +11,22 @@ import argparse
 import sys
 
 from common.db import create_indexes, get_db
+from ops import orders
 from ops.indexes import all_indexes
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ops", description="Car Retail API operator commands")
+    parser = argparse.ArgumentParser(
+        prog="python -m ops", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("indexes", help="create every index declared in code (idempotent)")
+    orders.add_commands(commands)
     args = parser.parse_args(argv)
-    if args.command == "indexes":
-        for name in create_indexes(get_db(), all_indexes()):
-            print(f"index ok: {name}")
+    if args.command == "order":
+        return orders.run(args)
+    for name in create_indexes(get_db(), all_indexes()):
+        print(f"index ok: {name}")
     return 0
 
 

@@ -203,3 +203,47 @@ def insert_order(
         {"orderId": order_id, "userId": user_id, "from": None, "to": status, "cause": "created", "at": now}
     )
     return doc
+
+
+def order_body(car: CatalogCar, **overrides: Any) -> dict[str, Any]:
+    """A POST /api/v1/orders body for this car at its current price, paid in cash."""
+    body: dict[str, Any] = {
+        "carId": str(car.car_id),
+        "modificationId": str(car.modification_id),
+        "colorId": str(car.color_id),
+        "regionId": str(car.region_id),
+        "branchId": str(car.branch_id),
+        "paymentTypeId": "CASH",
+        "price": car.price,
+    }
+    body.update(overrides)
+    return body
+
+
+def insert_promo_code(
+    db: Db,
+    code: str = "SAVE10",
+    *,
+    discount_type: str = "PERCENT",
+    value: int = 10,
+    max_discount: int | None = None,
+    valid_from: datetime | None = None,
+    valid_to: datetime | None = None,
+    usage_limit: int | None = 100,
+    used_by: tuple[ObjectId, ...] = (),
+) -> dict[str, Any]:
+    """A promo code as docs/DATA_MODEL.md describes it; open-ended validity unless told otherwise."""
+    doc: dict[str, Any] = {
+        "_id": code.upper(),
+        "discountType": discount_type,
+        "value": value,
+        "maxDiscount": max_discount,
+        "validFrom": valid_from,
+        "validTo": valid_to,
+        "usageLimit": usage_limit,
+        "used": len(used_by),
+        "usedBy": list(used_by),
+        "createdAt": datetime.now(UTC),
+    }
+    db.promo_codes.insert_one(doc)
+    return doc

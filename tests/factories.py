@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import requests
 
+from common.errors import Conflict
 from common.validation import pinfl_check_digit
 
 DEMO_CLIENT_KEY = "demo-partner-key"
@@ -31,6 +34,20 @@ def bearer(token: str) -> dict[str, str]:
 
 def valid_pinfl(first13: str = "3010199000001") -> str:
     return first13 + pinfl_check_digit(first13)
+
+
+def race(action: Callable[[], object], times: int) -> list[str]:
+    """Run `action` from `times` threads at once; each outcome is "ok" or the message of its 409."""
+
+    def attempt(_: int) -> str:
+        try:
+            action()
+        except Conflict as refused:
+            return refused.message
+        return "ok"
+
+    with ThreadPoolExecutor(max_workers=times) as pool:
+        return list(pool.map(attempt, range(times)))
 
 
 def api_event(

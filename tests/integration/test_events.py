@@ -22,6 +22,8 @@ EXPECTED_STATUS = {
     "auth/refresh-token.json": 201,
     "auth/me.json": 200,
     "auth/users-limit.json": 200,
+    "orders/list.json": 200,
+    "orders/apply-promo-code.json": 200,
 }
 
 
@@ -51,9 +53,10 @@ def test_sample_event_is_served_by_its_function(event_file: Path, seeded: Databa
         assert set(body) >= {"success", "statusCode", "message", "data"}
 
 
-def test_the_auth_routes_each_have_a_sample_event() -> None:
+@pytest.mark.parametrize("function", ["Auth", "Orders"])
+def test_the_built_routes_each_have_a_sample_event(function: str) -> None:
     covered = {
         (json.loads(path.read_text())["httpMethod"], json.loads(path.read_text())["resource"]) for path in EVENTS
     }
-    auth_routes = {(route.method, route.path) for route in api_routes() if route.function == "Auth"}
-    assert auth_routes <= covered
+    routes = {(route.method, route.path) for route in api_routes() if route.function == function}
+    assert routes <= covered

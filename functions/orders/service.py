@@ -1,0 +1,159 @@
+"""Orders logic: place an order at the server's price, list and read the caller's orders, the timeline.
+
+Every read filters on the caller's id: another user's order answers 404 exactly like an unknown one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.metrics import MetricUnit
+from bson import ObjectId
+
+from common import clock, counters, responses
+from common.db import get_db
+from common.errors import NotFound
+from common.locale import Locale, localize
+from common.observability import metrics
+from orders import lifecycle, promo_codes
+from orders.lifecycle import Order, Status
+from orders.models import CreateOrderBody
+from orders.references import Purchase, resolve_purchase
+
+CONTRACT_PREFIX = "CR"
+
+
+def contract_number(year: int, seq: int) -> str:
+    """Human-readable and unique: CR-2026-000042 (the sequence restarts every year)."""
+    return f"{CONTRACT_PREFIX}-{year}-{seq:06d}"
+
+
+def next_contract_number() -> str:
+    year = clock.now().year
+    return contract_number(year, counters.next_value(f"contract:{year}"))
+
+
+def new_order(
+    purchase: Purchase,
+    *,
+    owner: ObjectId,
+    payment_type: str,
+    promo: promo_codes.Promo | None = None,
+    organization_id: str | None = None,
+    offer_id: str | None = None,
+) -> Order:
+    """The document of a NEW order for this purchase, with a snapshot of the names of what was bought
+    (the catalog may rename or drop a car later; the order keeps what was sold). No contract number yet."""
+    discount = promo_codes.discount_for(promo, purchase.price) if promo else 0
+    now = clock.now()
+    return {
+        "_id": ObjectId(),
+        "userId": owner,
+        "statusSlug": Status.NEW.value,
+        "brandId": purchase.brand_id,
+        "carId": purchase.car["_id"],
+        "modificationId": purchase.modification["_id"],
+        "colorId": purchase.color["_id"],
+        "branchId": purchase.branch["_id"],
+        "regionId": purchase.branch["regionId"],
+        "paymentTypeId": payment_type,
+        "organizationId": organization_id,
+        "offerId": offer_id,
+        "price": purchase.price,
+        "discount": discount,
+        "promoCode": promo["_id"] if promo else None,
+        "amountDue": purchase.price - discount,
+        "paidAmount": 0,
+        "paymentIds": [],
+        "carName": purchase.car.get("name"),
+        "brandName": purchase.brand.get("name") if purchase.brand else None,
+        "modificationName": purchase.modification.get("name"),
+        "colorName": purchase.color.get("name"),
+        "createdAt": now,
+        "updatedAt": now,
+    }
+
+
+def create_order(body: CreateOrderBody, *, user_id: str, locale: Locale) -> dict[str, Any]:
+    """Check the request against the catalog, apply the promo, store the order as NEW and log it."""
+    purchase = resolve_purchase(body)
+    owner = ObjectId(user_id)
+    promo = promo_codes.consume(body.promoCode, owner) if body.promoCode else None
+    order = new_order(
+        purchase,
+        owner=owner,
+        payment_type=body.paymentTypeId.value,
+        promo=promo,
+        organization_id=body.organizationId,
+        offer_id=body.offerId,
+    )
+    try:
+        order["contractNumber"] = next_contract_number()
+        get_db().orders.insert_one(order)
+    except Exception:
+        if promo:
+            promo_codes.release(promo["_id"], owner)
+        raise
+    lifecycle.log_change(order, None, "created")
+    metrics.add_metric(name="OrdersCreated", unit=MetricUnit.Count, value=1)
+    return detail(order, locale)
+
+
+def _owned(order_id: str, user_id: str) -> Order:
+    order = get_db().orders.find_one({"_id": ObjectId(order_id), "userId": ObjectId(user_id)})
+    if order is None:
+        raise NotFound("Order not found")
+    return order
+
+
+def list_item(order: Order, locale: Locale) -> dict[str, Any]:
+    return {
+        "_id": str(order["_id"]),
+        "contractNumber": order["contractNumber"],
+        "statusSlug": order["statusSlug"],
+        "price": order["price"],
+        "discount": order.get("discount", 0),
+        "amountDue": order.get("amountDue", order["price"]),
+        "paidAmount": order.get("paidAmount", 0),
+        "paymentTypeId": order["paymentTypeId"],
+        "brandName": order.get("brandName"),
+        "carName": localize(order.get("carName"), locale),
+        "createdAt": order["createdAt"],
+    }
+
+
+def detail(order: Order, locale: Locale) -> dict[str, Any]:
+    """The order detail of DESIGN.md section 3, with the discount and what was bought, by name."""
+    ids = ("brandId", "carId", "modificationId", "colorId", "branchId", "regionId")
+    return {
+        **list_item(order, locale),
+        **{name: str(order[name]) for name in ids},
+        "promoCode": order.get("promoCode"),
+        "organizationId": order.get("organizationId"),
+        "offerId": order.get("offerId"),
+        "modificationName": order.get("modificationName"),
+        "colorName": localize(order.get("colorName"), locale),
+        "updatedAt": order.get("updatedAt"),
+    }
+
+
+def list_orders(*, user_id: str, limit: int, offset: int, locale: Locale) -> dict[str, Any]:
+    """The caller's orders, newest first."""
+    orders = get_db().orders
+    query = {"userId": ObjectId(user_id)}
+    cursor = orders.find(query).sort([("createdAt", -1), ("_id", -1)]).skip(offset).limit(limit)
+    items = [list_item(order, locale) for order in cursor] if limit else []
+    return responses.page(items, orders.count_documents(query))
+
+
+def get_order(order_id: str, *, user_id: str, locale: Locale) -> dict[str, Any]:
+    return detail(_owned(order_id, user_id), locale)
+
+
+def order_steps(order_id: str, *, user_id: str, locale: Locale) -> dict[str, Any]:
+    steps = lifecycle.steps(_owned(order_id, user_id), locale)
+    return responses.page(steps, len(steps))
+
+
+def check_promo_code(code: str, *, user_id: str) -> dict[str, Any]:
+    return promo_codes.describe(promo_codes.check(code, ObjectId(user_id)))

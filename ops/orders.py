@@ -1,0 +1,75 @@
+"""`python -m ops order ...`: the back office's side of the order lifecycle.
+
+    python -m ops order show CR-2026-000042
+    python -m ops order transition CR-2026-000042 READY --cause "arrived at the Chilonzor branch"
+
+An order is named by its id or its contract number. Transitions go through `orders.lifecycle`: only
+legal ones happen (READY after PAID, IMPLEMENTED after READY, CANCELLED before READY), each is logged
+with its cause and published as an `OrderStatusChanged` event. Payments are not set here: they come
+from confirmed card transactions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from bson import ObjectId
+
+from common.db import get_db
+from common.errors import AppError, NotFound
+from common.responses import to_json
+from orders import lifecycle
+from orders.lifecycle import Order, Status
+
+BACK_OFFICE_TARGETS = (Status.READY, Status.IMPLEMENTED, Status.CANCELLED)
+
+
+def find_order(reference: str) -> Order:
+    reference = reference.strip()
+    if ObjectId.is_valid(reference):
+        query: dict[str, Any] = {"_id": ObjectId(reference)}
+    else:
+        query = {"contractNumber": {"$in": [reference, reference.upper()]}}
+    order = get_db().orders.find_one(query)
+    if order is None:
+        raise NotFound(f"No order with id or contract number {reference}")
+    return order
+
+
+def show(reference: str) -> dict[str, Any]:
+    order = find_order(reference)
+    log = get_db().order_logs.find({"orderId": order["_id"]}, {"_id": 0, "orderId": 0, "userId": 0})
+    return {"order": order, "log": list(log.sort([("at", 1), ("_id", 1)]))}
+
+
+def transition(reference: str, target: Status, cause: str) -> Order:
+    return lifecycle.transition(find_order(reference)["_id"], target, cause=cause)
+
+
+def add_commands(commands: Any) -> None:
+    order = commands.add_parser("order", help="show an order or move it through the back-office states")
+    actions = order.add_subparsers(dest="action", required=True)
+    show_cmd = actions.add_parser("show", help="print an order and its log")
+    show_cmd.add_argument("order", help="order id or contract number")
+    move = actions.add_parser("transition", help="move an order to READY, IMPLEMENTED or CANCELLED")
+    move.add_argument("order", help="order id or contract number")
+    move.add_argument("status", choices=[status.value for status in BACK_OFFICE_TARGETS])
+    move.add_argument("--cause", required=True, help="why, for the order log (e.g. who and what happened)")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.action == "show":
+            result: Any = show(args.order)
+        else:
+            result = transition(args.order, Status(args.status), args.cause.strip() or "back office")
+    except AppError as refused:
+        print(f"refused: {refused.message}", file=sys.stderr)
+        if refused.details:
+            print(to_json(refused.details), file=sys.stderr)
+        return 1
+    print(json.dumps(json.loads(to_json(result)), indent=2, ensure_ascii=False))
+    return 0
