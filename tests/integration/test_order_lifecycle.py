@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+import threading
 from typing import Any
 
 import pytest
@@ -14,6 +14,7 @@ from common.errors import Conflict
 from orders import lifecycle
 from orders.lifecycle import Status
 from tests.data import insert_order
+from tests.factories import race
 
 USER = ObjectId()
 
@@ -121,40 +122,56 @@ def test_the_same_payment_applied_twice_counts_once(db: Database[dict[str, Any]]
     assert again["statusSlug"] == "PARTIALLY_PAID"
 
 
-def test_racing_transitions_have_exactly_one_winner(db: Database[dict[str, Any]]) -> None:
-    # Given a paid order that eight back-office workers try to mark ready at once
+def everyone_reads_before_anyone_writes(monkeypatch: pytest.MonkeyPatch, parties: int) -> None:
+    """Force the worst interleaving: every racer reads the order (seeing the same state) before any of
+    them writes, so only the conditional update can keep the state machine right. Without this the
+    embedded server, which runs commands one at a time, would let the racers take turns."""
+    barrier = threading.Barrier(parties, timeout=10)
+    first_read = threading.local()
+    load = lifecycle._load
+
+    def load_then_wait(order_id: ObjectId) -> dict[str, Any]:
+        order = load(order_id)
+        if not getattr(first_read, "done", False):
+            first_read.done = True
+            barrier.wait()
+        return order
+
+    monkeypatch.setattr(lifecycle, "_load", load_then_wait)
+
+
+def test_racing_transitions_have_exactly_one_winner(
+    db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a paid order that eight back-office workers, all seeing it PAID, try to mark ready at once
     order = insert_order(db, USER, amount_due=100, paid=100, status="PAID")
-
-    def mark_ready(_: int) -> bool:
-        try:
-            lifecycle.transition(order["_id"], Status.READY, cause="race")
-        except Conflict:
-            return False
-        return True
-
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        results = list(pool.map(mark_ready, range(8)))
-    # Then exactly one succeeded and exactly one change was logged
-    assert results.count(True) == 1
+    everyone_reads_before_anyone_writes(monkeypatch, 8)
+    # When they race
+    results = race(lambda: lifecycle.transition(order["_id"], Status.READY, cause="race"), 8)
+    # Then exactly one succeeded, the others were refused, and exactly one change was logged
+    assert results.count("ok") == 1
+    assert all(result.startswith("Order cannot go from READY") for result in results if result != "ok")
     assert db.order_logs.count_documents({"orderId": order["_id"], "to": "READY"}) == 1
 
 
-def test_racing_payments_never_overpay(db: Database[dict[str, Any]]) -> None:
-    # Given an order of 100 and ten different payments of 30 racing for it
+def test_racing_payments_never_overpay(db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Given an order of 100 and ten different payments of 30, all seeing nothing paid yet
     order = insert_order(db, USER, amount_due=100)
+    everyone_reads_before_anyone_writes(monkeypatch, 10)
+    payment_ids = iter(range(10))
+    lock = threading.Lock()
 
-    def pay(index: int) -> bool:
-        try:
-            lifecycle.record_payment(order["_id"], 30, payment_id=f"t{index}", cause="race")
-        except Conflict:
-            return False
-        return True
+    def pay() -> object:
+        with lock:
+            payment_id = f"t{next(payment_ids)}"
+        return lifecycle.record_payment(order["_id"], 30, payment_id=payment_id, cause="race")
 
-    with ThreadPoolExecutor(max_workers=10) as pool:
-        results = list(pool.map(pay, range(10)))
-    # Then three fit, the fourth would overpay, and the stored total matches the winners
+    # When they race
+    results = race(pay, 10)
+    # Then three fit, every other one is refused as an overpayment, and the stored total matches the winners
     stored = db.orders.find_one({"_id": order["_id"]}) or {}
-    assert results.count(True) == 3
+    assert results.count("ok") == 3
+    assert all("larger than the amount still due" in result for result in results if result != "ok")
     assert stored["paidAmount"] == 90
     assert len(stored["paymentIds"]) == 3
 
