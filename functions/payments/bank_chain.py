@@ -64,27 +64,29 @@ def banks(brand_id: str, car_id: str, modification_id: str) -> dict[str, Any]:
     return listing([_offer_item(product, banks_by_id[product["organizationId"]], modification) for product in products])
 
 
-def _save_offers(products: list[Doc], car: Doc, modification_id: ObjectId) -> None:
+def offer_documents(products: list[Doc], car: Doc, modification_id: ObjectId) -> list[Doc]:
+    """The `bank_offers` documents of these products for one modification of the car."""
     now = clock.now()
-    operations = [
-        UpdateOne(
-            {"_id": offer_id(product["_id"], modification_id)},
-            {
-                "$setOnInsert": {
-                    "organizationId": product["organizationId"],
-                    "productId": product["_id"],
-                    "brandId": car["brandId"],
-                    "carId": car["_id"],
-                    "modificationId": modification_id,
-                    "createdAt": now,
-                }
-            },
-            upsert=True,
-        )
+    return [
+        {
+            "_id": offer_id(product["_id"], modification_id),
+            "organizationId": product["organizationId"],
+            "productId": product["_id"],
+            "brandId": car["brandId"],
+            "carId": car["_id"],
+            "modificationId": modification_id,
+            "createdAt": now,
+        }
         for product in products
     ]
-    if not operations:
+
+
+def _save_offers(products: list[Doc], car: Doc, modification_id: ObjectId) -> None:
+    """Store the offers that are not stored yet (never changing one: its id is what clients hold)."""
+    documents = offer_documents(products, car, modification_id)
+    if not documents:
         return
+    operations = [UpdateOne({"_id": doc["_id"]}, {"$setOnInsert": doc}, upsert=True) for doc in documents]
     try:
         get_db().bank_offers.bulk_write(operations, ordered=False)
     except BulkWriteError as exc:  # a concurrent call inserted the same offer first: it is the same document

@@ -17,6 +17,7 @@ from bson import ObjectId
 from pymongo.database import Database
 
 from local.seed.support import insert_missing, stable_id
+from payments.bank_chain import offer_documents
 
 Doc = dict[str, Any]
 
@@ -272,18 +273,35 @@ def _special_offers(cars: Iterable[Doc]) -> list[Doc]:
     return offers
 
 
+def _demo_bank_offers(products: list[Doc], cars: list[Doc]) -> list[Doc]:
+    """The bank offers of each brand's demo car (its first car by slug, first modification), stored
+    up front so the sample events can name one before anyone called /api/v2/payments/banks."""
+    offers: list[Doc] = []
+    seen: set[ObjectId] = set()
+    for car in cars:
+        if car["brandId"] in seen or not car.get("modifications"):
+            continue
+        seen.add(car["brandId"])
+        serving = [product for product in products if product["brandId"] == car["brandId"]]
+        offers += offer_documents(serving, car, car["modifications"][0]["_id"])
+    return offers
+
+
 def seed(db: Database[dict[str, Any]]) -> int:
     brands = [
         {**brand, "slug": brand.get("slug") or str(brand["_id"])}
         for brand in db.brands.find({}, {"slug": 1, "name": 1}).sort("_id", 1)
     ]
     cars = [
-        {**car, "slug": car.get("slug") or str(car["_id"])} for car in db.cars.find({}, {"slug": 1, "paymentTypes": 1})
+        {**car, "slug": car.get("slug") or str(car["_id"])}
+        for car in db.cars.find({}, {"slug": 1, "brandId": 1, "paymentTypes": 1, "modifications._id": 1})
     ]
-    cars.sort(key=lambda car: car["slug"])  # which bank and company a car's special offers get
+    cars.sort(key=lambda car: car["slug"])  # which car is a brand's demo car, which bank an offer gets
+    products = [_credit_product(bank, brand) for brand in brands for bank in BANKS]
     return (
         insert_missing(db.organizations, _organizations())
-        + insert_missing(db.credit_products, [_credit_product(bank, brand) for brand in brands for bank in BANKS])
+        + insert_missing(db.credit_products, products)
+        + insert_missing(db.bank_offers, _demo_bank_offers(products, cars))
         + insert_missing(
             db.leasing_programs,
             [

@@ -12,6 +12,7 @@ from bson import ObjectId
 from pymongo.database import Database
 
 from local.seed import financing as demo
+from payments.bank_chain import offer_id as offer_id_of
 from tests.data import CatalogCar, insert_brand, insert_car, purchasable_car
 from tests.factories import ApiClient
 from tests.financing_data import (
@@ -458,25 +459,19 @@ def test_offer_graph_gives_the_schedule_and_a_file_that_downloads(api: ApiClient
 
 
 def test_the_demo_seed_attaches_financing_to_whatever_catalog_is_there(api: ApiClient, db: Db, car: CatalogCar) -> None:
-    # Given the catalog's car and the financing seed run twice
+    # Given the catalog's car and the financing seed, run twice
     inserted = demo.seed(db)
     assert demo.seed(db) == 0
     assert inserted > 0
-    # Then every bank serves the brand and the chain walks through the seeded documented ids
-    banks = data(api.get(BANKS, params=car_query(car)))
-    assert banks["total"] == len(demo.BANKS)
-    brand_slug = db.brands.find_one({"_id": car.brand_id}, {"slug": 1})["slug"]  # type: ignore[index]
-    offer = next(item for item in banks["items"] if item["name"] == "Kapitalbank")
-    product_id = demo.credit_product_id("kapitalbank", brand_slug)
-    from payments.bank_chain import offer_id as derived_offer_id
-
-    assert offer["_id"] == str(derived_offer_id(product_id, car.modification_id))
+    # When the documented ids of the brand's demo car are calculated, before anyone called /banks
+    brand_slug = "chevrolet"
+    bank_offer = str(offer_id_of(demo.credit_product_id("kapitalbank", brand_slug), car.modification_id))
     node = demo.credit_node_id
     result = data(
         api.get(
             CALCULATE,
             params={
-                "bankId": offer["_id"],
+                "bankId": bank_offer,
                 "incomeTypeId": str(node("kapitalbank", brand_slug, "SALARIED")),
                 "initialPaymentId": str(node("kapitalbank", brand_slug, "SALARIED", 30)),
                 "loanTermId": str(node("kapitalbank", brand_slug, "SALARIED", 30, 36)),
@@ -484,13 +479,15 @@ def test_the_demo_seed_attaches_financing_to_whatever_catalog_is_there(api: ApiC
             },
         )
     )
+    # Then the chain holds, and /banks gives the same offer among one per bank
     assert result["loanAmount"] == 210_000_000
+    banks = data(api.get(BANKS, params=car_query(car)))
+    assert banks["total"] == len(demo.BANKS)
+    assert bank_offer in {item["_id"] for item in banks["items"]}
+    # And every payment type and both special offers are there for the car
     api.login()
-    types = data(
-        api.get(
-            "/api/v2/payments/types", params={"modificationId": str(car.modification_id), "brandId": str(car.brand_id)}
-        )
-    )
+    types_query = {"modificationId": str(car.modification_id), "brandId": str(car.brand_id)}
+    types = data(api.get("/api/v2/payments/types", params=types_query))
     assert [item["slug"] for item in types["items"]] == ["CASH", "CREDIT", "LEASING", "INSTALLMENT"]
     query = {"carId": str(car.car_id), "modificationId": str(car.modification_id)}
     assert data(api.get("/api/v1/payments/special-offers", params=query))["total"] == 1
