@@ -57,10 +57,9 @@ def banks(brand_id: str, car_id: str, modification_id: str) -> dict[str, Any]:
     car, modification = catalog.car_and_modification(modification_id, car_id=car_id, brand_id=brand_id)
     products = list(get_db().credit_products.find({"brandId": car["brandId"], "active": True}))
     banks_by_id = catalog.organization_refs([product["organizationId"] for product in products])
-    products = [product for product in products if product["organizationId"] in banks_by_id]
+    # In the banks' order; a product of an inactive bank is left out.
+    products = [product for bank_id in banks_by_id for product in products if product["organizationId"] == bank_id]
     _save_offers(products, car, modification["_id"])
-    by_bank = {bank_id: index for index, bank_id in enumerate(banks_by_id)}
-    products.sort(key=lambda product: by_bank[product["organizationId"]])
     return listing([_offer_item(product, banks_by_id[product["organizationId"]], modification) for product in products])
 
 

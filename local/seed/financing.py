@@ -93,8 +93,48 @@ INSTALLMENT_ROWS = [  # initial payment %, mark-up in basis points per term: 0 i
     (40, [0, 0, 400, 700]),
     (50, [0, 0, 0, 500]),
 ]
-SPECIAL_BANK_TERMS = {"initialPercent": 30, "months": 36, "rateBp": 1900, "refundType": "ANNUITY"}
-SPECIAL_LEASING_TERMS = {"initialPercent": 20, "months": 24, "rateBp": 1500, "buyoutBp": 1000}
+
+
+@dataclass(frozen=True)
+class SpecialOffer:
+    kind: str
+    payment_type: str  # the car must be sold this way
+    organizations: tuple[tuple[str, str], ...]  # (slug, name), one per car in turn
+    terms: Doc
+    title: dict[str, str]  # with {name}
+    description: dict[str, str]
+
+
+SPECIAL_OFFERS = (
+    SpecialOffer(
+        "BANK",
+        "CREDIT",
+        tuple((bank.slug, bank.name) for bank in BANKS),
+        {"initialPercent": 30, "months": 36, "rateBp": 1900, "refundType": "ANNUITY"},
+        {"ru": "{name}: 19 % на 36 месяцев", "uz": "{name}: 36 oyga 19 %", "en": "{name}: 19 % for 36 months"},
+        {
+            "ru": "Первый взнос 30 %, аннуитетные платежи",
+            "uz": "Boshlang'ich to'lov 30 %, annuitet to'lovlar",
+            "en": "30 % down, annuity payments",
+        },
+    ),
+    SpecialOffer(
+        "LEASING",
+        "LEASING",
+        tuple((company.slug, company.name) for company in LEASING_COMPANIES),
+        {"initialPercent": 20, "months": 24, "rateBp": 1500, "buyoutBp": 1000},
+        {
+            "ru": "{name}: лизинг под 15 % на 24 месяца",
+            "uz": "{name}: 24 oyga 15 % lizing",
+            "en": "{name}: 15 % leasing for 24 months",
+        },
+        {
+            "ru": "Первый взнос 20 %, выкуп 10 % в конце срока",
+            "uz": "Boshlang'ich to'lov 20 %, muddat oxirida 10 % qaytarib sotib olish",
+            "en": "20 % down, 10 % buyout at the end",
+        },
+    ),
+)
 
 
 def organization_id(slug: str) -> ObjectId:
@@ -224,53 +264,26 @@ def _installment_plan(brand: Doc) -> Doc:
 
 
 def _special_offers(cars: Iterable[Doc]) -> list[Doc]:
-    offers = []
-    for index, car in enumerate(cars):
-        payment_types = car.get("paymentTypes", [])
-        bank = BANKS[index % len(BANKS)]
-        company = LEASING_COMPANIES[index % len(LEASING_COMPANIES)]
-        common = {"carId": car["_id"], "modificationIds": [], "validUntil": None, "active": True, "order": 1}
-        if "CREDIT" in payment_types:
-            offers.append(
-                {
-                    "_id": special_offer_id("BANK", car["slug"]),
-                    "kind": "BANK",
-                    "organizationId": organization_id(bank.slug),
-                    "title": {
-                        "ru": f"{bank.name}: 19 % на 36 месяцев",
-                        "uz": f"{bank.name}: 36 oyga 19 %",
-                        "en": f"{bank.name}: 19 % for 36 months",
-                    },
-                    "description": {
-                        "ru": "Первый взнос 30 %, аннуитетные платежи",
-                        "uz": "Boshlang'ich to'lov 30 %, annuitet to'lovlar",
-                        "en": "30 % down, annuity payments",
-                    },
-                    "terms": SPECIAL_BANK_TERMS,
-                    **common,
-                }
-            )
-        if "LEASING" in payment_types:
-            offers.append(
-                {
-                    "_id": special_offer_id("LEASING", car["slug"]),
-                    "kind": "LEASING",
-                    "organizationId": organization_id(company.slug),
-                    "title": {
-                        "ru": f"{company.name}: лизинг под 15 % на 24 месяца",
-                        "uz": f"{company.name}: 24 oyga 15 % lizing",
-                        "en": f"{company.name}: 15 % leasing for 24 months",
-                    },
-                    "description": {
-                        "ru": "Первый взнос 20 %, выкуп 10 % в конце срока",
-                        "uz": "Boshlang'ich to'lov 20 %, muddat oxirida 10 % qaytarib sotib olish",
-                        "en": "20 % down, 10 % buyout at the end",
-                    },
-                    "terms": SPECIAL_LEASING_TERMS,
-                    **common,
-                }
-            )
-    return offers
+    """A special bank offer and a special leasing offer per car, the organizations taken in turn."""
+    return [
+        {
+            "_id": special_offer_id(offer.kind, car["slug"]),
+            "kind": offer.kind,
+            "organizationId": organization_id(slug),
+            "carId": car["_id"],
+            "modificationIds": [],
+            "title": {language: title.format(name=name) for language, title in offer.title.items()},
+            "description": offer.description,
+            "terms": offer.terms,
+            "validUntil": None,
+            "active": True,
+            "order": 1,
+        }
+        for index, car in enumerate(cars)
+        for offer in SPECIAL_OFFERS
+        if offer.payment_type in car.get("paymentTypes", [])
+        for slug, name in [offer.organizations[index % len(offer.organizations)]]
+    ]
 
 
 def _demo_bank_offers(products: list[Doc], cars: list[Doc]) -> list[Doc]:
