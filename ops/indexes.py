@@ -13,6 +13,7 @@ INDEX_MODULES = (
     "auth.indexes",
     "orders.lifecycle",
     "orders.indexes",
+    "payments.indexes",
 )
 
 

@@ -1,0 +1,235 @@
+"""The v2 bank credit chain: bank offer -> income type -> initial payment -> loan term -> refund type -> calculate.
+
+A bank's credit product for a brand is one `credit_products` document holding its options as a tree:
+`incomeTypes[].initialPayments[].loanTerms[].refundTypes[]`, every node with its own ObjectId (the
+rate sits on the loan term: it depends on income type, initial payment and term). The items of
+`/banks` are *offers*: one `bank_offers` document per product and modification, whose id is derived
+from the two, so it is the same on every call and in every database. `calculate` gets only the five
+chosen ids: the offer leads back to the modification, whose current price is read from `cars`, and the
+other four ids must follow the offer's tree (404 naming the id that does not belong).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from bson import ObjectId
+from pymongo import UpdateOne
+from pymongo.errors import BulkWriteError
+
+from common import clock
+from common.db import get_db
+from common.errors import NotFound
+from payments import catalog
+from payments.catalog import Doc, child, listing, percent, text
+from payments.credit_math import CreditQuote, RefundType, credit_quote
+
+LEVELS = ("incomeTypes", "initialPayments", "loanTerms", "refundTypes")
+# (query field, tree level, the choice it must belong to), in the order of the chain.
+CHAIN = (
+    ("incomeTypeId", "incomeTypes", "bankId"),
+    ("initialPaymentId", "initialPayments", "incomeTypeId"),
+    ("loanTermId", "loanTerms", "initialPaymentId"),
+    ("refundTypeId", "refundTypes", "loanTermId"),
+)
+DUPLICATE_KEY = 11000
+
+REFUND_TYPE_NAMES: dict[str, dict[str, str]] = {
+    RefundType.ANNUITY: {"ru": "Аннуитетный (равными долями)", "uz": "Annuitet (teng ulushlarda)", "en": "Annuity"},
+    RefundType.DIFFERENTIAL: {
+        "ru": "Дифференцированный (убывающий)",
+        "uz": "Differensial (kamayib boruvchi)",
+        "en": "Differential",
+    },
+}
+MONTHS_NAME = {"ru": "{} мес.", "uz": "{} oy", "en": "{} months"}
+
+
+def offer_id(product_id: ObjectId, modification_id: ObjectId) -> ObjectId:
+    """The id of a product's offer for a modification: the same for the same pair, everywhere."""
+    digest = hashlib.sha1(f"bank-offer:{product_id}:{modification_id}".encode(), usedforsecurity=False)
+    return ObjectId(digest.hexdigest()[:24])
+
+
+def banks(brand_id: str, car_id: str, modification_id: str) -> dict[str, Any]:
+    """The offers of every bank whose active product serves the car's brand."""
+    car, modification = catalog.car_and_modification(modification_id, car_id=car_id, brand_id=brand_id)
+    products = list(get_db().credit_products.find({"brandId": car["brandId"], "active": True}))
+    banks_by_id = catalog.organization_refs([product["organizationId"] for product in products])
+    # In the banks' order; a product of an inactive bank is left out.
+    products = [product for bank_id in banks_by_id for product in products if product["organizationId"] == bank_id]
+    _save_offers(products, car, modification["_id"])
+    return listing([_offer_item(product, banks_by_id[product["organizationId"]], modification) for product in products])
+
+
+def offer_documents(products: list[Doc], car: Doc, modification_id: ObjectId) -> list[Doc]:
+    """The `bank_offers` documents of these products for one modification of the car."""
+    now = clock.now()
+    return [
+        {
+            "_id": offer_id(product["_id"], modification_id),
+            "organizationId": product["organizationId"],
+            "productId": product["_id"],
+            "brandId": car["brandId"],
+            "carId": car["_id"],
+            "modificationId": modification_id,
+            "createdAt": now,
+        }
+        for product in products
+    ]
+
+
+def _save_offers(products: list[Doc], car: Doc, modification_id: ObjectId) -> None:
+    """Store the offers that are not stored yet (never changing one: its id is what clients hold)."""
+    documents = offer_documents(products, car, modification_id)
+    if not documents:
+        return
+    operations = [UpdateOne({"_id": doc["_id"]}, {"$setOnInsert": doc}, upsert=True) for doc in documents]
+    try:
+        get_db().bank_offers.bulk_write(operations, ordered=False)
+    except BulkWriteError as exc:  # a concurrent call inserted the same offer first: it is the same document
+        if any(error.get("code") != DUPLICATE_KEY for error in exc.details.get("writeErrors", [])):
+            raise
+
+
+def _loan_terms(product: Doc) -> list[Doc]:
+    return [
+        term
+        for income in product.get("incomeTypes", [])
+        for initial in income.get("initialPayments", [])
+        for term in initial.get("loanTerms", [])
+    ]
+
+
+def _offer_item(product: Doc, bank: Doc, modification: Doc) -> Doc:
+    terms = _loan_terms(product)
+    initials = [
+        initial["percent"] for income in product.get("incomeTypes", []) for initial in income["initialPayments"]
+    ]
+    return {
+        "_id": offer_id(product["_id"], modification["_id"]),
+        "name": bank["name"],
+        "logo": bank["logo"],
+        "bank": bank,
+        "product": text(product["name"]),
+        "rateFrom": percent(min((term["rateBp"] for term in terms), default=0)),
+        "initialPaymentFrom": min(initials, default=0),
+        "maxMonths": max((term["months"] for term in terms), default=0),
+        "price": modification["price"],
+    }
+
+
+def _offer(bank_id: str) -> tuple[Doc, Doc, Doc]:
+    """The offer, its active product and its active bank."""
+    offer = get_db().bank_offers.find_one({"_id": ObjectId(bank_id)})
+    product = offer and get_db().credit_products.find_one({"_id": offer["productId"], "active": True})
+    bank = product and catalog.organization_refs([product["organizationId"]]).get(product["organizationId"])
+    if offer is None or product is None or bank is None:
+        raise NotFound("Bank offer not found: choose one from /api/v2/payments/banks")
+    return offer, product, bank
+
+
+def _node(depth: int, node_id: str, what: str) -> Doc:
+    """A node of some active product's tree, found by its id alone (each step gets only that id)."""
+    wanted = ObjectId(node_id)
+    path = ".".join(LEVELS[: depth + 1]) + "._id"
+    product = get_db().credit_products.find_one({path: wanted, "active": True}, {LEVELS[0]: 1})
+    nodes = [product] if product else []
+    for level in LEVELS[: depth + 1]:
+        nodes = [item for node in nodes for item in node.get(level, [])]
+    found = next((node for node in nodes if node["_id"] == wanted), None)
+    if found is None:
+        raise NotFound(f"{what} not found")
+    return found
+
+
+def income_types(bank_id: str) -> dict[str, Any]:
+    _, product, _ = _offer(bank_id)
+    return listing(
+        [{"_id": node["_id"], "name": text(node["name"]), "slug": node["slug"]} for node in product["incomeTypes"]]
+    )
+
+
+def initial_payments(income_type_id: str) -> dict[str, Any]:
+    income = _node(0, income_type_id, "Income type")
+    return listing(
+        [
+            {"_id": node["_id"], "name": f"{node['percent']}%", "percent": node["percent"]}
+            for node in income["initialPayments"]
+        ]
+    )
+
+
+def loan_terms(initial_payment_id: str) -> dict[str, Any]:
+    initial = _node(1, initial_payment_id, "Initial payment")
+    return listing(
+        [
+            {
+                "_id": node["_id"],
+                "name": text(MONTHS_NAME).format(node["months"]),
+                "months": node["months"],
+                "rate": percent(node["rateBp"]),
+            }
+            for node in initial["loanTerms"]
+        ]
+    )
+
+
+def refund_types(loan_term_id: str) -> dict[str, Any]:
+    term = _node(2, loan_term_id, "Loan term")
+    return listing(
+        [
+            {"_id": node["_id"], "name": text(REFUND_TYPE_NAMES[node["slug"]]), "slug": node["slug"]}
+            for node in term["refundTypes"]
+        ]
+    )
+
+
+def calculate(
+    bank_id: str, income_type_id: str, initial_payment_id: str, loan_term_id: str, refund_type_id: str
+) -> dict[str, Any]:
+    """The credit for the chosen offer and options, on the modification's current price."""
+    offer, product, bank = _offer(bank_id)
+    chosen: dict[str, Doc] = {}
+    node = product
+    for (field, level, parent), node_id in zip(
+        CHAIN, (income_type_id, initial_payment_id, loan_term_id, refund_type_id), strict=True
+    ):
+        found = child(node, level, ObjectId(node_id))
+        if found is None:
+            raise NotFound(
+                f"{field} does not belong to the chosen {parent}", details={"field": field, "parent": parent}
+            )
+        chosen[level] = node = found
+    try:
+        _, modification = catalog.car_and_modification(str(offer["modificationId"]), car_id=str(offer["carId"]))
+    except NotFound as exc:
+        raise NotFound("The car modification of this bank offer is no longer sold") from exc
+    term, refund_type = chosen["loanTerms"], RefundType(chosen["refundTypes"]["slug"])
+    quote = credit_quote(
+        modification["price"], chosen["initialPayments"]["percent"], term["months"], term["rateBp"], refund_type
+    )
+    return {
+        **credit_summary(quote),
+        "bank": bank,
+        "incomeType": text(chosen["incomeTypes"]["name"]),
+        "modificationId": modification["_id"],
+        "schedule": [row.as_dict() for row in quote.schedule.rows],
+    }
+
+
+def credit_summary(quote: CreditQuote) -> Doc:
+    """The credit calculate fields of DESIGN.md section 3 (without the schedule rows)."""
+    schedule = quote.schedule
+    return {
+        "monthlyPayment": schedule.first_payment,
+        "loanAmount": schedule.loan,
+        "initialPayment": quote.initial_payment,
+        "totalInterest": schedule.total_interest,
+        "totalPayment": schedule.total_payment,
+        "rate": percent(schedule.annual_rate_bp),
+        "termMonths": schedule.months,
+        "refundType": schedule.refund_type.value,
+        "carPrice": quote.price,
+    }

@@ -1,0 +1,78 @@
+"""Read-only look-ups in the catalog collections (docs/DATA_MODEL.md) and in `organizations`, with the
+404s of the financing routes when ids do not belong together."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bson import ObjectId
+
+from common import context
+from common.db import get_db
+from common.errors import NotFound
+from common.locale import localize
+from common.responses import page
+
+Doc = dict[str, Any]
+
+
+def text(value: Any) -> Any:
+    """A stored `{ru, uz, en}` text in the caller's language."""
+    return localize(value, context.locale())
+
+
+def brand(brand_id: str) -> Doc:
+    found = get_db().brands.find_one({"_id": ObjectId(brand_id)}, {"name": 1})
+    if found is None:
+        raise NotFound("Brand not found")
+    return found
+
+
+def car_and_modification(
+    modification_id: str, *, car_id: str | None = None, brand_id: str | None = None
+) -> tuple[Doc, Doc]:
+    """The car holding the modification, checked against the car and brand the client chose with it."""
+    car = get_db().cars.find_one(
+        {"modifications._id": ObjectId(modification_id)},
+        {"brandId": 1, "name": 1, "paymentTypes": 1, "modifications": 1},
+    )
+    if car is None:
+        raise NotFound("Modification not found")
+    if car_id is not None and car["_id"] != ObjectId(car_id):
+        raise NotFound("modificationId does not belong to carId")
+    if brand_id is not None and car["brandId"] != ObjectId(brand_id):
+        raise NotFound("The car of modificationId does not belong to brandId")
+    modification = next(m for m in car["modifications"] if m["_id"] == ObjectId(modification_id))
+    return car, modification
+
+
+def organization_refs(organization_ids: list[ObjectId]) -> dict[ObjectId, Doc]:
+    """Active organizations by id, as `{_id, name, logo}`."""
+    found = (
+        get_db()
+        .organizations.find({"_id": {"$in": organization_ids}, "active": True}, {"name": 1, "logo": 1, "order": 1})
+        .sort([("order", 1), ("name", 1)])
+    )
+    return {org["_id"]: {"_id": org["_id"], "name": text(org["name"]), "logo": org.get("logo")} for org in found}
+
+
+def organization(organization_id: str) -> Doc:
+    found = organization_refs([ObjectId(organization_id)])
+    if not found:
+        raise NotFound("Organization not found")
+    return next(iter(found.values()))
+
+
+def percent(basis_points: int) -> float:
+    """A rate or share stored in basis points as the percent clients read: 2400 -> 24.0."""
+    return basis_points / 100
+
+
+def child(node: Doc, level: str, child_id: ObjectId) -> Doc | None:
+    """The element of `node[level]` with this id, or None."""
+    return next((item for item in node.get(level, []) if item["_id"] == child_id), None)
+
+
+def listing(items: list[Doc]) -> dict[str, Any]:
+    """A complete list in the API's list shape."""
+    return page(items, len(items))

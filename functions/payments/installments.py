@@ -1,0 +1,58 @@
+"""Installment matrices: rows are initial payment percents, columns terms, cells the monthly payment
+for the modification's current price (a plan stores a mark-up per cell; 0 % cells are interest-free)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from common.db import get_db
+from common.errors import BadRequest
+from payments import catalog
+from payments.catalog import Doc, percent, text
+from payments.credit_math import installment_cell, percent_of
+from payments.models import PaymentType
+
+
+def matrix(brand_id: str, payment_type: PaymentType, modification_id: str) -> dict[str, Any]:
+    if payment_type is not PaymentType.INSTALLMENT:
+        raise BadRequest.field("query.paymentTypeId", "installment matrices exist for INSTALLMENT only")
+    car, modification = catalog.car_and_modification(modification_id, brand_id=brand_id)
+    price = modification["price"]
+    plans = []
+    if PaymentType.INSTALLMENT in car.get("paymentTypes", []):
+        plans = list(get_db().installment_plans.find({"brandId": car["brandId"], "active": True}).sort("order", 1))
+    providers = catalog.organization_refs([plan["organizationId"] for plan in plans])
+    items = [
+        _plan(plan, providers[plan["organizationId"]], price) for plan in plans if plan["organizationId"] in providers
+    ]
+    return {"price": price, "modificationId": modification["_id"], "items": items, "total": len(items)}
+
+
+def _plan(plan: Doc, provider: Doc, price: int) -> Doc:
+    return {
+        "_id": plan["_id"],
+        "name": text(plan["name"]),
+        "organization": provider,
+        "terms": plan["terms"],
+        "rows": [
+            {
+                "initialPercent": row["initialPercent"],
+                "initialPayment": percent_of(price, row["initialPercent"] * 100),
+                "cells": [
+                    _cell(price, row["initialPercent"], months, markup)
+                    for months, markup in zip(plan["terms"], row["markupBp"], strict=True)
+                ],
+            }
+            for row in plan["rows"]
+        ],
+    }
+
+
+def _cell(price: int, initial_percent: int, months: int, markup_bp: int) -> Doc:
+    cell = installment_cell(price, initial_percent, months, markup_bp)
+    return {
+        "months": months,
+        "markupPercent": percent(markup_bp),
+        "monthlyPayment": cell.monthly_payment,
+        "totalPayment": cell.initial_payment + cell.total,
+    }

@@ -1,0 +1,46 @@
+"""Which payment types a car can be bought with, and which organizations serve a brand for each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bson import ObjectId
+
+from common.db import get_db
+from payments import catalog
+from payments.catalog import listing, text
+from payments.models import PAYMENT_TYPE_NAMES, PaymentType
+
+# Where the organizations serving a brand for a payment type are found (CASH needs none).
+SOURCES = {
+    PaymentType.CREDIT: "credit_products",
+    PaymentType.LEASING: "leasing_programs",
+    PaymentType.INSTALLMENT: "installment_plans",
+}
+
+
+def _serving(payment_type: PaymentType, brand_id: ObjectId) -> list[ObjectId]:
+    source = SOURCES.get(payment_type)
+    if source is None:
+        return []
+    return list(get_db()[source].distinct("organizationId", {"brandId": brand_id, "active": True}))
+
+
+def organizations(brand_id: str, payment_type: PaymentType) -> dict[str, Any]:
+    """The active banks, leasing companies or installment providers serving the brand."""
+    catalog.brand(brand_id)
+    found = catalog.organization_refs(_serving(payment_type, ObjectId(brand_id)))
+    return listing(list(found.values()))
+
+
+def payment_types(modification_id: str, brand_id: str) -> dict[str, Any]:
+    """The car's payment types that are really offered for its brand: cash always, credit when a bank
+    serves the brand, and so on."""
+    car, _ = catalog.car_and_modification(modification_id, brand_id=brand_id)
+    allowed = set(car.get("paymentTypes", []))
+    offered = [
+        kind
+        for kind in PaymentType
+        if kind in allowed and (kind is PaymentType.CASH or catalog.organization_refs(_serving(kind, car["brandId"])))
+    ]
+    return listing([{"slug": kind.value, "name": text(PAYMENT_TYPE_NAMES[kind])} for kind in offered])

@@ -1,0 +1,118 @@
+"""Special offers: a bank's or a leasing company's promotional terms for a car (all its modifications,
+or the listed ones), priced on the modification's current price; and an offer's schedule as data and
+as a downloadable CSV file.
+
+The file link is the graph route itself with `format=csv`, relative to the API base URL like every
+path of the spec: it exists wherever the API runs, and is computed from the current price on request.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+from urllib.parse import urlencode
+
+from aws_lambda_powertools.event_handler import Response
+from bson import ObjectId
+
+from common import clock
+from common.db import get_db
+from common.errors import NotFound
+from payments import catalog
+from payments.bank_chain import credit_summary
+from payments.catalog import Doc, percent, text
+from payments.credit_math import RefundType, credit_quote, leasing_quote
+from payments.leasing import price_terms, program_terms, quote_fields
+
+BANK, LEASING = "BANK", "LEASING"
+GRAPH_PATH = "/api/v1/payments/special-offers/graph"
+CSV_COLUMNS = ("month", "payment", "principal", "interest", "fee", "balance")
+
+
+def offers(car_id: str, modification_id: str, kind: str) -> dict[str, Any]:
+    """The active special offers of one kind for the car's modification."""
+    _, modification = catalog.car_and_modification(modification_id, car_id=car_id)
+    found = [
+        offer
+        for offer in get_db()
+        .special_offers.find({"carId": ObjectId(car_id), "kind": kind, "active": True})
+        .sort("order", 1)
+        if _applies(offer, modification["_id"])
+    ]
+    organizations = catalog.organization_refs([offer["organizationId"] for offer in found])
+    items = [
+        _priced(offer, organizations[offer["organizationId"]], modification)[0]
+        for offer in found
+        if offer["organizationId"] in organizations
+    ]
+    return {"price": modification["price"], "items": items, "total": len(items)}
+
+
+def _applies(offer: Doc, modification_id: ObjectId) -> bool:
+    listed = offer.get("modificationIds") or []
+    valid_until = offer.get("validUntil")
+    return (not listed or modification_id in listed) and (valid_until is None or valid_until >= clock.now())
+
+
+def _priced(offer: Doc, organization: Doc, modification: Doc) -> tuple[Doc, list[dict[str, int]]]:
+    """The offer as a list item with its figures for this modification, and its schedule rows."""
+    terms, price = offer["terms"], modification["price"]
+    item: Doc = {
+        "_id": offer["_id"],
+        "kind": offer["kind"],
+        "title": text(offer["title"]),
+        "description": text(offer.get("description", "")),
+        "organization": organization,
+        "validUntil": offer.get("validUntil"),
+        "modificationId": modification["_id"],
+    }
+    if offer["kind"] == BANK:
+        quote = credit_quote(
+            price, terms["initialPercent"], terms["months"], terms["rateBp"], RefundType(terms["refundType"])
+        )
+        item["terms"] = {
+            "initialPercent": terms["initialPercent"],
+            "months": terms["months"],
+            "rate": percent(terms["rateBp"]),
+            "refundType": terms["refundType"],
+        }
+        item.update(credit_summary(quote))
+        return item, [row.as_dict() for row in quote.schedule.rows]
+    leasing = leasing_quote(price, program_terms(terms, terms["initialPercent"], terms["months"]))
+    item["terms"] = {"initialPercent": terms["initialPercent"], "months": terms["months"], **price_terms(terms)}
+    item.update(quote_fields(leasing))
+    fee = leasing.monthly_fee
+    rows = [{**row.as_dict(), "payment": row.payment + fee, "fee": fee} for row in leasing.schedule.rows]
+    return item, rows
+
+
+def graph(car_id: str, modification_id: str, offer_id: str, file_format: str) -> Doc | Response:
+    """The offer's month-by-month schedule (`payment = principal + interest + fee`), as data or CSV."""
+    _, modification = catalog.car_and_modification(modification_id, car_id=car_id)
+    offer = get_db().special_offers.find_one({"_id": ObjectId(offer_id), "active": True})
+    if offer is None:
+        raise NotFound("Special offer not found")
+    if offer["carId"] != ObjectId(car_id) or not _applies(offer, modification["_id"]):
+        raise NotFound("offerId does not belong to carId and modificationId")
+    organization = catalog.organization_refs([offer["organizationId"]]).get(offer["organizationId"])
+    if organization is None:
+        raise NotFound("Special offer not found")
+    item, rows = _priced(offer, organization, modification)
+    if file_format == "csv":
+        return _csv(rows, f"offer-{offer_id}-schedule.csv")
+    query = urlencode({"carId": car_id, "modificationId": modification_id, "offerId": offer_id, "format": "csv"})
+    return {"offer": item, "schedule": rows, "file": f"{GRAPH_PATH}?{query}"}
+
+
+def _csv(rows: list[dict[str, int]], filename: str) -> Response:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({column: row.get(column, 0) for column in CSV_COLUMNS} for row in rows)
+    return Response(
+        status_code=200,
+        content_type="text/csv; charset=utf-8",
+        body=out.getvalue(),
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )

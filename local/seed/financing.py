@@ -1,0 +1,328 @@
+"""Financing demo data: 4 banks, 3 leasing companies and an installment provider, attached to whatever
+brands and cars the catalog seed put in the database (it runs first).
+
+Per brand: a credit product per bank (income types x initial payments x terms x refund types, a rate
+per income type, initial payment and term), a leasing program per leasing company, an installment
+plan. Per car: a special bank offer and a special leasing offer. Ids are stable (`stable_id` of the
+names below, keyed by organization, brand and car slugs), so docs/DATA_MODEL.md can list them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from bson import ObjectId
+from pymongo.database import Database
+
+from local.seed.support import insert_missing, stable_id
+from payments.bank_chain import offer_documents
+
+Doc = dict[str, Any]
+
+INCOME_TYPES: dict[str, tuple[dict[str, str], int]] = {
+    # slug: (name, rate surcharge in basis points)
+    "SALARIED": (
+        {"ru": "Официальный доход по месту работы", "uz": "Ish joyidan rasmiy daromad", "en": "Salaried"},
+        0,
+    ),
+    "SELF_EMPLOYED": (
+        {"ru": "Самозанятый или ИП", "uz": "O'zini o'zi band qilgan yoki YaTT", "en": "Self-employed"},
+        200,
+    ),
+    "PENSIONER": ({"ru": "Пенсионер", "uz": "Nafaqaxo'r", "en": "Pensioner"}, 100),
+}
+
+
+@dataclass(frozen=True)
+class Bank:
+    slug: str
+    name: str
+    base_rate_bp: int
+    income_types: tuple[str, ...]
+    initial_percents: tuple[int, ...]
+    terms: tuple[int, ...]
+    refund_types: tuple[str, ...] = ("ANNUITY", "DIFFERENTIAL")
+
+    def rate_bp(self, income_type: str, initial_percent: int, months: int) -> int:
+        """Base rate, plus the income type's surcharge, less 0.1 point per percent down above 25 %,
+        plus half a point per year of term beyond the first."""
+        return self.base_rate_bp + INCOME_TYPES[income_type][1] - (initial_percent - 25) * 10 + (months - 12) // 12 * 50
+
+
+BANKS = (
+    Bank("kapitalbank", "Kapitalbank", 2300, ("SALARIED", "SELF_EMPLOYED"), (25, 30, 40, 50), (12, 24, 36, 48, 60)),
+    Bank("hamkorbank", "Hamkorbank", 2200, ("SALARIED", "SELF_EMPLOYED", "PENSIONER"), (30, 40, 50), (12, 24, 36, 48)),
+    Bank(
+        "ipoteka-bank",
+        "Ipoteka Bank",
+        2400,
+        ("SALARIED", "SELF_EMPLOYED"),
+        (25, 30, 50),
+        (12, 24, 36, 60),
+        ("ANNUITY",),
+    ),
+    Bank("asakabank", "Asakabank", 2100, ("SALARIED",), (30, 40, 50), (12, 24, 36)),
+)
+
+
+@dataclass(frozen=True)
+class LeasingCompany:
+    slug: str
+    name: str
+    rate_bp: int
+    markup_bp: int
+    contract_fee_bp: int
+    monthly_fee: int
+    buyout_bp: int
+    initial_percents: tuple[int, ...]
+    terms: tuple[int, ...]
+
+
+LEASING_COMPANIES = (
+    LeasingCompany("uzbek-leasing", "Uzbek Leasing International", 2000, 300, 100, 0, 1000, (20, 30, 40), (12, 24, 36)),
+    LeasingCompany("silk-road-leasing", "Silk Road Leasing", 1800, 500, 150, 100_000, 500, (25, 35, 50), (24, 36, 48)),
+    LeasingCompany("orient-leasing", "Orient Finans Leasing", 2200, 0, 200, 150_000, 0, (30, 40), (12, 24, 36, 48, 60)),
+)
+
+INSTALLMENT_PROVIDER = ("car-retail-nasiya", "Car Retail Nasiya")
+INSTALLMENT_TERMS = [3, 6, 9, 12]
+INSTALLMENT_ROWS = [  # initial payment %, mark-up in basis points per term: 0 is interest-free
+    (30, [0, 300, 600, 900]),
+    (40, [0, 0, 400, 700]),
+    (50, [0, 0, 0, 500]),
+]
+
+
+@dataclass(frozen=True)
+class SpecialOffer:
+    kind: str
+    payment_type: str  # the car must be sold this way
+    organizations: tuple[tuple[str, str], ...]  # (slug, name), one per car in turn
+    terms: Doc
+    title: dict[str, str]  # with {name}
+    description: dict[str, str]
+
+
+SPECIAL_OFFERS = (
+    SpecialOffer(
+        "BANK",
+        "CREDIT",
+        tuple((bank.slug, bank.name) for bank in BANKS),
+        {"initialPercent": 30, "months": 36, "rateBp": 1900, "refundType": "ANNUITY"},
+        {"ru": "{name}: 19 % на 36 месяцев", "uz": "{name}: 36 oyga 19 %", "en": "{name}: 19 % for 36 months"},
+        {
+            "ru": "Первый взнос 30 %, аннуитетные платежи",
+            "uz": "Boshlang'ich to'lov 30 %, annuitet to'lovlar",
+            "en": "30 % down, annuity payments",
+        },
+    ),
+    SpecialOffer(
+        "LEASING",
+        "LEASING",
+        tuple((company.slug, company.name) for company in LEASING_COMPANIES),
+        {"initialPercent": 20, "months": 24, "rateBp": 1500, "buyoutBp": 1000},
+        {
+            "ru": "{name}: лизинг под 15 % на 24 месяца",
+            "uz": "{name}: 24 oyga 15 % lizing",
+            "en": "{name}: 15 % leasing for 24 months",
+        },
+        {
+            "ru": "Первый взнос 20 %, выкуп 10 % в конце срока",
+            "uz": "Boshlang'ich to'lov 20 %, muddat oxirida 10 % qaytarib sotib olish",
+            "en": "20 % down, 10 % buyout at the end",
+        },
+    ),
+)
+
+
+def organization_id(slug: str) -> ObjectId:
+    return stable_id(f"organization:{slug}")
+
+
+def credit_product_id(bank_slug: str, brand_slug: str) -> ObjectId:
+    return stable_id(f"credit-product:{bank_slug}:{brand_slug}")
+
+
+def credit_node_id(bank_slug: str, brand_slug: str, *path: object) -> ObjectId:
+    """A node of a credit product's tree by its path: income type, initial %, months, refund type."""
+    return stable_id(":".join(["credit", bank_slug, brand_slug, *map(str, path)]))
+
+
+def leasing_program_id(company_slug: str, brand_slug: str, *path: object) -> ObjectId:
+    """A leasing program, or with ("term", months) / ("initial", percent) one of its options."""
+    return stable_id(":".join(["leasing-program", company_slug, brand_slug, *map(str, path)]))
+
+
+def installment_plan_id(brand_slug: str) -> ObjectId:
+    return stable_id(f"installment-plan:{INSTALLMENT_PROVIDER[0]}:{brand_slug}")
+
+
+def special_offer_id(kind: str, car_slug: str) -> ObjectId:
+    return stable_id(f"special-offer:{kind.lower()}:{car_slug}")
+
+
+def _organizations() -> list[Doc]:
+    kinds = [
+        *(("BANK", bank.slug, bank.name) for bank in BANKS),
+        *(("LEASING_COMPANY", company.slug, company.name) for company in LEASING_COMPANIES),
+        ("INSTALLMENT_PROVIDER", *INSTALLMENT_PROVIDER),
+    ]
+    return [
+        {
+            "_id": organization_id(slug),
+            "slug": slug,
+            "kind": kind,
+            "name": name,
+            "logo": f"organizations/{slug}.svg",
+            "order": order,
+            "active": True,
+        }
+        for order, (kind, slug, name) in enumerate(kinds, start=1)
+    ]
+
+
+def _credit_product(bank: Bank, brand: Doc) -> Doc:
+    slug, node = brand["slug"], credit_node_id
+    return {
+        "_id": credit_product_id(bank.slug, slug),
+        "organizationId": organization_id(bank.slug),
+        "brandId": brand["_id"],
+        "name": {
+            "ru": f"Автокредит на {brand['name']}",
+            "uz": f"{brand['name']} avtokrediti",
+            "en": f"{brand['name']} car loan",
+        },
+        "active": True,
+        "incomeTypes": [
+            {
+                "_id": node(bank.slug, slug, income),
+                "slug": income,
+                "name": INCOME_TYPES[income][0],
+                "initialPayments": [
+                    {
+                        "_id": node(bank.slug, slug, income, percent),
+                        "percent": percent,
+                        "loanTerms": [
+                            {
+                                "_id": node(bank.slug, slug, income, percent, months),
+                                "months": months,
+                                "rateBp": bank.rate_bp(income, percent, months),
+                                "refundTypes": [
+                                    {"_id": node(bank.slug, slug, income, percent, months, refund), "slug": refund}
+                                    for refund in bank.refund_types
+                                ],
+                            }
+                            for months in bank.terms
+                        ],
+                    }
+                    for percent in bank.initial_percents
+                ],
+            }
+            for income in bank.income_types
+        ],
+    }
+
+
+def _leasing_program(company: LeasingCompany, brand: Doc, order: int) -> Doc:
+    slug = brand["slug"]
+    return {
+        "_id": leasing_program_id(company.slug, slug),
+        "organizationId": organization_id(company.slug),
+        "brandId": brand["_id"],
+        "name": {"ru": f"Лизинг {brand['name']}", "uz": f"{brand['name']} lizingi", "en": f"{brand['name']} leasing"},
+        "rateBp": company.rate_bp,
+        "markupBp": company.markup_bp,
+        "contractFeeBp": company.contract_fee_bp,
+        "monthlyFee": company.monthly_fee,
+        "buyoutBp": company.buyout_bp,
+        "loanTerms": [
+            {"_id": leasing_program_id(company.slug, slug, "term", months), "months": months}
+            for months in company.terms
+        ],
+        "initialPayments": [
+            {"_id": leasing_program_id(company.slug, slug, "initial", percent), "percent": percent}
+            for percent in company.initial_percents
+        ],
+        "active": True,
+        "order": order,
+    }
+
+
+def _installment_plan(brand: Doc) -> Doc:
+    return {
+        "_id": installment_plan_id(brand["slug"]),
+        "organizationId": organization_id(INSTALLMENT_PROVIDER[0]),
+        "brandId": brand["_id"],
+        "name": {"ru": "Рассрочка от дилера", "uz": "Dilerdan muddatli to'lov", "en": "Dealer installment"},
+        "terms": INSTALLMENT_TERMS,
+        "rows": [{"initialPercent": percent, "markupBp": markups} for percent, markups in INSTALLMENT_ROWS],
+        "active": True,
+        "order": 1,
+    }
+
+
+def _special_offers(cars: Iterable[Doc]) -> list[Doc]:
+    """A special bank offer and a special leasing offer per car, the organizations taken in turn."""
+    return [
+        {
+            "_id": special_offer_id(offer.kind, car["slug"]),
+            "kind": offer.kind,
+            "organizationId": organization_id(slug),
+            "carId": car["_id"],
+            "modificationIds": [],
+            "title": {language: title.format(name=name) for language, title in offer.title.items()},
+            "description": offer.description,
+            "terms": offer.terms,
+            "validUntil": None,
+            "active": True,
+            "order": 1,
+        }
+        for index, car in enumerate(cars)
+        for offer in SPECIAL_OFFERS
+        if offer.payment_type in car.get("paymentTypes", [])
+        for slug, name in [offer.organizations[index % len(offer.organizations)]]
+    ]
+
+
+def _demo_bank_offers(products: list[Doc], cars: list[Doc]) -> list[Doc]:
+    """The bank offers of each brand's demo car (its first car by slug, first modification), stored
+    up front so the sample events can name one before anyone called /api/v2/payments/banks."""
+    offers: list[Doc] = []
+    seen: set[ObjectId] = set()
+    for car in cars:
+        if car["brandId"] in seen or not car.get("modifications"):
+            continue
+        seen.add(car["brandId"])
+        serving = [product for product in products if product["brandId"] == car["brandId"]]
+        offers += offer_documents(serving, car, car["modifications"][0]["_id"])
+    return offers
+
+
+def seed(db: Database[dict[str, Any]]) -> int:
+    brands = [
+        {**brand, "slug": brand.get("slug") or str(brand["_id"])}
+        for brand in db.brands.find({}, {"slug": 1, "name": 1}).sort("_id", 1)
+    ]
+    cars = [
+        {**car, "slug": car.get("slug") or str(car["_id"])}
+        for car in db.cars.find({}, {"slug": 1, "brandId": 1, "paymentTypes": 1, "modifications._id": 1})
+    ]
+    cars.sort(key=lambda car: car["slug"])  # which car is a brand's demo car, which bank an offer gets
+    products = [_credit_product(bank, brand) for brand in brands for bank in BANKS]
+    return (
+        insert_missing(db.organizations, _organizations())
+        + insert_missing(db.credit_products, products)
+        + insert_missing(db.bank_offers, _demo_bank_offers(products, cars))
+        + insert_missing(
+            db.leasing_programs,
+            [
+                _leasing_program(company, brand, order)
+                for brand in brands
+                for order, company in enumerate(LEASING_COMPANIES, start=1)
+            ],
+        )
+        + insert_missing(db.installment_plans, [_installment_plan(brand) for brand in brands])
+        + insert_missing(db.special_offers, _special_offers(cars))
+    )

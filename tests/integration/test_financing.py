@@ -1,0 +1,494 @@
+"""Financing through HTTP: the v2 bank credit chain, payment types, organizations, leasing,
+installment matrices and special offers, from real car documents."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import pytest
+from bson import ObjectId
+from pymongo.database import Database
+
+from local.seed import financing as demo
+from payments.bank_chain import offer_id as offer_id_of
+from tests.data import CatalogCar, insert_brand, insert_car, purchasable_car
+from tests.factories import ApiClient
+from tests.financing_data import (
+    chain_ids,
+    insert_credit_product,
+    insert_installment_plan,
+    insert_leasing_program,
+    insert_organization,
+    insert_special_offer,
+)
+
+Db = Database[dict[str, Any]]
+BANKS = "/api/v2/payments/banks"
+CALCULATE = "/api/v2/payments/banks/calculate"
+LEASING_CALCULATE = "/api/v1/payments/leasing/calculate"
+GRAPH = "/api/v1/payments/special-offers/graph"
+PRICE = 300_000_000
+
+
+@pytest.fixture
+def car(db: Db) -> CatalogCar:
+    return purchasable_car(db, prices=(PRICE, 350_000_000))
+
+
+@pytest.fixture
+def product(db: Db, car: CatalogCar) -> dict[str, Any]:
+    return insert_credit_product(db, car.brand_id, insert_organization(db, "Kapitalbank"))
+
+
+def car_query(car: CatalogCar) -> dict[str, str]:
+    return {"brandId": str(car.brand_id), "carId": str(car.car_id), "modificationId": str(car.modification_id)}
+
+
+def data(response: Any, status: int = 200) -> Any:
+    assert response.status_code == status, response.text
+    return response.json()["data"]
+
+
+def offer_id(api: ApiClient, car: CatalogCar, product: dict[str, Any]) -> str:
+    """The id of the product's offer for the car's first modification, as /banks gives it."""
+    items = data(api.get(BANKS, params=car_query(car)))["items"]
+    offer: str = next(item["_id"] for item in items if item["bank"]["_id"] == str(product["organizationId"]))
+    return offer
+
+
+# The bank chain
+
+
+def test_the_bank_chain_walks_from_a_car_to_the_credit_calculation(api: ApiClient, db: Db, car: CatalogCar) -> None:
+    # Given a 300,000,000 car whose brand a bank serves at 24 % for 30 % down and 36 months
+    bank_id = insert_organization(db, "Hamkorbank")
+    insert_credit_product(db, car.brand_id, bank_id)
+    # When the client picks each option from the previous step's answer
+    banks = data(api.get(BANKS, params=car_query(car)))
+    assert banks["total"] == 1
+    offer = banks["items"][0]
+    assert offer["name"] == "Hamkorbank"
+    assert offer["bank"]["_id"] == str(bank_id)
+    incomes = data(api.get(f"{BANKS}/income-types", params={"bankId": offer["_id"]}))
+    assert [item["slug"] for item in incomes["items"]] == ["SALARIED", "SELF_EMPLOYED"]
+    assert incomes["items"][0]["name"] == "Salaried"
+    initials = data(api.get(f"{BANKS}/initial-payment", params={"incomeTypeId": incomes["items"][0]["_id"]}))
+    assert [(item["name"], item["percent"]) for item in initials["items"]] == [("30%", 30), ("50%", 50)]
+    terms = data(api.get(f"{BANKS}/loan-terms", params={"initialPaymentId": initials["items"][0]["_id"]}))
+    assert [(item["months"], item["rate"]) for item in terms["items"]] == [(12, 20.0), (36, 24.0)]
+    assert terms["items"][1]["name"] == "36 months"
+    refunds = data(api.get(f"{BANKS}/refund-types", params={"loanTermId": terms["items"][1]["_id"]}))
+    assert [item["slug"] for item in refunds["items"]] == ["ANNUITY", "DIFFERENTIAL"]
+    result = data(
+        api.get(
+            CALCULATE,
+            params={
+                "bankId": offer["_id"],
+                "incomeTypeId": incomes["items"][0]["_id"],
+                "initialPaymentId": initials["items"][0]["_id"],
+                "loanTermId": terms["items"][1]["_id"],
+                "refundTypeId": refunds["items"][0]["_id"],
+            },
+        )
+    )
+    # Then it is the worked example: 210,000,000 lent, 8,238,899.05 a month rounded up
+    assert result["carPrice"] == PRICE
+    assert result["initialPayment"] == 90_000_000
+    assert result["loanAmount"] == 210_000_000
+    assert result["monthlyPayment"] == 8_238_900
+    assert result["rate"] == 24.0
+    assert result["termMonths"] == 36
+    assert result["refundType"] == "ANNUITY"
+    assert result["bank"] == {"_id": str(bank_id), "name": "Hamkorbank", "logo": None}
+    schedule = result["schedule"]
+    assert len(schedule) == 36
+    assert set(schedule[0]) == {"month", "payment", "principal", "interest", "balance"}
+    assert sum(row["principal"] for row in schedule) == 210_000_000
+    assert schedule[-1]["balance"] == 0
+    assert result["totalInterest"] == sum(row["interest"] for row in schedule)
+    assert result["totalPayment"] == 210_000_000 + result["totalInterest"]
+
+
+def test_differential_calculation_pays_most_in_the_first_month(
+    api: ApiClient, car: CatalogCar, product: dict[str, Any]
+) -> None:
+    # Given the 30 %, 36 months, differential path of the product
+    ids = chain_ids(product, initial=0, term=1, refund=1)
+    # When calculated
+    result = data(api.get(CALCULATE, params={"bankId": offer_id(api, car, product), **ids}))
+    # Then the first month is L/n + L·i = 10,033,333.33 by hand (the share rounded up)
+    assert result["refundType"] == "DIFFERENTIAL"
+    assert result["monthlyPayment"] == result["schedule"][0]["payment"] == 10_033_334
+    assert result["schedule"][-1]["payment"] == 5_949_976
+    assert abs(result["totalInterest"] - 77_700_000) <= 36
+
+
+def test_banks_gives_the_same_offer_ids_on_every_call(
+    api: ApiClient, db: Db, car: CatalogCar, product: dict[str, Any]
+) -> None:
+    first = data(api.get(BANKS, params=car_query(car)))
+    second = data(api.get(BANKS, params=car_query(car)))
+    assert first == second
+    assert db.bank_offers.count_documents({}) == 1
+    other = data(api.get(BANKS, params={**car_query(car), "modificationId": str(car.modification_ids[1])}))
+    assert other["items"][0]["_id"] != first["items"][0]["_id"]
+    assert other["items"][0]["price"] == 350_000_000
+
+
+def test_calculate_uses_the_current_price_not_the_price_when_the_offer_was_made(
+    api: ApiClient, db: Db, car: CatalogCar, product: dict[str, Any]
+) -> None:
+    # Given an offer made at 300,000,000
+    bank_offer = offer_id(api, car, product)
+    # When the modification's price changes, then the credit is calculated
+    db.cars.update_one({"modifications._id": car.modification_id}, {"$set": {"modifications.$.price": 400_000_000}})
+    result = data(api.get(CALCULATE, params={"bankId": bank_offer, **chain_ids(product, term=1)}))
+    # Then it is on the new price
+    assert result["carPrice"] == 400_000_000
+    assert result["loanAmount"] == 280_000_000
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        ("incomeTypeId", "bankId"),
+        ("initialPaymentId", "incomeTypeId"),
+        ("loanTermId", "initialPaymentId"),
+        ("refundTypeId", "loanTermId"),
+    ],
+)
+def test_calculate_refuses_an_id_that_does_not_belong_to_the_previous_choice(
+    api: ApiClient, db: Db, car: CatalogCar, product: dict[str, Any], link: tuple[str, str]
+) -> None:
+    field, parent = link
+    # Given a valid path, and the same kind of id from another branch of the tree
+    ids = chain_ids(product, term=1)
+    other_path = {
+        "incomeTypeId": chain_ids(insert_credit_product(db, car.brand_id, insert_organization(db, "Asakabank"))),
+        "initialPaymentId": chain_ids(product, income=1),
+        "loanTermId": chain_ids(product, initial=1),
+        "refundTypeId": chain_ids(product, term=0),
+    }[field]
+    # When calculate gets that one mismatched id
+    response = api.get(CALCULATE, params={"bankId": offer_id(api, car, product), **ids, field: other_path[field]})
+    # Then it is 404 saying which id does not belong to which choice
+    assert response.status_code == 404
+    body = response.json()
+    assert body["message"] == f"{field} does not belong to the chosen {parent}"
+    assert body["details"] == {"field": field, "parent": parent}
+
+
+@pytest.mark.parametrize(
+    ("path", "param", "wrong_level"),
+    [
+        ("income-types", "bankId", "incomeTypeId"),
+        ("initial-payment", "incomeTypeId", "initialPaymentId"),
+        ("loan-terms", "initialPaymentId", "loanTermId"),
+        ("refund-types", "loanTermId", "refundTypeId"),
+        ("income-types", "bankId", None),
+        ("refund-types", "loanTermId", None),
+    ],
+)
+def test_a_step_refuses_an_id_that_is_not_of_its_previous_step(
+    api: ApiClient, product: dict[str, Any], path: str, param: str, wrong_level: str | None
+) -> None:
+    # Given an id of another level of the tree, or an id nobody knows
+    wrong = chain_ids(product)[wrong_level] if wrong_level else str(ObjectId())
+    # Then the step does not find it
+    response = api.get(f"{BANKS}/{path}", params={param: wrong})
+    assert response.status_code == 404, response.text
+
+
+def test_banks_refuses_a_car_brand_and_modification_that_do_not_belong_together(
+    api: ApiClient, db: Db, car: CatalogCar, product: dict[str, Any]
+) -> None:
+    other_brand = insert_brand(db, "Kia")
+    other_car = insert_car(db, other_brand, name="K5")
+    for query in (
+        {**car_query(car), "brandId": str(other_brand)},
+        {**car_query(car), "carId": str(other_car["_id"])},
+        {**car_query(car), "modificationId": str(other_car["modifications"][0]["_id"])},
+        {**car_query(car), "modificationId": str(ObjectId())},
+    ):
+        assert api.get(BANKS, params=query).status_code == 404, query
+
+
+def test_malformed_ids_are_400_naming_the_field(api: ApiClient) -> None:
+    response = api.get(CALCULATE, params={"bankId": "nope"})
+    assert response.status_code == 400
+    fields = {error["field"] for error in response.json()["errors"]}
+    assert {"query.bankId", "query.incomeTypeId", "query.refundTypeId"} <= fields
+
+
+def test_a_bank_chain_step_is_public_and_the_v1_routes_need_a_token(api: ApiClient, car: CatalogCar) -> None:
+    assert api.get(BANKS, params=car_query(car)).status_code == 200
+    assert (
+        api.get("/api/v1/payments/organizations", params={"brandId": str(car.brand_id), "slug": "CREDIT"}).status_code
+        == 401
+    )
+
+
+def test_an_inactive_product_offers_nothing(api: ApiClient, db: Db, car: CatalogCar, product: dict[str, Any]) -> None:
+    bank_offer = offer_id(api, car, product)
+    db.credit_products.update_one({"_id": product["_id"]}, {"$set": {"active": False}})
+    assert data(api.get(BANKS, params=car_query(car)))["total"] == 0
+    assert api.get(f"{BANKS}/income-types", params={"bankId": bank_offer}).status_code == 404
+
+
+# Payment types and organizations
+
+
+def test_payment_types_are_the_cars_types_that_are_really_offered(api: ApiClient, db: Db, car: CatalogCar) -> None:
+    # Given a car sold in every way, whose brand has a bank and a leasing company but no installment plan
+    insert_credit_product(db, car.brand_id, insert_organization(db, "Kapitalbank"))
+    insert_leasing_program(db, car.brand_id, insert_organization(db, "Silk Road Leasing", "LEASING_COMPANY"))
+    api.login()
+    # When the client asks which payment types it can use
+    query = {"modificationId": str(car.modification_id), "brandId": str(car.brand_id)}
+    result = data(api.get("/api/v2/payments/types", params=query))
+    # Then cash, credit and leasing, named in the client's language
+    assert result["items"] == [
+        {"slug": "CASH", "name": "Cash"},
+        {"slug": "CREDIT", "name": "Bank credit"},
+        {"slug": "LEASING", "name": "Leasing"},
+    ]
+    # And a car sold only for cash and by installment has only cash
+    cash_only = insert_car(db, car.brand_id, name="Spark", payment_types=("CASH", "INSTALLMENT"))
+    query = {"modificationId": str(cash_only["modifications"][0]["_id"]), "brandId": str(car.brand_id)}
+    assert [item["slug"] for item in data(api.get("/api/v2/payments/types", params=query))["items"]] == ["CASH"]
+    # And a brand that is not the car's is 404
+    assert api.get("/api/v2/payments/types", params={**query, "brandId": str(ObjectId())}).status_code == 404
+
+
+def test_organizations_serving_a_brand_for_each_payment_type(api: ApiClient, db: Db, car: CatalogCar) -> None:
+    bank = insert_organization(db, "Kapitalbank")
+    company = insert_organization(db, "Orient Leasing", "LEASING_COMPANY")
+    insert_credit_product(db, car.brand_id, bank)
+    insert_leasing_program(db, car.brand_id, company)
+    insert_credit_product(db, insert_brand(db, "Kia"), insert_organization(db, "Asakabank"))
+    api.login()
+
+    def names(slug: str) -> list[str]:
+        response = api.get("/api/v1/payments/organizations", params={"brandId": str(car.brand_id), "slug": slug})
+        return [item["name"] for item in data(response)["items"]]
+
+    assert names("CREDIT") == ["Kapitalbank"]
+    assert names("LEASING") == ["Orient Leasing"]
+    assert names("INSTALLMENT") == []
+    assert names("CASH") == []
+    bad = api.get("/api/v1/payments/organizations", params={"brandId": str(car.brand_id), "slug": "BARTER"})
+    assert bad.status_code == 400
+    assert bad.json()["errors"][0]["field"] == "query.slug"
+    unknown = api.get("/api/v1/payments/organizations", params={"brandId": str(ObjectId()), "slug": "CREDIT"})
+    assert unknown.status_code == 404
+
+
+# Leasing
+
+
+@pytest.fixture
+def program(db: Db, car: CatalogCar) -> dict[str, Any]:
+    return insert_leasing_program(db, car.brand_id, insert_organization(db, "Uzbek Leasing", "LEASING_COMPANY"))
+
+
+def leasing_body(car: CatalogCar, program: dict[str, Any], **overrides: Any) -> dict[str, Any]:
+    return {
+        "leasingId": str(program["_id"]),
+        "carId": str(car.car_id),
+        "modificationId": str(car.modification_id),
+        "loanTermId": str(program["loanTerms"][2]["_id"]),  # 36 months
+        "initialPaymentId": str(program["initialPayments"][1]["_id"]),  # 30 %
+        "price": PRICE,
+        **overrides,
+    }
+
+
+def test_leasing_programs_of_a_company_for_a_brand(api: ApiClient, car: CatalogCar, program: dict[str, Any]) -> None:
+    api.login()
+    query = {"brandId": str(car.brand_id), "organizationId": str(program["organizationId"])}
+    result = data(api.get("/api/v1/payments/leasing", params=query))
+    assert result["total"] == 1
+    item = result["items"][0]
+    assert item["_id"] == str(program["_id"])
+    assert [term["months"] for term in item["loanTerms"]] == [12, 24, 36]
+    assert [initial["percent"] for initial in item["initialPayments"]] == [20, 30]
+    assert (item["rate"], item["markupPercent"], item["buyoutPercent"], item["monthlyFee"]) == (
+        22.0,
+        5.0,
+        10.0,
+        150_000,
+    )
+    assert api.get("/api/v1/payments/leasing", params={**query, "organizationId": str(ObjectId())}).status_code == 404
+
+
+def test_leasing_calculate_totals_the_initial_payment_lease_payments_fees_and_buyout(
+    api: ApiClient, car: CatalogCar, program: dict[str, Any]
+) -> None:
+    api.login()
+    result = data(api.post(LEASING_CALCULATE, json=leasing_body(car, program)))
+    # 30 % down, +5 % mark-up on the rest, 22 % a year for 36 months down to a 10 % buyout
+    assert result["initialPayment"] == 90_000_000
+    assert result["financedAmount"] == 220_500_000
+    assert result["buyout"] == 30_000_000
+    assert result["contractFee"] == 3_000_000
+    assert result["monthlyPayment"] > 150_000
+    assert result["totalCarPrice"] == 90_000_000 + 3_000_000 + result["leasePayments"] + 30_000_000
+    assert result["totalCarPrice"] > PRICE
+
+
+def test_leasing_calculate_with_a_stale_price_is_409_with_the_current_price(
+    api: ApiClient, car: CatalogCar, program: dict[str, Any]
+) -> None:
+    api.login()
+    response = api.post(LEASING_CALCULATE, json=leasing_body(car, program, price=PRICE - 1))
+    assert response.status_code == 409
+    assert response.json()["details"]["currentPrice"] == PRICE
+
+
+def test_leasing_calculate_refuses_options_of_another_program_or_brand(
+    api: ApiClient, db: Db, car: CatalogCar, program: dict[str, Any]
+) -> None:
+    api.login()
+    other = insert_leasing_program(db, car.brand_id, program["organizationId"])
+    foreign = insert_leasing_program(db, insert_brand(db, "Kia"), program["organizationId"])
+    for overrides in (
+        {"loanTermId": str(other["loanTerms"][0]["_id"])},
+        {"initialPaymentId": str(other["initialPayments"][0]["_id"])},
+        {"leasingId": str(foreign["_id"])},
+        {"modificationId": str(ObjectId())},
+    ):
+        response = api.post(LEASING_CALCULATE, json=leasing_body(car, program, **overrides))
+        assert response.status_code == 404, overrides
+    missing = api.post(LEASING_CALCULATE, json={"price": "lots"})
+    assert missing.status_code == 400
+    assert {"body.leasingId", "body.price"} <= {error["field"] for error in missing.json()["errors"]}
+
+
+# Installment
+
+
+def test_installment_matrix_for_the_modifications_price(api: ApiClient, db: Db, car: CatalogCar) -> None:
+    insert_installment_plan(db, car.brand_id, insert_organization(db, "Dealer", "INSTALLMENT_PROVIDER"))
+    api.login()
+    query = {"brandId": str(car.brand_id), "paymentTypeId": "INSTALLMENT", "modificationId": str(car.modification_id)}
+    result = data(api.get("/api/v1/payments/installment", params=query))
+    assert result["price"] == PRICE
+    plan = result["items"][0]
+    assert plan["terms"] == [6, 12]
+    first_row = plan["rows"][0]
+    assert (first_row["initialPercent"], first_row["initialPayment"]) == (30, 90_000_000)
+    # The 0 % cell is the rest over the months; the 6 % cell adds the mark-up first
+    assert first_row["cells"][0] == {
+        "months": 6,
+        "markupPercent": 0.0,
+        "monthlyPayment": 35_000_000,
+        "totalPayment": PRICE,
+    }
+    assert first_row["cells"][1]["monthlyPayment"] == 18_550_000  # 210,000,000 * 1.06 / 12
+    wrong_type = api.get("/api/v1/payments/installment", params={**query, "paymentTypeId": "CREDIT"})
+    assert wrong_type.status_code == 400
+    other_brand = api.get("/api/v1/payments/installment", params={**query, "brandId": str(ObjectId())})
+    assert other_brand.status_code == 404
+
+
+# Special offers
+
+
+def test_special_bank_and_leasing_offers_of_a_car(api: ApiClient, db: Db, car: CatalogCar) -> None:
+    bank = insert_organization(db, "Kapitalbank")
+    company = insert_organization(db, "Silk Road Leasing", "LEASING_COMPANY")
+    insert_special_offer(
+        db, "BANK", car.car_id, bank, {"initialPercent": 30, "months": 36, "rateBp": 2400, "refundType": "ANNUITY"}
+    )
+    insert_special_offer(
+        db,
+        "BANK",
+        car.car_id,
+        bank,
+        {"initialPercent": 50, "months": 12, "rateBp": 0, "refundType": "ANNUITY"},
+        modificationIds=[car.modification_ids[1]],
+    )
+    insert_special_offer(db, "LEASING", car.car_id, company, {"initialPercent": 20, "months": 24, "rateBp": 0})
+    api.login()
+    query = {"carId": str(car.car_id), "modificationId": str(car.modification_id)}
+    banks = data(api.get("/api/v1/payments/special-offers", params=query))
+    # Only the offer for every modification applies to the first one, priced on it
+    assert banks["total"] == 1
+    offer = banks["items"][0]
+    assert offer["organization"]["name"] == "Kapitalbank"
+    assert offer["terms"] == {"initialPercent": 30, "months": 36, "rate": 24.0, "refundType": "ANNUITY"}
+    assert offer["monthlyPayment"] == 8_238_900
+    leasing = data(api.get("/api/v1/payments/special-offers/leasing", params=query))
+    assert leasing["items"][0]["monthlyPayment"] == 10_000_000  # 80 % of the price over 24 months, at 0 %
+    assert leasing["items"][0]["totalCarPrice"] == PRICE
+
+
+def test_offer_graph_gives_the_schedule_and_a_file_that_downloads(api: ApiClient, db: Db, car: CatalogCar) -> None:
+    offer = insert_special_offer(
+        db,
+        "LEASING",
+        car.car_id,
+        insert_organization(db, "Silk Road Leasing", "LEASING_COMPANY"),
+        {"initialPercent": 20, "months": 24, "rateBp": 1500, "buyoutBp": 1000, "monthlyFee": 50_000},
+    )
+    api.login()
+    query = {"carId": str(car.car_id), "modificationId": str(car.modification_id), "offerId": str(offer["_id"])}
+    result = data(api.get(GRAPH, params=query))
+    assert len(result["schedule"]) == 24
+    assert result["schedule"][-1]["balance"] == 30_000_000  # the buyout
+    assert result["schedule"][0]["payment"] == result["offer"]["monthlyPayment"]
+    # When the file link is followed
+    download = api.get(result["file"])
+    # Then it is the same schedule as CSV
+    assert download.status_code == 200
+    assert download.headers["Content-Type"].startswith("text/csv")
+    assert "attachment" in download.headers["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(download.text)))
+    assert [int(row["payment"]) for row in rows] == [row["payment"] for row in result["schedule"]]
+    # And an offer of another car is not this car's
+    other = purchasable_car(db, brand="Kia", name="K5")
+    response = api.get(
+        GRAPH, params={**query, "carId": str(other.car_id), "modificationId": str(other.modification_id)}
+    )
+    assert response.status_code == 404
+
+
+# The demo seed
+
+
+def test_the_demo_seed_attaches_financing_to_whatever_catalog_is_there(api: ApiClient, db: Db, car: CatalogCar) -> None:
+    # Given the catalog's car and the financing seed, run twice
+    inserted = demo.seed(db)
+    assert demo.seed(db) == 0
+    assert inserted > 0
+    # When the documented ids of the brand's demo car are calculated, before anyone called /banks
+    brand_slug = "chevrolet"
+    bank_offer = str(offer_id_of(demo.credit_product_id("kapitalbank", brand_slug), car.modification_id))
+    node = demo.credit_node_id
+    result = data(
+        api.get(
+            CALCULATE,
+            params={
+                "bankId": bank_offer,
+                "incomeTypeId": str(node("kapitalbank", brand_slug, "SALARIED")),
+                "initialPaymentId": str(node("kapitalbank", brand_slug, "SALARIED", 30)),
+                "loanTermId": str(node("kapitalbank", brand_slug, "SALARIED", 30, 36)),
+                "refundTypeId": str(node("kapitalbank", brand_slug, "SALARIED", 30, 36, "ANNUITY")),
+            },
+        )
+    )
+    # Then the chain holds, and /banks gives the same offer among one per bank
+    assert result["loanAmount"] == 210_000_000
+    banks = data(api.get(BANKS, params=car_query(car)))
+    assert banks["total"] == len(demo.BANKS)
+    assert bank_offer in {item["_id"] for item in banks["items"]}
+    # And every payment type and both special offers are there for the car
+    api.login()
+    types_query = {"modificationId": str(car.modification_id), "brandId": str(car.brand_id)}
+    types = data(api.get("/api/v2/payments/types", params=types_query))
+    assert [item["slug"] for item in types["items"]] == ["CASH", "CREDIT", "LEASING", "INSTALLMENT"]
+    query = {"carId": str(car.car_id), "modificationId": str(car.modification_id)}
+    assert data(api.get("/api/v1/payments/special-offers", params=query))["total"] == 1
+    assert data(api.get("/api/v1/payments/special-offers/leasing", params=query))["total"] == 1
