@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Annotated
 
 from pydantic import BeforeValidator, Field, StringConstraints, ValidationInfo, field_validator
 
+from common.enums import PaymentType
 from common.validation import MongoId, RequestModel
 
 FinancingId = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
@@ -18,15 +18,6 @@ def _blank_is_none(value: object) -> object:
 
 PromoCodeText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
 OptionalPromoCode = Annotated[PromoCodeText | None, BeforeValidator(_blank_is_none)]
-
-
-class PaymentType(StrEnum):
-    """EPaymentType (DESIGN.md section 3)."""
-
-    CASH = "CASH"
-    CREDIT = "CREDIT"
-    LEASING = "LEASING"
-    INSTALLMENT = "INSTALLMENT"
 
 
 FINANCED = frozenset({PaymentType.CREDIT, PaymentType.LEASING, PaymentType.INSTALLMENT})

@@ -5,8 +5,9 @@ from __future__ import annotations
 from common import responses
 from common.access import JWT
 from common.app import create_app, lambda_entry
+from common.enums import PaymentType
 from payments import bank_chain, installments, leasing, service, special_offers
-from payments.models import GraphFormat, LeasingCalculateBody, PaymentType, QueryId
+from payments.models import GraphFormat, LeasingCalculateBody, QueryId
 
 app = create_app()
 

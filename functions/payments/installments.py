@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from common.db import get_db
+from common.enums import PaymentType
 from common.errors import BadRequest
 from payments import catalog
 from payments.catalog import Doc, percent, text
 from payments.credit_math import installment_cell, percent_of
-from payments.models import PaymentType
 
 
 def matrix(brand_id: str, payment_type: PaymentType, modification_id: str) -> dict[str, Any]:

@@ -1,31 +1,13 @@
-"""Inputs of the payments routes and the payment-type enumeration."""
+"""Inputs of the payments routes."""
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Annotated, Literal
 
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import Field
 
 from common.validation import MongoId, RequestModel
-
-
-class PaymentType(StrEnum):
-    """EPaymentType (DESIGN.md section 3)."""
-
-    CASH = "CASH"
-    CREDIT = "CREDIT"
-    LEASING = "LEASING"
-    INSTALLMENT = "INSTALLMENT"
-
-
-PAYMENT_TYPE_NAMES: dict[PaymentType, dict[str, str]] = {
-    PaymentType.CASH: {"ru": "Наличные", "uz": "Naqd pul", "en": "Cash"},
-    PaymentType.CREDIT: {"ru": "Автокредит", "uz": "Avtokredit", "en": "Bank credit"},
-    PaymentType.LEASING: {"ru": "Лизинг", "uz": "Lizing", "en": "Leasing"},
-    PaymentType.INSTALLMENT: {"ru": "Рассрочка", "uz": "Muddatli to'lov", "en": "Installment"},
-}
 
 # Query parameters: a required ObjectId, named in a 400 when malformed (`query.brandId`).
 QueryId = Annotated[MongoId, Query()]

@@ -7,9 +7,9 @@ from typing import Any
 from bson import ObjectId
 
 from common.db import get_db
+from common.enums import PAYMENT_TYPE_NAMES, PaymentType
 from payments import catalog
 from payments.catalog import listing, text
-from payments.models import PAYMENT_TYPE_NAMES, PaymentType
 
 # Where the organizations serving a brand for a payment type are found (CASH needs none).
 SOURCES = {
