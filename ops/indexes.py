@@ -12,6 +12,7 @@ INDEX_MODULES = (
     "common.rate_limit",
     "auth.indexes",
     "orders.lifecycle",
+    "transactions.indexes",
 )
 
 

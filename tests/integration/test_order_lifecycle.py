@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import boto3
 import pytest
 from bson import ObjectId
-from moto import mock_aws
 from pymongo.database import Database
 
 from common.clock import FrozenClock
 from common.errors import Conflict
-from common.settings import reset_settings
 from orders import lifecycle
 from orders.lifecycle import Status
 from tests.data import insert_order
@@ -162,35 +157,6 @@ def test_racing_payments_never_overpay(db: Database[dict[str, Any]]) -> None:
     assert results.count(True) == 3
     assert stored["paidAmount"] == 90
     assert len(stored["paymentIds"]) == 3
-
-
-@pytest.fixture
-def eventbridge(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """A moto EventBridge bus with a rule that copies every event to an SQS queue we can read."""
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "eu-central-1")
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-    monkeypatch.setenv("EVENT_PUBLISHER", "eventbridge")
-    monkeypatch.setenv("EVENT_BUS_NAME", "car-retail-test")
-    reset_settings()
-    from common import events
-
-    with mock_aws():
-        events.reset_client()
-        bridge = boto3.client("events", region_name="eu-central-1")
-        sqs = boto3.client("sqs", region_name="eu-central-1")
-        bridge.create_event_bus(Name="car-retail-test")
-        queue_url = sqs.create_queue(QueueName="dealer-feed")["QueueUrl"]
-        queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
-        bridge.put_rule(
-            Name="all", EventBusName="car-retail-test", EventPattern=json.dumps({"source": ["car-retail-api"]})
-        )
-        bridge.put_targets(Rule="all", EventBusName="car-retail-test", Targets=[{"Id": "q", "Arn": queue_arn}])
-        yield lambda: [
-            json.loads(message["Body"])
-            for message in sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10).get("Messages", [])
-        ]
-        events.reset_client()
 
 
 def test_each_transition_is_published_on_eventbridge(
