@@ -1,4 +1,5 @@
-"""Request bodies of the transaction routes. Validation messages never echo a card number or a code."""
+"""Request bodies of the transaction routes. Validation messages never echo a card number, an expiry
+or a code, and neither does a body's repr (Powertools logs the handler's arguments at DEBUG)."""
 
 from __future__ import annotations
 
@@ -32,8 +33,8 @@ Otp = Annotated[str, StringConstraints(min_length=1, max_length=6), AfterValidat
 
 class CreateBody(RequestModel):
     amount: Amount
-    cardNumber: CardNumber = Field(description="16 digits, spaces allowed")
-    expiry: Expiry = Field(description="MM/YY")
+    cardNumber: CardNumber = Field(repr=False, description="16 digits, spaces allowed")
+    expiry: Expiry = Field(repr=False, description="MM/YY")
     cardType: ECardType
     brandId: MongoId
     orderId: MongoId
@@ -41,7 +42,7 @@ class CreateBody(RequestModel):
 
 class ApplyBody(RequestModel):
     transactionId: Annotated[int, Field(gt=0, le=2**63 - 1)]
-    otp: Otp
+    otp: Otp = Field(repr=False)
     amount: Amount
     brandId: MongoId
     orderId: MongoId
@@ -49,4 +50,4 @@ class ApplyBody(RequestModel):
 
 class ResendBody(RequestModel):
     amount: Amount
-    cardNumber: CardNumber
+    cardNumber: CardNumber = Field(repr=False)

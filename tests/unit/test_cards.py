@@ -34,7 +34,7 @@ def test_spaces_are_stripped_and_16_digits_required() -> None:
 
 
 def test_refusals_never_echo_the_number() -> None:
-    with pytest.raises(ValueError) as refused:
+    with pytest.raises(ValueError, match="checksum") as refused:
         cards.parse_card_number("8600495473316479")
     assert "8600" not in str(refused.value)
 
@@ -66,7 +66,7 @@ def test_the_network_comes_from_the_prefix(prefix: str, expected: ECardType | No
 
 
 def test_only_the_domestic_networks_are_payable() -> None:
-    assert cards.PAYABLE_TYPES == {ECardType.UZCARD, ECardType.HUMO}
+    assert sorted(cards.PAYABLE_TYPES) == [ECardType.HUMO, ECardType.UZCARD]
 
 
 def test_the_mask_keeps_the_first_six_and_last_four_digits() -> None:
