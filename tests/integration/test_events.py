@@ -21,6 +21,7 @@ EXPECTED_STATUS = {
     "auth/login.json": 201,
     "auth/refresh-token.json": 201,
     "auth/me.json": 200,
+    "transactions/check-card.json": 200,
 }
 
 
