@@ -134,6 +134,7 @@ def resend(user_id: str, body: ResendBody) -> dict[str, int]:
     transaction = store.find_pending_for_card(user_id, cards.lookup_hash(body.cardNumber), body.amount)
     if transaction is None:
         raise NotFound("No pending transaction for this card and amount")
+    processor = _processor_of(transaction)
     _check_resend_allowed(transaction, now)
     if not store.take_resend_slot(transaction, now):
         # Another resend or an apply got there first: judge again from what it left.
@@ -143,7 +144,7 @@ def resend(user_id: str, body: ResendBody) -> dict[str, int]:
         _check_resend_allowed(current, now)
         raise TooManyRequests("A new code was just sent", retry_after=RESEND_COOLDOWN_SECONDS)
     try:
-        otp_hash = get_processor().send_otp(_payment(transaction))
+        otp_hash = processor.send_otp(_payment(transaction))
     except ProcessorError as exc:
         store.undo_resend(transaction, now)
         raise _processor_refusal(exc) from None
@@ -169,12 +170,13 @@ def apply(user_id: str, body: ApplyBody) -> dict[str, Any]:
     ]
     if mismatched:
         raise BadRequest("The transaction was created for another amount, brand or order", errors=mismatched)
+    processor = _processor_of(transaction)
     now = clock.now()
     claim_id = uuid.uuid4().hex
     claimed = store.claim(body.transactionId, user_id, claim_id, now)
     if claimed is None:
         raise _not_claimable(store.find_own(body.transactionId, user_id) or transaction, now)
-    return _settle(claimed, claim_id, body.otp, now)
+    return _settle(processor, claimed, claim_id, body.otp, now)
 
 
 def history(user_id: str, order_id: str) -> dict[str, Any]:
@@ -199,9 +201,10 @@ def history(user_id: str, order_id: str) -> dict[str, Any]:
 # --- apply, step by step -------------------------------------------------------------------------
 
 
-def _settle(transaction: Transaction, claim_id: str, otp: str, now: datetime) -> dict[str, Any]:
+def _settle(
+    processor: CardProcessor, transaction: Transaction, claim_id: str, otp: str, now: datetime
+) -> dict[str, Any]:
     transaction_id = int(transaction["_id"])
-    processor = get_processor()
     payment = _payment(transaction)
     if transaction.get("processorConfirmedAt") is None:
         # A previous apply that died after calling the processor may have been charged.
@@ -402,6 +405,17 @@ def _shown_status(transaction: Transaction, now: datetime) -> str:
     if status is Status.PENDING and transaction["expiresAt"] <= now and transaction["resends"] >= MAX_RESENDS:
         return Status.EXPIRED.value
     return status.value
+
+
+def _processor_of(transaction: Transaction) -> CardProcessor:
+    """The configured processor, if it is the one that registered this payment."""
+    processor = get_processor()
+    if transaction.get("processor") != processor.name:
+        raise Conflict(
+            "The transaction was started with another card processor; start a new payment",
+            details={"status": transaction["status"]},
+        )
+    return processor
 
 
 def _payment(transaction: Transaction) -> ProcessorPayment:

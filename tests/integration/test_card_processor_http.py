@@ -353,3 +353,18 @@ def test_a_charge_the_order_can_no_longer_take_is_cancelled_at_the_processor(
     transaction = db.transactions.find_one({"_id": body["transactionId"]}) or {}
     assert (transaction["status"], transaction["refund"]) == ("FAILED", refund)
     assert (db.orders.find_one({"_id": order["_id"]}) or {})["paymentIds"] == ["cash-1"]
+
+
+def test_a_transaction_registered_with_another_processor_is_refused(
+    api: ApiClient, db: Db, fake: tuple[FakeProcessor, str], credentials: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a transaction the sandbox registered, and then the configuration switched to the real processor
+    _, body = start_payment(api, db, 1_000, amount_due=1_000)
+    monkeypatch.setenv("PAYMENT_PROCESSOR", "http")
+    monkeypatch.setenv("PAYMENT_PROCESSOR_URL", fake[1])
+    reset_settings()
+    # Then applying it is a conflict that never reaches the processor
+    response = api.post("/api/v1/transactions/apply", json={**body, "otp": "666666"})
+    assert response.status_code == 409
+    assert fake[0].calls == []
+    assert (db.transactions.find_one({"_id": body["transactionId"]}) or {})["status"] == "PENDING"
