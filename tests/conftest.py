@@ -1,5 +1,5 @@
 """Shared fixtures: the embedded MongoDB (or a real one from MONGODB_URI), a fresh database per
-integration test, the local API Gateway served over real HTTP, and a frozen clock."""
+integration test, the local API Gateway served over real HTTP, a frozen clock and a moto EventBridge."""
 
 from __future__ import annotations
 
@@ -10,9 +10,7 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
-import boto3
 import pytest
-from moto import mock_aws
 from pymongo.database import Database
 from werkzeug.serving import make_server
 
@@ -112,11 +110,13 @@ def eventbridge(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
     monkeypatch.setenv("EVENT_PUBLISHER", "eventbridge")
     monkeypatch.setenv("EVENT_BUS_NAME", "car-retail-test")
+    import boto3  # imported here: only the tests that publish events pay for boto3 and moto
+    from moto import mock_aws
+
     from common import events
     from common.settings import reset_settings
 
     reset_settings()
-
     with mock_aws():
         events.reset_client()
         bridge = boto3.client("events", region_name="eu-central-1")

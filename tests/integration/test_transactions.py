@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -20,7 +21,7 @@ from common.observability import logger as app_logger
 from orders import lifecycle
 from tests.data import insert_order, purchasable_car
 from tests.factories import ApiClient
-from transactions import service
+from transactions import service, store
 from transactions.models import ApplyBody
 from transactions.sandbox import BLOCKED_CARD, INSUFFICIENT_FUNDS_CARD, PAYS_HUMO, PAYS_UZCARD
 
@@ -515,13 +516,29 @@ def test_history_of_an_order_without_payments_is_empty(api: ApiClient, payable_o
 
 
 def test_concurrent_applies_of_one_transaction_pay_exactly_once(
-    api: ApiClient, payable_order: OrderFactory, db: Db
+    api: ApiClient, payable_order: OrderFactory, db: Db, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Given one pending transaction of 300 on an order of 1,000
     order = payable_order(amount_due=1_000)
     transaction_id = create(api, order, 300)
     user_id = str(order["userId"])
     body = ApplyBody.model_validate(apply_body(order, transaction_id, 300))
+    # And the worst interleaving: every racer reads the transaction (PENDING) before any of them writes,
+    # so only the conditional claim stands between them and a double payment. (The embedded server
+    # runs commands one at a time and would otherwise let them take turns.)
+    racers = 12
+    barrier = threading.Barrier(racers, timeout=10)
+    find_own = store.find_own
+    first_read = threading.local()
+
+    def read_then_wait(transaction_id: int, user_id: str) -> dict[str, Any] | None:
+        found = find_own(transaction_id, user_id)
+        if not getattr(first_read, "done", False):
+            first_read.done = True
+            barrier.wait()
+        return found
+
+    monkeypatch.setattr(store, "find_own", read_then_wait)
 
     def pay(_: int) -> int:
         try:
@@ -530,9 +547,9 @@ def test_concurrent_applies_of_one_transaction_pay_exactly_once(
             return error.status
         return 200
 
-    # When twelve applies race
-    with ThreadPoolExecutor(max_workers=12) as pool:
-        statuses = list(pool.map(pay, range(12)))
+    # When they all apply at once
+    with ThreadPoolExecutor(max_workers=racers) as pool:
+        statuses = list(pool.map(pay, range(racers)))
     # Then exactly one paid, the others were told the transaction is taken, and the order counts 300 once
     assert statuses.count(200) == 1
     assert set(statuses) == {200, 409}
