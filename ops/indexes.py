@@ -14,6 +14,7 @@ INDEX_MODULES = (
     "orders.lifecycle",
     "orders.indexes",
     "payments.indexes",
+    "transactions.indexes",
 )
 
 

@@ -24,6 +24,7 @@ EXPECTED_STATUS = {
     "auth/users-limit.json": 200,
     "orders/list.json": 200,
     "orders/apply-promo-code.json": 200,
+    "transactions/check-card.json": 200,
 }
 
 

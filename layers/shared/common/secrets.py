@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 from functools import lru_cache
 
 from common.errors import ServiceUnavailable
@@ -30,6 +33,29 @@ def jwt_secret() -> str:
     if settings.is_local:
         return LOCAL_JWT_SECRET
     raise RuntimeError("JWT_SECRET or JWT_SECRET_ARN must be set outside the local stage")
+
+
+def keyed_hash(purpose: str, value: str) -> str:
+    """HMAC-SHA256 of `value` under a key derived from the JWT key for one purpose (card lookup, OTP).
+
+    Values with few possibilities (a 6-digit code, a card whose mask is known) must only ever be stored
+    this way: without the key they cannot be guessed, and each purpose has its own key."""
+    key = hmac.new(jwt_secret().encode(), f"car-retail/{purpose}".encode(), hashlib.sha256).digest()
+    return hmac.new(key, value.encode(), hashlib.sha256).hexdigest()
+
+
+def payment_processor_credentials() -> tuple[str, str]:
+    """(login, password) of the card processor: env vars locally, a JSON secret {"login", "password"} deployed."""
+    settings = get_settings()
+    if settings.payment_processor_login and settings.payment_processor_password:
+        return settings.payment_processor_login, settings.payment_processor_password
+    if settings.payment_processor_secret_id:
+        try:
+            secret = json.loads(_from_secrets_manager(settings.payment_processor_secret_id))
+            return str(secret["login"]), str(secret["password"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ServiceUnavailable("Card processor credentials are malformed") from exc
+    raise ServiceUnavailable("Card processor credentials are not configured")
 
 
 def mongodb_uri() -> str:

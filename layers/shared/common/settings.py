@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+SANDBOX_STAGES = ("local", "dev")
 LOCAL_JWT_SECRET = "local-development-only-jwt-secret-0123456789"  # noqa: S105 (dev default, refused outside local)
 
 
@@ -38,7 +39,12 @@ class Settings(BaseModel):
     assets_base_url: str = "http://127.0.0.1:3000/assets"
     event_bus_name: str = "default"
     event_publisher: Literal["eventbridge", "log"] | None = None
-    payment_processor: Literal["sandbox", "http"] = "sandbox"
+    payment_processor: Literal["sandbox", "http"] | None = None
+    payment_processor_url: str | None = None
+    payment_processor_login: str | None = None
+    payment_processor_password: str | None = None
+    payment_processor_secret_id: str | None = None
+    payment_processor_timeout_seconds: float = Field(default=5.0, gt=0, le=8)
     identity_provider: Literal["sandbox", "http"] = "sandbox"
 
     # Identity verification (POST /api/v1/users/limit) through an OAuth2 provider of the OneID kind.
@@ -62,6 +68,11 @@ class Settings(BaseModel):
     def effective_event_publisher(self) -> Literal["eventbridge", "log"]:
         """EventBridge when deployed; the log on a laptop, which has no AWS account."""
         return self.event_publisher or ("log" if self.is_local else "eventbridge")
+
+    @property
+    def effective_payment_processor(self) -> Literal["sandbox", "http"]:
+        """The sandbox on a laptop and in dev, the real processor in staging and prod unless told otherwise."""
+        return self.payment_processor or ("sandbox" if self.stage in SANDBOX_STAGES else "http")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:

@@ -1,0 +1,93 @@
+"""Bank cards: number checks (16 digits, Luhn), the network from the prefix, the mask, the expiry.
+
+A card number lives only in the memory of one request: it is stored masked (`860049******6478`) and
+as a keyed hash (to find the transaction again on resend), never in clear, and never logged.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from enum import StrEnum
+
+from common.secrets import keyed_hash
+
+CARD_LENGTH = 16
+TASHKENT = timezone(timedelta(hours=5), "Asia/Tashkent")  # no daylight saving time in Uzbekistan
+
+
+class ECardType(StrEnum):
+    UZCARD = "UZCARD"
+    HUMO = "HUMO"
+    VISA = "VISA"
+    MASTERCARD = "MASTERCARD"
+    UNIONPAY = "UNIONPAY"
+    MIR = "MIR"
+
+
+# The one table of networks: (lowest prefix, highest prefix, network), bounds of equal length, inclusive.
+PREFIXES: tuple[tuple[str, str, ECardType], ...] = (
+    ("8600", "8600", ECardType.UZCARD),
+    ("9860", "9860", ECardType.HUMO),
+    ("2200", "2204", ECardType.MIR),
+    ("2221", "2720", ECardType.MASTERCARD),
+    ("51", "55", ECardType.MASTERCARD),
+    ("62", "62", ECardType.UNIONPAY),
+    ("4", "4", ECardType.VISA),
+)
+
+# Card payments (create, apply) accept the domestic networks only.
+PAYABLE_TYPES = frozenset({ECardType.UZCARD, ECardType.HUMO})
+
+
+def luhn_is_valid(digits: str) -> bool:
+    total = 0
+    for position, char in enumerate(reversed(digits)):
+        value = int(char)
+        if position % 2 == 1:
+            value = value * 2 - 9 if value > 4 else value * 2
+        total += value
+    return total % 10 == 0
+
+
+def parse_card_number(raw: str) -> str:
+    """The 16 digits of a card number written with or without spaces; ValueError (never echoing it) otherwise."""
+    digits = "".join(raw.split())
+    if len(digits) != CARD_LENGTH or not digits.isascii() or not digits.isdigit():
+        raise ValueError("must be 16 digits")
+    if not luhn_is_valid(digits):
+        raise ValueError("is not a valid card number (checksum)")
+    return digits
+
+
+def detect_type(digits: str) -> ECardType | None:
+    for low, high, card_type in PREFIXES:
+        if low <= digits[: len(low)] <= high:
+            return card_type
+    return None
+
+
+def mask(digits: str) -> str:
+    """`8600495473316478` -> `860049******6478`: the first six and last four digits, as card slips show."""
+    return f"{digits[:6]}{'*' * (len(digits) - 10)}{digits[-4:]}"
+
+
+def lookup_hash(digits: str) -> str:
+    """A keyed hash of the full number: finds a card's transaction again without storing the number."""
+    return keyed_hash("card-number", digits)
+
+
+def parse_expiry(raw: str) -> tuple[int, int]:
+    """`MM/YY` -> (year, month); ValueError for another format or a month outside 01-12."""
+    month_text, separator, year_text = raw.partition("/")
+    if not separator or len(month_text) != 2 or len(year_text) != 2 or not (month_text + year_text).isdigit():
+        raise ValueError("must be MM/YY")
+    month = int(month_text)
+    if not 1 <= month <= 12:
+        raise ValueError("month must be 01 to 12")
+    return 2000 + int(year_text), month
+
+
+def expiry_has_passed(year: int, month: int, now: datetime) -> bool:
+    """A card is valid through the last day of its expiry month, in Uzbekistan's time."""
+    today = now.astimezone(TASHKENT)
+    return (year, month) < (today.year, today.month)

@@ -1,0 +1,10 @@
+"""Indexes of the transactions collection."""
+
+from common.db import Index
+
+INDEXES = [
+    # history (newest first) and the amount reserved by an order's open transactions
+    Index("transactions", [("orderId", 1), ("createdAt", -1)], "transactions_by_order"),
+    # resend-code: the caller's pending transaction for a card and amount
+    Index("transactions", [("userId", 1), ("cardHash", 1), ("status", 1)], "transactions_by_card"),
+]

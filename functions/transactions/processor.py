@@ -1,0 +1,113 @@
+"""The card-processor port: what a payment needs from a processor, whichever one it is.
+
+Flow (the Uzbek processors' card-payment flow): `create` registers the payment for a card and an
+amount in tiyin, `send_otp` ("pre-apply") sends the SMS code to the card holder's phone (again on
+resend), `confirm` ("apply") debits the card with the code, `cancel` voids or refunds a confirmed
+payment that the order can no longer take. Nothing is debited before `confirm`.
+
+Adapters: `sandbox` (the default on a laptop and in dev, behaving like the processors' sandboxes) and
+`http` (a real processor over HTTPS), chosen by PAYMENT_PROCESSOR; the HTTP one is imported only when
+chosen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Protocol
+
+from common.errors import ServiceUnavailable
+from common.observability import logger
+from common.settings import Settings, get_settings
+
+TIYIN_PER_SUM = 100
+
+# Why a processor declined a payment (`PaymentDeclined.reason`).
+INSUFFICIENT_FUNDS = "INSUFFICIENT_FUNDS"
+CARD_BLOCKED = "CARD_BLOCKED"
+CARD_DECLINED = "CARD_DECLINED"
+
+
+def to_tiyin(amount: int) -> int:
+    """Sums to tiyin, the unit processors count in. Amounts are whole sums, so this is exact."""
+    return amount * TIYIN_PER_SUM
+
+
+@dataclass(frozen=True)
+class CardDetails:
+    number: str  # 16 digits; lives only for the length of one request
+    expiry_year: int
+    expiry_month: int
+
+
+@dataclass(frozen=True)
+class ProcessorPayment:
+    """What we keep of a payment at the processor: its id, its card token, and (sandbox only) the
+    keyed hash of the code it sent."""
+
+    processor_id: str
+    token: str
+    otp_hash: str | None = None
+
+
+class ProcessorError(Exception):
+    """A processor's answer that is not success. Messages never contain card data or codes."""
+
+
+class WrongOtp(ProcessorError):
+    pass
+
+
+class OtpExpired(ProcessorError):
+    pass
+
+
+class PaymentDeclined(ProcessorError):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class ProcessorUnavailable(ProcessorError):
+    """Outage, timeout or an answer we cannot read: the outcome of the call is unknown."""
+
+
+class CardProcessor(Protocol):
+    name: str
+
+    def create(self, card: CardDetails, amount_tiyin: int, reference: str) -> ProcessorPayment: ...
+
+    def send_otp(self, payment: ProcessorPayment) -> str | None:
+        """Send the SMS code; returns the keyed hash of the code if this adapter verifies codes itself."""
+        ...
+
+    def confirm(self, payment: ProcessorPayment, otp: str) -> None: ...
+
+    def cancel(self, payment: ProcessorPayment) -> None: ...
+
+
+def get_processor() -> CardProcessor:
+    return _build(get_settings())
+
+
+@lru_cache(maxsize=1)
+def _build(settings: Settings) -> CardProcessor:
+    kind = settings.effective_payment_processor
+    if kind == "sandbox":
+        if settings.stage == "prod":
+            logger.error("the sandbox card processor is refused in prod; set PAYMENT_PROCESSOR=http")
+            raise ServiceUnavailable("Card payments are not configured")
+        from transactions.sandbox import SandboxProcessor
+
+        return SandboxProcessor()
+    from transactions.http_processor import HttpCardProcessor
+
+    if not settings.payment_processor_url:
+        logger.error("PAYMENT_PROCESSOR_URL is not set")
+        raise ServiceUnavailable("Card payments are not configured")
+    return HttpCardProcessor(settings.payment_processor_url, timeout=settings.payment_processor_timeout_seconds)
+
+
+def reset_processor() -> None:
+    """Forget the process's adapter (and its cached token); tests that change the settings call it."""
+    _build.cache_clear()

@@ -1,0 +1,426 @@
+"""Card payment by OTP: check-card, create, resend-code, apply, history.
+
+Rules (DESIGN.md): UZCARD and HUMO only; a 6-digit code valid 120 s from the last send; 3 wrong codes
+fail the transaction; a new code after a 60 s cooldown, at most 3 times. Amounts are whole sums, sent
+to the processor in tiyin. Card numbers, expiry dates and codes are never stored in clear or logged.
+
+Apply pays at most once (docs/DECISIONS.md, "Card payments"): one apply claims the transaction
+(PENDING -> CONFIRMING, conditional), confirms with the processor, records the payment on the order
+through the lifecycle (idempotent per transaction id), then marks it CONFIRMED (conditional).
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+from aws_lambda_powertools.metrics import MetricUnit
+from bson import ObjectId
+
+from common import clock, counters, events
+from common.errors import AppError, BadRequest, Conflict, NotFound, ServiceUnavailable, TooManyRequests
+from common.observability import logger, metrics
+from common.responses import page
+from orders import lifecycle
+from transactions import cards, store
+from transactions.models import ApplyBody, CreateBody, ResendBody
+from transactions.processor import (
+    CARD_BLOCKED,
+    INSUFFICIENT_FUNDS,
+    CardDetails,
+    CardProcessor,
+    OtpExpired,
+    PaymentDeclined,
+    ProcessorError,
+    ProcessorPayment,
+    ProcessorUnavailable,
+    WrongOtp,
+    get_processor,
+    to_tiyin,
+)
+from transactions.store import (
+    CLAIM_LEASE_SECONDS,
+    MAX_OTP_ATTEMPTS,
+    MAX_RESENDS,
+    OTP_TTL_SECONDS,
+    RESEND_COOLDOWN_SECONDS,
+    Status,
+    Transaction,
+)
+
+DECLINE_MESSAGES = {
+    INSUFFICIENT_FUNDS: "Payment declined: insufficient funds on the card",
+    CARD_BLOCKED: "Payment declined: the card is blocked",
+}
+
+
+def check_card(raw_number: str) -> dict[str, str]:
+    try:
+        digits = cards.parse_card_number(raw_number)
+    except ValueError as exc:
+        raise BadRequest.field("query.cardNumber", str(exc)) from None
+    card_type = cards.detect_type(digits)
+    if card_type is None:
+        raise BadRequest.field("query.cardNumber", "belongs to no supported card network")
+    return {"type": card_type.value}
+
+
+def create(user_id: str, body: CreateBody) -> dict[str, int]:
+    """Check the order, the amount and the card, register the payment and send the code."""
+    now = clock.now()
+    order = _own_order(body.orderId, user_id)
+    if str(order["brandId"]) != body.brandId:
+        raise BadRequest.field("body.brandId", "does not match the order's brand")
+    remaining = _check_fits(order, body.amount)
+    in_progress = store.reserved_amount(order["_id"], now)
+    if body.amount > remaining - in_progress:
+        raise Conflict(
+            "Amount is larger than what is due after the payments in progress",
+            details={"remaining": remaining, "inProgress": in_progress, "amount": body.amount},
+        )
+    card_type = cards.detect_type(body.cardNumber)
+    if card_type != body.cardType:
+        raise BadRequest.field("body.cardType", "does not match the card number")
+    if card_type not in cards.PAYABLE_TYPES:
+        raise BadRequest.field("body.cardType", "card payments accept UZCARD and HUMO only")
+    year, month = cards.parse_expiry(body.expiry)
+    if cards.expiry_has_passed(year, month, now):
+        raise BadRequest.field("body.expiry", "the card has expired")
+
+    transaction_id = counters.next_value("transaction")
+    processor = get_processor()
+    try:
+        payment = processor.create(
+            CardDetails(body.cardNumber, year, month), to_tiyin(body.amount), str(transaction_id)
+        )
+        otp_hash = processor.send_otp(payment)
+    except ProcessorError as exc:
+        raise _processor_refusal(exc) from None
+    store.insert(
+        {
+            "_id": transaction_id,
+            "userId": ObjectId(user_id),
+            "orderId": order["_id"],
+            "brandId": order["brandId"],
+            "amount": body.amount,
+            "cardMask": cards.mask(body.cardNumber),
+            "cardType": card_type.value,
+            "cardHash": cards.lookup_hash(body.cardNumber),
+            "processor": processor.name,
+            "processorId": payment.processor_id,
+            "processorToken": payment.token,
+            "otpHash": otp_hash,
+            "status": Status.PENDING.value,
+            "attempts": 0,
+            "resends": 0,
+            "lastSentAt": now,
+            "expiresAt": now + timedelta(seconds=OTP_TTL_SECONDS),
+            "createdAt": now,
+            "updatedAt": now,
+        }
+    )
+    logger.info(
+        "card transaction created",
+        extra={"transaction_id": transaction_id, "order_id": str(order["_id"]), "amount": body.amount},
+    )
+    return {"transactionId": transaction_id}
+
+
+def resend(user_id: str, body: ResendBody) -> dict[str, int]:
+    """A new code for the caller's pending transaction of this card and amount."""
+    now = clock.now()
+    transaction = store.find_pending_for_card(user_id, cards.lookup_hash(body.cardNumber), body.amount)
+    if transaction is None:
+        raise NotFound("No pending transaction for this card and amount")
+    processor = _processor_of(transaction)
+    _check_resend_allowed(transaction, now)
+    if not store.take_resend_slot(transaction, now):
+        # Another resend or an apply got there first: judge again from what it left.
+        current = store.find_own(transaction["_id"], user_id) or transaction
+        if current["status"] != Status.PENDING:
+            raise _not_pending(current)
+        _check_resend_allowed(current, now)
+        raise TooManyRequests("A new code was just sent", retry_after=RESEND_COOLDOWN_SECONDS)
+    try:
+        otp_hash = processor.send_otp(_payment(transaction))
+    except ProcessorError as exc:
+        store.undo_resend(transaction, now)
+        raise _processor_refusal(exc) from None
+    store.record_resend(transaction["_id"], now, otp_hash)
+    logger.info("card transaction code resent", extra={"transaction_id": transaction["_id"]})
+    return {"transactionId": int(transaction["_id"])}
+
+
+def apply(user_id: str, body: ApplyBody) -> dict[str, Any]:
+    """Confirm the transaction with the code and pay the order, exactly once."""
+    transaction = store.find_own(body.transactionId, user_id)
+    if transaction is None:
+        raise NotFound("Transaction not found")
+    expected = {
+        "amount": transaction["amount"],
+        "brandId": str(transaction["brandId"]),
+        "orderId": str(transaction["orderId"]),
+    }
+    mismatched = [
+        {"field": f"body.{field}", "message": "does not match the transaction"}
+        for field, value in expected.items()
+        if getattr(body, field) != value
+    ]
+    if mismatched:
+        raise BadRequest("The transaction was created for another amount, brand or order", errors=mismatched)
+    processor = _processor_of(transaction)
+    now = clock.now()
+    claim_id = uuid.uuid4().hex
+    claimed = store.claim(body.transactionId, user_id, claim_id, now)
+    if claimed is None:
+        raise _not_claimable(store.find_own(body.transactionId, user_id) or transaction, now)
+    return _settle(processor, claimed, claim_id, body.otp, now)
+
+
+def history(user_id: str, order_id: str) -> dict[str, Any]:
+    """The caller's order's card transactions, newest first."""
+    order = _own_order(order_id, user_id)
+    now = clock.now()
+    items = [
+        {
+            "transactionId": transaction["_id"],
+            "amount": transaction["amount"],
+            "status": _shown_status(transaction, now),
+            "cardMask": transaction["cardMask"],
+            "cardType": transaction["cardType"],
+            "createdAt": transaction["createdAt"],
+            "confirmedAt": transaction.get("confirmedAt"),
+        }
+        for transaction in store.of_order(order["_id"], user_id)
+    ]
+    return page(items, len(items))
+
+
+# --- apply, step by step -------------------------------------------------------------------------
+
+
+def _settle(
+    processor: CardProcessor, transaction: Transaction, claim_id: str, otp: str, now: datetime
+) -> dict[str, Any]:
+    transaction_id = int(transaction["_id"])
+    payment = _payment(transaction)
+    if transaction.get("processorConfirmedAt") is None:
+        # A previous apply that died after calling the processor may have been charged.
+        maybe_charged = transaction.get("confirmStartedAt") is not None
+        try:
+            _check_fits(store.find_order(transaction["orderId"]), int(transaction["amount"]))
+        except Conflict as refused:
+            raise _fail(transaction, claim_id, now, refused, processor if maybe_charged else None) from None
+        store.update_claimed(transaction_id, claim_id, now, {"confirmStartedAt": now})
+        try:
+            processor.confirm(payment, otp)
+        except WrongOtp:
+            raise _wrong_otp(transaction, claim_id, now) from None
+        except OtpExpired:
+            store.update_claimed(
+                transaction_id,
+                claim_id,
+                now,
+                {"status": Status.PENDING.value, "confirmStartedAt": None, "expiresAt": now},
+            )
+            raise _expired(transaction) from None
+        except PaymentDeclined as declined:
+            store.update_claimed(
+                transaction_id, claim_id, now, {"status": Status.FAILED.value, "failureReason": declined.reason}
+            )
+            raise _processor_refusal(declined, failed=True) from None
+        except ProcessorUnavailable:
+            # The outcome is unknown: keep the claim. After the lease a retry asks the processor again
+            # (its apply is idempotent); until then the amount stays reserved on the order.
+            raise ServiceUnavailable(
+                "The card processor did not answer; try again in a minute",
+                headers={"Retry-After": str(CLAIM_LEASE_SECONDS)},
+            ) from None
+        store.update_claimed(transaction_id, claim_id, now, {"processorConfirmedAt": now})
+
+    try:
+        order = lifecycle.record_payment(
+            transaction["orderId"],
+            int(transaction["amount"]),
+            payment_id=str(transaction_id),
+            cause=f"card payment {transaction_id}",
+        )
+    except (Conflict, NotFound) as refused:
+        # Charged, but the order can no longer take it (another payment filled it, or it was cancelled).
+        raise _fail(transaction, claim_id, now, refused, processor) from None
+
+    if store.mark_confirmed(transaction_id, now):
+        events.publish(
+            "PaymentConfirmed",
+            {
+                "transactionId": transaction_id,
+                "orderId": order["_id"],
+                "brandId": transaction["brandId"],
+                "amount": transaction["amount"],
+                "cardType": transaction["cardType"],
+                "orderStatus": order["statusSlug"],
+                "paidAmount": order["paidAmount"],
+                "amountDue": order["amountDue"],
+                "at": now,
+            },
+        )
+        metrics.add_metric(name="CardPaymentsConfirmed", unit=MetricUnit.Count, value=1)
+        logger.info(
+            "card payment confirmed",
+            extra={"transaction_id": transaction_id, "order_id": str(order["_id"]), "amount": transaction["amount"]},
+        )
+    return {
+        "transactionId": transaction_id,
+        "status": Status.CONFIRMED.value,
+        "amount": transaction["amount"],
+        "orderId": order["_id"],
+        "orderStatus": order["statusSlug"],
+        "paidAmount": order["paidAmount"],
+        "amountDue": order["amountDue"],
+        "cardMask": transaction["cardMask"],
+        "cardType": transaction["cardType"],
+    }
+
+
+def _wrong_otp(transaction: Transaction, claim_id: str, now: datetime) -> BadRequest:
+    attempts = int(transaction["attempts"]) + 1
+    left = MAX_OTP_ATTEMPTS - attempts
+    changes: dict[str, Any] = {"status": Status.PENDING.value, "confirmStartedAt": None}
+    if left <= 0:
+        changes = {"status": Status.FAILED.value, "failureReason": "OTP_ATTEMPTS"}
+    store.update_claimed(int(transaction["_id"]), claim_id, now, changes, inc={"attempts": 1})
+    if left <= 0:
+        return BadRequest(
+            "Wrong code; no attempts left, the transaction has failed",
+            details={"attemptsLeft": 0, "status": Status.FAILED.value},
+        )
+    return BadRequest("Wrong code", details={"attemptsLeft": left})
+
+
+def _fail(
+    transaction: Transaction, claim_id: str, now: datetime, refused: AppError, refund_with: CardProcessor | None
+) -> Conflict:
+    """The order refused the payment: fail the transaction, giving the money back if it may have moved."""
+    changes: dict[str, Any] = {"status": Status.FAILED.value, "failureReason": "ORDER_REFUSED"}
+    if refund_with is not None:
+        changes["refund"] = _cancel(refund_with, transaction)
+    store.update_claimed(int(transaction["_id"]), claim_id, now, changes)
+    return Conflict(
+        f"{refused.message}; the card payment was cancelled",
+        details={**(refused.details or {}), "status": Status.FAILED.value},
+    )
+
+
+def _cancel(processor: CardProcessor, transaction: Transaction) -> str:
+    try:
+        processor.cancel(_payment(transaction))
+    except ProcessorError:
+        logger.error(
+            "card payment could not be cancelled: refund by hand", extra={"transaction_id": transaction["_id"]}
+        )
+        metrics.add_metric(name="CardRefundFailures", unit=MetricUnit.Count, value=1)
+        return "PENDING"
+    return "DONE"
+
+
+# --- shared checks and refusals --------------------------------------------------------------------
+
+
+def _own_order(order_id: str, user_id: str) -> dict[str, Any]:
+    order = store.find_order(ObjectId(order_id), user_id)
+    if order is None:
+        raise NotFound("Order not found")
+    return order
+
+
+def _check_fits(order: dict[str, Any] | None, amount: int) -> int:
+    """What the order can still take; 409 if it takes no payments or less than `amount`."""
+    if order is None:
+        raise Conflict("The order no longer exists")
+    status = lifecycle.Status(order["statusSlug"])
+    if status not in lifecycle.PAYABLE:
+        raise Conflict(f"Order is {status} and cannot take payments", details={"statusSlug": status.value})
+    remaining = int(order["amountDue"]) - int(order.get("paidAmount", 0))
+    if amount > remaining:
+        raise Conflict("Amount is larger than the amount still due", details={"remaining": remaining, "amount": amount})
+    return remaining
+
+
+def _check_resend_allowed(transaction: Transaction, now: datetime) -> None:
+    if transaction["resends"] >= MAX_RESENDS:
+        raise Conflict(
+            f"The code was already resent {MAX_RESENDS} times; start a new payment", details={"resendsLeft": 0}
+        )
+    elapsed = (now - transaction["lastSentAt"]).total_seconds()
+    wait = math.ceil(RESEND_COOLDOWN_SECONDS - elapsed)
+    if wait > 0:
+        raise TooManyRequests(
+            f"A new code can be requested in {wait} s", retry_after=wait, details={"retryAfter": wait}
+        )
+
+
+def _not_claimable(transaction: Transaction, now: datetime) -> AppError:
+    status = Status(transaction["status"])
+    if status is Status.PENDING and transaction["expiresAt"] <= now:
+        if transaction["resends"] >= MAX_RESENDS:
+            store.expire(int(transaction["_id"]), now)
+        return _expired(transaction)
+    if status is Status.PENDING:
+        return Conflict("The transaction changed while applying, try again", details={"status": status.value})
+    if status is Status.CONFIRMING:
+        return Conflict("The transaction is being confirmed by another request", details={"status": status.value})
+    return _not_pending(transaction)
+
+
+def _not_pending(transaction: Transaction) -> Conflict:
+    return Conflict(
+        f"The transaction is {transaction['status']}, not pending", details={"status": transaction["status"]}
+    )
+
+
+def _expired(transaction: Transaction) -> BadRequest:
+    resends_left = max(0, MAX_RESENDS - int(transaction["resends"]))
+    if resends_left == 0:
+        return BadRequest(
+            "The code has expired and no new code can be sent; start a new payment",
+            details={"status": Status.EXPIRED.value, "resendsLeft": 0},
+        )
+    return BadRequest("The code has expired; request a new one", details={"resendsLeft": resends_left})
+
+
+def _processor_refusal(error: ProcessorError, *, failed: bool = False) -> AppError:
+    if isinstance(error, PaymentDeclined):
+        details = {"reason": error.reason, **({"status": Status.FAILED.value} if failed else {})}
+        return BadRequest(DECLINE_MESSAGES.get(error.reason, "Payment declined by the card's bank"), details=details)
+    return ServiceUnavailable("The card processor is not available, try again later")
+
+
+def _shown_status(transaction: Transaction, now: datetime) -> str:
+    """CONFIRMING is internal (still in progress); a pending one whose code expired with no resend left is dead."""
+    status = Status(transaction["status"])
+    if status is Status.CONFIRMING:
+        return Status.PENDING.value
+    if status is Status.PENDING and transaction["expiresAt"] <= now and transaction["resends"] >= MAX_RESENDS:
+        return Status.EXPIRED.value
+    return status.value
+
+
+def _processor_of(transaction: Transaction) -> CardProcessor:
+    """The configured processor, if it is the one that registered this payment."""
+    processor = get_processor()
+    if transaction.get("processor") != processor.name:
+        raise Conflict(
+            "The transaction was started with another card processor; start a new payment",
+            details={"status": transaction["status"]},
+        )
+    return processor
+
+
+def _payment(transaction: Transaction) -> ProcessorPayment:
+    return ProcessorPayment(
+        processor_id=str(transaction["processorId"]),
+        token=str(transaction["processorToken"]),
+        otp_hash=transaction.get("otpHash"),
+    )

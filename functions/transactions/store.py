@@ -1,0 +1,171 @@
+"""Data access for card transactions (docs/DATA_MODEL.md). Every state change is a conditional update
+on the state it was decided from, so racing requests cannot both win."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+from bson import ObjectId
+from pymongo import DESCENDING, ReturnDocument
+
+from common.db import get_db
+
+Transaction = dict[str, Any]
+
+OTP_TTL_SECONDS = 120
+MAX_OTP_ATTEMPTS = 3
+RESEND_COOLDOWN_SECONDS = 60
+MAX_RESENDS = 3
+# A claim older than this belongs to an invocation that died: longer than the Lambda timeout (10 s),
+# so a live invocation never loses its claim to another.
+CLAIM_LEASE_SECONDS = 60
+
+
+class Status(StrEnum):
+    PENDING = "PENDING"  # code sent, waiting for apply
+    CONFIRMING = "CONFIRMING"  # claimed by one apply, talking to the processor
+    CONFIRMED = "CONFIRMED"
+    FAILED = "FAILED"
+    EXPIRED = "EXPIRED"
+
+
+def insert(transaction: Transaction) -> None:
+    get_db().transactions.insert_one(transaction)
+
+
+def find_order(order_id: ObjectId, user_id: str | None = None) -> dict[str, Any] | None:
+    """An order, or only the caller's order when `user_id` is given."""
+    query: dict[str, Any] = {"_id": order_id}
+    if user_id is not None:
+        query["userId"] = ObjectId(user_id)
+    return get_db().orders.find_one(query)
+
+
+def find_own(transaction_id: int, user_id: str) -> Transaction | None:
+    return get_db().transactions.find_one({"_id": transaction_id, "userId": ObjectId(user_id)})
+
+
+def reserved_amount(order_id: ObjectId, now: datetime) -> int:
+    """What open transactions of the order may still pay: pending ones whose code is alive, and the
+    ones being confirmed right now."""
+    open_transactions = get_db().transactions.find(
+        {
+            "orderId": order_id,
+            "$or": [
+                {"status": Status.PENDING.value, "expiresAt": {"$gt": now}},
+                {"status": Status.CONFIRMING.value},
+            ],
+        },
+        {"amount": 1},
+    )
+    return sum(int(transaction["amount"]) for transaction in open_transactions)
+
+
+def claim(transaction_id: int, user_id: str, claim_id: str, now: datetime) -> Transaction | None:
+    """Take the transaction for one apply: pending with a live code and attempts left, or abandoned
+    mid-confirmation by an invocation that died (its lease ran out)."""
+    return get_db().transactions.find_one_and_update(
+        {
+            "_id": transaction_id,
+            "userId": ObjectId(user_id),
+            "$or": [
+                {
+                    "status": Status.PENDING.value,
+                    "expiresAt": {"$gt": now},
+                    "attempts": {"$lt": MAX_OTP_ATTEMPTS},
+                },
+                {
+                    "status": Status.CONFIRMING.value,
+                    "claimedAt": {"$lte": now - timedelta(seconds=CLAIM_LEASE_SECONDS)},
+                },
+            ],
+        },
+        {"$set": {"status": Status.CONFIRMING.value, "claimId": claim_id, "claimedAt": now, "updatedAt": now}},
+        return_document=ReturnDocument.AFTER,
+    )
+
+
+def update_claimed(
+    transaction_id: int, claim_id: str, now: datetime, changes: dict[str, Any], *, inc: dict[str, int] | None = None
+) -> Transaction | None:
+    """Change a transaction this apply still holds; None if the claim was lost."""
+    update: dict[str, Any] = {"$set": {**changes, "updatedAt": now}}
+    if inc:
+        update["$inc"] = inc
+    return get_db().transactions.find_one_and_update(
+        {"_id": transaction_id, "status": Status.CONFIRMING.value, "claimId": claim_id},
+        update,
+        return_document=ReturnDocument.AFTER,
+    )
+
+
+def mark_confirmed(transaction_id: int, now: datetime) -> bool:
+    """CONFIRMING -> CONFIRMED, once: whoever makes this change publishes the payment."""
+    result = get_db().transactions.update_one(
+        {"_id": transaction_id, "status": Status.CONFIRMING.value},
+        {"$set": {"status": Status.CONFIRMED.value, "confirmedAt": now, "updatedAt": now}},
+    )
+    return result.modified_count == 1
+
+
+def expire(transaction_id: int, now: datetime) -> None:
+    get_db().transactions.update_one(
+        {"_id": transaction_id, "status": Status.PENDING.value, "expiresAt": {"$lte": now}},
+        {"$set": {"status": Status.EXPIRED.value, "failureReason": "OTP_EXPIRED", "updatedAt": now}},
+    )
+
+
+def find_pending_for_card(user_id: str, card_hash: str, amount: int) -> Transaction | None:
+    return get_db().transactions.find_one(
+        {"userId": ObjectId(user_id), "cardHash": card_hash, "amount": amount, "status": Status.PENDING.value},
+        sort=[("_id", DESCENDING)],
+    )
+
+
+def take_resend_slot(transaction: Transaction, now: datetime) -> bool:
+    """Count one resend, if nobody else resent or applied since `transaction` was read."""
+    result = get_db().transactions.update_one(
+        {
+            "_id": transaction["_id"],
+            "status": Status.PENDING.value,
+            "resends": transaction["resends"],
+            "lastSentAt": transaction["lastSentAt"],
+        },
+        {
+            "$inc": {"resends": 1},
+            "$set": {
+                "lastSentAt": now,
+                "expiresAt": now + timedelta(seconds=OTP_TTL_SECONDS),
+                "updatedAt": now,
+            },
+        },
+    )
+    return result.modified_count == 1
+
+
+def record_resend(transaction_id: int, sent_at: datetime, otp_hash: str | None) -> None:
+    """Keep what the new send produced: the sandbox's hash of the new code."""
+    get_db().transactions.update_one(
+        {"_id": transaction_id, "status": Status.PENDING.value, "lastSentAt": sent_at}, {"$set": {"otpHash": otp_hash}}
+    )
+
+
+def undo_resend(transaction: Transaction, sent_at: datetime) -> None:
+    """Give the slot back when the processor could not send: an outage must not cost a resend."""
+    get_db().transactions.update_one(
+        {"_id": transaction["_id"], "status": Status.PENDING.value, "lastSentAt": sent_at},
+        {
+            "$inc": {"resends": -1},
+            "$set": {"lastSentAt": transaction["lastSentAt"], "expiresAt": transaction["expiresAt"]},
+        },
+    )
+
+
+def of_order(order_id: ObjectId, user_id: str) -> list[Transaction]:
+    return list(
+        get_db()
+        .transactions.find({"orderId": order_id, "userId": ObjectId(user_id)})
+        .sort([("createdAt", DESCENDING), ("_id", DESCENDING)])
+    )

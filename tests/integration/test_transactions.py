@@ -1,0 +1,606 @@
+"""Card payment by OTP through HTTP: check-card, create, resend-code, apply, history, every refusal,
+racing applies and the logs of the whole flow. The sandbox processor answers (OTP 666666)."""
+
+from __future__ import annotations
+
+import io
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+import requests
+from bson import ObjectId
+from pymongo.database import Database
+
+from common.clock import FrozenClock
+from common.errors import AppError
+from common.observability import logger as app_logger
+from orders import lifecycle
+from tests.data import insert_order, purchasable_car
+from tests.factories import ApiClient
+from transactions import service, store
+from transactions.models import ApplyBody
+from transactions.sandbox import BLOCKED_CARD, INSUFFICIENT_FUNDS_CARD, PAYS_HUMO, PAYS_UZCARD
+
+CHECK = "/api/v1/transactions/check-card"
+CREATE = "/api/v1/transactions/create"
+APPLY = "/api/v1/transactions/apply"
+RESEND = "/api/v1/transactions/resend-code"
+HISTORY = "/api/v1/transactions/history"
+ME = "/api/v1/auth/me"
+
+CARD = "8600 4954 7331 6478"  # PAYS_UZCARD as a person types it
+OTP = "666666"
+EXPIRY = "12/39"
+OTHER_PHONE = "+998935550000"
+
+Db = Database[dict[str, Any]]
+OrderFactory = Callable[..., dict[str, Any]]
+
+
+@pytest.fixture
+def payable_order(api: ApiClient, db: Db) -> OrderFactory:
+    """Orders of the signed-in caller (signing in first if needed).
+
+    The one place that makes orders for these tests: once POST /api/v1/orders is merged, this should
+    place the order through it instead of inserting the document."""
+    car = purchasable_car(db)
+
+    def make(amount_due: int = 1_000_000, **fields: Any) -> dict[str, Any]:
+        if api.token is None:
+            api.login()
+        user_id = ObjectId(api.get(ME).json()["data"]["_id"])
+        return insert_order(db, user_id, car, amount_due=amount_due, **fields)
+
+    return make
+
+
+@pytest.fixture
+def stranger(api_server: str) -> Iterator[ApiClient]:
+    """Another signed-in user."""
+    with ApiClient(api_server) as client:
+        client.login(OTHER_PHONE)
+        yield client
+
+
+def create_body(order: dict[str, Any], amount: int, **overrides: Any) -> dict[str, Any]:
+    return {
+        "amount": amount,
+        "cardNumber": CARD,
+        "expiry": EXPIRY,
+        "cardType": "UZCARD",
+        "brandId": str(order["brandId"]),
+        "orderId": str(order["_id"]),
+        **overrides,
+    }
+
+
+def apply_body(order: dict[str, Any], transaction_id: int, amount: int, **overrides: Any) -> dict[str, Any]:
+    return {
+        "transactionId": transaction_id,
+        "otp": int(OTP),
+        "amount": amount,
+        "brandId": str(order["brandId"]),
+        "orderId": str(order["_id"]),
+        **overrides,
+    }
+
+
+def create(api: ApiClient, order: dict[str, Any], amount: int, **overrides: Any) -> int:
+    response = api.post(CREATE, json=create_body(order, amount, **overrides))
+    assert response.status_code == 200, response.text
+    transaction_id: int = response.json()["data"]["transactionId"]
+    return transaction_id
+
+
+def refused(response: requests.Response, status: int) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    body: dict[str, Any] = response.json()
+    assert body["success"] is False
+    assert body["data"] is None
+    return body
+
+
+def stored_order(db: Db, order: dict[str, Any]) -> dict[str, Any]:
+    return db.orders.find_one({"_id": order["_id"]}) or {}
+
+
+def stored(db: Db, transaction_id: int) -> dict[str, Any]:
+    return db.transactions.find_one({"_id": transaction_id}) or {}
+
+
+# --- the whole flow ------------------------------------------------------------------------------
+
+
+def test_check_create_resend_apply_pays_an_order_in_two_parts_to_paid(
+    api: ApiClient, db: Db, payable_order: OrderFactory, frozen_clock: FrozenClock, eventbridge: Any
+) -> None:
+    # Given an order of 1,000,000 sums
+    order = payable_order(amount_due=1_000_000)
+    # When the card is checked
+    check = api.get(CHECK, params={"cardNumber": CARD})
+    assert check.status_code == 200
+    assert check.json()["data"] == {"type": "UZCARD"}
+    # And a first payment of 400,000 is created, its code resent after the cooldown and applied
+    first = create(api, order, 400_000)
+    frozen_clock.advance(61)
+    resent = api.post(RESEND, json={"amount": 400_000, "cardNumber": CARD})
+    assert resent.status_code == 200, resent.text
+    assert resent.json()["data"] == {"transactionId": first}
+    applied = api.post(APPLY, json=apply_body(order, first, 400_000))
+    # Then the order is partially paid
+    assert applied.status_code == 200, applied.text
+    data = applied.json()["data"]
+    assert data["transactionId"] == first
+    assert data["status"] == "CONFIRMED"
+    assert (data["orderStatus"], data["paidAmount"]) == ("PARTIALLY_PAID", 400_000)
+    # When the rest is paid with a HUMO card
+    second = create(api, order, 600_000, cardNumber=PAYS_HUMO, cardType="HUMO")
+    assert second > first
+    applied = api.post(APPLY, json=apply_body(order, second, 600_000))
+    assert applied.status_code == 200, applied.text
+    assert applied.json()["data"]["orderStatus"] == "PAID"
+    # Then the order is PAID with both payments counted once
+    paid = stored_order(db, order)
+    assert (paid["statusSlug"], paid["paidAmount"]) == ("PAID", 1_000_000)
+    assert sorted(paid["paymentIds"]) == sorted([str(first), str(second)])
+    # And the history lists both, newest first, masked
+    history = api.get(HISTORY, params={"orderId": str(order["_id"])})
+    assert history.status_code == 200
+    items = history.json()["data"]["items"]
+    assert history.json()["data"]["total"] == 2
+    assert [item["transactionId"] for item in items] == [second, first]
+    assert items[1] == {
+        **items[1],
+        "amount": 400_000,
+        "status": "CONFIRMED",
+        "cardMask": "860049******6478",
+        "cardType": "UZCARD",
+    }
+    assert items[0]["cardMask"] == "986035******0017"
+    # And dealers heard of both payments and both status changes
+    published = eventbridge()
+    kinds = sorted(event["detail-type"] for event in published)
+    assert kinds == ["OrderStatusChanged", "OrderStatusChanged", "PaymentConfirmed", "PaymentConfirmed"]
+    confirmed = [event["detail"] for event in published if event["detail-type"] == "PaymentConfirmed"]
+    assert {(event["transactionId"], event["amount"]) for event in confirmed} == {(first, 400_000), (second, 600_000)}
+
+
+def test_the_card_number_and_the_code_are_never_stored(api: ApiClient, db: Db, payable_order: OrderFactory) -> None:
+    order = payable_order()
+    transaction_id = create(api, order, 1_000)
+    document = stored(db, transaction_id)
+    text = repr(document)
+    assert PAYS_UZCARD not in text
+    assert OTP not in text
+    assert "39" not in str(document.get("cardMask"))
+    assert document["cardMask"] == "860049******6478"
+    assert document["status"] == "PENDING"
+    assert (document["attempts"], document["resends"]) == (0, 0)
+    assert len(document["otpHash"]) == 64
+    assert not {"cardNumber", "expiry", "otp"} & set(document)
+
+
+# --- check-card -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("number", "card_type"),
+    [
+        (PAYS_HUMO, "HUMO"),
+        ("4111 1111 1111 1111", "VISA"),
+        ("5555555555554444", "MASTERCARD"),
+        ("2221000000000009", "MASTERCARD"),
+        ("6200000000000005", "UNIONPAY"),
+        ("2200000000000004", "MIR"),
+    ],
+)
+def test_check_card_detects_each_network(api: ApiClient, number: str, card_type: str) -> None:
+    api.login()
+    response = api.get(CHECK, params={"cardNumber": number})
+    assert response.status_code == 200, response.text
+    assert response.json()["data"] == {"type": card_type}
+
+
+@pytest.mark.parametrize(
+    "number", ["8600495473316479", "8600 4954 7331", "86004954733164781", "abcd", "3000000000000004", "8" * 41]
+)
+def test_check_card_refuses_bad_numbers_with_400_naming_the_field(api: ApiClient, number: str) -> None:
+    api.login()
+    body = refused(api.get(CHECK, params={"cardNumber": number}), 400)
+    assert body["errors"][0]["field"] == "query.cardNumber"
+    assert number not in body["message"]
+
+
+def test_check_card_needs_a_token_and_the_number(api: ApiClient) -> None:
+    refused(api.get(CHECK, params={"cardNumber": CARD}), 401)
+    api.login()
+    refused(api.get(CHECK), 400)
+
+
+# --- create: refusals ----------------------------------------------------------------------------
+
+
+def test_create_for_another_users_or_an_unknown_order_is_404(
+    api: ApiClient, payable_order: OrderFactory, stranger: ApiClient
+) -> None:
+    order = payable_order()
+    refused(stranger.post(CREATE, json=create_body(order, 1_000)), 404)
+    refused(api.post(CREATE, json=create_body(order, 1_000, orderId=str(ObjectId()))), 404)
+
+
+@pytest.mark.parametrize("status", ["PAID", "READY", "IMPLEMENTED", "CANCELLED"])
+def test_create_for_an_order_that_takes_no_payments_is_409(
+    api: ApiClient, payable_order: OrderFactory, status: str
+) -> None:
+    order = payable_order(status=status)
+    body = refused(api.post(CREATE, json=create_body(order, 1_000)), 409)
+    assert body["details"]["statusSlug"] == status
+
+
+def test_create_refuses_overpayment_with_what_is_still_due(api: ApiClient, payable_order: OrderFactory, db: Db) -> None:
+    order = payable_order(amount_due=1_000_000, paid=700_000, status="PARTIALLY_PAID")
+    body = refused(api.post(CREATE, json=create_body(order, 300_001)), 409)
+    assert body["details"]["remaining"] == 300_000
+    assert db.transactions.count_documents({}) == 0
+    create(api, order, 300_000)
+
+
+def test_create_counts_payments_in_progress_until_their_code_expires(
+    api: ApiClient, payable_order: OrderFactory, frozen_clock: FrozenClock
+) -> None:
+    order = payable_order(amount_due=1_000_000)
+    create(api, order, 800_000)
+    body = refused(api.post(CREATE, json=create_body(order, 300_000, cardNumber=PAYS_HUMO, cardType="HUMO")), 409)
+    assert body["details"] == {"remaining": 1_000_000, "inProgress": 800_000, "amount": 300_000}
+    create(api, order, 200_000, cardNumber=PAYS_HUMO, cardType="HUMO")
+    frozen_clock.advance(121)
+    create(api, order, 300_000, cardNumber=PAYS_HUMO, cardType="HUMO")
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field"),
+    [
+        ({"amount": 0}, "body.amount"),
+        ({"amount": -5}, "body.amount"),
+        ({"amount": 10.5}, "body.amount"),
+        ({"cardNumber": "8600495473316479"}, "body.cardNumber"),
+        ({"cardNumber": "8600 4954"}, "body.cardNumber"),
+        ({"cardType": "AMEX"}, "body.cardType"),
+        ({"cardType": "HUMO"}, "body.cardType"),
+        ({"cardNumber": "4111111111111111", "cardType": "VISA"}, "body.cardType"),
+        ({"expiry": "13/39"}, "body.expiry"),
+        ({"expiry": "1239"}, "body.expiry"),
+        ({"expiry": "01/20"}, "body.expiry"),
+        ({"brandId": str(ObjectId())}, "body.brandId"),
+        ({"brandId": "not-an-id"}, "body.brandId"),
+        ({"orderId": None}, "body.orderId"),
+    ],
+)
+def test_create_refuses_invalid_input_with_400(
+    api: ApiClient, payable_order: OrderFactory, db: Db, overrides: dict[str, Any], field: str
+) -> None:
+    order = payable_order()
+    body = refused(api.post(CREATE, json={**create_body(order, 1_000), **overrides}), 400)
+    assert field in [error["field"] for error in body["errors"]]
+    assert "8600" not in body["message"]
+    assert db.transactions.count_documents({}) == 0
+
+
+def test_a_blocked_card_is_declined_at_create(api: ApiClient, payable_order: OrderFactory, db: Db) -> None:
+    order = payable_order()
+    body = refused(api.post(CREATE, json=create_body(order, 1_000, cardNumber=BLOCKED_CARD, cardType="HUMO")), 400)
+    assert body["details"] == {"reason": "CARD_BLOCKED"}
+    assert db.transactions.count_documents({}) == 0
+
+
+def test_transaction_ids_come_from_one_sequence(api: ApiClient, payable_order: OrderFactory) -> None:
+    order = payable_order()
+    ids = [create(api, order, 1_000) for _ in range(3)]
+    assert ids == list(range(ids[0], ids[0] + 3))
+
+
+# --- apply: refusals -----------------------------------------------------------------------------
+
+
+def test_apply_of_another_users_or_an_unknown_transaction_is_404(
+    api: ApiClient, payable_order: OrderFactory, stranger: ApiClient, db: Db
+) -> None:
+    order = payable_order()
+    transaction_id = create(api, order, 1_000)
+    refused(stranger.post(APPLY, json=apply_body(order, transaction_id, 1_000)), 404)
+    refused(api.post(APPLY, json=apply_body(order, transaction_id + 1000, 1_000)), 404)
+    assert stored(db, transaction_id)["status"] == "PENDING"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field"),
+    [
+        ({"amount": 999}, "body.amount"),
+        ({"brandId": str(ObjectId())}, "body.brandId"),
+        ({"orderId": str(ObjectId())}, "body.orderId"),
+    ],
+)
+def test_apply_with_fields_that_do_not_match_the_transaction_is_400(
+    api: ApiClient, payable_order: OrderFactory, db: Db, overrides: dict[str, Any], field: str
+) -> None:
+    order = payable_order()
+    transaction_id = create(api, order, 1_000)
+    body = refused(api.post(APPLY, json={**apply_body(order, transaction_id, 1_000), **overrides}), 400)
+    assert [error["field"] for error in body["errors"]] == [field]
+    assert stored(db, transaction_id)["status"] == "PENDING"
+    assert stored_order(db, order)["paidAmount"] == 0
+
+
+@pytest.mark.parametrize("otp", ["1234567", "abc", None])
+def test_apply_with_a_malformed_code_is_400(api: ApiClient, payable_order: OrderFactory, otp: Any) -> None:
+    order = payable_order()
+    transaction_id = create(api, order, 1_000)
+    body = refused(api.post(APPLY, json=apply_body(order, transaction_id, 1_000, otp=otp)), 400)
+    assert body["errors"][0]["field"] == "body.otp"
+
+
+def test_three_wrong_codes_fail_the_transaction(api: ApiClient, payable_order: OrderFactory, db: Db) -> None:
+    order = payable_order()
+    transaction_id = create(api, order, 1_000)
+    wrong = apply_body(order, transaction_id, 1_000, otp=123456)
+    # Each wrong code says how many attempts are left
+    assert refused(api.post(APPLY, json=wrong), 400)["details"] == {"attemptsLeft": 2}
+    assert refused(api.post(APPLY, json=wrong), 400)["details"] == {"attemptsLeft": 1}
+    # The third fails the transaction
+    third = refused(api.post(APPLY, json=wrong), 400)
+    assert third["details"] == {"attemptsLeft": 0, "status": "FAILED"}
+    assert stored(db, transaction_id)["status"] == "FAILED"
+    # And even the right code is refused afterwards, as is a resend
+    assert refused(api.post(APPLY, json=apply_body(order, transaction_id, 1_000)), 409)["details"] == {
+        "status": "FAILED"
+    }
+    refused(api.post(RESEND, json={"amount": 1_000, "cardNumber": CARD}), 404)
+    assert stored_order(db, order)["paidAmount"] == 0
+
+
+def test_a_right_code_after_a_wrong_one_pays(api: ApiClient, payable_order: OrderFactory, db: Db) -> None:
+    order = payable_order(amount_due=1_000)
+    transaction_id = create(api, order, 1_000)
+    refused(api.post(APPLY, json=apply_body(order, transaction_id, 1_000, otp=111111)), 400)
+    assert api.post(APPLY, json=apply_body(order, transaction_id, 1_000)).status_code == 200
+    assert stored(db, transaction_id)["attempts"] == 1
+
+
+def test_an_expired_code_is_refused_until_a_new_one_is_sent(
+    api: ApiClient, payable_order: OrderFactory, db: Db, frozen_clock: FrozenClock
+) -> None:
+    order = payable_order(amount_due=1_000)
+    transaction_id = create(api, order, 1_000)
+    frozen_clock.advance(120)
+    body = refused(api.post(APPLY, json=apply_body(order, transaction_id, 1_000)), 400)
+    assert "expired" in body["message"]
+    assert body["details"] == {"resendsLeft": 3}
+    # A resend gives a fresh code valid 120 s from now
+    assert api.post(RESEND, json={"amount": 1_000, "cardNumber": CARD}).status_code == 200
+    frozen_clock.advance(119)
+    applied = api.post(APPLY, json=apply_body(order, transaction_id, 1_000))
+    assert applied.status_code == 200, applied.text
+    assert stored_order(db, order)["statusSlug"] == "PAID"
+
+
+def test_an_expired_code_with_no_resend_left_expires_the_transaction(
+    api: ApiClient, payable_order: OrderFactory, db: Db, frozen_clock: FrozenClock
+) -> None:
+    order = payable_order()
+    transaction_id = create(api, order, 1_000)
+    for _ in range(3):
+        frozen_clock.advance(60)
+        assert api.post(RESEND, json={"amount": 1_000, "cardNumber": CARD}).status_code == 200
+    frozen_clock.advance(120)
+    body = refused(api.post(APPLY, json=apply_body(order, transaction_id, 1_000)), 400)
+    assert body["details"] == {"status": "EXPIRED", "resendsLeft": 0}
+    assert stored(db, transaction_id)["status"] == "EXPIRED"
+    history = api.get(HISTORY, params={"orderId": str(order["_id"])}).json()["data"]
+    assert history["items"][0]["status"] == "EXPIRED"
+    refused(api.post(APPLY, json=apply_body(order, transaction_id, 1_000)), 409)
+
+
+def test_applying_twice_pays_once(api: ApiClient, payable_order: OrderFactory, db: Db) -> None:
+    order = payable_order(amount_due=5_000)
+    transaction_id = create(api, order, 2_000)
+    assert api.post(APPLY, json=apply_body(order, transaction_id, 2_000)).status_code == 200
+    again = refused(api.post(APPLY, json=apply_body(order, transaction_id, 2_000)), 409)
+    assert again["details"] == {"status": "CONFIRMED"}
+    paid = stored_order(db, order)
+    assert (paid["paidAmount"], paid["paymentIds"]) == (2_000, [str(transaction_id)])
+
+
+def test_insufficient_funds_fail_the_transaction_at_apply(api: ApiClient, payable_order: OrderFactory, db: Db) -> None:
+    order = payable_order()
+    transaction_id = create(api, order, 1_000, cardNumber=INSUFFICIENT_FUNDS_CARD)
+    body = refused(api.post(APPLY, json=apply_body(order, transaction_id, 1_000)), 400)
+    assert body["details"] == {"reason": "INSUFFICIENT_FUNDS", "status": "FAILED"}
+    assert stored(db, transaction_id)["status"] == "FAILED"
+    assert stored_order(db, order)["paidAmount"] == 0
+
+
+def test_apply_when_another_payment_filled_the_order_first_is_409_and_fails(
+    api: ApiClient, payable_order: OrderFactory, db: Db
+) -> None:
+    # Given a transaction for the whole order, and another payment that then paid it in full
+    order = payable_order(amount_due=1_000)
+    transaction_id = create(api, order, 1_000)
+    lifecycle.record_payment(order["_id"], 1_000, payment_id="bank-transfer-1", cause="bank transfer")
+    # When the card payment is applied
+    body = refused(api.post(APPLY, json=apply_body(order, transaction_id, 1_000)), 409)
+    # Then it is refused and failed, and the order is not overpaid
+    assert body["details"]["status"] == "FAILED"
+    assert stored(db, transaction_id)["status"] == "FAILED"
+    assert stored_order(db, order)["paidAmount"] == 1_000
+
+
+def test_apply_on_an_order_cancelled_meanwhile_is_409(api: ApiClient, payable_order: OrderFactory, db: Db) -> None:
+    order = payable_order()
+    transaction_id = create(api, order, 1_000)
+    lifecycle.transition(order["_id"], lifecycle.Status.CANCELLED, cause="customer changed their mind")
+    body = refused(api.post(APPLY, json=apply_body(order, transaction_id, 1_000)), 409)
+    assert body["details"] == {"statusSlug": "CANCELLED", "status": "FAILED"}
+    assert stored_order(db, order)["paidAmount"] == 0
+
+
+# --- resend-code ---------------------------------------------------------------------------------
+
+
+def test_resend_has_a_cooldown_with_the_seconds_left(
+    api: ApiClient, payable_order: OrderFactory, frozen_clock: FrozenClock
+) -> None:
+    order = payable_order()
+    create(api, order, 1_000)
+    frozen_clock.advance(15)
+    response = api.post(RESEND, json={"amount": 1_000, "cardNumber": CARD})
+    body = refused(response, 429)
+    assert response.headers["Retry-After"] == "45"
+    assert body["details"] == {"retryAfter": 45}
+    frozen_clock.advance(45)
+    assert api.post(RESEND, json={"amount": 1_000, "cardNumber": CARD}).status_code == 200
+    # The cooldown starts again from the new send
+    frozen_clock.advance(59)
+    assert refused(api.post(RESEND, json={"amount": 1_000, "cardNumber": CARD}), 429)["details"] == {"retryAfter": 1}
+
+
+def test_at_most_three_resends(api: ApiClient, payable_order: OrderFactory, frozen_clock: FrozenClock) -> None:
+    order = payable_order()
+    create(api, order, 1_000)
+    for _ in range(3):
+        frozen_clock.advance(60)
+        assert api.post(RESEND, json={"amount": 1_000, "cardNumber": CARD}).status_code == 200
+    frozen_clock.advance(60)
+    body = refused(api.post(RESEND, json={"amount": 1_000, "cardNumber": CARD}), 409)
+    assert body["details"] == {"resendsLeft": 0}
+
+
+def test_resend_finds_only_the_callers_pending_transaction_for_that_card_and_amount(
+    api: ApiClient, payable_order: OrderFactory, stranger: ApiClient, frozen_clock: FrozenClock
+) -> None:
+    order = payable_order()
+    create(api, order, 1_000)
+    frozen_clock.advance(60)
+    refused(stranger.post(RESEND, json={"amount": 1_000, "cardNumber": CARD}), 404)
+    refused(api.post(RESEND, json={"amount": 2_000, "cardNumber": CARD}), 404)
+    refused(api.post(RESEND, json={"amount": 1_000, "cardNumber": PAYS_HUMO}), 404)
+    refused(api.post(RESEND, json={"amount": 1_000, "cardNumber": "8600495473316479"}), 400)
+    assert api.post(RESEND, json={"amount": 1_000, "cardNumber": PAYS_UZCARD}).status_code == 200
+
+
+# --- history -------------------------------------------------------------------------------------
+
+
+def test_history_of_another_users_or_an_unknown_order_is_404(
+    api: ApiClient, payable_order: OrderFactory, stranger: ApiClient
+) -> None:
+    order = payable_order()
+    create(api, order, 1_000)
+    refused(stranger.get(HISTORY, params={"orderId": str(order["_id"])}), 404)
+    refused(api.get(HISTORY, params={"orderId": str(ObjectId())}), 404)
+    refused(api.get(HISTORY, params={"orderId": "nope"}), 400)
+    refused(api.get(HISTORY), 400)
+
+
+def test_history_of_an_order_without_payments_is_empty(api: ApiClient, payable_order: OrderFactory) -> None:
+    order = payable_order()
+    response = api.get(HISTORY, params={"orderId": str(order["_id"])})
+    assert response.status_code == 200
+    assert response.json()["data"] == {"items": [], "total": 0}
+
+
+# --- races and logs ------------------------------------------------------------------------------
+
+
+def test_concurrent_applies_of_one_transaction_pay_exactly_once(
+    api: ApiClient, payable_order: OrderFactory, db: Db, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given one pending transaction of 300 on an order of 1,000
+    order = payable_order(amount_due=1_000)
+    transaction_id = create(api, order, 300)
+    user_id = str(order["userId"])
+    body = ApplyBody.model_validate(apply_body(order, transaction_id, 300))
+    # And the worst interleaving: every racer reads the transaction (PENDING) before any of them writes,
+    # so only the conditional claim stands between them and a double payment. (The embedded server
+    # runs commands one at a time and would otherwise let them take turns.)
+    racers = 12
+    barrier = threading.Barrier(racers, timeout=10)
+    find_own = store.find_own
+    first_read = threading.local()
+
+    def read_then_wait(transaction_id: int, user_id: str) -> dict[str, Any] | None:
+        found = find_own(transaction_id, user_id)
+        if not getattr(first_read, "done", False):
+            first_read.done = True
+            barrier.wait()
+        return found
+
+    monkeypatch.setattr(store, "find_own", read_then_wait)
+
+    def pay(_: int) -> int:
+        try:
+            service.apply(user_id, body)
+        except AppError as error:
+            return error.status
+        return 200
+
+    # When they all apply at once
+    with ThreadPoolExecutor(max_workers=racers) as pool:
+        statuses = list(pool.map(pay, range(racers)))
+    # Then exactly one paid, the others were told the transaction is taken, and the order counts 300 once
+    assert statuses.count(200) == 1
+    assert set(statuses) == {200, 409}
+    paid = stored_order(db, order)
+    assert (paid["paidAmount"], paid["paymentIds"]) == (300, [str(transaction_id)])
+    assert paid["statusSlug"] == "PARTIALLY_PAID"
+    assert stored(db, transaction_id)["status"] == "CONFIRMED"
+    assert db.order_logs.count_documents({"orderId": order["_id"], "to": "PARTIALLY_PAID"}) == 1
+
+
+@pytest.fixture
+def captured_logs(caplog: pytest.LogCaptureFixture) -> Iterator[Callable[[], str]]:
+    """Everything logged at DEBUG: the API's Powertools logger (which does not propagate) and every
+    library logger, except the local emulator's access log (werkzeug), which stands where API
+    Gateway's access log stands and prints the request line as any web server does."""
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    api_logger = logging.getLogger(app_logger.name)  # the standard logger under Powertools' Logger
+    api_logger.addHandler(handler)
+    level = api_logger.level
+    api_logger.setLevel(logging.DEBUG)
+    caplog.set_level(logging.DEBUG)
+    yield (
+        lambda: (
+            stream.getvalue()
+            + "\n".join(
+                record.getMessage() + repr(record.__dict__) for record in caplog.records if record.name != "werkzeug"
+            )
+        )
+    )
+    api_logger.setLevel(level)
+    api_logger.removeHandler(handler)
+
+
+def test_logs_of_the_whole_flow_hold_neither_the_card_number_nor_the_code(
+    api: ApiClient, payable_order: OrderFactory, frozen_clock: FrozenClock, captured_logs: Callable[[], str]
+) -> None:
+    # Given the whole flow with every refusal that sees a card number or a code
+    order = payable_order(amount_due=1_000)
+    assert api.get(CHECK, params={"cardNumber": CARD}).status_code == 200
+    api.post(CREATE, json=create_body(order, 1_000, cardNumber="8600495473316479"))
+    api.post(CREATE, json=create_body(order, 1_000, cardNumber=BLOCKED_CARD, cardType="HUMO"))
+    transaction_id = create(api, order, 1_000)
+    frozen_clock.advance(10)
+    api.post(RESEND, json={"amount": 1_000, "cardNumber": CARD})
+    frozen_clock.advance(60)
+    api.post(RESEND, json={"amount": 1_000, "cardNumber": CARD})
+    api.post(APPLY, json=apply_body(order, transaction_id, 1_000, otp=123456))
+    assert api.post(APPLY, json=apply_body(order, transaction_id, 1_000)).status_code == 200
+    # Then something was logged, but no card number (with or without spaces), no expiry and no code
+    logs = captured_logs()
+    assert "card payment confirmed" in logs
+    for secret in (PAYS_UZCARD, CARD, "8600495473316479", BLOCKED_CARD, OTP, "123456", EXPIRY):
+        assert secret not in logs
