@@ -11,6 +11,9 @@ INDEX_MODULES = (
     "common.tokens",
     "common.rate_limit",
     "auth.indexes",
+    "catalog.indexes",
+    "saved_cars.indexes",
+    "dictionaries.indexes",
 )
 
 

@@ -7,13 +7,14 @@ from typing import Any
 
 from pymongo.database import Database
 
-from local.seed import core
+from local.seed import catalog, core
 
 Seeder = Callable[[Database[dict[str, Any]]], int]
 
 # In dependency order: later seeders may look up what earlier ones inserted.
 SEEDERS: list[tuple[str, Seeder]] = [
     ("core", core.seed),
+    ("catalog", catalog.seed),
 ]
 
 
