@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from typing import get_args
 
 import pytest
 from bson import ObjectId
 
-from catalog.query import car_filter, car_sort, contains, parse_ids
+from catalog.query import CarSort, car_filter, car_sort, contains, parse_ids
 from common.errors import BadRequest
 
 
@@ -20,9 +21,9 @@ def test_parse_ids_skips_blanks_and_duplicates() -> None:
 
 @pytest.mark.parametrize("value", ["abc", f"{ObjectId()},nope", "0" * 23, ",".join(str(ObjectId()) for _ in range(51))])
 def test_parse_ids_refuses_malformed_lists_naming_the_field(value: str) -> None:
-    with pytest.raises(BadRequest) as error:
+    with pytest.raises(BadRequest) as raised:
         parse_ids(value, "query.bodyTypes")
-    assert error.value.errors == [{"field": "query.bodyTypes", "message": error.value.errors[0]["message"]}]
+    assert [error["field"] for error in raised.value.errors or []] == ["query.bodyTypes"]
 
 
 @pytest.mark.parametrize("term", ["a.b", "(", "[x]+", "C++", "^$", "\\"])
@@ -54,7 +55,7 @@ def test_car_filter_refuses_min_above_max() -> None:
 
 
 def test_every_sort_ends_with_id() -> None:
-    for sort in ("new", "name", "-name", "id", "-id", "price", "-price"):
-        assert car_sort(sort, "ru")[-1][0] == "_id"  # type: ignore[arg-type]
+    for sort in get_args(CarSort):
+        assert car_sort(sort, "ru")[-1][0] == "_id"
     assert car_sort("name", "ru") == [("name.ru", 1), ("_id", 1)]
     assert car_sort("new", "en") == [("createdAt", -1), ("_id", -1)]
