@@ -15,18 +15,24 @@ from pathlib import Path
 
 from local.runtime import apply_local_defaults, ensure_database, prepare_database
 
+ASSETS_DIR = Path(__file__).parent / "assets"
+
 
 def serve(port: int, host: str) -> None:
+    from werkzeug.exceptions import NotFound
+    from werkzeug.middleware.shared_data import SharedDataMiddleware
     from werkzeug.serving import run_simple
 
     from local.gateway import LocalApiGateway
 
+    os.environ.setdefault("ASSETS_BASE_URL", f"http://{host}:{port}/assets")  # images and files of the seed
+    assets = SharedDataMiddleware(NotFound(), {"/assets": str(ASSETS_DIR)})
     inserted = prepare_database(seed=True)
     print(
         f"demo data: {sum(inserted.values())} documents inserted ({', '.join(f'{k} {v}' for k, v in inserted.items())})"
     )
     print(f"Car Retail API on http://{host}:{port}  (client header: demo-partner-key)")
-    run_simple(host, port, LocalApiGateway(), threaded=True, use_reloader=False)
+    run_simple(host, port, LocalApiGateway(extra={"/assets": assets}), threaded=True, use_reloader=False)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,6 +15,9 @@ INDEX_MODULES = (
     "orders.indexes",
     "payments.indexes",
     "transactions.indexes",
+    "catalog.indexes",
+    "saved_cars.indexes",
+    "dictionaries.indexes",
 )
 
 

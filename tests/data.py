@@ -69,6 +69,7 @@ def insert_car(
     prices: tuple[int, ...] = (180_000_000, 210_000_000),
     colors: tuple[tuple[str, str], ...] = (("White", "#FFFFFF"), ("Black", "#000000")),
     payment_types: tuple[str, ...] = ("CASH", "CREDIT", "LEASING", "INSTALLMENT"),
+    localized_name: dict[str, str] | None = None,
     **fields: Any,
 ) -> dict[str, Any]:
     modifications = [
@@ -86,7 +87,7 @@ def insert_car(
         "brandId": brand_id,
         "bodyTypeId": fields.pop("bodyTypeId", ObjectId()),
         "powertrainId": fields.pop("powertrainId", ObjectId()),
-        "name": text(name),
+        "name": localized_name or text(name),
         "description": text(f"The {name}"),
         "year": 2026,
         "image": f"cars/{name.lower()}.webp",
@@ -102,6 +103,19 @@ def insert_car(
     }
     db.cars.insert_one(doc)
     return doc
+
+
+def insert_body_type(db: Db, slug: str = "sedan", **fields: Any) -> ObjectId:
+    body_type_id = ObjectId()
+    doc = {"_id": body_type_id, "slug": slug, "name": text(slug.title()), "image": f"bodies/{slug}.svg", "order": 1}
+    db.body_types.insert_one({**doc, **fields})
+    return body_type_id
+
+
+def insert_powertrain(db: Db, slug: str = "ICE", **fields: Any) -> ObjectId:
+    powertrain_id = ObjectId()
+    db.powertrains.insert_one({"_id": powertrain_id, "slug": slug, "name": text(slug), "order": 1, **fields})
+    return powertrain_id
 
 
 def insert_region(db: Db, name: str = "Tashkent") -> ObjectId:

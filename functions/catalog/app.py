@@ -2,56 +2,86 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler.openapi.params import Query
+
+from catalog import service
+from catalog.query import BrandSort, CarSort
+from common import responses
 from common.access import OPTIONAL_JWT
 from common.app import create_app, lambda_entry
-from common.errors import NotImplementedYet
+from common.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
 
 app = create_app()
 
+Ids = Annotated[str | None, Query(max_length=2000, description="comma-separated ids")]
+Search = Annotated[str | None, Query(max_length=100, description="case-insensitive, any locale")]
+
 
 @app.get("/api/v1/cars", middlewares=[OPTIONAL_JWT])
-def get_cars():
-    raise NotImplementedYet()
+def get_cars(
+    *,
+    brands: Ids = None,
+    body_types: Annotated[str | None, Query(alias="bodyTypes", max_length=2000)] = None,
+    min_price: Annotated[float | None, Query(alias="min", ge=0, le=1e12)] = None,
+    max_price: Annotated[float | None, Query(alias="max", ge=0, le=1e12)] = None,
+    search: Search = None,
+    sort: Annotated[CarSort, Query()] = "new",
+    limit: Limit = DEFAULT_PAGE_SIZE,
+    offset: Offset = 0,
+):
+    data = service.list_cars(
+        brand_ids=brands,
+        body_type_ids=body_types,
+        min_price=min_price,
+        max_price=max_price,
+        search=search,
+        sort=sort,
+        limit=limit,
+        offset=offset,
+    )
+    return responses.ok(data)
 
 
 @app.get("/api/v1/cars/<id>", middlewares=[OPTIONAL_JWT])
-def get_cars_by_id(id: str):
-    raise NotImplementedYet()
+def get_cars_by_id(id: MongoId):
+    return responses.ok(service.car_detail(id))
 
 
 @app.get("/api/v1/cars/<id>/info")
-def get_cars_by_id_info(id: str):
-    raise NotImplementedYet()
+def get_cars_by_id_info(id: MongoId):
+    return responses.ok(service.car_info(id))
 
 
 @app.get("/api/v1/cars/<id>/modifications")
-def get_cars_by_id_modifications(id: str):
-    raise NotImplementedYet()
+def get_cars_by_id_modifications(id: MongoId):
+    return responses.ok(service.car_modifications(id))
 
 
 @app.get("/api/v1/brands")
-def get_brands():
-    raise NotImplementedYet()
+def get_brands(search: Search = None, sort: Annotated[BrandSort, Query()] = "order"):
+    return responses.ok(service.list_brands(search=search, sort=sort))
 
 
 @app.get("/api/v1/brands/<id>")
-def get_brands_by_id(id: str):
-    raise NotImplementedYet()
+def get_brands_by_id(id: MongoId):
+    return responses.ok(service.brand_detail(id))
 
 
 @app.get("/api/v1/filters/bodies")
 def get_filters_bodies():
-    raise NotImplementedYet()
+    return responses.ok(service.body_types())
 
 
 @app.get("/api/v1/filters/powertrains")
 def get_filters_powertrains():
-    raise NotImplementedYet()
+    return responses.ok(service.powertrains())
 
 
 @app.get("/api/v1/filters/all")
 def get_filters_all():
-    raise NotImplementedYet()
+    return responses.ok(service.all_filters())
 
 
 lambda_handler = lambda_entry(app)

@@ -7,13 +7,14 @@ from typing import Any
 
 from pymongo.database import Database
 
-from local.seed import core, financing, orders
+from local.seed import catalog, core, financing, orders
 
 Seeder = Callable[[Database[dict[str, Any]]], int]
 
 # In dependency order: later seeders may look up what earlier ones inserted.
 SEEDERS: list[tuple[str, Seeder]] = [
     ("core", core.seed),
+    ("catalog", catalog.seed),
     ("financing", financing.seed),  # after the catalog: products and offers attach to seeded brands and cars
     ("orders", orders.seed),  # after the catalog: demo orders point at a seeded car
 ]

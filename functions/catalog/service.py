@@ -1,0 +1,107 @@
+"""Catalog logic: the car list with its filters and sort orders, car details, brands and filters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from catalog import brands, cars, filters, views
+from catalog.query import BrandSort, CarSort, brand_sort, car_filter, car_sort, parse_ids
+from common.context import current, locale
+from common.errors import NotFound
+from common.responses import page
+from saved_cars import store as saved_store
+
+Data = dict[str, Any]
+
+
+def list_cars(
+    *,
+    brand_ids: str | None,
+    body_type_ids: str | None,
+    min_price: float | None,
+    max_price: float | None,
+    search: str | None,
+    sort: CarSort,
+    limit: int,
+    offset: int,
+) -> Data:
+    term = (search or "").strip()
+    query = car_filter(
+        brand_ids=parse_ids(brand_ids, "query.brands"),
+        body_type_ids=parse_ids(body_type_ids, "query.bodyTypes"),
+        min_price=min_price,
+        max_price=max_price,
+        search=term,
+        brands_named=brands.ids_named(term) if term else [],
+    )
+    docs, total = cars.find_page(query, car_sort(sort, locale()), offset=offset, limit=limit)
+    return page(car_items(docs), total)
+
+
+def car_items(docs: list[cars.Car]) -> list[Data]:
+    """List items of the given cars, in their order, with `saved` for the caller's fingerprint."""
+    names = brands.names(doc["brandId"] for doc in docs)
+    saved = saved_store.saved_car_ids(current().fingerprint, [doc["_id"] for doc in docs])
+    return [views.car_item(doc, names, saved, locale()) for doc in docs]
+
+
+def _car(car_id: str, *fields: str) -> cars.Car:
+    car = cars.find_fields(car_id, *fields)
+    if car is None:
+        raise NotFound("Car not found")
+    return car
+
+
+def car_detail(car_id: str) -> Data:
+    car = cars.find_detail(car_id)
+    if car is None:
+        raise NotFound("Car not found")
+    return views.car_detail(
+        car,
+        brand=brands.find_by_id(str(car["brandId"])),
+        body_type=filters.find_body_type(car.get("bodyTypeId")),
+        powertrain=filters.find_powertrain(car.get("powertrainId")),
+        saved=bool(saved_store.saved_car_ids(current().fingerprint, [car["_id"]])),
+        locale=locale(),
+    )
+
+
+def car_info(car_id: str) -> Data:
+    blocks = _car(car_id, "info").get("info", [])
+    return page([views.info_block(block, locale()) for block in blocks], len(blocks))
+
+
+def car_modifications(car_id: str) -> Data:
+    mods = _car(car_id, "modifications").get("modifications", [])
+    return page([views.modification(mod, locale()) for mod in mods], len(mods))
+
+
+def list_brands(*, search: str | None, sort: BrandSort) -> Data:
+    found = brands.find_all(search=(search or "").strip(), sort=brand_sort(sort))
+    return page([views.brand_item(brand, locale()) for brand in found], len(found))
+
+
+def brand_detail(brand_id: str) -> Data:
+    brand = brands.find_by_id(brand_id)
+    if brand is None:
+        raise NotFound("Brand not found")
+    return views.brand_detail(brand, cars.count_by_brand(brand["_id"]), locale())
+
+
+def body_types() -> Data:
+    found = filters.body_types()
+    return page([views.option(doc, locale()) for doc in found], len(found))
+
+
+def powertrains() -> Data:
+    found = filters.powertrains()
+    return page([views.option(doc, locale()) for doc in found], len(found))
+
+
+def all_filters() -> Data:
+    return {
+        "brands": list_brands(search=None, sort="order"),
+        "bodyTypes": body_types(),
+        "powertrains": powertrains(),
+        "price": cars.price_range(),
+    }

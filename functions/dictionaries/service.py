@@ -1,0 +1,123 @@
+"""Dictionaries logic: where a car can be bought, branch details, contacts and documents."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bson import ObjectId
+
+from catalog import brands, cars
+from common.assets import url
+from common.context import locale
+from common.errors import NotFound
+from common.locale import Locale, localize
+from common.responses import page
+from dictionaries import dealers, documents
+
+Data = dict[str, Any]
+PRIVACY_POLICY = "privacy-policy"
+
+
+def _branch(branch: Data, loc: Locale) -> Data:
+    return {
+        "_id": branch["_id"],
+        "name": localize(branch["name"], loc),
+        "address": localize(branch["address"], loc),
+        "phone": branch.get("phone"),
+        "hours": localize(branch.get("hours"), loc),
+        "location": branch.get("location"),
+    }
+
+
+def _purchasable(brand_id: str, car_id: str, modification_id: str, color_id: str) -> None:
+    """404 unless the car is a model of the brand and the modification and color are the car's."""
+    car = cars.find_fields(car_id, "brandId", "modifications._id", "colors._id")
+    if car is None:
+        raise NotFound("Car not found")
+    if car["brandId"] != ObjectId(brand_id):
+        raise NotFound("This car is not a model of this brand")
+    if ObjectId(modification_id) not in {mod["_id"] for mod in car.get("modifications", [])}:
+        raise NotFound("Modification not found for this car")
+    if ObjectId(color_id) not in {color["_id"] for color in car.get("colors", [])}:
+        raise NotFound("Color not found for this car")
+
+
+def regions_with_availability(*, brand_id: str, car_id: str, modification_id: str, color_id: str) -> Data:
+    """The regions that have branches of the brand, each with its branches and whether the branch has
+    this modification in this color in stock (`available`); regions by their order, branches by name."""
+    _purchasable(brand_id, car_id, modification_id, color_id)
+    loc = locale()
+    branches = dealers.branches_of_brand(ObjectId(brand_id))
+    stocked = dealers.branches_with_stock(
+        [branch["_id"] for branch in branches], ObjectId(modification_id), ObjectId(color_id)
+    )
+    by_region: dict[ObjectId, list[Data]] = {}
+    for branch in sorted(branches, key=lambda doc: (localize(doc["name"], loc), doc["_id"])):
+        view = {**_branch(branch, loc), "available": branch["_id"] in stocked}
+        by_region.setdefault(branch["regionId"], []).append(view)
+    items = [
+        {
+            "_id": region["_id"],
+            "name": localize(region["name"], loc),
+            "available": any(branch["available"] for branch in by_region[region["_id"]]),
+            "branches": by_region[region["_id"]],
+        }
+        for region in dealers.regions(list(by_region))
+    ]
+    return page(items, len(items))
+
+
+def branch_detail(branch_id: str) -> Data:
+    branch = dealers.find_branch(branch_id)
+    if branch is None:
+        raise NotFound("Branch not found")
+    loc = locale()
+    region = dealers.find_region(branch["regionId"])
+    names = brands.names(branch.get("brandIds", []))
+    return {
+        **_branch(branch, loc),
+        "region": {"_id": region["_id"], "name": localize(region["name"], loc)} if region else None,
+        "brands": [{"_id": brand, "name": names[brand]} for brand in branch.get("brandIds", []) if brand in names],
+    }
+
+
+def contacts() -> Data:
+    found = documents.find_setting("contacts")
+    if found is None:
+        raise NotFound("Contacts are not configured")
+    return {"phone": found.get("phone"), "tg": found.get("tg")}
+
+
+def _document(doc: Data, loc: Locale) -> Data:
+    return {
+        "_id": doc["_id"],
+        "slug": doc["slug"],
+        "title": localize(doc.get("title"), loc),
+        "file": url(localize(doc.get("file"), loc)),
+        "format": "markdown" if doc.get("markdown") else "pdf",
+    }
+
+
+def _find_document(slug: str) -> Data:
+    doc = documents.find_document(slug)
+    if doc is None:
+        raise NotFound("Document not found")
+    return doc
+
+
+def document(slug: str) -> Data:
+    """One document in the caller's locale (`file` is the link for that locale)."""
+    return _document(_find_document(slug), locale())
+
+
+def public_documents() -> Data:
+    found = documents.public_documents()
+    return page([_document(doc, locale()) for doc in found], len(found))
+
+
+def privacy_policy() -> str:
+    """The privacy policy as Markdown, in the caller's locale."""
+    text = localize(_find_document(PRIVACY_POLICY).get("markdown"), locale())
+    if not text:
+        raise NotFound("Document not found")
+    return str(text)

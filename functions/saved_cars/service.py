@@ -1,0 +1,28 @@
+"""Saved cars of a device (keyed by the `fingerprint` header, not by a user)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from bson import ObjectId
+
+from catalog import cars
+from catalog.service import car_items
+from common.errors import NotFound
+from common.responses import page
+from saved_cars import store
+
+
+def toggle(car_id: str, fingerprint: str) -> Literal["saved", "removed"]:
+    car = ObjectId(car_id)
+    if not cars.exists(car):
+        raise NotFound("Car not found")
+    return store.toggle(fingerprint, car)
+
+
+def list_saved(fingerprint: str, *, limit: int, offset: int) -> dict[str, Any]:
+    """The device's saved cars as car list items, most recently saved first. A car removed from the
+    catalog since it was saved is left out of the page."""
+    saved, total = store.find_page(fingerprint, offset=offset, limit=limit)
+    found = cars.find_many(doc["carId"] for doc in saved)
+    return page(car_items([found[doc["carId"]] for doc in saved if doc["carId"] in found]), total)

@@ -1,0 +1,44 @@
+"""Data access for saved cars: one document per (fingerprint, car), unique."""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from typing import Any, Literal
+
+from bson import ObjectId
+from pymongo.errors import DuplicateKeyError
+
+from common import clock
+from common.db import get_db
+
+NEWEST_FIRST = [("createdAt", -1), ("_id", -1)]
+
+
+def toggle(fingerprint: str, car_id: ObjectId) -> Literal["saved", "removed"]:
+    """Remove the car if this device saved it, else save it. Race-safe: the unique index on
+    (fingerprint, carId) lets only one concurrent save insert; the others find it saved."""
+    saved_cars = get_db().saved_cars
+    if saved_cars.delete_one({"fingerprint": fingerprint, "carId": car_id}).deleted_count:
+        return "removed"
+    # A concurrent request from the same device may have saved it first: it is saved either way.
+    with suppress(DuplicateKeyError):
+        saved_cars.insert_one({"fingerprint": fingerprint, "carId": car_id, "createdAt": clock.now()})
+    return "saved"
+
+
+def find_page(fingerprint: str, *, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+    """The device's saved cars, newest first; limit 0 only counts."""
+    saved_cars = get_db().saved_cars
+    total = saved_cars.count_documents({"fingerprint": fingerprint})
+    if limit == 0 or offset >= total:
+        return [], total
+    found = saved_cars.find({"fingerprint": fingerprint}, {"carId": 1}).sort(NEWEST_FIRST).skip(offset).limit(limit)
+    return list(found), total
+
+
+def saved_car_ids(fingerprint: str, car_ids: list[ObjectId]) -> set[ObjectId]:
+    """Which of these cars the device has saved."""
+    if not car_ids:
+        return set()
+    found = get_db().saved_cars.find({"fingerprint": fingerprint, "carId": {"$in": car_ids}}, {"carId": 1})
+    return {doc["carId"] for doc in found}

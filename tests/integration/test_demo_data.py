@@ -1,0 +1,81 @@
+"""The demo dataset (docs/DEMO_DATA.md): its size and shape, its assets, and a client's first walk
+through it: brands, a brand's cars, a car, where to buy it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from pymongo.database import Database
+
+from common.locale import LOCALES
+from local.__main__ import ASSETS_DIR
+from local.seed import catalog, seed_all
+from tests.factories import ApiClient
+
+LOCALIZED_KEYS = {"name", "title", "description", "value", "country", "address", "hours", "markdown"}
+ASSET_KEYS = {"logo", "image", "gallery", "file"}
+
+
+def walk(value: Any, key: str = "") -> Iterator[tuple[str, Any]]:
+    yield key, value
+    if isinstance(value, dict):
+        for child_key, child in value.items():
+            yield from walk(child, child_key)
+    elif isinstance(value, list):
+        for child in value:
+            yield from walk(child, key)
+
+
+def test_the_demo_dataset_is_big_and_complete(api: ApiClient, db: Database[dict[str, Any]]) -> None:
+    # Given the seeded demo data
+    seed_all(db)
+    # Then it has the size a client developer needs
+    assert db.brands.count_documents({}) >= 8
+    cars = list(db.cars.find())
+    assert len(cars) >= 25
+    assert all(2 <= len(car["modifications"]) <= 4 for car in cars)
+    assert all(car["priceFrom"] == min(mod["price"] for mod in car["modifications"]) for car in cars)
+    assert all(car["colors"] and car["info"] and car["modifications"][0]["specs"] for car in cars)
+    assert db.regions.count_documents({}) == 14
+    assert db.branches.count_documents({}) >= 20
+    assert db.stock.count_documents({"quantity": {"$gt": 0}}) >= len(cars)
+    assert {doc["slug"] for doc in db.documents.find()} >= {"offer", "checkout", "privacy-policy"}
+    assert db.settings.find_one({"_id": "contacts"})
+    # And every localized text has all three locales, every asset key a file in local/assets
+    for collection in ("brands", "body_types", "powertrains", "cars", "regions", "branches", "documents"):
+        for doc in db[collection].find():
+            for key, value in walk(doc):
+                if key in LOCALIZED_KEYS and isinstance(value, dict):
+                    assert all(value.get(locale) for locale in LOCALES), (collection, key, value)
+                if key in ASSET_KEYS and not isinstance(value, list):
+                    for asset in value.values() if isinstance(value, dict) else [value]:
+                        assert asset is None or (ASSETS_DIR / asset).is_file(), asset
+    # And seeding again inserts nothing
+    assert seed_all(db) == {"core": 0, "catalog": 0}
+
+
+def test_a_client_walks_from_brands_to_where_a_car_is_in_stock(api: ApiClient, db: Database[dict[str, Any]]) -> None:
+    seed_all(db)
+    api.login("+998901234567")
+    # Brands, in the curated order
+    brands = api.get("/api/v1/brands").json()["data"]["items"]
+    assert brands[0]["name"] == "Chevrolet"
+    # The brand's cars, cheapest first
+    cars = api.get("/api/v1/cars", params={"brands": brands[0]["_id"], "sort": "price"}).json()["data"]
+    assert cars["items"][1]["_id"] == str(catalog.car_id("chevrolet-cobalt"))
+    # One car, in Uzbek by default
+    car = api.get(f"/api/v1/cars/{cars['items'][1]['_id']}", headers={"accept-language": None}).json()["data"]
+    assert car["description"].startswith("O'zbekistonda")
+    # Where its first modification in its first color is in stock
+    regions = api.get(
+        "/api/v1/dictionaries/branch/regions",
+        params={
+            "brandId": car["brand"]["_id"],
+            "carId": car["_id"],
+            "modificationId": car["modifications"][0]["_id"],
+            "colorId": car["colors"][0]["_id"],
+        },
+    ).json()["data"]
+    available = [branch["_id"] for region in regions["items"] for branch in region["branches"] if branch["available"]]
+    assert str(catalog.branch_id("chevrolet-chilonzor")) in available

@@ -1,0 +1,61 @@
+"""Pure catalog query building: id lists, escaped search, filters and sort orders."""
+
+from __future__ import annotations
+
+import re
+from typing import get_args
+
+import pytest
+from bson import ObjectId
+
+from catalog.query import CarSort, car_filter, car_sort, contains, parse_ids
+from common.errors import BadRequest
+
+
+def test_parse_ids_skips_blanks_and_duplicates() -> None:
+    first, second = ObjectId(), ObjectId()
+    assert parse_ids(f" {first},,{second},{first}, ", "query.brands") == [first, second]
+    assert parse_ids(None, "query.brands") == []
+    assert parse_ids("", "query.brands") == []
+
+
+@pytest.mark.parametrize("value", ["abc", f"{ObjectId()},nope", "0" * 23, ",".join(str(ObjectId()) for _ in range(51))])
+def test_parse_ids_refuses_malformed_lists_naming_the_field(value: str) -> None:
+    with pytest.raises(BadRequest) as raised:
+        parse_ids(value, "query.bodyTypes")
+    assert [error["field"] for error in raised.value.errors or []] == ["query.bodyTypes"]
+
+
+@pytest.mark.parametrize("term", ["a.b", "(", "[x]+", "C++", "^$", "\\"])
+def test_contains_escapes_regex_characters(term: str) -> None:
+    condition = contains(term)
+    assert condition["$options"] == "i"
+    assert re.fullmatch(condition["$regex"], term)
+
+
+def test_car_filter_combines_every_condition() -> None:
+    brand, body, named = ObjectId(), ObjectId(), ObjectId()
+    query = car_filter(
+        brand_ids=[brand], body_type_ids=[body], min_price=1, max_price=2, search="co", brands_named=[named]
+    )
+    assert query["brandId"] == {"$in": [brand]}
+    assert query["bodyTypeId"] == {"$in": [body]}
+    assert query["priceFrom"] == {"$gte": 1, "$lte": 2}
+    assert query["$or"][-1] == {"brandId": {"$in": [named]}}
+    assert {next(iter(condition)) for condition in query["$or"][:3]} == {"name.ru", "name.uz", "name.en"}
+
+
+def test_car_filter_without_parameters_matches_everything() -> None:
+    assert car_filter(brand_ids=[], body_type_ids=[], min_price=None, max_price=None, search="", brands_named=[]) == {}
+
+
+def test_car_filter_refuses_min_above_max() -> None:
+    with pytest.raises(BadRequest):
+        car_filter(brand_ids=[], body_type_ids=[], min_price=3, max_price=2, search=None, brands_named=[])
+
+
+def test_every_sort_ends_with_id() -> None:
+    for sort in get_args(CarSort):
+        assert car_sort(sort, "ru")[-1][0] == "_id"
+    assert car_sort("name", "ru") == [("name.ru", 1), ("_id", 1)]
+    assert car_sort("new", "en") == [("createdAt", -1), ("_id", -1)]
