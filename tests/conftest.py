@@ -17,6 +17,7 @@ from werkzeug.serving import make_server
 from common import clock
 from common.clock import FrozenClock
 from local.runtime import LOCAL_DEFAULTS
+from tests.databases import drop_database, reset_process_state, seeded_database, use_database
 from tests.factories import ApiClient
 
 TEST_ENV = {
@@ -44,19 +45,6 @@ def mongo_uri() -> Iterator[str]:
     embedded.stop()
 
 
-def reset_process_state() -> None:
-    from common.db import reset_client
-    from common.partners import clear_partner_cache
-    from common.secrets import reset_secrets
-    from common.settings import reset_settings
-
-    reset_settings()
-    reset_secrets()
-    reset_client()
-    clear_partner_cache()
-    clock.reset_clock()
-
-
 @pytest.fixture
 def db(mongo_uri: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Database[dict[str, Any]]]:
     """A fresh, indexed database with the demo partner registered; dropped afterwards."""
@@ -74,6 +62,27 @@ def db(mongo_uri: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Database[dic
     yield database
     get_client().drop_database(database.name)
     reset_process_state()
+
+
+@pytest.fixture(scope="session")
+def demo_database(mongo_uri: str) -> Iterator[str]:
+    """The demo dataset, seeded once per run (a few seconds): for tests that only read it."""
+    name = seeded_database(mongo_uri)
+    yield name
+    drop_database(mongo_uri, name)
+
+
+@pytest.fixture
+def seeded(mongo_uri: str, demo_database: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Database[dict[str, Any]]]:
+    """The process pointed at the shared seeded database. Tests using it must not change it."""
+    yield use_database(mongo_uri, demo_database, monkeypatch)
+    reset_process_state()
+
+
+@pytest.fixture
+def seeded_api(api_server: str, seeded: Database[dict[str, Any]]) -> Iterator[ApiClient]:
+    with ApiClient(api_server) as client:
+        yield client
 
 
 @pytest.fixture(scope="session")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,11 +13,13 @@ from pymongo.database import Database
 from local.invoke import invoke, load_event
 from local.seed import core
 from local.template import ROOT, api_routes
+from tests.databases import drop_database, reset_process_state, seeded_database, use_database
 
 EVENTS = sorted((ROOT / "events").rglob("*.json"))
 ROUTE_OF = {(route.method, route.path): route for route in api_routes()}
 
-# The status each sample answers with the demo data; routes of later issues answer 501 until built.
+# The status each sample answers with the demo data. apply and resend-code name a transaction that only
+# exists once create ran with a fresh code, so they answer 404 here: they are checked only for not crashing.
 EXPECTED_STATUS = {
     "auth/login.json": 201,
     "auth/refresh-token.json": 201,
@@ -25,6 +28,25 @@ EXPECTED_STATUS = {
     "orders/list.json": 200,
     "orders/apply-promo-code.json": 200,
     "transactions/check-card.json": 200,
+    "payments/banks-calculate.json": 200,
+    "payments/banks-income-types.json": 200,
+    "payments/banks-initial-payment.json": 200,
+    "payments/banks-loan-terms.json": 200,
+    "payments/banks-refund-types.json": 200,
+    "payments/banks.json": 200,
+    "payments/installment.json": 200,
+    "payments/leasing-calculate.json": 200,
+    "payments/leasing.json": 200,
+    "payments/organizations.json": 200,
+    "payments/special-offers-graph.json": 200,
+    "payments/special-offers-leasing.json": 200,
+    "payments/special-offers.json": 200,
+    "payments/types.json": 200,
+    "orders/create.json": 201,
+    "orders/get.json": 200,
+    "orders/steps.json": 200,
+    "transactions/create.json": 200,
+    "transactions/history.json": 200,
     "catalog/cars.json": 200,
     "catalog/car.json": 200,
     "catalog/car-info.json": 200,
@@ -46,12 +68,18 @@ EXPECTED_STATUS = {
 }
 
 
-@pytest.fixture
-def seeded(db: Database[dict[str, Any]]) -> Database[dict[str, Any]]:
-    from local.seed import seed_all
+@pytest.fixture(scope="module")
+def events_database(mongo_uri: str) -> Iterator[str]:
+    """The samples change what they touch (orders, saved cars), so they get a seeded database of their own."""
+    name = seeded_database(mongo_uri)
+    yield name
+    drop_database(mongo_uri, name)
 
-    seed_all(db)
-    return db
+
+@pytest.fixture
+def seeded(mongo_uri: str, events_database: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Database[dict[str, Any]]]:
+    yield use_database(mongo_uri, events_database, monkeypatch)
+    reset_process_state()
 
 
 @pytest.mark.parametrize("event_file", EVENTS, ids=lambda path: str(path.relative_to(ROOT / "events")))
@@ -72,10 +100,6 @@ def test_sample_event_is_served_by_its_function(event_file: Path, seeded: Databa
         assert set(body) >= {"success", "statusCode", "message", "data"}
 
 
-@pytest.mark.parametrize("function", ["Auth", "Orders"])
-def test_the_built_routes_each_have_a_sample_event(function: str) -> None:
-    covered = {
-        (json.loads(path.read_text())["httpMethod"], json.loads(path.read_text())["resource"]) for path in EVENTS
-    }
-    routes = {(route.method, route.path) for route in api_routes() if route.function == function}
-    assert routes <= covered
+def test_every_route_of_the_template_has_a_sample_event() -> None:
+    covered = {(event["httpMethod"], event["resource"]) for event in (json.loads(path.read_text()) for path in EVENTS)}
+    assert {(route.method, route.path) for route in api_routes()} <= covered

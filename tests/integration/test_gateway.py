@@ -62,9 +62,3 @@ def test_a_body_over_10_mb_is_413(api: ApiClient) -> None:
     response = api.post(LOGIN, data=b"x" * (10 * 1024 * 1024 + 1), headers={"Content-Type": "application/json"})
     assert response.status_code == 413
     assert response.json()["statusCode"] == 413
-
-
-def test_a_route_from_a_later_issue_answers_501_in_the_envelope(api: ApiClient) -> None:
-    response = api.get("/api/v1/dictionaries/contacts")
-    assert response.status_code == 501
-    assert response.json()["success"] is False

@@ -11,7 +11,7 @@ import pytest
 from moto import mock_aws
 
 from local.invoke import invoke
-from tests.conftest import reset_process_state
+from tests.databases import reset_process_state
 from tests.factories import api_event
 
 

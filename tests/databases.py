@@ -1,0 +1,59 @@
+"""Pointing the process at a test database, and databases holding the whole demo dataset."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from pymongo.database import Database
+
+from common import clock
+
+
+def reset_process_state() -> None:
+    from common.db import reset_client
+    from common.partners import clear_partner_cache
+    from common.secrets import reset_secrets
+    from common.settings import reset_settings
+
+    reset_settings()
+    reset_secrets()
+    reset_client()
+    clear_partner_cache()
+    clock.reset_clock()
+
+
+def seeded_database(mongo_uri: str) -> str:
+    """A new database with indexes and the whole demo dataset; returns its name."""
+    from common.db import create_indexes, get_db
+    from local.seed import seed_all
+    from ops.indexes import all_indexes
+
+    name = f"demo_{uuid.uuid4().hex[:12]}"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MONGODB_URI", mongo_uri)
+        patch.setenv("MONGODB_DB", name)
+        reset_process_state()
+        database = get_db()
+        create_indexes(database, all_indexes())
+        seed_all(database)
+        reset_process_state()
+    return name
+
+
+def use_database(mongo_uri: str, name: str, monkeypatch: pytest.MonkeyPatch) -> Database[dict[str, Any]]:
+    from common.db import get_db
+
+    monkeypatch.setenv("MONGODB_URI", mongo_uri)
+    monkeypatch.setenv("MONGODB_DB", name)
+    reset_process_state()
+    return get_db()
+
+
+def drop_database(mongo_uri: str, name: str) -> None:
+    from pymongo import MongoClient
+
+    client: MongoClient[dict[str, Any]] = MongoClient(mongo_uri)
+    with client:
+        client.drop_database(name)
