@@ -315,3 +315,15 @@ def test_placing_an_order_publishes_it_on_eventbridge(db: Db, eventbridge: Any) 
     assert event["detail-type"] == "OrderStatusChanged"
     assert event["detail"]["contractNumber"] == order["contractNumber"]
     assert (event["detail"]["from"], event["detail"]["to"]) == (None, "NEW")
+
+
+def test_an_offset_past_any_database_limit_is_just_past_the_end(api: ApiClient, db: Db) -> None:
+    # Given a caller with one order
+    car = purchasable_car(db)
+    api.login()
+    assert api.post("/api/v1/orders", json=order_body(car)).status_code == 201
+    # When they ask for a page far beyond anything the database could skip
+    response = api.get("/api/v1/orders", params={"offset": str(10**30)})
+    # Then it is an empty page with the real total, not an error
+    assert response.status_code == 200
+    assert response.json()["data"] == {"items": [], "total": 1}

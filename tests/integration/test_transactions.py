@@ -19,7 +19,8 @@ from common.clock import FrozenClock
 from common.errors import AppError
 from common.observability import logger as app_logger
 from orders import lifecycle
-from tests.data import insert_order, purchasable_car
+from orders.lifecycle import Status
+from tests.data import CatalogCar, order_body, purchasable_car
 from tests.factories import ApiClient
 from transactions import service, store
 from transactions.models import ApplyBody
@@ -43,17 +44,26 @@ OrderFactory = Callable[..., dict[str, Any]]
 
 @pytest.fixture
 def payable_order(api: ApiClient, db: Db) -> OrderFactory:
-    """Orders of the signed-in caller (signing in first if needed).
+    """Orders of the signed-in caller (signing in first if needed), placed through POST /api/v1/orders
+    for a car priced at `amount_due`. An earlier `paid` amount and a later `status` are reached the way
+    production reaches them: through the order lifecycle."""
+    cars: dict[int, CatalogCar] = {}
 
-    The one place that makes orders for these tests: once POST /api/v1/orders is merged, this should
-    place the order through it instead of inserting the document."""
-    car = purchasable_car(db)
-
-    def make(amount_due: int = 1_000_000, **fields: Any) -> dict[str, Any]:
+    def make(amount_due: int = 1_000_000, *, paid: int = 0, status: str = "NEW") -> dict[str, Any]:
         if api.token is None:
             api.login()
-        user_id = ObjectId(api.get(ME).json()["data"]["_id"])
-        return insert_order(db, user_id, car, amount_due=amount_due, **fields)
+        if amount_due not in cars:
+            cars[amount_due] = purchasable_car(db, brand=f"Brand {len(cars) + 1}", prices=(amount_due,))
+        placed = api.post("/api/v1/orders", json=order_body(cars[amount_due]))
+        assert placed.status_code == 201, placed.text
+        order_id = ObjectId(placed.json()["data"]["_id"])
+        target = Status(status)
+        if paid or target in (Status.PAID, Status.READY, Status.IMPLEMENTED):
+            lifecycle.record_payment(order_id, paid or amount_due, payment_id="before-the-test", cause="test setup")
+        for later in (Status.READY, Status.IMPLEMENTED, Status.CANCELLED):
+            if target is later or (target is Status.IMPLEMENTED and later is Status.READY):
+                lifecycle.transition(order_id, later, cause="test setup")
+        return db.orders.find_one({"_id": order_id}) or {}
 
     return make
 
@@ -161,10 +171,12 @@ def test_check_create_resend_apply_pays_an_order_in_two_parts_to_paid(
         "cardType": "UZCARD",
     }
     assert items[0]["cardMask"] == "986035******0017"
-    # And dealers heard of both payments and both status changes
+    # And dealers heard of the order, both payments and both status changes
     published = eventbridge()
-    kinds = sorted(event["detail-type"] for event in published)
-    assert kinds == ["OrderStatusChanged", "OrderStatusChanged", "PaymentConfirmed", "PaymentConfirmed"]
+    changes = [(e["detail"]["from"], e["detail"]["to"]) for e in published if e["detail-type"] == "OrderStatusChanged"]
+    assert sorted(changes, key=str) == sorted(
+        [(None, "NEW"), ("NEW", "PARTIALLY_PAID"), ("PARTIALLY_PAID", "PAID")], key=str
+    )
     confirmed = [event["detail"] for event in published if event["detail-type"] == "PaymentConfirmed"]
     assert {(event["transactionId"], event["amount"]) for event in confirmed} == {(first, 400_000), (second, 600_000)}
 

@@ -52,7 +52,11 @@ Pinfl = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(
 NonEmptyStr = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 
 Limit = Annotated[int, Query(ge=0, le=MAX_PAGE_SIZE, description="page size, at most 100")]
-Offset = Annotated[int, Query(ge=0, description="how many matches to skip")]
+# Any offset past the end is an empty page; clamping keeps a huge one within what the database's skip takes.
+MAX_OFFSET = 2**31 - 1
+Offset = Annotated[
+    int, Query(ge=0, description="how many matches to skip"), AfterValidator(lambda value: min(value, MAX_OFFSET))
+]
 
 
 class RequestModel(BaseModel):
