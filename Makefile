@@ -9,7 +9,7 @@ ENV    ?= dev
 # The import roots Lambda gives a function: the layer (/opt/python) and the function code.
 export PYTHONPATH := layers/shared:functions:.
 
-.PHONY: help install run test unit integration lint format typecheck seed indexes invoke build validate deploy clean
+.PHONY: help install run test unit integration lint format typecheck seed indexes openapi invoke build validate deploy clean
 
 help:
 	@echo "make run        serve the whole API on http://127.0.0.1:$(PORT) (embedded MongoDB, seeded demo data)"
@@ -17,6 +17,7 @@ help:
 	@echo "make lint       ruff check, ruff format --check, mypy"
 	@echo "make seed       load the demo data into the configured database (idempotent)"
 	@echo "make indexes    create the MongoDB indexes declared in code"
+	@echo "make openapi    regenerate openapi.json from the resolvers (Swagger UI: make run, then /api/docs)"
 	@echo "make invoke FN=Auth EVENT=events/auth/login.json   invoke one function with one event"
 	@echo "make build | validate | deploy ENV=dev|staging|prod   AWS SAM"
 
@@ -55,6 +56,9 @@ seed: $(STAMP)
 
 indexes: $(STAMP)
 	$(PY) -m ops indexes
+
+openapi: $(STAMP)
+	$(PY) -m ops openapi
 
 invoke: $(STAMP)
 	$(PY) -m local invoke $(FN) -e $(EVENT)
