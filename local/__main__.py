@@ -19,6 +19,7 @@ from local.runtime import apply_local_defaults, ensure_database, prepare_databas
 def serve(port: int, host: str) -> None:
     from werkzeug.serving import run_simple
 
+    from local.docs import DOCS_PREFIX, ApiDocs
     from local.gateway import LocalApiGateway
 
     inserted = prepare_database(seed=True)
@@ -26,7 +27,8 @@ def serve(port: int, host: str) -> None:
         f"demo data: {sum(inserted.values())} documents inserted ({', '.join(f'{k} {v}' for k, v in inserted.items())})"
     )
     print(f"Car Retail API on http://{host}:{port}  (client header: demo-partner-key)")
-    run_simple(host, port, LocalApiGateway(), threaded=True, use_reloader=False)
+    print(f"Swagger UI on http://{host}:{port}{DOCS_PREFIX}")
+    run_simple(host, port, LocalApiGateway(extra={DOCS_PREFIX: ApiDocs()}), threaded=True, use_reloader=False)
 
 
 def main(argv: list[str] | None = None) -> int:
