@@ -278,8 +278,9 @@ def _error_responses() -> dict[str, Any]:
     return responses
 
 
-def generate() -> dict[str, Any]:
-    routes = resolver_routes()
+def generate(routes: list[tuple[ApiRoute, Any, Any]] | None = None) -> dict[str, Any]:
+    """The document of `routes` (template route, resolver, resolver route); all of the template's by default."""
+    routes = routes if routes is not None else resolver_routes()
     merge = OpenAPIMerge(on_conflict="error")
     for app in {id(app): app for _, app, _ in routes}.values():
         merge.add_schema(json.loads(app.get_openapi_json_schema()))

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 from aws_lambda_powertools.event_handler.openapi.models import OpenAPI
+from aws_lambda_powertools.event_handler.openapi.params import Query
+from pydantic import BaseModel
 
+from common.access import OPTIONAL_JWT
+from common.app import create_app
+from local.template import ApiRoute
 from ops.openapi import DOCUMENT, ERRORS, generate, operations, render
 from ops.openapi_data import ROUTE_RESPONSES
 from tests.route_table import ROUTES
@@ -113,3 +118,41 @@ def test_error_responses_are_the_error_envelope_with_examples(document: dict[str
 
 def test_the_response_table_names_only_real_routes() -> None:
     assert set(ROUTE_RESPONSES) <= {(r.method, r.path) for r in ROUTES}
+
+
+class Car(BaseModel):
+    name: str
+
+
+class CarBody(BaseModel):
+    name: str
+
+
+def test_what_a_route_declares_itself_wins_and_gets_the_envelope() -> None:
+    # Given a route filled in later, declaring its body, a query parameter, its success and a conflict
+    app = create_app()
+
+    @app.post(
+        "/api/v1/things/<id>",
+        middlewares=[OPTIONAL_JWT],
+        responses={
+            201: {"description": "created", "content": {"application/json": {"model": Car}}},
+            409: {"description": "taken"},
+        },
+    )
+    def post_thing(id: str, body: CarBody, color: Annotated[str, Query()] = "red"):
+        return None
+
+    route = ApiRoute(function="Things", handler="things.app.lambda_handler", method="POST", path="/api/v1/things/{id}")
+    resolved = app._dynamic_routes[0]
+    # When the document is generated
+    op = generate([(route, app, resolved)])["paths"]["/api/v1/things/{id}"]["post"]
+    # Then its declarations are kept, the declared model is `data` in the envelope
+    assert set(op["responses"]) == {"201", "400", "401", "403", "404", "409", "413", "415", "429", "500", "503"}
+    _, data = op["responses"]["201"]["content"]["application/json"]["schema"]["allOf"]
+    assert data["properties"]["data"] == {"$ref": "#/components/schemas/Car"}
+    assert op["responses"]["409"] == {"$ref": "#/components/responses/Conflict"}
+    assert [p["name"] for p in op["parameters"] if "name" in p] == ["id", "color"]
+    assert op["requestBody"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/CarBody"}
+    assert op["security"] == [{}, {"bearerAuth": []}]
+    assert op["tags"] == ["Things"]
