@@ -261,6 +261,9 @@ def _enrich_operation(operation: dict[str, Any], route: ApiRoute, resolved: Any,
     header_refs = [{"$ref": f"#/components/parameters/{name}"} for name in HEADERS]
     operation["parameters"] = header_refs + operation.get("parameters", [])
     operation["tags"] = [route.function]
+    if operation.get("summary") == f"{route.method} {route.path}":  # Powertools' default: the path again
+        doc_line = (resolved.func.__doc__ or "").strip().split("\n")[0]
+        operation["summary"] = doc_line or resolved.func.__name__.replace("_", " ").capitalize()
     access = ACCESS_TEXT[policy.name if policy else None]
     operation["description"] = "\n\n".join(filter(None, [f"Access: **{access}**.", operation.get("description")]))
 
