@@ -28,7 +28,8 @@ from local.template import ROOT, ApiRoute, api_routes
 from ops.openapi_data import JSON, ROUTE_RESPONSES, RouteResponse, data_example, data_schema
 
 DOCUMENT = ROOT / "openapi.json"
-SCHEMA_REF = "#/components/schemas/{model}"
+# The `data` shapes of ops.openapi_data are named `<Model>Data`, apart from the resolvers' own models.
+DATA_SCHEMA_REF = "#/components/schemas/{model}Data"
 # Powertools documents FastAPI-style 422 errors; this API answers 400 in its own envelope.
 POWERTOOLS_ONLY_SCHEMAS = ("HTTPValidationError", "ValidationError", "ResponseValidationError")
 POWERTOOLS_VALIDATION_STATUS = 422
@@ -187,11 +188,11 @@ class _Components:
         self.schemas = schemas
 
     def ref(self, model: type[BaseModel]) -> dict[str, Any]:
-        schema = model.model_json_schema(ref_template=SCHEMA_REF)
+        schema = model.model_json_schema(ref_template=DATA_SCHEMA_REF)
         for name, definition in {**schema.pop("$defs", {}), model.__name__: schema}.items():
-            if self.schemas.setdefault(name, definition) != definition:
-                raise ValueError(f"two different schemas are named {name}")
-        return {"$ref": SCHEMA_REF.format(model=model.__name__)}
+            if self.schemas.setdefault(f"{name}Data", definition) != definition:
+                raise ValueError(f"two different schemas are named {name}Data")
+        return {"$ref": DATA_SCHEMA_REF.format(model=model.__name__)}
 
 
 def _declared_success(operation: dict[str, Any], route: Any) -> tuple[int, dict[str, Any] | None] | None:

@@ -87,7 +87,7 @@ def test_success_responses_carry_the_envelope_and_the_spec_statuses(document: di
     login = operation(document, "POST", "/api/v1/auth/login")["responses"]["201"]["content"]["application/json"]
     envelope, data = login["schema"]["allOf"]
     assert envelope == {"$ref": "#/components/schemas/Envelope"}
-    assert data["properties"]["data"] == {"$ref": "#/components/schemas/TokenPair"}
+    assert data["properties"]["data"] == {"$ref": "#/components/schemas/TokenPairData"}
     assert set(login["example"]) == {"success", "statusCode", "message", "data"}
     created = {(r.method, r.path) for r in ROUTES if "201" in operation(document, r.method, r.path)["responses"]}
     assert created == {

@@ -12,6 +12,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
 E164 = re.compile(r"^\+[1-9]\d{7,14}$")
 PINFL_WEIGHTS = (7, 3, 1)
 MAX_PAGE_SIZE = 100
+# Deep paging past this is no use case, and it keeps `skip` within every server's integer range.
+MAX_OFFSET = 1_000_000
 DEFAULT_PAGE_SIZE = 10
 
 
@@ -48,7 +50,7 @@ Pinfl = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(
 NonEmptyStr = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 
 Limit = Annotated[int, Query(ge=0, le=MAX_PAGE_SIZE, description="page size, at most 100")]
-Offset = Annotated[int, Query(ge=0, description="how many matches to skip")]
+Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET, description="how many matches to skip, at most 1,000,000")]
 
 
 class RequestModel(BaseModel):
