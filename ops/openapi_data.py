@@ -8,6 +8,7 @@ of the template fails the generator, so this table cannot outlive a renamed rout
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -180,7 +181,7 @@ class RouteResponse(NamedTuple):
     message: str = "Success"
 
 
-def data_schema(data: type[Data] | Page | None, ref: Any) -> dict[str, Any]:
+def data_schema(data: type[Data] | Page | None, ref: Callable[[type[Data]], dict[str, Any]]) -> dict[str, Any]:
     """The JSON schema of `data`; `ref(model)` registers a model and returns its `$ref`."""
     if data is None:
         return {}
