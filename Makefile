@@ -5,20 +5,28 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 PORT   ?= 3000
 ENV    ?= dev
+# AWS SAM CLI and cfn-lint live in their own venv: they pin their own dependencies.
+SAM_VENV  := .venv-sam
+SAM       := env -u PYTHONPATH $(SAM_VENV)/bin/sam
+SAM_STAMP := $(SAM_VENV)/.installed
+export SAM_CLI_TELEMETRY := 0
+export AWS_DEFAULT_REGION ?= eu-central-1
 
 # The import roots Lambda gives a function: the layer (/opt/python) and the function code.
 export PYTHONPATH := layers/shared:functions:.
 
-.PHONY: help install run test unit integration lint format typecheck seed indexes invoke build validate deploy clean
+.PHONY: help install run test check unit integration lint format typecheck seed indexes openapi invoke sam-install build validate deploy clean
 
 help:
 	@echo "make run        serve the whole API on http://127.0.0.1:$(PORT) (embedded MongoDB, seeded demo data)"
-	@echo "make test       lint, type-check and run every test"
+	@echo "make test       lint, type-check and run every test (with the OpenAPI drift check and fuzzing)"
+	@echo "make check      sam build (arm64, no container) and sam validate --lint: what CI runs after make test"
 	@echo "make lint       ruff check, ruff format --check, mypy"
 	@echo "make seed       load the demo data into the configured database (idempotent)"
 	@echo "make indexes    create the MongoDB indexes declared in code"
+	@echo "make openapi    regenerate openapi.json from the resolvers (Swagger UI: make run, then /api/docs)"
 	@echo "make invoke FN=Auth EVENT=events/auth/login.json   invoke one function with one event"
-	@echo "make build | validate | deploy ENV=dev|staging|prod   AWS SAM"
+	@echo "make build | validate | deploy ENV=dev|staging|prod   AWS SAM (installed into $(SAM_VENV))"
 
 $(STAMP): layers/shared/requirements.txt requirements-dev.txt
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 13), f"Python 3.13 is required, found {sys.version.split()[0]}: install it (pyenv install 3.13) or set PYTHON=python3.13"'
@@ -56,17 +64,31 @@ seed: $(STAMP)
 indexes: $(STAMP)
 	$(PY) -m ops indexes
 
+openapi: $(STAMP)
+	$(PY) -m ops openapi
+
 invoke: $(STAMP)
 	$(PY) -m local invoke $(FN) -e $(EVENT)
 
-build: $(STAMP)
-	sam build
+$(SAM_STAMP): requirements-sam.txt
+	$(PYTHON) -m venv $(SAM_VENV)
+	$(SAM_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(SAM_VENV)/bin/python -m pip install --quiet -r requirements-sam.txt
+	@touch $(SAM_STAMP)
 
-validate: $(STAMP)
-	sam validate --lint
+sam-install: $(SAM_STAMP)
+
+# No container: sam's pip workflow fetches the arm64 (aarch64) wheels of the layer's dependencies.
+build: $(SAM_STAMP)
+	$(SAM) build
+
+validate: $(SAM_STAMP)
+	$(SAM) validate --lint
+
+check: build validate
 
 deploy: build
-	sam deploy --config-env $(ENV)
+	$(SAM) deploy --config-env $(ENV)
 
 clean:
-	rm -rf $(VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(SAM_VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache

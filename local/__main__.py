@@ -23,6 +23,7 @@ def serve(port: int, host: str) -> None:
     from werkzeug.middleware.shared_data import SharedDataMiddleware
     from werkzeug.serving import run_simple
 
+    from local.docs import DOCS_PREFIX, ApiDocs
     from local.gateway import LocalApiGateway
 
     os.environ.setdefault("ASSETS_BASE_URL", f"http://{host}:{port}/assets")  # images and files of the seed
@@ -32,7 +33,10 @@ def serve(port: int, host: str) -> None:
         f"demo data: {sum(inserted.values())} documents inserted ({', '.join(f'{k} {v}' for k, v in inserted.items())})"
     )
     print(f"Car Retail API on http://{host}:{port}  (client header: demo-partner-key)")
-    run_simple(host, port, LocalApiGateway(extra={"/assets": assets}), threaded=True, use_reloader=False)
+    print(f"Swagger UI on http://{host}:{port}{DOCS_PREFIX}")
+    run_simple(
+        host, port, LocalApiGateway(extra={"/assets": assets, DOCS_PREFIX: ApiDocs()}), threaded=True, use_reloader=False
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

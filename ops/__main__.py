@@ -3,6 +3,7 @@
 python -m ops indexes                                     create the declared indexes
 python -m ops order show <orderId | contractNumber>       an order and its log
 python -m ops order transition <order> READY --cause ...  READY, IMPLEMENTED or CANCELLED
+python -m ops openapi                                     regenerate openapi.json (make openapi)
 """
 
 from __future__ import annotations
@@ -21,10 +22,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("indexes", help="create every index declared in code (idempotent)")
+    commands.add_parser("openapi", help="write openapi.json, the OpenAPI document generated from the resolvers")
     orders.add_commands(commands)
     args = parser.parse_args(argv)
     if args.command == "order":
         return orders.run(args)
+    if args.command == "openapi":
+        from ops.openapi import write
+
+        print(f"wrote {write()}")
+        return 0
     for name in create_indexes(get_db(), all_indexes()):
         print(f"index ok: {name}")
     return 0

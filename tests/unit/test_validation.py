@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from common.validation import MongoId, Phone, pinfl_is_valid
+from common.validation import MAX_OFFSET, MongoId, Offset, Phone, pinfl_is_valid
 from tests.factories import valid_pinfl
 
 
@@ -32,3 +32,10 @@ def test_mongo_id_must_be_24_hex() -> None:
     assert TypeAdapter(MongoId).validate_python("65A1B2C3D4E5F60718293A4B") == "65a1b2c3d4e5f60718293a4b"
     with pytest.raises(ValidationError):
         TypeAdapter(MongoId).validate_python("not-an-id")
+
+
+def test_offset_is_bounded_so_no_database_meets_an_out_of_range_skip() -> None:
+    # Found by fuzzing: an offset past the server's integer range was a 500 from the database
+    assert TypeAdapter(Offset).validate_python(MAX_OFFSET) == MAX_OFFSET
+    with pytest.raises(ValidationError):
+        TypeAdapter(Offset).validate_python(MAX_OFFSET + 1)

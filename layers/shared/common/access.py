@@ -18,7 +18,7 @@ from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 
 from common import tokens
 from common.context import RequestContext, set_current
-from common.errors import BadRequest, Forbidden, Unauthorized
+from common.errors import BadRequest, Forbidden, Unauthorized, UnsupportedMediaType
 from common.locale import parse_accept_language
 from common.partners import find_active_partner
 
@@ -85,6 +85,20 @@ def check_request(headers: Any, route: Any) -> RequestContext:
     )
 
 
+def require_json_body(event: Any, route: Any) -> None:
+    """Bodies are UTF-8 JSON (spec 4.1): Powertools would also parse forms (and fail on a malformed
+    multipart), and fail on bytes that are not UTF-8, both as unexpected errors."""
+    if not route.dependant.body_params:
+        return
+    content_type = (event.headers.get("content-type") or "").strip().lower()
+    if content_type and not content_type.startswith("application/json"):
+        raise UnsupportedMediaType()
+    try:
+        event.decoded_body  # noqa: B018 (decoding is the check)
+    except ValueError:
+        raise BadRequest.field("body", "must be UTF-8 encoded JSON") from None
+
+
 class GatedRequestValidation:
     """Stands where Powertools' request validation stands, and runs the gate first."""
 
@@ -96,5 +110,7 @@ class GatedRequestValidation:
         return self.handler(app, next_middleware)
 
     def handler(self, app: Any, next_middleware: NextMiddleware) -> Response:
-        set_current(check_request(app.current_event.headers, app.context["_route"]))
+        route = app.context["_route"]
+        set_current(check_request(app.current_event.headers, route))
+        require_json_body(app.current_event, route)
         return self._validation.handler(app, next_middleware)

@@ -60,6 +60,11 @@ class PayloadTooLarge(AppError):
     default_message = "Request body is larger than 10 MB"
 
 
+class UnsupportedMediaType(AppError):
+    status = 415
+    default_message = "Unsupported Content-Type: send the body as application/json"
+
+
 class TooManyRequests(AppError):
     status = 429
     default_message = "Too many requests"

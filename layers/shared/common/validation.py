@@ -12,6 +12,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
 E164 = re.compile(r"^\+[1-9]\d{7,14}$")
 PINFL_WEIGHTS = (7, 3, 1)
 MAX_PAGE_SIZE = 100
+# Deep paging past this is no use case, and it keeps `skip` within every server's integer range.
 DEFAULT_PAGE_SIZE = 10
 
 

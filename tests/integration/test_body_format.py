@@ -1,0 +1,41 @@
+"""Bodies are UTF-8 JSON: anything else is a client error in the envelope, never a 500 (found by fuzzing)."""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+import pytest
+from pymongo.database import Database
+
+from local.invoke import invoke
+from tests.factories import api_event
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "multipart/form-data", "application/x-www-form-urlencoded"])
+def test_a_body_that_is_not_json_is_415(db: Database[dict[str, Any]], content_type: str) -> None:
+    event = api_event(
+        "POST", "/api/v1/auth/login", body={"phone": "+998901112233"}, headers={"Content-Type": content_type}
+    )
+    result = invoke("Auth", event)
+    assert result["statusCode"] == 415
+    assert json.loads(result["body"])["message"] == "Unsupported Content-Type: send the body as application/json"
+
+
+def test_a_body_that_is_not_utf8_is_400_naming_the_body(db: Database[dict[str, Any]]) -> None:
+    event = api_event("POST", "/api/v1/auth/refresh-token", headers={"Content-Type": "application/json"})
+    event.update(body=base64.b64encode(b"<\xb1^\xff").decode(), isBase64Encoded=True)
+    result = invoke("Auth", event)
+    assert result["statusCode"] == 400
+    assert json.loads(result["body"])["errors"] == [{"field": "body", "message": "must be UTF-8 encoded JSON"}]
+
+
+def test_a_json_body_with_a_charset_is_accepted(db: Database[dict[str, Any]]) -> None:
+    event = api_event(
+        "POST",
+        "/api/v1/auth/login",
+        body={"phone": "+998901112233"},
+        headers={"Content-Type": "application/json; charset=utf-8"},
+    )
+    assert invoke("Auth", event)["statusCode"] == 201
