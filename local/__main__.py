@@ -35,7 +35,11 @@ def serve(port: int, host: str) -> None:
     print(f"Car Retail API on http://{host}:{port}  (client header: demo-partner-key)")
     print(f"Swagger UI on http://{host}:{port}{DOCS_PREFIX}")
     run_simple(
-        host, port, LocalApiGateway(extra={"/assets": assets, DOCS_PREFIX: ApiDocs()}), threaded=True, use_reloader=False
+        host,
+        port,
+        LocalApiGateway(extra={"/assets": assets, DOCS_PREFIX: ApiDocs()}),
+        threaded=True,
+        use_reloader=False,
     )
 
 
