@@ -12,6 +12,7 @@ from datetime import date
 from typing import Protocol
 
 from common.errors import BadRequest, ServiceUnavailable
+from common.observability import logger
 from common.settings import get_settings
 from common.validation import pinfl_check_digit
 
@@ -98,5 +99,6 @@ def get_provider() -> IdentityProvider:
         return OneIdProvider.from_settings(settings)
     if settings.stage == "prod":
         # The sandbox verifies anyone who knows its codes: it must never unlock real purchase limits.
-        raise RuntimeError("IDENTITY_PROVIDER=sandbox is refused in the prod stage; configure the http provider")
+        logger.error("the sandbox identity provider is refused in prod; set IDENTITY_PROVIDER=http")
+        raise ServiceUnavailable("Identity verification is not configured")
     return SandboxIdentityProvider()

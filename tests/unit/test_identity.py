@@ -16,6 +16,7 @@ from auth.identity import (
     sandbox_person,
 )
 from auth.oneid import OneIdProvider, parse_profile
+from common.errors import ServiceUnavailable
 from common.settings import reset_settings
 from common.validation import pinfl_is_valid
 from tests.factories import valid_pinfl
@@ -97,9 +98,10 @@ def test_the_sandbox_is_the_default(fresh_settings: None) -> None:
 
 
 def test_the_sandbox_is_refused_in_prod(fresh_settings: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The template refuses such a deploy; should one happen anyway, callers get a 503, not a verification
     monkeypatch.setenv("STAGE", "prod")
     reset_settings()
-    with pytest.raises(RuntimeError, match="sandbox"):
+    with pytest.raises(ServiceUnavailable, match="not configured"):
         get_provider()
 
 
