@@ -17,7 +17,7 @@ from werkzeug.serving import make_server
 from common import clock
 from common.clock import FrozenClock
 from local.runtime import LOCAL_DEFAULTS
-from tests.databases import drop_database, reset_process_state, seeded_database, use_database
+from tests.databases import reset_process_state, seeded_database, use_database
 from tests.factories import ApiClient
 
 TEST_ENV = {
@@ -67,9 +67,8 @@ def db(mongo_uri: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Database[dic
 @pytest.fixture(scope="session")
 def demo_database(mongo_uri: str) -> Iterator[str]:
     """The demo dataset, seeded once per run (a few seconds): for tests that only read it."""
-    name = seeded_database(mongo_uri)
-    yield name
-    drop_database(mongo_uri, name)
+    with seeded_database(mongo_uri) as name:
+        yield name
 
 
 @pytest.fixture

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -24,8 +26,9 @@ def reset_process_state() -> None:
     clock.reset_clock()
 
 
-def seeded_database(mongo_uri: str) -> str:
-    """A new database with indexes and the whole demo dataset; returns its name."""
+@contextmanager
+def seeded_database(mongo_uri: str) -> Iterator[str]:
+    """A new database with indexes and the whole demo dataset, by name; dropped afterwards."""
     from common.db import create_indexes, get_db
     from local.seed import seed_all
     from ops.indexes import all_indexes
@@ -39,7 +42,10 @@ def seeded_database(mongo_uri: str) -> str:
         create_indexes(database, all_indexes())
         seed_all(database)
         reset_process_state()
-    return name
+    try:
+        yield name
+    finally:
+        drop_database(mongo_uri, name)
 
 
 def use_database(mongo_uri: str, name: str, monkeypatch: pytest.MonkeyPatch) -> Database[dict[str, Any]]:

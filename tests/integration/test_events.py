@@ -13,7 +13,7 @@ from pymongo.database import Database
 from local.invoke import invoke, load_event
 from local.seed import core
 from local.template import ROOT, api_routes
-from tests.databases import drop_database, reset_process_state, seeded_database, use_database
+from tests.databases import seeded_database
 
 EVENTS = sorted((ROOT / "events").rglob("*.json"))
 ROUTE_OF = {(route.method, route.path): route for route in api_routes()}
@@ -69,17 +69,10 @@ EXPECTED_STATUS = {
 
 
 @pytest.fixture(scope="module")
-def events_database(mongo_uri: str) -> Iterator[str]:
-    """The samples change what they touch (orders, saved cars), so they get a seeded database of their own."""
-    name = seeded_database(mongo_uri)
-    yield name
-    drop_database(mongo_uri, name)
-
-
-@pytest.fixture
-def seeded(mongo_uri: str, events_database: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Database[dict[str, Any]]]:
-    yield use_database(mongo_uri, events_database, monkeypatch)
-    reset_process_state()
+def demo_database(mongo_uri: str) -> Iterator[str]:
+    """The samples change what they touch (orders, saved cars): this module seeds a database of its own."""
+    with seeded_database(mongo_uri) as name:
+        yield name
 
 
 @pytest.mark.parametrize("event_file", EVENTS, ids=lambda path: str(path.relative_to(ROOT / "events")))

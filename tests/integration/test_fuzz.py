@@ -23,7 +23,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from ops.openapi import DOCUMENT
-from tests.databases import drop_database, reset_process_state, seeded_database, use_database
+from tests.databases import reset_process_state, seeded_database, use_database
 from tests.factories import bearer, common_headers
 
 MAX_EXAMPLES = 25
@@ -52,15 +52,13 @@ schema = schemathesis.openapi.from_path(DOCUMENT, config=CONFIG)
 @pytest.fixture(scope="module")
 def seeded_api(api_server: str, mongo_uri: str) -> Iterator[dict[str, str]]:
     """One seeded database for the whole fuzz run; yields the headers of a signed-in caller."""
-    name = seeded_database(mongo_uri)
-    with pytest.MonkeyPatch.context() as patch:
+    with seeded_database(mongo_uri) as name, pytest.MonkeyPatch.context() as patch:
         use_database(mongo_uri, name, patch)
         login = requests.post(
             f"{api_server}/api/v1/auth/login", json={"phone": "+998901112233"}, headers=common_headers(), timeout=30
         )
         assert login.status_code == 201, login.text
         yield bearer(login.json()["data"]["accessToken"])
-    drop_database(mongo_uri, name)
     reset_process_state()
 
 
