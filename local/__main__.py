@@ -29,6 +29,7 @@ def serve(port: int, host: str) -> None:
     os.environ.setdefault("ASSETS_BASE_URL", f"http://{host}:{port}/assets")  # images and files of the seed
     assets = SharedDataMiddleware(NotFound(), {"/assets": str(ASSETS_DIR)})
     inserted = prepare_database(seed=True)
+    print(f"MongoDB: {os.environ['MONGODB_URI']}  (mongosh, or MONGODB_URI=... python -m ops ...)")
     print(
         f"demo data: {sum(inserted.values())} documents inserted ({', '.join(f'{k} {v}' for k, v in inserted.items())})"
     )

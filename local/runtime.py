@@ -23,12 +23,22 @@ def apply_local_defaults() -> None:
         os.environ.setdefault(name, value)
 
 
-def ensure_database(sqlite_path: Path = DATA_DIR / "mongo.sqlite3") -> EmbeddedMongo | None:
-    """Start the embedded server unless MONGODB_URI points elsewhere; returns it so the caller can stop it."""
+EMBEDDED_MONGO_PORT = 27018  # beside a real MongoDB's 27017, so mongosh and `python -m ops` can find it
+
+
+def ensure_database(sqlite_path: Path = DATA_DIR / "mongo.sqlite3", *, port: int | None = None) -> EmbeddedMongo | None:
+    """Start the embedded server unless MONGODB_URI points elsewhere; returns it so the caller can stop it.
+
+    It listens on EMBEDDED_MONGO_PORT (27018 by default), or on any free port when that one is taken."""
     if os.environ.get("MONGODB_URI"):
         return None
-    embedded = EmbeddedMongo(sqlite_path=sqlite_path)
-    os.environ["MONGODB_URI"] = embedded.start()
+    wanted = port if port is not None else int(os.environ.get("EMBEDDED_MONGO_PORT", EMBEDDED_MONGO_PORT))
+    try:
+        embedded = EmbeddedMongo(sqlite_path=sqlite_path, port=wanted)
+        os.environ["MONGODB_URI"] = embedded.start()
+    except RuntimeError:
+        embedded = EmbeddedMongo(sqlite_path=sqlite_path)
+        os.environ["MONGODB_URI"] = embedded.start()
     return embedded
 
 
