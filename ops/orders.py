@@ -22,9 +22,7 @@ from common.db import get_db
 from common.errors import AppError, NotFound
 from common.responses import to_json
 from orders import lifecycle
-from orders.lifecycle import Order, Status
-
-BACK_OFFICE_TARGETS = (Status.READY, Status.IMPLEMENTED, Status.CANCELLED)
+from orders.lifecycle import BACK_OFFICE_TARGETS, Order, Status
 
 
 def find_order(reference: str) -> Order:

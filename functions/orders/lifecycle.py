@@ -40,6 +40,9 @@ class Status(StrEnum):
 
 HAPPY_PATH = (Status.NEW, Status.PARTIALLY_PAID, Status.PAID, Status.READY, Status.IMPLEMENTED)
 PAYABLE = frozenset({Status.NEW, Status.PARTIALLY_PAID})
+# Only a recorded payment moves an order to PARTIALLY_PAID or PAID (`record_payment`), never `transition`.
+PAID_BY_PAYMENT = frozenset({Status.PARTIALLY_PAID, Status.PAID})
+BACK_OFFICE_TARGETS = (Status.READY, Status.IMPLEMENTED, Status.CANCELLED)
 TRANSITIONS: dict[Status, frozenset[Status]] = {
     Status.NEW: frozenset({Status.PARTIALLY_PAID, Status.PAID, Status.CANCELLED}),
     Status.PARTIALLY_PAID: frozenset({Status.PAID, Status.CANCELLED}),
@@ -101,14 +104,18 @@ def _load(order_id: ObjectId) -> Order:
 
 
 def transition(order_id: ObjectId, target: Status, *, cause: str) -> Order:
-    """Move an order to `target` if that is legal from its current state; 409 otherwise."""
+    """Move an order to `target` (READY, IMPLEMENTED or CANCELLED) if that is legal from its current
+    state; 409 otherwise. Paid states are reached only by `record_payment`, so nothing marks an order
+    paid without the money."""
+    if target in PAID_BY_PAYMENT:
+        raise Conflict(f"Only a confirmed payment moves an order to {target}", details={"target": target.value})
     for _ in range(MAX_CAS_ATTEMPTS):
         order = _load(order_id)
         current = Status(order["statusSlug"])
         if not can_transition(current, target):
+            allowed = sorted(TRANSITIONS[current] - PAID_BY_PAYMENT)
             raise Conflict(
-                f"Order cannot go from {current} to {target}",
-                details={"statusSlug": current.value, "allowed": sorted(TRANSITIONS[current])},
+                f"Order cannot go from {current} to {target}", details={"statusSlug": current.value, "allowed": allowed}
             )
         updated = get_db().orders.find_one_and_update(
             {"_id": order_id, "statusSlug": current.value},

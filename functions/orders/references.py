@@ -1,5 +1,6 @@
 """Checks an order request against the catalog (docs/DATA_MODEL.md): every id exists and belongs to
-the others, the payment type is offered, the price is current and the branch has the car in stock.
+the others, the payment type is offered (the rule of `payments.service`), the price is current and
+the branch has the car in stock.
 
 404 names the reference that does not exist or does not belong; 409 is a state the client can
 refresh and retry (price changed, payment type withdrawn, out of stock), with the current values.
@@ -15,6 +16,7 @@ from bson import ObjectId
 from common.db import get_db
 from common.errors import Conflict, NotFound
 from orders.models import CreateOrderBody
+from payments.service import offered_payment_types
 
 Document = dict[str, Any]
 
@@ -66,7 +68,7 @@ def resolve_purchase(body: CreateOrderBody) -> Purchase:
 
     brand = db.brands.find_one({"_id": car["brandId"]})
     purchase = Purchase(car=car, modification=modification, color=color, branch=branch, brand=brand)
-    offered = list(car.get("paymentTypes", []))
+    offered = [kind.value for kind in offered_payment_types(car)]
     if body.paymentTypeId.value not in offered:
         raise Conflict(
             f"Payment type {body.paymentTypeId.value} is not offered for this car", details={"paymentTypes": offered}

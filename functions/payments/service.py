@@ -33,14 +33,18 @@ def organizations(brand_id: str, payment_type: PaymentType) -> dict[str, Any]:
     return listing(list(found.values()))
 
 
-def payment_types(modification_id: str, brand_id: str) -> dict[str, Any]:
-    """The car's payment types that are really offered for its brand: cash always, credit when a bank
-    serves the brand, and so on."""
-    car, _ = catalog.car_and_modification(modification_id, brand_id=brand_id)
+def offered_payment_types(car: dict[str, Any]) -> list[PaymentType]:
+    """The car's payment types that are really offered for its brand: cash always, credit when an active
+    bank serves the brand, and so on. The one rule for what clients are shown and what orders accept."""
     allowed = set(car.get("paymentTypes", []))
-    offered = [
+    return [
         kind
         for kind in PaymentType
         if kind in allowed and (kind is PaymentType.CASH or catalog.organization_refs(_serving(kind, car["brandId"])))
     ]
+
+
+def payment_types(modification_id: str, brand_id: str) -> dict[str, Any]:
+    car, _ = catalog.car_and_modification(modification_id, brand_id=brand_id)
+    offered = offered_payment_types(car)
     return listing([{"slug": kind.value, "name": text(PAYMENT_TYPE_NAMES[kind])} for kind in offered])

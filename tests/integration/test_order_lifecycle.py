@@ -80,6 +80,14 @@ def test_a_cancelled_order_shows_the_path_it_took_then_cancelled(db: Database[di
     assert current(steps) == "CANCELLED"
 
 
+@pytest.mark.parametrize("target", [Status.PAID, Status.PARTIALLY_PAID])
+def test_no_transition_marks_an_order_paid_without_a_payment(db: Database[dict[str, Any]], target: Status) -> None:
+    order = insert_order(db, USER, amount_due=100)
+    with pytest.raises(Conflict, match="Only a confirmed payment"):
+        lifecycle.transition(order["_id"], target, cause="back office")
+    assert (db.orders.find_one({"_id": order["_id"]}) or {})["statusSlug"] == "NEW"
+
+
 @pytest.mark.parametrize(
     ("start", "target"),
     [

@@ -16,8 +16,18 @@ from common.clock import FrozenClock
 from orders import lifecycle, service
 from orders.lifecycle import Status
 from orders.models import CreateOrderBody
-from tests.data import CatalogCar, insert_branch, insert_brand, insert_car, insert_region, order_body, purchasable_car
+from tests.data import (
+    CatalogCar,
+    insert_branch,
+    insert_brand,
+    insert_car,
+    insert_promo_code,
+    insert_region,
+    order_body,
+    purchasable_car,
+)
 from tests.factories import ApiClient
+from tests.financing_data import insert_credit_product, insert_organization
 
 Db = Database[dict[str, Any]]
 ORDERS = "/api/v1/orders"
@@ -214,15 +224,35 @@ def test_a_stale_price_is_409_with_the_current_price(api: ApiClient, db: Db) -> 
 
 
 def test_a_payment_type_the_car_is_not_sold_with_is_409(api: ApiClient, db: Db) -> None:
+    # Given a car sold for cash and on credit, with a bank serving its brand
     car = purchasable_car(db, payment_types=("CASH", "CREDIT"))
+    insert_credit_product(db, car.brand_id, insert_organization(db))
     api.login()
+    # When it is ordered on leasing
     response = api.post(ORDERS, json=order_body(car, paymentTypeId="LEASING"))
+    # Then it is refused with what the car can be bought with
     assert response.status_code == 409
     assert response.json()["details"] == {"paymentTypes": ["CASH", "CREDIT"]}
 
 
+def test_credit_on_a_car_that_no_bank_serves_is_409_like_the_payment_types_say(api: ApiClient, db: Db) -> None:
+    # Given a car listed with CREDIT whose brand no active bank serves
+    car = purchasable_car(db, payment_types=("CASH", "CREDIT"))
+    api.login()
+    shown = api.get(
+        "/api/v2/payments/types", params={"modificationId": str(car.modification_id), "brandId": str(car.brand_id)}
+    ).json()["data"]["items"]
+    # When it is ordered on credit
+    response = api.post(ORDERS, json=order_body(car, paymentTypeId="CREDIT"))
+    # Then orders accept exactly what the payment types route offers: cash only
+    assert [item["slug"] for item in shown] == ["CASH"]
+    assert response.status_code == 409
+    assert response.json()["details"] == {"paymentTypes": ["CASH"]}
+
+
 def test_a_financed_order_keeps_the_chosen_organization_and_offer(api: ApiClient, db: Db) -> None:
     car = purchasable_car(db)
+    insert_credit_product(db, car.brand_id, insert_organization(db))
     api.login()
     order = place(api, car, paymentTypeId="CREDIT", organizationId="bank-1", offerId="offer-7")
     assert (order["paymentTypeId"], order["organizationId"], order["offerId"]) == ("CREDIT", "bank-1", "offer-7")
@@ -327,3 +357,16 @@ def test_an_offset_past_any_database_limit_is_just_past_the_end(api: ApiClient, 
     # Then it is an empty page with the real total, not an error
     assert response.status_code == 200
     assert response.json()["data"] == {"items": [], "total": 1}
+
+
+def test_an_order_a_promo_pays_in_full_is_paid_at_once(api: ApiClient, db: Db) -> None:
+    # Given a promo worth more than the car
+    car = purchasable_car(db, prices=(1_000_000,))
+    insert_promo_code(db, "GIFT", discount_type="FIXED", value=5_000_000)
+    api.login()
+    # When the car is ordered with it
+    order = place(api, car, promoCode="GIFT")
+    # Then nothing is left to pay, so the order is PAID (not a NEW order no payment could ever settle)
+    assert (order["amountDue"], order["statusSlug"]) == (0, "PAID")
+    steps = api.get("/api/v1/order-logs/steps", params={"orderId": order["_id"]}).json()["data"]["items"]
+    assert [step["slug"] for step in steps if step["isCurrent"]] == ["PAID"]
