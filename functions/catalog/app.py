@@ -16,7 +16,10 @@ from common.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
 app = create_app()
 
 Ids = Annotated[str | None, Query(max_length=2000, description="comma-separated ids")]
-Search = Annotated[str | None, Query(max_length=100, description="case-insensitive, any locale")]
+# Control characters are refused: MongoDB rejects a $regex holding a NUL byte, and no name has one.
+Search = Annotated[
+    str | None, Query(max_length=100, pattern=r"^[^\x00-\x1f\x7f]*$", description="case-insensitive, any locale")
+]
 
 
 @app.get("/api/v1/cars", middlewares=[OPTIONAL_JWT])

@@ -30,7 +30,7 @@ def contract_number(year: int, seq: int) -> str:
 
 
 def next_contract_number() -> str:
-    year = clock.now().year
+    year = clock.now().astimezone(clock.TASHKENT).year  # the year on the buyer's calendar
     return contract_number(year, counters.next_value(f"contract:{year}"))
 
 

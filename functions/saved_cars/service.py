@@ -22,7 +22,10 @@ def toggle(car_id: str, fingerprint: str) -> Literal["saved", "removed"]:
 
 def list_saved(fingerprint: str, *, limit: int, offset: int) -> dict[str, Any]:
     """The device's saved cars as car list items, most recently saved first. A car removed from the
-    catalog since it was saved is left out of the page."""
+    catalog since it was saved is dropped from the device's list when met, and from the total."""
     saved, total = store.find_page(fingerprint, offset=offset, limit=limit)
     found = cars.find_many(doc["carId"] for doc in saved)
+    gone = [doc["carId"] for doc in saved if doc["carId"] not in found]
+    if gone:
+        total -= store.forget(fingerprint, gone)
     return page(car_items([found[doc["carId"]] for doc in saved if doc["carId"] in found]), total)

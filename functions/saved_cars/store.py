@@ -36,6 +36,11 @@ def find_page(fingerprint: str, *, offset: int, limit: int) -> tuple[list[dict[s
     return list(found), total
 
 
+def forget(fingerprint: str, car_ids: list[ObjectId]) -> int:
+    """Drop these cars from the device's list; returns how many were there."""
+    return get_db().saved_cars.delete_many({"fingerprint": fingerprint, "carId": {"$in": car_ids}}).deleted_count
+
+
 def saved_car_ids(fingerprint: str, car_ids: list[ObjectId]) -> set[ObjectId]:
     """Which of these cars the device has saved."""
     if not car_ids:

@@ -6,13 +6,13 @@ as a keyed hash (to find the transaction again on resend), never in clear, and n
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from enum import StrEnum
 
+from common.clock import TASHKENT
 from common.secrets import keyed_hash
 
 CARD_LENGTH = 16
-TASHKENT = timezone(timedelta(hours=5), "Asia/Tashkent")  # no daylight saving time in Uzbekistan
 
 
 class ECardType(StrEnum):

@@ -52,13 +52,16 @@ PROMO_CODES = [
 
 
 def _demo_purchase(db: Db) -> Purchase | None:
-    """The first car of the catalog with an active branch that sells its brand, or None."""
+    """The first car of the catalog that an active branch of its brand has in stock, as POST
+    /api/v1/orders would accept it, or None."""
     for car in db.cars.find({}).sort("slug", 1):
-        branch = db.branches.find_one({"brandIds": car["brandId"], "active": True}, sort=[("_id", 1)])
-        if branch and car.get("modifications") and car.get("colors"):
-            modification, color = car["modifications"][0], car["colors"][0]
-            brand = db.brands.find_one({"_id": car["brandId"]})
-            return Purchase(car=car, modification=modification, color=color, branch=branch, brand=brand)
+        for stock in db.stock.find({"carId": car["_id"], "quantity": {"$gt": 0}}).sort("_id", 1):
+            branch = db.branches.find_one({"_id": stock["branchId"], "brandIds": car["brandId"], "active": True})
+            modification = next((m for m in car.get("modifications", []) if m["_id"] == stock["modificationId"]), None)
+            color = next((c for c in car.get("colors", []) if c["_id"] == stock["colorId"]), None)
+            if branch and modification and color:
+                brand = db.brands.find_one({"_id": car["brandId"]})
+                return Purchase(car=car, modification=modification, color=color, branch=branch, brand=brand)
     return None
 
 

@@ -439,3 +439,11 @@ def test_filters_of_an_empty_catalog(api: ApiClient) -> None:
     data = api.get("/api/v1/filters/all").json()["data"]
     assert data["brands"] == {"items": [], "total": 0}
     assert data["price"] == {"min": 0, "max": 0}
+
+
+@pytest.mark.parametrize("path", ["/api/v1/cars", "/api/v1/brands"])
+def test_a_search_with_control_characters_is_400_naming_the_field(api: ApiClient, path: str) -> None:
+    # MongoDB refuses a $regex holding a NUL byte; the API says so as a client error, not a 500
+    response = api.get(path, params={"search": "cobalt\x00"})
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "query.search"

@@ -106,10 +106,14 @@ def test_the_car_list_flags_the_cars_this_device_saved(api: ApiClient, cars: lis
 def test_a_car_removed_from_the_catalog_drops_out_of_the_list(
     api: ApiClient, db: Database[dict[str, Any]], cars: list[str]
 ) -> None:
+    # Given two saved cars, one of which then leaves the catalog
     toggle(api, cars[0])
     toggle(api, cars[1])
     db.cars.delete_one({"_id": ObjectId(cars[0])})
+    # Then the list shows the other one, and the total counts only what the list can show
     assert saved_ids(api) == [cars[1]]
+    assert api.get("/api/v1/saved-cars").json()["data"]["total"] == 1
+    assert api.get("/api/v1/saved-cars", params={"offset": 1}).json()["data"] == {"items": [], "total": 1}
 
 
 def test_saving_an_unknown_car_is_404_and_a_malformed_id_400(api: ApiClient, cars: list[str]) -> None:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
+
+# Uzbekistan keeps UTC+5 all year (no daylight saving time): a fixed offset needs no tz database.
+TASHKENT = timezone(timedelta(hours=5), "Asia/Tashkent")
 
 
 def _system_now() -> datetime:
