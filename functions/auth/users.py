@@ -25,7 +25,10 @@ def _find_by(field: str, value: str | None) -> User | None:
 
 
 def upsert_from_login(*, phone: str | None, pin: str | None, first_name: str | None, last_name: str | None) -> User:
-    """Find the person by pin and/or phone and update them, or create them. One atomic write."""
+    """Find the person by pin and/or phone and update them, or create them. One atomic write.
+
+    A login adds an identifier the account lacks; it never replaces one (409), and it never renames a
+    verified person, whose names come from the identity provider."""
     by_pin, by_phone = _find_by("pin", pin), _find_by("phone", phone)
     if by_pin and by_phone and by_pin["_id"] != by_phone["_id"]:
         raise Conflict("This phone number and this PINFL belong to different users")
@@ -35,19 +38,30 @@ def upsert_from_login(*, phone: str | None, pin: str | None, first_name: str | N
     for field, value in (("phone", phone), ("pin", pin), ("firstName", first_name), ("lastName", last_name)):
         if value is not None:
             changes[field] = value
-    key = {"_id": existing["_id"]} if existing else ({"pin": pin} if pin else {"phone": phone})
     defaults = {"firstName": "", "lastName": "", "balance": 0, "verified": False, "createdAt": now}
+    if existing is None:
+        key: dict[str, Any] = {"pin": pin} if pin else {"phone": phone}
+    else:
+        # The conditions hold the rule against a concurrent change between the read above and this write.
+        key = {"_id": existing["_id"]}
+        for field, value in (("phone", phone), ("pin", pin)):
+            if value is not None:
+                key[field] = {"$in": [None, value]}
+        if existing.get("verified"):
+            changes.pop("firstName", None)
+            changes.pop("lastName", None)
     try:
         user = get_db().users.find_one_and_update(
             key,
             {"$set": changes, "$setOnInsert": {k: v for k, v in defaults.items() if k not in changes}},
-            upsert=True,
+            upsert=existing is None,
             return_document=ReturnDocument.AFTER,
         )
     except DuplicateKeyError as exc:
         # A concurrent login created the same person, or the phone/pin is taken by someone else.
         raise Conflict("This phone number or PINFL is already registered to another user") from exc
-    assert user is not None  # an upsert always returns the document
+    if user is None:
+        raise Conflict("This account already has another phone number or PINFL; a login cannot replace it")
     return user
 
 

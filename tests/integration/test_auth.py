@@ -9,6 +9,7 @@ import pytest
 from pymongo.database import Database
 
 from common.clock import FrozenClock
+from common.errors import Unauthorized
 from tests.factories import ApiClient, bearer, valid_pinfl
 
 LOGIN = "/api/v1/auth/login"
@@ -248,3 +249,49 @@ def test_too_many_logins_from_one_device_are_429(
     )
     frozen_clock.advance(61)
     assert api.post(LOGIN, json={"phone": "+998901112233"}, auth=False).status_code == 201
+
+
+def test_a_login_never_replaces_an_identifier_the_account_has(api: ApiClient, db: Database[dict[str, Any]]) -> None:
+    # Given an account with a phone and a PINFL
+    pin = valid_pinfl("3010199000001")
+    assert api.post(LOGIN, json={"phone": "+998901110002", "pin": pin}, auth=False).status_code == 201
+    # When someone logs in with that phone and another PINFL, or that PINFL and another phone
+    other_pin = api.post(LOGIN, json={"phone": "+998901110002", "pin": valid_pinfl("3010199000002")}, auth=False)
+    other_phone = api.post(LOGIN, json={"pin": pin, "phone": "+998901110003"}, auth=False)
+    # Then both are refused and the account keeps its identifiers
+    assert (other_pin.status_code, other_phone.status_code) == (409, 409)
+    user = db.users.find_one({"phone": "+998901110002"}) or {}
+    assert user["pin"] == pin
+
+
+def test_a_login_does_not_rename_a_verified_person(api: ApiClient, db: Database[dict[str, Any]]) -> None:
+    # Given a person verified through the identity provider
+    api.login("+998901110004")
+    assert api.post("/api/v1/users/limit", json={"code": "sandbox-verified-5"}).status_code == 200
+    verified = db.users.find_one({"phone": "+998901110004"}) or {}
+    # When a later login sends other names
+    api.login("+998901110004", firstName="Evil", lastName="Mallory")
+    # Then the provider's names stay
+    user = db.users.find_one({"phone": "+998901110004"}) or {}
+    assert (user["firstName"], user["lastName"], user["verified"]) == (
+        verified["firstName"],
+        verified["lastName"],
+        True,
+    )
+
+
+def test_a_refresh_racing_a_reuse_cannot_keep_a_token_of_the_revoked_family(
+    api: ApiClient, db: Database[dict[str, Any]]
+) -> None:
+    from common import tokens
+
+    # Given an attacker who consumed a stolen refresh token, and has not yet been issued the next one
+    stolen = api.login()["refreshToken"]
+    claims = tokens.verify(stolen, "refresh")
+    family = tokens.consume_refresh(claims)
+    # When the victim presents the same token (a reuse, which revokes the family) before the issue
+    assert api.post(REFRESH, json={"token": stolen}, auth=False).status_code == 401
+    # Then the attacker's next token is refused as it is issued, and none of the family is usable
+    with pytest.raises(Unauthorized):
+        tokens.issue_pair(claims.sub, family=family)
+    assert db.refresh_tokens.count_documents({"family": family, "revokedAt": None}) == 0

@@ -94,7 +94,8 @@ def issue_pair(user_id: str, *, family: str | None = None) -> TokenPair:
     settings = get_settings()
     issued = clock.now()
     refresh_jti = str(ObjectId())
-    get_db().refresh_tokens.insert_one(
+    refresh_tokens = get_db().refresh_tokens
+    refresh_tokens.insert_one(
         {
             "_id": refresh_jti,
             "userId": user_id,
@@ -105,6 +106,11 @@ def issue_pair(user_id: str, *, family: str | None = None) -> TokenPair:
             "revokedAt": None,
         }
     )
+    # A reuse may have revoked the family between consuming the old token and inserting this one; the
+    # revocation did not see this token, so it must not survive it. One of the two writes sees the other.
+    if family and refresh_tokens.count_documents({"family": family, "revokedAt": {"$ne": None}}, limit=1):
+        refresh_tokens.update_one({"_id": refresh_jti}, {"$set": {"revokedAt": issued}})
+        raise Unauthorized("Refresh token has already been used or was revoked")
     return TokenPair(
         access_token=_encode(user_id, "access", str(ObjectId()), issued, settings.access_token_ttl_seconds),
         refresh_token=_encode(user_id, "refresh", refresh_jti, issued, settings.refresh_token_ttl_seconds),
