@@ -39,3 +39,15 @@ def test_a_json_body_with_a_charset_is_accepted(db: Database[dict[str, Any]]) ->
         headers={"Content-Type": "application/json; charset=utf-8"},
     )
     assert invoke("Auth", event)["statusCode"] == 201
+
+
+def test_a_body_nested_too_deeply_to_parse_is_400_naming_the_body(db: Database[dict[str, Any]]) -> None:
+    event = api_event("POST", "/api/v1/auth/login", body="[" * 100_000, headers={"Content-Type": "application/json"})
+    result = invoke("Auth", event)
+    assert result["statusCode"] == 400
+    assert json.loads(result["body"])["errors"] == [{"field": "body", "message": "is nested too deeply"}]
+
+
+def test_a_body_that_is_not_json_at_all_is_still_a_400(db: Database[dict[str, Any]]) -> None:
+    event = api_event("POST", "/api/v1/auth/login", body="{not json", headers={"Content-Type": "application/json"})
+    assert invoke("Auth", event)["statusCode"] == 400

@@ -97,6 +97,13 @@ def require_json_body(event: Any, route: Any) -> None:
         event.decoded_body  # noqa: B018 (decoding is the check)
     except ValueError:
         raise BadRequest.field("body", "must be UTF-8 encoded JSON") from None
+    try:
+        event.json_body  # noqa: B018 (parsed once and cached for the validation that follows)
+    except RecursionError:
+        # Python's parser gives up on very deep nesting, which Powertools would report as a 500.
+        raise BadRequest.field("body", "is nested too deeply") from None
+    except ValueError:
+        pass  # not JSON at all: validation answers with its own 400
 
 
 class GatedRequestValidation:
