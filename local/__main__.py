@@ -24,7 +24,7 @@ def serve(port: int, host: str) -> None:
     from werkzeug.serving import run_simple
 
     from local.docs import DOCS_PREFIX, ApiDocs
-    from local.gateway import LocalApiGateway
+    from local.gateway import LocalApiGateway, LocalRequestHandler
 
     os.environ.setdefault("ASSETS_BASE_URL", f"http://{host}:{port}/assets")  # images and files of the seed
     assets = SharedDataMiddleware(NotFound(), {"/assets": str(ASSETS_DIR)})
@@ -40,6 +40,7 @@ def serve(port: int, host: str) -> None:
         port,
         LocalApiGateway(extra={"/assets": assets, DOCS_PREFIX: ApiDocs()}),
         threaded=True,
+        request_handler=LocalRequestHandler,
         use_reloader=False,
     )
 

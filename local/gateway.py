@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import importlib
 import json
+import re
 import threading
 import time
 import uuid
@@ -20,6 +21,7 @@ from typing import Any
 
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 from werkzeug.routing import Map, Rule
+from werkzeug.serving import WSGIRequestHandler
 from werkzeug.wrappers import Request, Response
 
 from local.context import LocalLambdaContext
@@ -154,3 +156,19 @@ class LocalApiGateway:
         response = to_http_response(result)
         response.headers["X-Local-Duration-Ms"] = f"{(time.perf_counter() - started) * 1000:.1f}"
         return response
+
+
+CARD_NUMBER_IN_QUERY = re.compile(r"(?i)(cardNumber=)[^&\s]*")
+
+
+def mask_card_numbers(request_line: str) -> str:
+    """GET /api/v1/transactions/check-card?cardNumber=... carries a card number (spec 4.5): never log it."""
+    return CARD_NUMBER_IN_QUERY.sub(r"\1[masked]", request_line)
+
+
+class LocalRequestHandler(WSGIRequestHandler):
+    """werkzeug's request log, without the card numbers a query string may carry."""
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        self.requestline = mask_card_numbers(self.requestline)
+        super().log_request(code, size)

@@ -87,9 +87,9 @@ def seeded_api(api_server: str, seeded: Database[dict[str, Any]]) -> Iterator[Ap
 @pytest.fixture(scope="session")
 def api_server() -> Iterator[str]:
     """The local API Gateway emulator on a free port, serving every route of template.yaml."""
-    from local.gateway import LocalApiGateway
+    from local.gateway import LocalApiGateway, LocalRequestHandler
 
-    server = make_server("127.0.0.1", 0, LocalApiGateway(), threaded=True)
+    server = make_server("127.0.0.1", 0, LocalApiGateway(), threaded=True, request_handler=LocalRequestHandler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"

@@ -101,7 +101,11 @@ class OneIdProvider:
             except HTTPError as exc:
                 with exc:
                     if exc.code < 500:
-                        raise _client_error(step, exc.code, _json_object(exc.read(), strict=False)) from None
+                        try:
+                            body = _json_object(exc.read(), strict=False)
+                        except (OSError, http.client.HTTPException):  # the error body itself was cut short
+                            body = {}
+                        raise _client_error(step, exc.code, body) from None
                 failure = f"HTTP {exc.code}"
             except (OSError, http.client.HTTPException) as exc:  # refused, reset, timed out, cut short
                 failure = type(exc).__name__

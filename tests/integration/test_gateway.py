@@ -62,3 +62,17 @@ def test_a_body_over_10_mb_is_413(api: ApiClient) -> None:
     response = api.post(LOGIN, data=b"x" * (10 * 1024 * 1024 + 1), headers={"Content-Type": "application/json"})
     assert response.status_code == 413
     assert response.json()["statusCode"] == 413
+
+
+def test_random_client_keys_cannot_grow_the_partner_cache_without_bound(
+    db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from common import partners
+    from common.settings import reset_settings
+
+    monkeypatch.setenv("PARTNER_CACHE_SECONDS", "60")
+    reset_settings()
+    for index in range(partners.MAX_CACHED_KEYS + 50):
+        assert partners.find_active_partner(f"random-key-{index}") is None
+    assert len(partners._cache) <= partners.MAX_CACHED_KEYS
+    assert partners.find_active_partner("demo-partner-key") is not None

@@ -575,8 +575,7 @@ def test_concurrent_applies_of_one_transaction_pay_exactly_once(
 @pytest.fixture
 def captured_logs(caplog: pytest.LogCaptureFixture) -> Iterator[Callable[[], str]]:
     """Everything logged at DEBUG: the API's Powertools logger (which does not propagate) and every
-    library logger, except the local emulator's access log (werkzeug), which stands where API
-    Gateway's access log stands and prints the request line as any web server does."""
+    library logger, the local emulator's access log (werkzeug) included."""
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
     api_logger = logging.getLogger(app_logger.name)  # the standard logger under Powertools' Logger
@@ -585,12 +584,7 @@ def captured_logs(caplog: pytest.LogCaptureFixture) -> Iterator[Callable[[], str
     api_logger.setLevel(logging.DEBUG)
     caplog.set_level(logging.DEBUG)
     yield (
-        lambda: (
-            stream.getvalue()
-            + "\n".join(
-                record.getMessage() + repr(record.__dict__) for record in caplog.records if record.name != "werkzeug"
-            )
-        )
+        lambda: stream.getvalue() + "\n".join(record.getMessage() + repr(record.__dict__) for record in caplog.records)
     )
     api_logger.setLevel(level)
     api_logger.removeHandler(handler)

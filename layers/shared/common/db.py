@@ -30,6 +30,7 @@ def get_client() -> MongoClient[dict[str, Any]]:
                     mongodb_uri(),
                     serverSelectionTimeoutMS=settings.mongodb_server_selection_timeout_ms,
                     connectTimeoutMS=settings.mongodb_server_selection_timeout_ms,
+                    timeoutMS=settings.mongodb_timeout_ms,
                     tz_aware=True,
                     appname="car-retail-api",
                     retryWrites=True,

@@ -11,6 +11,7 @@ from common import clock
 from common.db import get_db
 from common.settings import get_settings
 
+MAX_CACHED_KEYS = 1000
 _cache: dict[str, tuple[datetime, dict[str, Any] | None]] = {}
 _cache_lock = threading.Lock()
 
@@ -30,6 +31,12 @@ def find_active_partner(client_key: str) -> dict[str, Any] | None:
     partner = get_db().partners.find_one({"_id": key_hash, "active": True}, {"name": 1})
     ttl = timedelta(seconds=get_settings().partner_cache_seconds)
     with _cache_lock:
+        if len(_cache) >= MAX_CACHED_KEYS:
+            # Random keys must not grow a warm instance's memory: forget what expired, or else everything.
+            for stale in [key for key, (expires, _) in _cache.items() if expires <= now]:
+                del _cache[stale]
+            if len(_cache) >= MAX_CACHED_KEYS:
+                _cache.clear()
         _cache[key_hash] = (now + ttl, partner)
     return partner
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from functools import lru_cache
 
 from common.errors import ServiceUnavailable
 from common.settings import LOCAL_JWT_SECRET, get_settings
@@ -23,8 +22,9 @@ def _from_secrets_manager(arn: str) -> str:
     return value
 
 
-@lru_cache(maxsize=1)
 def jwt_secret() -> str:
+    """The signing key. Deployed, Powertools caches it for SECRET_MAX_AGE_SECONDS, so a rotated key reaches
+    warm instances within minutes (tokens signed with the old key are then refused: users sign in again)."""
     settings = get_settings()
     if settings.jwt_secret:
         return settings.jwt_secret
@@ -77,4 +77,7 @@ def oneid_client_secret() -> str:
 
 
 def reset_secrets() -> None:
-    jwt_secret.cache_clear()
+    """Forget cached secret values (tests switch configurations within one process)."""
+    from aws_lambda_powertools.utilities import parameters
+
+    parameters.clear_caches()

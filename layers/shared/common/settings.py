@@ -20,11 +20,16 @@ LOCAL_JWT_SECRET = "local-development-only-jwt-secret-0123456789"  # noqa: S105 
 class Settings(BaseModel):
     model_config = ConfigDict(frozen=True)
 
-    stage: str = "local"
+    # Fail safe: a process that was not told its stage is treated as production (real partners, a real
+    # JWT key required). `make run`, `make test` and `python -m local` set STAGE=local.
+    stage: str = "prod"
     mongodb_uri: str | None = None
     mongodb_uri_secret_arn: str | None = None
     mongodb_db: str = "car_retail"
     mongodb_server_selection_timeout_ms: int = Field(default=3000, ge=100)
+    # Every database operation gives up after this (pymongo timeoutMS), well inside the Lambda's 10 s,
+    # so a stalled database is our 503 in the envelope rather than API Gateway's timeout.
+    mongodb_timeout_ms: int = Field(default=5000, ge=100)
 
     jwt_secret: str | None = None
     jwt_secret_arn: str | None = None
