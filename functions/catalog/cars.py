@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from bson import ObjectId
 
 from catalog.query import SortSpec
+from common import db
 from common.db import get_db
+from common.errors import NotFound
 
 Car = dict[str, Any]
 
@@ -30,11 +33,7 @@ DETAIL_EXCLUDED = {"info": 0, "modifications.specs": 0}
 
 def find_page(query: dict[str, Any], sort: SortSpec, *, offset: int, limit: int) -> tuple[list[Car], int]:
     """One page of matches and the number of all matches; limit 0 only counts."""
-    cars = get_db().cars
-    total = cars.count_documents(query)
-    if limit == 0 or offset >= total:
-        return [], total
-    return list(cars.find(query, LIST_FIELDS).sort(sort).skip(offset).limit(limit)), total
+    return db.find_page(get_db().cars, query, sort, offset=offset, limit=limit, projection=LIST_FIELDS)
 
 
 def find_many(car_ids: Iterable[ObjectId]) -> dict[ObjectId, Car]:
@@ -64,3 +63,33 @@ def price_range() -> dict[str, int]:
     cheapest = cars.find_one({}, {"priceFrom": 1}, sort=[("priceFrom", 1), ("_id", 1)])
     dearest = cars.find_one({}, {"priceFrom": 1}, sort=[("priceFrom", -1), ("_id", -1)])
     return {"min": (cheapest or {}).get("priceFrom", 0), "max": (dearest or {}).get("priceFrom", 0)}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A car with the modification and color a client chose of it."""
+
+    car: Car
+    modification: dict[str, Any]
+    color: dict[str, Any]
+
+
+def _embedded(items: list[dict[str, Any]], item_id: str) -> dict[str, Any] | None:
+    return next((item for item in items if item.get("_id") == ObjectId(item_id)), None)
+
+
+def chosen(car_id: str, modification_id: str, color_id: str, *, brand_id: str | None = None) -> Choice:
+    """The choice, checked to belong together (the one rule orders and dictionaries share): 404 naming
+    the first id that does not, the car, its brand, the modification or the color."""
+    car = find_detail(car_id)
+    if car is None:
+        raise NotFound("Car not found")
+    if brand_id is not None and car["brandId"] != ObjectId(brand_id):
+        raise NotFound("This car is not a model of this brand")
+    modification = _embedded(car.get("modifications", []), modification_id)
+    if modification is None:
+        raise NotFound("Modification not found for this car")
+    color = _embedded(car.get("colors", []), color_id)
+    if color is None:
+        raise NotFound("Color not found for this car")
+    return Choice(car=car, modification=modification, color=color)

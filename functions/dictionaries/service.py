@@ -29,23 +29,10 @@ def _branch(branch: Data, loc: Locale) -> Data:
     }
 
 
-def _purchasable(brand_id: str, car_id: str, modification_id: str, color_id: str) -> None:
-    """404 unless the car is a model of the brand and the modification and color are the car's."""
-    car = cars.find_fields(car_id, "brandId", "modifications._id", "colors._id")
-    if car is None:
-        raise NotFound("Car not found")
-    if car["brandId"] != ObjectId(brand_id):
-        raise NotFound("This car is not a model of this brand")
-    if ObjectId(modification_id) not in {mod["_id"] for mod in car.get("modifications", [])}:
-        raise NotFound("Modification not found for this car")
-    if ObjectId(color_id) not in {color["_id"] for color in car.get("colors", [])}:
-        raise NotFound("Color not found for this car")
-
-
 def regions_with_availability(*, brand_id: str, car_id: str, modification_id: str, color_id: str) -> Data:
     """The regions that have branches of the brand, each with its branches and whether the branch has
     this modification in this color in stock (`available`); regions by their order, branches by name."""
-    _purchasable(brand_id, car_id, modification_id, color_id)
+    cars.chosen(car_id, modification_id, color_id, brand_id=brand_id)
     loc = locale()
     branches = dealers.branches_of_brand(ObjectId(brand_id))
     stocked = dealers.branches_with_stock(

@@ -13,8 +13,9 @@ from typing import Any
 
 from bson import ObjectId
 
-from common.db import get_db
+from catalog import brands, cars
 from common.errors import Conflict, NotFound
+from dictionaries import dealers
 from orders.models import CreateOrderBody
 from payments.service import offered_payment_types
 
@@ -40,33 +41,21 @@ class Purchase:
         return int(self.modification["price"])
 
 
-def _embedded(items: list[Document], item_id: ObjectId) -> Document | None:
-    return next((item for item in items if item.get("_id") == item_id), None)
-
-
 def resolve_purchase(body: CreateOrderBody) -> Purchase:
-    db = get_db()
-    car = db.cars.find_one({"_id": ObjectId(body.carId)})
-    if car is None:
-        raise NotFound("Car not found")
-    modification = _embedded(car.get("modifications", []), ObjectId(body.modificationId))
-    if modification is None:
-        raise NotFound("Modification not found for this car")
-    color = _embedded(car.get("colors", []), ObjectId(body.colorId))
-    if color is None:
-        raise NotFound("Color not found for this car")
-    region_id = ObjectId(body.regionId)
-    if db.regions.count_documents({"_id": region_id}, limit=1) == 0:
+    choice = cars.chosen(body.carId, body.modificationId, body.colorId)
+    car, modification, color = choice.car, choice.modification, choice.color
+    region = dealers.find_region(ObjectId(body.regionId))
+    if region is None:
         raise NotFound("Region not found")
-    branch = db.branches.find_one({"_id": ObjectId(body.branchId), "active": True})
+    branch = dealers.find_branch(body.branchId)
     if branch is None:
         raise NotFound("Branch not found or not active")
-    if branch.get("regionId") != region_id:
+    if branch.get("regionId") != region["_id"]:
         raise NotFound("Branch not found in this region")
     if car["brandId"] not in branch.get("brandIds", []):
         raise NotFound("This branch does not sell this car's brand")
 
-    brand = db.brands.find_one({"_id": car["brandId"]})
+    brand = brands.find_by_id(str(car["brandId"]))
     purchase = Purchase(car=car, modification=modification, color=color, branch=branch, brand=brand)
     offered = [kind.value for kind in offered_payment_types(car)]
     if body.paymentTypeId.value not in offered:
@@ -75,9 +64,6 @@ def resolve_purchase(body: CreateOrderBody) -> Purchase:
         )
     if body.price != purchase.price:
         raise Conflict("The price has changed", details={"currentPrice": purchase.price})
-    stock = db.stock.find_one(
-        {"branchId": branch["_id"], "modificationId": modification["_id"], "colorId": color["_id"]}, {"quantity": 1}
-    )
-    if stock is None or int(stock.get("quantity", 0)) <= 0:
+    if not dealers.branches_with_stock([branch["_id"]], modification["_id"], color["_id"]):
         raise Conflict("This branch has no car of this modification and color in stock", details={"quantity": 0})
     return purchase

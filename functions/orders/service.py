@@ -12,7 +12,7 @@ from bson import ObjectId
 from pymongo.errors import PyMongoError
 
 from common import clock, counters, responses
-from common.db import get_db
+from common.db import find_page, get_db
 from common.errors import NotFound
 from common.locale import Locale, localize
 from common.observability import logger, metrics
@@ -147,11 +147,10 @@ def detail(order: Order, locale: Locale) -> dict[str, Any]:
 
 def list_orders(*, user_id: str, limit: int, offset: int, locale: Locale) -> dict[str, Any]:
     """The caller's orders, newest first."""
-    orders = get_db().orders
-    query = {"userId": ObjectId(user_id)}
-    cursor = orders.find(query).sort([("createdAt", -1), ("_id", -1)]).skip(offset).limit(limit)
-    items = [list_item(order, locale) for order in cursor] if limit else []
-    return responses.page(items, orders.count_documents(query))
+    found, total = find_page(
+        get_db().orders, {"userId": ObjectId(user_id)}, [("createdAt", -1), ("_id", -1)], offset=offset, limit=limit
+    )
+    return responses.page([list_item(order, locale) for order in found], total)
 
 
 def get_order(order_id: str, *, user_id: str, locale: Locale) -> dict[str, Any]:

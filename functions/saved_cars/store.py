@@ -8,7 +8,7 @@ from typing import Any, Literal
 from bson import ObjectId
 from pymongo.errors import DuplicateKeyError
 
-from common import clock
+from common import clock, db
 from common.db import get_db
 
 NEWEST_FIRST = [("createdAt", -1), ("_id", -1)]
@@ -28,12 +28,8 @@ def toggle(fingerprint: str, car_id: ObjectId) -> Literal["saved", "removed"]:
 
 def find_page(fingerprint: str, *, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
     """The device's saved cars, newest first; limit 0 only counts."""
-    saved_cars = get_db().saved_cars
-    total = saved_cars.count_documents({"fingerprint": fingerprint})
-    if limit == 0 or offset >= total:
-        return [], total
-    found = saved_cars.find({"fingerprint": fingerprint}, {"carId": 1}).sort(NEWEST_FIRST).skip(offset).limit(limit)
-    return list(found), total
+    query = {"fingerprint": fingerprint}
+    return db.find_page(get_db().saved_cars, query, NEWEST_FIRST, offset=offset, limit=limit, projection={"carId": 1})
 
 
 def forget(fingerprint: str, car_ids: list[ObjectId]) -> int:

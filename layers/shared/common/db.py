@@ -7,10 +7,12 @@ Indexes are declared in code (`Index` lists in each function's `indexes.py`) and
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pymongo import MongoClient
+from pymongo.collection import Collection
 from pymongo.database import Database
 
 from common.secrets import mongodb_uri
@@ -49,6 +51,23 @@ def reset_client() -> None:
         if _client is not None:
             _client.close()
         _client = None
+
+
+def find_page(
+    collection: Collection[dict[str, Any]],
+    query: Mapping[str, Any],
+    sort: list[tuple[str, int]],
+    *,
+    offset: int,
+    limit: int,
+    projection: Mapping[str, Any] | None = None,
+) -> tuple[list[dict[str, Any]], int]:
+    """One page of matches and the number of all matches (the API's `{items, total}`); limit 0 and an
+    offset past the end only count. `sort` should end on `_id` so pages never overlap."""
+    total = collection.count_documents(query)
+    if limit == 0 or offset >= total:
+        return [], total
+    return list(collection.find(query, projection).sort(sort).skip(offset).limit(limit)), total
 
 
 @dataclass(frozen=True)
