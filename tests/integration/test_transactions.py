@@ -528,6 +528,22 @@ def test_history_of_an_order_without_payments_is_empty(api: ApiClient, payable_o
 # --- races and logs ------------------------------------------------------------------------------
 
 
+def wait_after_first_call(read: Callable[..., Any], racers: int) -> Callable[..., Any]:
+    """`read`, where each thread's first call waits until all `racers` made theirs: every racer has
+    read before any of them writes."""
+    barrier = threading.Barrier(racers, timeout=10)
+    first_read = threading.local()
+
+    def read_then_wait(*args: Any, **kwargs: Any) -> Any:
+        found = read(*args, **kwargs)
+        if not getattr(first_read, "done", False):
+            first_read.done = True
+            barrier.wait()
+        return found
+
+    return read_then_wait
+
+
 def test_concurrent_applies_of_one_transaction_pay_exactly_once(
     api: ApiClient, payable_order: OrderFactory, db: Db, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -540,18 +556,7 @@ def test_concurrent_applies_of_one_transaction_pay_exactly_once(
     # so only the conditional claim stands between them and a double payment. (The embedded server
     # runs commands one at a time and would otherwise let them take turns.)
     racers = 12
-    barrier = threading.Barrier(racers, timeout=10)
-    find_own = store.find_own
-    first_read = threading.local()
-
-    def read_then_wait(transaction_id: int, user_id: str) -> dict[str, Any] | None:
-        found = find_own(transaction_id, user_id)
-        if not getattr(first_read, "done", False):
-            first_read.done = True
-            barrier.wait()
-        return found
-
-    monkeypatch.setattr(store, "find_own", read_then_wait)
+    monkeypatch.setattr(store, "find_own", wait_after_first_call(store.find_own, racers))
 
     def pay(_: int) -> int:
         try:
@@ -676,18 +681,8 @@ def test_racing_applies_of_two_transactions_of_one_order_charge_the_card_once(
     calls = _count_processor_calls(monkeypatch)
     # And the worst interleaving: both applies hold their transaction and have read the order (payable,
     # nothing paid) before either takes the order's charging lease
-    barrier = threading.Barrier(2, timeout=10)
     find_order = store.find_order
-    first_read = threading.local()
-
-    def read_then_wait(order_id: ObjectId, user_id: str | None = None) -> dict[str, Any] | None:
-        found = find_order(order_id, user_id)
-        if not getattr(first_read, "done", False):
-            first_read.done = True
-            barrier.wait()
-        return found
-
-    monkeypatch.setattr(store, "find_order", read_then_wait)
+    monkeypatch.setattr(store, "find_order", wait_after_first_call(find_order, 2))
 
     def pay(transaction_id: int) -> tuple[int, str]:
         try:
