@@ -11,6 +11,7 @@ win: each update matches the state (and paid amount) it was computed from. Every
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -19,7 +20,7 @@ from pymongo import ReturnDocument
 
 from common import clock, events
 from common.db import Index, get_db
-from common.errors import Conflict, NotFound
+from common.errors import Conflict, NotFound, ServiceUnavailable
 from common.locale import Locale
 
 Order = dict[str, Any]
@@ -27,6 +28,15 @@ Order = dict[str, Any]
 INDEXES = [Index("order_logs", [("orderId", 1), ("at", 1)], "order_logs_by_order")]
 
 MAX_CAS_ATTEMPTS = 10
+
+
+class OrderBusy(ServiceUnavailable):
+    """`record_payment` lost every compare-and-set to other changes of the order: nothing was refused,
+    the same call later will very likely succeed (503, not a refusal)."""
+
+
+class ChargeInProgress(Conflict):
+    """Another payment of the order holds the charging lease (`take_charge`)."""
 
 
 class Status(StrEnum):
@@ -128,11 +138,72 @@ def transition(order_id: ObjectId, target: Status, *, cause: str) -> Order:
     raise Conflict("The order is being changed by another request, try again")
 
 
+def remaining(order: Order) -> int:
+    """What the order can still take: 0 unless it is payable."""
+    if Status(order["statusSlug"]) not in PAYABLE:
+        return 0
+    return int(order["amountDue"]) - int(order.get("paidAmount", 0))
+
+
+def ensure_can_take(order: Order, amount: int) -> int:
+    """What the order can still take; 409 if it takes no payments or less than `amount`. The one rule
+    for card transactions (create, resend, apply) and `record_payment`."""
+    current = Status(order["statusSlug"])
+    if current not in PAYABLE:
+        raise Conflict(f"Order is {current} and cannot take payments", details={"statusSlug": current.value})
+    left = remaining(order)
+    if amount > left:
+        raise Conflict("Payment is larger than the amount still due", details={"remaining": left, "amount": amount})
+    return left
+
+
+def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: datetime, lease_seconds: int) -> Order:
+    """Take the order's charging lease for `payment_id`, with one conditional update: free, already this
+    payment's, or older than `lease_seconds` (its holder died), and only while the order is payable and
+    can take `amount`. At most one payment of an order is being charged at a time, so two charges can
+    never both land on an order that can take only one. Released by `record_payment` of the same
+    payment id, or `release_charge`.
+
+    409 `ChargeInProgress` when another payment holds it; 409 (`ensure_can_take`) when the order cannot
+    take the amount; 404 when it is gone."""
+    claimed = get_db().orders.find_one_and_update(
+        {
+            "_id": order_id,
+            "statusSlug": {"$in": [status.value for status in PAYABLE]},
+            "$expr": {"$lte": [{"$add": [{"$ifNull": ["$paidAmount", 0]}, amount]}, "$amountDue"]},
+            "$or": [
+                {"chargingPaymentId": None},
+                {"chargingPaymentId": payment_id},
+                {"chargingSince": {"$lte": now - timedelta(seconds=lease_seconds)}},
+            ],
+        },
+        {"$set": {"chargingPaymentId": payment_id, "chargingSince": now}},
+        return_document=ReturnDocument.AFTER,
+    )
+    if claimed is not None:
+        return claimed
+    order = _load(order_id)
+    ensure_can_take(order, amount)
+    raise ChargeInProgress(
+        "Another payment of this order is being confirmed, try again", details={"retryAfter": lease_seconds}
+    )
+
+
+def release_charge(order_id: ObjectId, payment_id: str) -> None:
+    """Give the charging lease back, if `payment_id` still holds it."""
+    get_db().orders.update_one(
+        {"_id": order_id, "chargingPaymentId": payment_id},
+        {"$set": {"chargingPaymentId": None, "chargingSince": None}},
+    )
+
+
 def record_payment(order_id: ObjectId, amount: int, *, payment_id: str, cause: str) -> Order:
     """Add a confirmed payment to the order, once per `payment_id`, moving it to PARTIALLY_PAID or PAID.
 
     Idempotent: applying the same payment_id again returns the order unchanged. Refuses (409) an order
-    that is not payable and an amount above what is still due.
+    that is not payable and an amount above what is still due; 503 `OrderBusy` when every
+    compare-and-set lost to another change. Releases the charging lease this payment holds
+    (`take_charge`) in the same update.
     """
     if amount <= 0:
         raise Conflict("A payment must be a positive amount")
@@ -141,28 +212,33 @@ def record_payment(order_id: ObjectId, amount: int, *, payment_id: str, cause: s
         if payment_id in order.get("paymentIds", []):
             return order
         current = Status(order["statusSlug"])
-        if current not in PAYABLE:
-            raise Conflict(f"Order is {current} and cannot take payments", details={"statusSlug": current.value})
+        ensure_can_take(order, amount)
         paid = int(order.get("paidAmount", 0))
         due = int(order["amountDue"])
-        if paid + amount > due:
-            raise Conflict(
-                "Payment is larger than the amount still due", details={"remaining": due - paid, "amount": amount}
-            )
         target = Status.PAID if paid + amount == due else Status.PARTIALLY_PAID
+        query: dict[str, Any] = {
+            "_id": order_id,
+            "statusSlug": current.value,
+            "paidAmount": paid,
+            "paymentIds": {"$ne": payment_id},
+        }
+        changes: dict[str, Any] = {"statusSlug": target.value, "paidAmount": paid + amount, "updatedAt": clock.now()}
+        if order.get("chargingPaymentId") == payment_id:
+            query["chargingPaymentId"] = payment_id
+            changes |= {"chargingPaymentId": None, "chargingSince": None}
         updated = get_db().orders.find_one_and_update(
-            {"_id": order_id, "statusSlug": current.value, "paidAmount": paid, "paymentIds": {"$ne": payment_id}},
-            {
-                "$set": {"statusSlug": target.value, "paidAmount": paid + amount, "updatedAt": clock.now()},
-                "$push": {"paymentIds": payment_id},
-            },
+            query,
+            {"$set": changes, "$push": {"paymentIds": payment_id}},
             return_document=ReturnDocument.AFTER,
         )
         if updated is not None:
             if target != current:
                 log_change(updated, current, cause)
             return updated
-    raise Conflict("The order is being paid by another request, try again")
+    raise OrderBusy(
+        "The order is being paid by another request, try again",
+        headers={"Retry-After": "1"},
+    )
 
 
 def steps(order: Order, locale: Locale) -> list[dict[str, Any]]:

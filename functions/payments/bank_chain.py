@@ -20,10 +20,12 @@ from pymongo.errors import BulkWriteError
 
 from common import clock
 from common.db import get_db
+from common.enums import PaymentType
 from common.errors import NotFound
 from payments import catalog
 from payments.catalog import Doc, child, listing, percent, text
 from payments.credit_math import CreditQuote, RefundType, credit_quote
+from payments.service import ensure_offered, offered_payment_types
 
 LEVELS = ("incomeTypes", "initialPayments", "loanTerms", "refundTypes")
 # (query field, tree level, the choice it must belong to), in the order of the chain.
@@ -53,8 +55,11 @@ def offer_id(product_id: ObjectId, modification_id: ObjectId) -> ObjectId:
 
 
 def banks(brand_id: str, car_id: str, modification_id: str) -> dict[str, Any]:
-    """The offers of every bank whose active product serves the car's brand."""
+    """The offers of every bank whose active product serves the car's brand; none for a car not sold
+    on credit."""
     car, modification = catalog.car_and_modification(modification_id, car_id=car_id, brand_id=brand_id)
+    if PaymentType.CREDIT not in offered_payment_types(car):
+        return listing([])
     products = list(get_db().credit_products.find({"brandId": car["brandId"], "active": True}))
     banks_by_id = catalog.organization_refs([product["organizationId"] for product in products])
     # In the banks' order; a product of an inactive bank is left out.
@@ -203,9 +208,10 @@ def calculate(
             )
         chosen[level] = node = found
     try:
-        _, modification = catalog.car_and_modification(str(offer["modificationId"]), car_id=str(offer["carId"]))
+        car, modification = catalog.car_and_modification(str(offer["modificationId"]), car_id=str(offer["carId"]))
     except NotFound as exc:
         raise NotFound("The car modification of this bank offer is no longer sold") from exc
+    ensure_offered(car, PaymentType.CREDIT)
     term, refund_type = chosen["loanTerms"], RefundType(chosen["refundTypes"]["slug"])
     quote = credit_quote(
         modification["price"], chosen["initialPayments"]["percent"], term["months"], term["rateBp"], refund_type

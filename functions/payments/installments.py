@@ -11,6 +11,7 @@ from common.errors import BadRequest
 from payments import catalog
 from payments.catalog import Doc, percent, text
 from payments.credit_math import installment_cell, percent_of
+from payments.service import offered_payment_types
 
 
 def matrix(brand_id: str, payment_type: PaymentType, modification_id: str) -> dict[str, Any]:
@@ -19,7 +20,7 @@ def matrix(brand_id: str, payment_type: PaymentType, modification_id: str) -> di
     car, modification = catalog.car_and_modification(modification_id, brand_id=brand_id)
     price = modification["price"]
     plans = []
-    if PaymentType.INSTALLMENT in car.get("paymentTypes", []):
+    if PaymentType.INSTALLMENT in offered_payment_types(car):
         plans = list(get_db().installment_plans.find({"brandId": car["brandId"], "active": True}).sort("order", 1))
     providers = catalog.organization_refs([plan["organizationId"] for plan in plans])
     items = [

@@ -7,11 +7,13 @@ from typing import Any
 from bson import ObjectId
 
 from common.db import get_db
+from common.enums import PaymentType
 from common.errors import Conflict, NotFound
 from payments import catalog
 from payments.catalog import Doc, child, listing, percent, text
 from payments.credit_math import LeasingQuote, LeasingTerms, leasing_quote
 from payments.models import LeasingCalculateBody
+from payments.service import ensure_offered
 
 
 def programs(brand_id: str, organization_id: str) -> dict[str, Any]:
@@ -87,6 +89,7 @@ def calculate(body: LeasingCalculateBody) -> Doc:
     car, modification = catalog.car_and_modification(body.modificationId, car_id=body.carId)
     if program["brandId"] != car["brandId"]:
         raise NotFound("leasingId does not serve the brand of carId")
+    ensure_offered(car, PaymentType.LEASING)
     term = child(program, "loanTerms", ObjectId(body.loanTermId))
     if term is None:
         raise NotFound("loanTermId does not belong to leasingId")

@@ -8,6 +8,7 @@ from bson import ObjectId
 
 from common.db import get_db
 from common.enums import PAYMENT_TYPE_NAMES, PaymentType
+from common.errors import NotFound
 from payments import catalog
 from payments.catalog import listing, text
 
@@ -42,6 +43,16 @@ def offered_payment_types(car: dict[str, Any]) -> list[PaymentType]:
         for kind in PaymentType
         if kind in allowed and (kind is PaymentType.CASH or catalog.organization_refs(_serving(kind, car["brandId"])))
     ]
+
+
+def ensure_offered(car: dict[str, Any], kind: PaymentType) -> None:
+    """404 unless the car is sold by `kind` (`offered_payment_types`): a calculation or schedule of a
+    financing the car is not sold with. Listings answer an empty list instead."""
+    if kind not in offered_payment_types(car):
+        raise NotFound(
+            f"The car is not sold by {kind.value}",
+            details={"paymentType": kind.value, "offered": [offered.value for offered in offered_payment_types(car)]},
+        )
 
 
 def payment_types(modification_id: str, brand_id: str) -> dict[str, Any]:

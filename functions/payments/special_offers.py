@@ -18,21 +18,27 @@ from bson import ObjectId
 
 from common import clock
 from common.db import get_db
+from common.enums import PaymentType
 from common.errors import NotFound
 from payments import catalog
 from payments.bank_chain import credit_summary
 from payments.catalog import Doc, percent, text
 from payments.credit_math import RefundType, credit_quote, leasing_quote
 from payments.leasing import price_terms, program_terms, quote_fields
+from payments.service import ensure_offered, offered_payment_types
 
 BANK, LEASING = "BANK", "LEASING"
+PAYMENT_TYPE_OF = {BANK: PaymentType.CREDIT, LEASING: PaymentType.LEASING}
 GRAPH_PATH = "/api/v1/payments/special-offers/graph"
 CSV_COLUMNS = ("month", "payment", "principal", "interest", "fee", "balance")
 
 
 def offers(car_id: str, modification_id: str, kind: str) -> dict[str, Any]:
-    """The active special offers of one kind for the car's modification."""
-    _, modification = catalog.car_and_modification(modification_id, car_id=car_id)
+    """The active special offers of one kind for the car's modification; none when the car is not sold
+    by that kind's payment type."""
+    car, modification = catalog.car_and_modification(modification_id, car_id=car_id)
+    if PAYMENT_TYPE_OF[kind] not in offered_payment_types(car):
+        return {"price": modification["price"], "items": [], "total": 0}
     found = [
         offer
         for offer in get_db()
@@ -89,12 +95,13 @@ def _priced(offer: Doc, organization: Doc, modification: Doc) -> tuple[Doc, list
 
 def graph(car_id: str, modification_id: str, offer_id: str, file_format: str) -> Doc | Response:
     """The offer's month-by-month schedule (`payment = principal + interest + fee`), as data or CSV."""
-    _, modification = catalog.car_and_modification(modification_id, car_id=car_id)
+    car, modification = catalog.car_and_modification(modification_id, car_id=car_id)
     offer = get_db().special_offers.find_one({"_id": ObjectId(offer_id), "active": True})
     if offer is None:
         raise NotFound("Special offer not found")
     if offer["carId"] != ObjectId(car_id) or not _applies(offer, modification["_id"]):
         raise NotFound("offerId does not belong to carId and modificationId")
+    ensure_offered(car, PAYMENT_TYPE_OF[offer["kind"]])
     organization = catalog.organization_refs([offer["organizationId"]]).get(offer["organizationId"])
     if organization is None:
         raise NotFound("Special offer not found")

@@ -6,7 +6,9 @@ to the processor in tiyin. Card numbers, expiry dates and codes are never stored
 
 Apply pays at most once (docs/DECISIONS.md, "Card payments"): one apply claims the transaction
 (PENDING -> CONFIRMING, conditional), confirms with the processor, records the payment on the order
-through the lifecycle (idempotent per transaction id), then marks it CONFIRMED (conditional).
+through the lifecycle (idempotent per transaction id), then marks it CONFIRMED (conditional). Before
+the processor is asked to charge, the apply takes the order's charging lease (`lifecycle.take_charge`),
+so of two transactions of one order only one is charged at a time, and only if the order can take it.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from typing import Any
 from aws_lambda_powertools.metrics import MetricUnit
 from bson import ObjectId
 
-from common import clock, counters, events
+from common import clock, counters, events, rate_limit
 from common.errors import AppError, BadRequest, Conflict, NotFound, ServiceUnavailable, TooManyRequests
 from common.observability import logger, metrics
 from common.responses import page
+from common.settings import get_settings
 from orders import lifecycle
 from transactions import cards, store
 from transactions.models import ApplyBody, CreateBody, ResendBody
@@ -73,13 +76,7 @@ def create(user_id: str, body: CreateBody) -> dict[str, int]:
     order = _own_order(body.orderId, user_id)
     if str(order["brandId"]) != body.brandId:
         raise BadRequest.field("body.brandId", "does not match the order's brand")
-    remaining = _check_fits(order, body.amount)
-    in_progress = store.reserved_amount(order["_id"], now)
-    if body.amount > remaining - in_progress:
-        raise Conflict(
-            "Amount is larger than what is due after the payments in progress",
-            details={"remaining": remaining, "inProgress": in_progress, "amount": body.amount},
-        )
+    _check_fits_with_open(order, body.amount, now)
     card_type = cards.detect_type(body.cardNumber)
     if card_type != body.cardType:
         raise BadRequest.field("body.cardType", "does not match the card number")
@@ -88,6 +85,8 @@ def create(user_id: str, body: CreateBody) -> dict[str, int]:
     year, month = cards.parse_expiry(body.expiry)
     if cards.expiry_has_passed(year, month, now):
         raise BadRequest.field("body.expiry", "the card has expired")
+    card_hash = cards.lookup_hash(body.cardNumber)
+    _limit_creates(user_id, card_hash)
 
     transaction_id = counters.next_value("transaction")
     processor = get_processor()
@@ -107,7 +106,7 @@ def create(user_id: str, body: CreateBody) -> dict[str, int]:
             "amount": body.amount,
             "cardMask": cards.mask(body.cardNumber),
             "cardType": card_type.value,
-            "cardHash": cards.lookup_hash(body.cardNumber),
+            "cardHash": card_hash,
             "processor": processor.name,
             "processorId": payment.processor_id,
             "processorToken": payment.token,
@@ -136,6 +135,12 @@ def resend(user_id: str, body: ResendBody) -> dict[str, int]:
         raise NotFound("No pending transaction for this card and amount")
     processor = _processor_of(transaction)
     _check_resend_allowed(transaction, now)
+    if transaction["expiresAt"] <= now:
+        # An expired code held nothing on the order: reviving it must fit like a new payment.
+        order = store.find_order(transaction["orderId"])
+        if order is None:
+            raise Conflict("The order no longer exists")
+        _check_fits_with_open(order, int(transaction["amount"]), now, excluding=int(transaction["_id"]))
     if not store.take_resend_slot(transaction, now):
         # Another resend or an apply got there first: judge again from what it left.
         current = store.find_own(transaction["_id"], user_id) or transaction
@@ -205,53 +210,29 @@ def _settle(
     processor: CardProcessor, transaction: Transaction, claim_id: str, otp: str, now: datetime
 ) -> dict[str, Any]:
     transaction_id = int(transaction["_id"])
-    payment = _payment(transaction)
-    if transaction.get("processorConfirmedAt") is None:
-        # A previous apply that died after calling the processor may have been charged.
-        maybe_charged = transaction.get("confirmStartedAt") is not None
-        try:
-            _check_fits(store.find_order(transaction["orderId"]), int(transaction["amount"]))
-        except Conflict as refused:
-            raise _fail(transaction, claim_id, now, refused, processor if maybe_charged else None) from None
-        store.update_claimed(transaction_id, claim_id, now, {"confirmStartedAt": now})
-        try:
-            processor.confirm(payment, otp)
-        except WrongOtp:
-            raise _wrong_otp(transaction, claim_id, now) from None
-        except OtpExpired:
-            store.update_claimed(
-                transaction_id,
-                claim_id,
-                now,
-                {"status": Status.PENDING.value, "confirmStartedAt": None, "expiresAt": now},
-            )
-            raise _expired(transaction) from None
-        except PaymentDeclined as declined:
-            store.update_claimed(
-                transaction_id, claim_id, now, {"status": Status.FAILED.value, "failureReason": declined.reason}
-            )
-            raise _processor_refusal(declined, failed=True) from None
-        except ProcessorUnavailable:
-            # The outcome is unknown: keep the claim. After the lease a retry asks the processor again
-            # (its apply is idempotent); until then the amount stays reserved on the order.
-            raise ServiceUnavailable(
-                "The card processor did not answer; try again in a minute",
-                headers={"Retry-After": str(CLAIM_LEASE_SECONDS)},
-            ) from None
-        store.update_claimed(transaction_id, claim_id, now, {"processorConfirmedAt": now})
+    order_id = transaction["orderId"]
+    if transaction.get("processorConfirmedAt") is None and not _already_recorded(order_id, transaction_id):
+        _charge(processor, transaction, claim_id, otp, now)
 
     try:
         order = lifecycle.record_payment(
-            transaction["orderId"],
+            order_id,
             int(transaction["amount"]),
             payment_id=str(transaction_id),
             cause=f"card payment {transaction_id}",
         )
+    except lifecycle.OrderBusy:
+        # Charged and not refused: only lost the race for the order document. Keep the claim (and the
+        # order's charging lease); the client's retry after the lease records the payment idempotently.
+        raise ServiceUnavailable(
+            "The order is being changed by another request; try again in a minute",
+            headers={"Retry-After": str(CLAIM_LEASE_SECONDS)},
+        ) from None
     except (Conflict, NotFound) as refused:
-        # Charged, but the order can no longer take it (another payment filled it, or it was cancelled).
+        # Charged, but the order can no longer take it (it was cancelled, or paid by other means).
         raise _fail(transaction, claim_id, now, refused, processor) from None
 
-    if store.mark_confirmed(transaction_id, now):
+    if store.mark_confirmed(transaction_id, claim_id, now):
         events.publish(
             "PaymentConfirmed",
             {
@@ -284,13 +265,82 @@ def _settle(
     }
 
 
+def _already_recorded(order_id: ObjectId, transaction_id: int) -> bool:
+    """A previous apply of this transaction recorded the payment and died before marking it confirmed."""
+    order = store.find_order(order_id)
+    return order is not None and str(transaction_id) in order.get("paymentIds", [])
+
+
+def _charge(processor: CardProcessor, transaction: Transaction, claim_id: str, otp: str, now: datetime) -> None:
+    """Take the order's charging lease, then ask the processor to charge; raise unless it charged."""
+    transaction_id = int(transaction["_id"])
+    order_id = transaction["orderId"]
+    payment_id = str(transaction_id)
+    # A previous apply that died after calling the processor may have been charged.
+    maybe_charged = transaction.get("confirmStartedAt") is not None
+    try:
+        lifecycle.take_charge(
+            order_id, payment_id, int(transaction["amount"]), now=now, lease_seconds=CLAIM_LEASE_SECONDS
+        )
+    except lifecycle.ChargeInProgress as busy:
+        # Nothing charged by this apply: give the transaction back so the client can apply again.
+        _update_claimed(transaction, claim_id, now, {"status": Status.PENDING.value})
+        raise busy from None
+    except (Conflict, NotFound) as refused:
+        raise _fail(transaction, claim_id, now, refused, processor if maybe_charged else None) from None
+    try:
+        _update_claimed(transaction, claim_id, now, {"confirmStartedAt": now})
+    except Conflict:
+        lifecycle.release_charge(order_id, payment_id)
+        raise
+    try:
+        processor.confirm(_payment(transaction), otp)
+    except WrongOtp:
+        lifecycle.release_charge(order_id, payment_id)
+        raise _wrong_otp(transaction, claim_id, now) from None
+    except OtpExpired:
+        lifecycle.release_charge(order_id, payment_id)
+        _update_claimed(transaction, claim_id, now, {"status": Status.PENDING.value, "expiresAt": now})
+        raise _expired(transaction) from None
+    except PaymentDeclined as declined:
+        lifecycle.release_charge(order_id, payment_id)
+        _update_claimed(transaction, claim_id, now, {"status": Status.FAILED.value, "failureReason": declined.reason})
+        raise _processor_refusal(declined, failed=True) from None
+    except ProcessorUnavailable:
+        # The outcome is unknown: keep the claim and the order's charging lease. After the lease a retry
+        # asks the processor again (its apply is idempotent); until then the amount stays reserved.
+        raise ServiceUnavailable(
+            "The card processor did not answer; try again in a minute",
+            headers={"Retry-After": str(CLAIM_LEASE_SECONDS)},
+        ) from None
+    _update_claimed(transaction, claim_id, now, {"processorConfirmedAt": now})
+
+
+def _update_claimed(
+    transaction: Transaction,
+    claim_id: str,
+    now: datetime,
+    changes: dict[str, Any],
+    *,
+    inc: dict[str, int] | None = None,
+) -> Transaction:
+    """Change the transaction this apply holds; 409 when the claim was lost (its lease ran out and
+    another apply took it over: that one carries on)."""
+    updated = store.update_claimed(int(transaction["_id"]), claim_id, now, changes, inc=inc)
+    if updated is None:
+        raise Conflict(
+            "The transaction is being confirmed by another request", details={"status": Status.CONFIRMING.value}
+        )
+    return updated
+
+
 def _wrong_otp(transaction: Transaction, claim_id: str, now: datetime) -> BadRequest:
     attempts = int(transaction["attempts"]) + 1
     left = MAX_OTP_ATTEMPTS - attempts
-    changes: dict[str, Any] = {"status": Status.PENDING.value, "confirmStartedAt": None}
+    changes: dict[str, Any] = {"status": Status.PENDING.value}
     if left <= 0:
         changes = {"status": Status.FAILED.value, "failureReason": "OTP_ATTEMPTS"}
-    store.update_claimed(int(transaction["_id"]), claim_id, now, changes, inc={"attempts": 1})
+    _update_claimed(transaction, claim_id, now, changes, inc={"attempts": 1})
     if left <= 0:
         return BadRequest(
             "Wrong code; no attempts left, the transaction has failed",
@@ -306,6 +356,7 @@ def _fail(
     changes: dict[str, Any] = {"status": Status.FAILED.value, "failureReason": "ORDER_REFUSED"}
     if refund_with is not None:
         changes["refund"] = _cancel(refund_with, transaction)
+    lifecycle.release_charge(transaction["orderId"], str(transaction["_id"]))
     store.update_claimed(int(transaction["_id"]), claim_id, now, changes)
     return Conflict(
         f"{refused.message}; the card payment was cancelled",
@@ -335,17 +386,29 @@ def _own_order(order_id: str, user_id: str) -> dict[str, Any]:
     return order
 
 
-def _check_fits(order: dict[str, Any] | None, amount: int) -> int:
-    """What the order can still take; 409 if it takes no payments or less than `amount`."""
-    if order is None:
-        raise Conflict("The order no longer exists")
-    status = lifecycle.Status(order["statusSlug"])
-    if status not in lifecycle.PAYABLE:
-        raise Conflict(f"Order is {status} and cannot take payments", details={"statusSlug": status.value})
-    remaining = int(order["amountDue"]) - int(order.get("paidAmount", 0))
-    if amount > remaining:
-        raise Conflict("Amount is larger than the amount still due", details={"remaining": remaining, "amount": amount})
-    return remaining
+def _check_fits_with_open(order: dict[str, Any], amount: int, now: datetime, *, excluding: int | None = None) -> None:
+    """409 unless the order can take `amount` on top of its other open transactions. Advisory: it reads
+    and the transaction is stored later, so two racing creates may both pass; the charging lease taken at
+    apply (`lifecycle.take_charge`) is what keeps the charges within what is due."""
+    remaining = lifecycle.ensure_can_take(order, amount)
+    in_progress = store.reserved_amount(order["_id"], now, excluding=excluding)
+    if amount > remaining - in_progress:
+        raise Conflict(
+            "Amount is larger than what is due after the payments in progress",
+            details={"remaining": remaining, "inProgress": in_progress, "amount": amount},
+        )
+
+
+def _limit_creates(user_id: str, card_hash: str) -> None:
+    """Each create sends a code and gives 3 tries at it: limit them per caller and per card."""
+    settings = get_settings()
+    for key in (f"card-create:user:{user_id}", f"card-create:card:{card_hash}"):
+        rate_limit.hit(
+            key,
+            limit=settings.card_create_rate_limit,
+            window_seconds=settings.card_create_rate_window_seconds,
+            message="Too many card payments started, try again later",
+        )
 
 
 def _check_resend_allowed(transaction: Transaction, now: datetime) -> None:

@@ -47,12 +47,13 @@ def find_own(transaction_id: int, user_id: str) -> Transaction | None:
     return get_db().transactions.find_one({"_id": transaction_id, "userId": ObjectId(user_id)})
 
 
-def reserved_amount(order_id: ObjectId, now: datetime) -> int:
-    """What open transactions of the order may still pay: pending ones whose code is alive, and the
-    ones being confirmed right now."""
+def reserved_amount(order_id: ObjectId, now: datetime, *, excluding: int | None = None) -> int:
+    """What open transactions of the order (but `excluding`) may still pay: pending ones whose code is
+    alive, and the ones being confirmed right now."""
     open_transactions = get_db().transactions.find(
         {
             "orderId": order_id,
+            **({"_id": {"$ne": excluding}} if excluding is not None else {}),
             "$or": [
                 {"status": Status.PENDING.value, "expiresAt": {"$gt": now}},
                 {"status": Status.CONFIRMING.value},
@@ -101,10 +102,10 @@ def update_claimed(
     )
 
 
-def mark_confirmed(transaction_id: int, now: datetime) -> bool:
-    """CONFIRMING -> CONFIRMED, once: whoever makes this change publishes the payment."""
+def mark_confirmed(transaction_id: int, claim_id: str, now: datetime) -> bool:
+    """CONFIRMING -> CONFIRMED, once, by the apply holding the claim: it publishes the payment."""
     result = get_db().transactions.update_one(
-        {"_id": transaction_id, "status": Status.CONFIRMING.value},
+        {"_id": transaction_id, "status": Status.CONFIRMING.value, "claimId": claim_id},
         {"$set": {"status": Status.CONFIRMED.value, "confirmedAt": now, "updatedAt": now}},
     )
     return result.modified_count == 1

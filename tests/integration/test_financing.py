@@ -399,6 +399,8 @@ def test_installment_matrix_for_the_modifications_price(api: ApiClient, db: Db, 
 def test_special_bank_and_leasing_offers_of_a_car(api: ApiClient, db: Db, car: CatalogCar) -> None:
     bank = insert_organization(db, "Kapitalbank")
     company = insert_organization(db, "Silk Road Leasing", "LEASING_COMPANY")
+    insert_credit_product(db, car.brand_id, bank)  # the car is sold on credit and by leasing
+    insert_leasing_program(db, car.brand_id, company)
     insert_special_offer(
         db, "BANK", car.car_id, bank, {"initialPercent": 30, "months": 36, "rateBp": 2400, "refundType": "ANNUITY"}
     )
@@ -426,11 +428,13 @@ def test_special_bank_and_leasing_offers_of_a_car(api: ApiClient, db: Db, car: C
 
 
 def test_offer_graph_gives_the_schedule_and_a_file_that_downloads(api: ApiClient, db: Db, car: CatalogCar) -> None:
+    company = insert_organization(db, "Silk Road Leasing", "LEASING_COMPANY")
+    insert_leasing_program(db, car.brand_id, company)
     offer = insert_special_offer(
         db,
         "LEASING",
         car.car_id,
-        insert_organization(db, "Silk Road Leasing", "LEASING_COMPANY"),
+        company,
         {"initialPercent": 20, "months": 24, "rateBp": 1500, "buyoutBp": 1000, "monthlyFee": 50_000},
     )
     api.login()
@@ -492,3 +496,48 @@ def test_the_demo_seed_attaches_financing_to_whatever_catalog_is_there(api: ApiC
     query = {"carId": str(car.car_id), "modificationId": str(car.modification_id)}
     assert data(api.get("/api/v1/payments/special-offers", params=query))["total"] == 1
     assert data(api.get("/api/v1/payments/special-offers/leasing", params=query))["total"] == 1
+
+
+# Financing only for cars sold that way
+
+
+def test_financing_of_a_car_not_sold_that_way_is_not_offered(
+    api: ApiClient, db: Db, car: CatalogCar, product: dict[str, Any]
+) -> None:
+    # Given a brand served by a bank and a leasing company, and a car of it sold for cash only
+    company = insert_organization(db, "Silk Road Leasing", "LEASING_COMPANY")
+    program = insert_leasing_program(db, car.brand_id, company)
+    cash_only = insert_car(db, car.brand_id, name="Spark", payment_types=("CASH",))
+    modification = cash_only["modifications"][0]
+    credit_terms = {"initialPercent": 30, "months": 36, "rateBp": 2400, "refundType": "ANNUITY"}
+    insert_special_offer(db, "BANK", cash_only["_id"], product["organizationId"], credit_terms)
+    leasing_terms = {"initialPercent": 20, "months": 24, "rateBp": 0}
+    leasing_offer = insert_special_offer(db, "LEASING", cash_only["_id"], company, leasing_terms)
+    api.login()
+    query = {"carId": str(cash_only["_id"]), "modificationId": str(modification["_id"])}
+    # Then the listings are empty
+    banks = data(api.get(BANKS, params={**query, "brandId": str(car.brand_id)}))
+    assert banks["total"] == 0
+    assert data(api.get("/api/v1/payments/special-offers", params=query))["total"] == 0
+    assert data(api.get("/api/v1/payments/special-offers/leasing", params=query))["total"] == 0
+    # And a calculation or schedule of that financing is 404 naming what the car is sold by
+    leasing = api.post(
+        LEASING_CALCULATE,
+        json={
+            **query,
+            "leasingId": str(program["_id"]),
+            "loanTermId": str(program["loanTerms"][0]["_id"]),
+            "initialPaymentId": str(program["initialPayments"][0]["_id"]),
+            "price": modification["price"],
+        },
+    )
+    assert leasing.status_code == 404, leasing.text
+    assert leasing.json()["details"] == {"paymentType": "LEASING", "offered": ["CASH"]}
+    graph = api.get(GRAPH, params={**query, "offerId": str(leasing_offer["_id"])})
+    assert graph.status_code == 404, graph.text
+    # And a bank offer made while the car was sold on credit no longer calculates
+    bank_offer = offer_id(api, car, product)
+    db.cars.update_one({"_id": car.car_id}, {"$set": {"paymentTypes": ["CASH"]}})
+    calculated = api.get(CALCULATE, params={"bankId": bank_offer, **chain_ids(product)})
+    assert calculated.status_code == 404, calculated.text
+    assert calculated.json()["details"]["paymentType"] == "CREDIT"

@@ -15,6 +15,7 @@ import requests
 from bson import ObjectId
 from pymongo.database import Database
 
+from common import clock
 from common.clock import FrozenClock
 from common.errors import AppError
 from common.observability import logger as app_logger
@@ -23,8 +24,8 @@ from orders.lifecycle import Status
 from tests.data import CatalogCar, order_body, purchasable_car
 from tests.factories import ApiClient
 from transactions import service, store
-from transactions.models import ApplyBody
-from transactions.sandbox import BLOCKED_CARD, INSUFFICIENT_FUNDS_CARD, PAYS_HUMO, PAYS_UZCARD
+from transactions.models import ApplyBody, CreateBody
+from transactions.sandbox import BLOCKED_CARD, INSUFFICIENT_FUNDS_CARD, PAYS_HUMO, PAYS_UZCARD, SandboxProcessor
 
 CHECK = "/api/v1/transactions/check-card"
 CREATE = "/api/v1/transactions/create"
@@ -527,6 +528,22 @@ def test_history_of_an_order_without_payments_is_empty(api: ApiClient, payable_o
 # --- races and logs ------------------------------------------------------------------------------
 
 
+def wait_after_first_call(read: Callable[..., Any], racers: int) -> Callable[..., Any]:
+    """`read`, where each thread's first call waits until all `racers` made theirs: every racer has
+    read before any of them writes."""
+    barrier = threading.Barrier(racers, timeout=10)
+    first_read = threading.local()
+
+    def read_then_wait(*args: Any, **kwargs: Any) -> Any:
+        found = read(*args, **kwargs)
+        if not getattr(first_read, "done", False):
+            first_read.done = True
+            barrier.wait()
+        return found
+
+    return read_then_wait
+
+
 def test_concurrent_applies_of_one_transaction_pay_exactly_once(
     api: ApiClient, payable_order: OrderFactory, db: Db, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -539,18 +556,7 @@ def test_concurrent_applies_of_one_transaction_pay_exactly_once(
     # so only the conditional claim stands between them and a double payment. (The embedded server
     # runs commands one at a time and would otherwise let them take turns.)
     racers = 12
-    barrier = threading.Barrier(racers, timeout=10)
-    find_own = store.find_own
-    first_read = threading.local()
-
-    def read_then_wait(transaction_id: int, user_id: str) -> dict[str, Any] | None:
-        found = find_own(transaction_id, user_id)
-        if not getattr(first_read, "done", False):
-            first_read.done = True
-            barrier.wait()
-        return found
-
-    monkeypatch.setattr(store, "find_own", read_then_wait)
+    monkeypatch.setattr(store, "find_own", wait_after_first_call(store.find_own, racers))
 
     def pay(_: int) -> int:
         try:
@@ -610,3 +616,227 @@ def test_logs_of_the_whole_flow_hold_neither_the_card_number_nor_the_code(
     assert "card payment confirmed" in logs
     for secret in (PAYS_UZCARD, CARD, "8600495473316479", BLOCKED_CARD, OTP, "123456", EXPIRY):
         assert secret not in logs
+
+
+# --- one charge at a time per order (the charging lease) -------------------------------------------
+
+
+def _two_whole_amount_transactions(order: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Two pending transactions for the whole order, got the only way that is possible: two creates
+    racing, each reading the amount in progress before the other stores its transaction (create's
+    check is advisory; see docs/DECISIONS.md)."""
+    user_id = str(order["userId"])
+    barrier = threading.Barrier(2, timeout=10)
+    reserved_amount = store.reserved_amount
+
+    def read_then_wait(order_id: ObjectId, now: Any, **kwargs: Any) -> int:
+        value = reserved_amount(order_id, now, **kwargs)
+        barrier.wait()
+        return value
+
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "reserved_amount", read_then_wait)
+        bodies = [
+            CreateBody.model_validate(create_body(order, int(order["amountDue"]))),
+            CreateBody.model_validate(
+                create_body(order, int(order["amountDue"]), cardNumber=PAYS_HUMO, cardType="HUMO")
+            ),
+        ]
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            created = list(pool.map(lambda body: service.create(user_id, body), bodies))
+    return sorted(result["transactionId"] for result in created)
+
+
+def _count_processor_calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
+    calls: dict[str, list[str]] = {"confirm": [], "cancel": []}
+    confirm = SandboxProcessor.confirm
+    cancel = SandboxProcessor.cancel
+
+    def counted_confirm(self: SandboxProcessor, payment: Any, otp: str) -> None:
+        calls["confirm"].append(payment.processor_id)
+        confirm(self, payment, otp)
+
+    def counted_cancel(self: SandboxProcessor, payment: Any) -> None:
+        calls["cancel"].append(payment.processor_id)
+        cancel(self, payment)
+
+    monkeypatch.setattr(SandboxProcessor, "confirm", counted_confirm)
+    monkeypatch.setattr(SandboxProcessor, "cancel", counted_cancel)
+    return calls
+
+
+def test_racing_applies_of_two_transactions_of_one_order_charge_the_card_once(
+    api: ApiClient, payable_order: OrderFactory, db: Db, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given two pending transactions, each for the whole order of 1,000
+    order = payable_order(amount_due=1_000)
+    user_id = str(order["userId"])
+    first, second = _two_whole_amount_transactions(order, monkeypatch)
+    calls = _count_processor_calls(monkeypatch)
+    # And the worst interleaving: both applies hold their transaction and have read the order (payable,
+    # nothing paid) before either takes the order's charging lease
+    find_order = store.find_order
+    monkeypatch.setattr(store, "find_order", wait_after_first_call(find_order, 2))
+
+    def pay(transaction_id: int) -> tuple[int, str]:
+        try:
+            service.apply(user_id, ApplyBody.model_validate(apply_body(order, transaction_id, 1_000)))
+        except AppError as error:
+            return error.status, error.message
+        return 200, "paid"
+
+    # When both are applied at once
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        outcomes = dict(zip((first, second), pool.map(pay, (first, second)), strict=True))
+    # Then one card was charged, none was charged and cancelled, and the other was told to try again
+    assert len(calls["confirm"]) == 1
+    assert calls["cancel"] == []
+    assert sorted(status for status, _ in outcomes.values()) == [200, 409]
+    loser = next(transaction_id for transaction_id, (status, _) in outcomes.items() if status == 409)
+    assert "being confirmed" in outcomes[loser][1]
+    assert stored(db, loser)["status"] == "PENDING"
+    paid = stored_order(db, order)
+    assert (paid["paidAmount"], paid["statusSlug"], paid["chargingPaymentId"]) == (1_000, "PAID", None)
+    # And its retry is refused before any charge: the order is paid
+    monkeypatch.setattr(store, "find_order", find_order)
+    body = refused(api.post(APPLY, json=apply_body(order, loser, 1_000)), 409)
+    assert body["details"]["status"] == "FAILED"
+    assert len(calls["confirm"]) == 1
+    assert calls["cancel"] == []
+    assert "refund" not in stored(db, loser)
+
+
+def test_a_charge_in_progress_holds_the_order_until_its_lease_runs_out(
+    api: ApiClient, payable_order: OrderFactory, db: Db, frozen_clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given an order whose charging lease another payment holds (its apply died mid-charge)
+    order = payable_order(amount_due=1_000)
+    transaction_id = create(api, order, 400)
+    lifecycle.take_charge(order["_id"], "another", 400, now=clock.now(), lease_seconds=60)
+    calls = _count_processor_calls(monkeypatch)
+    # When the transaction is applied: 409, nothing charged, the transaction still pending
+    body = refused(api.post(APPLY, json=apply_body(order, transaction_id, 400)), 409)
+    assert body["message"] == "Another payment of this order is being confirmed, try again"
+    assert calls["confirm"] == []
+    assert stored(db, transaction_id)["status"] == "PENDING"
+    # And once the lease has run out, it pays
+    frozen_clock.advance(60)
+    assert api.post(APPLY, json=apply_body(order, transaction_id, 400)).status_code == 200
+    paid = stored_order(db, order)
+    assert (paid["paidAmount"], paid["chargingPaymentId"]) == (400, None)
+
+
+def test_a_wrong_code_gives_the_charging_lease_back(api: ApiClient, payable_order: OrderFactory, db: Db) -> None:
+    order = payable_order(amount_due=1_000)
+    transaction_id = create(api, order, 400)
+    refused(api.post(APPLY, json=apply_body(order, transaction_id, 400, otp=123456)), 400)
+    assert stored_order(db, order)["chargingPaymentId"] is None
+    # confirmStartedAt stays: the processor was asked, a later apply must treat it as maybe charged
+    assert stored(db, transaction_id)["confirmStartedAt"] is not None
+
+
+def test_resend_does_not_revive_a_code_the_order_no_longer_has_room_for(
+    api: ApiClient, payable_order: OrderFactory, db: Db, frozen_clock: FrozenClock
+) -> None:
+    # Given a transaction for the whole order whose code expired, and a new one that took its place
+    order = payable_order(amount_due=1_000)
+    expired = create(api, order, 1_000)
+    frozen_clock.advance(121)
+    create(api, order, 1_000, cardNumber=PAYS_HUMO, cardType="HUMO")
+    before = stored(db, expired)
+    # When a new code is asked for the expired one: 409, nothing sent, the transaction untouched
+    body = refused(api.post(RESEND, json={"amount": 1_000, "cardNumber": CARD}), 409)
+    assert body["details"] == {"remaining": 1_000, "inProgress": 1_000, "amount": 1_000}
+    after = stored(db, expired)
+    assert (after["resends"], after["expiresAt"]) == (before["resends"], before["expiresAt"])
+    # And once the other one's code expired too, the resend revives it
+    frozen_clock.advance(121)
+    assert api.post(RESEND, json={"amount": 1_000, "cardNumber": CARD}).status_code == 200
+
+
+# --- busy orders, lost claims, already recorded payments ------------------------------------------
+
+
+def test_an_order_too_busy_to_record_a_charge_keeps_it_and_the_retry_records_it(
+    api: ApiClient, payable_order: OrderFactory, db: Db, frozen_clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a charge whose recording loses every compare-and-set to other changes of the order
+    order = payable_order(amount_due=1_000)
+    transaction_id = create(api, order, 400)
+    calls = _count_processor_calls(monkeypatch)
+    with monkeypatch.context() as patch:
+        patch.setattr(lifecycle, "MAX_CAS_ATTEMPTS", 0)
+        response = api.post(APPLY, json=apply_body(order, transaction_id, 400))
+    # Then 503 with Retry-After, nothing cancelled, the transaction kept as charged
+    refused(response, 503)
+    assert response.headers["Retry-After"] == "60"
+    assert calls["cancel"] == []
+    kept = stored(db, transaction_id)
+    assert (kept["status"], kept.get("failureReason")) == ("CONFIRMING", None)
+    assert kept["processorConfirmedAt"] is not None
+    # And the client's retry after the lease records the payment, without charging again
+    frozen_clock.advance(60)
+    applied = api.post(APPLY, json=apply_body(order, transaction_id, 400))
+    assert applied.status_code == 200, applied.text
+    assert calls["confirm"] == [kept["processorId"]]
+    paid = stored_order(db, order)
+    assert (paid["paidAmount"], paid["paymentIds"], paid["chargingPaymentId"]) == (400, [str(transaction_id)], None)
+    assert stored(db, transaction_id)["status"] == "CONFIRMED"
+
+
+def test_an_apply_that_lost_its_claim_stops_before_charging(
+    api: ApiClient, payable_order: OrderFactory, db: Db, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    order = payable_order(amount_due=1_000)
+    transaction_id = create(api, order, 400)
+    calls = _count_processor_calls(monkeypatch)
+    monkeypatch.setattr(store, "update_claimed", lambda *args, **kwargs: None)  # another apply took it over
+    body = refused(api.post(APPLY, json=apply_body(order, transaction_id, 400)), 409)
+    assert body["details"] == {"status": "CONFIRMING"}
+    assert calls["confirm"] == []
+    assert stored_order(db, order)["chargingPaymentId"] is None
+
+
+def test_a_payment_already_recorded_is_not_charged_again(
+    api: ApiClient, payable_order: OrderFactory, db: Db, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a transaction whose payment an earlier apply recorded before dying
+    order = payable_order(amount_due=1_000)
+    transaction_id = create(api, order, 1_000)
+    lifecycle.record_payment(order["_id"], 1_000, payment_id=str(transaction_id), cause="an earlier apply")
+    calls = _count_processor_calls(monkeypatch)
+    # When it is applied: confirmed, without asking the processor again nor cancelling anything
+    applied = api.post(APPLY, json=apply_body(order, transaction_id, 1_000))
+    assert applied.status_code == 200, applied.text
+    assert calls == {"confirm": [], "cancel": []}
+    assert stored(db, transaction_id)["status"] == "CONFIRMED"
+    assert stored_order(db, order)["paidAmount"] == 1_000
+
+
+# --- rate limit -----------------------------------------------------------------------------------
+
+
+def test_creates_are_limited_per_caller_and_per_card(
+    api: ApiClient, payable_order: OrderFactory, stranger: ApiClient, db: Db, frozen_clock: FrozenClock
+) -> None:
+    # Given five payments started by the caller with one card within ten minutes
+    order = payable_order(amount_due=1_000_000)
+    for _ in range(5):
+        create(api, order, 1)
+    # Then a sixth is 429 with Retry-After, nothing registered
+    response = api.post(CREATE, json=create_body(order, 1))
+    refused(response, 429)
+    retry_after = int(response.headers["Retry-After"])
+    assert 1 <= retry_after <= 600
+    assert db.transactions.count_documents({"orderId": order["_id"]}) == 5
+    # And the same card is refused to another caller too
+    car = purchasable_car(db, brand="Stranger brand", prices=(1_000_000,))
+    placed = stranger.post("/api/v1/orders", json=order_body(car))
+    assert placed.status_code == 201, placed.text
+    their_order = placed.json()["data"]
+    refused(stranger.post(CREATE, json=create_body({"_id": their_order["_id"], "brandId": car.brand_id}, 1)), 429)
+    # While another card of the caller still counts against the caller
+    refused(api.post(CREATE, json=create_body(order, 1, cardNumber=PAYS_HUMO, cardType="HUMO")), 429)
+    # And after the window, payments start again
+    frozen_clock.advance(retry_after)
+    create(api, order, 1)

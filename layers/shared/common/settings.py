@@ -39,6 +39,8 @@ class Settings(BaseModel):
 
     login_rate_limit: int = Field(default=20, ge=1, description="logins per fingerprint per window")
     login_rate_window_seconds: int = Field(default=60, ge=1)
+    card_create_rate_limit: int = Field(default=5, ge=1, description="card payments started per caller and per card")
+    card_create_rate_window_seconds: int = Field(default=600, ge=1)
     partner_cache_seconds: int = Field(default=60, ge=0)
 
     assets_base_url: str = "http://127.0.0.1:3000/assets"
