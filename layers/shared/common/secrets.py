@@ -26,10 +26,9 @@ def jwt_secret() -> str:
     """The signing key. Deployed, Powertools caches it for SECRET_MAX_AGE_SECONDS, so a rotated key reaches
     warm instances within minutes (tokens signed with the old key are then refused: users sign in again)."""
     settings = get_settings()
-    if settings.jwt_secret:
-        return settings.jwt_secret
-    if settings.jwt_secret_arn:
-        return _from_secrets_manager(settings.jwt_secret_arn)
+    key = _configured(settings.jwt_secret, settings.jwt_secret_arn)
+    if key is not None:
+        return key
     if settings.is_local:
         return LOCAL_JWT_SECRET
     raise RuntimeError("JWT_SECRET or JWT_SECRET_ARN must be set outside the local stage")
@@ -58,22 +57,29 @@ def payment_processor_credentials() -> tuple[str, str]:
     raise ServiceUnavailable("Card processor credentials are not configured")
 
 
+def _configured(value: str | None, secret_arn: str | None) -> str | None:
+    """A secret given in clear (locally) or by the ARN of its Secrets Manager secret (deployed)."""
+    if value:
+        return value
+    if secret_arn:
+        return _from_secrets_manager(secret_arn)
+    return None
+
+
 def mongodb_uri() -> str:
     settings = get_settings()
-    if settings.mongodb_uri:
-        return settings.mongodb_uri
-    if settings.mongodb_uri_secret_arn:
-        return _from_secrets_manager(settings.mongodb_uri_secret_arn)
-    raise RuntimeError("MONGODB_URI or MONGODB_URI_SECRET_ARN must be set")
+    uri = _configured(settings.mongodb_uri, settings.mongodb_uri_secret_arn)
+    if uri is None:
+        raise RuntimeError("MONGODB_URI or MONGODB_URI_SECRET_ARN must be set")
+    return uri
 
 
 def oneid_client_secret() -> str:
     settings = get_settings()
-    if settings.oneid_client_secret:
-        return settings.oneid_client_secret
-    if settings.oneid_client_secret_arn:
-        return _from_secrets_manager(settings.oneid_client_secret_arn)
-    raise RuntimeError("ONEID_CLIENT_SECRET or ONEID_CLIENT_SECRET_ARN must be set when IDENTITY_PROVIDER=http")
+    secret = _configured(settings.oneid_client_secret, settings.oneid_client_secret_arn)
+    if secret is None:
+        raise RuntimeError("ONEID_CLIENT_SECRET or ONEID_CLIENT_SECRET_ARN must be set when IDENTITY_PROVIDER=http")
+    return secret
 
 
 def reset_secrets() -> None:
