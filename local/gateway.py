@@ -170,5 +170,9 @@ class LocalRequestHandler(WSGIRequestHandler):
     """werkzeug's request log, without the card numbers a query string may carry."""
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        # werkzeug logs `path` (or the raw request line when the path is unset); the request is
+        # already handled when this runs, so both can be masked in place.
+        if hasattr(self, "path"):
+            self.path = mask_card_numbers(self.path)
         self.requestline = mask_card_numbers(self.requestline)
         super().log_request(code, size)

@@ -76,3 +76,17 @@ def test_random_client_keys_cannot_grow_the_partner_cache_without_bound(
         assert partners.find_active_partner(f"random-key-{index}") is None
     assert len(partners._cache) <= partners.MAX_CACHED_KEYS
     assert partners.find_active_partner("demo-partner-key") is not None
+
+
+def test_the_local_access_log_masks_the_card_number_of_check_card(
+    api: ApiClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Given a signed-in caller checking a card (spec 4.5 puts the number in the query string)
+    api.login()
+    with caplog.at_level("INFO", logger="werkzeug"):
+        response = api.get("/api/v1/transactions/check-card", params={"cardNumber": "8600495473316478"})
+    # Then the server's access log shows the request without the number
+    assert response.status_code == 200
+    logged = "\n".join(record.getMessage() for record in caplog.records if record.name == "werkzeug")
+    assert "check-card?cardNumber=[masked]" in logged
+    assert "8600495473316478" not in logged
