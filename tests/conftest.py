@@ -110,34 +110,49 @@ def frozen_clock() -> Iterator[FrozenClock]:
     clock.reset_clock()
 
 
+AWS_REGION = "eu-central-1"
+
+
 @pytest.fixture
-def eventbridge(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """A moto EventBridge bus with a rule that copies every event to an SQS queue we can read."""
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "eu-central-1")
+def aws_account(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A moto AWS account: fake credentials in one region, every AWS call answered in-process."""
+    monkeypatch.setenv("AWS_DEFAULT_REGION", AWS_REGION)
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    from moto import mock_aws  # imported here: only the tests that call AWS pay for moto
+
+    with mock_aws():
+        yield
+
+
+@pytest.fixture
+def secretsmanager(aws_account: None) -> Any:
+    import boto3
+
+    return boto3.client("secretsmanager", region_name=AWS_REGION)
+
+
+@pytest.fixture
+def eventbridge(aws_account: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """A moto EventBridge bus with a rule that copies every event to an SQS queue we can read."""
     monkeypatch.setenv("EVENT_PUBLISHER", "eventbridge")
     monkeypatch.setenv("EVENT_BUS_NAME", "car-retail-test")
-    import boto3  # imported here: only the tests that publish events pay for boto3 and moto
-    from moto import mock_aws
+    import boto3
 
     from common import events
     from common.settings import reset_settings
 
     reset_settings()
-    with mock_aws():
-        events.reset_client()
-        bridge = boto3.client("events", region_name="eu-central-1")
-        sqs = boto3.client("sqs", region_name="eu-central-1")
-        bridge.create_event_bus(Name="car-retail-test")
-        queue_url = sqs.create_queue(QueueName="dealer-feed")["QueueUrl"]
-        queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
-        bridge.put_rule(
-            Name="all", EventBusName="car-retail-test", EventPattern=json.dumps({"source": ["car-retail-api"]})
-        )
-        bridge.put_targets(Rule="all", EventBusName="car-retail-test", Targets=[{"Id": "q", "Arn": queue_arn}])
-        yield lambda: [
-            json.loads(message["Body"])
-            for message in sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10).get("Messages", [])
-        ]
-        events.reset_client()
+    events.reset_client()
+    bridge = boto3.client("events", region_name=AWS_REGION)
+    sqs = boto3.client("sqs", region_name=AWS_REGION)
+    bridge.create_event_bus(Name="car-retail-test")
+    queue_url = sqs.create_queue(QueueName="dealer-feed")["QueueUrl"]
+    queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    bridge.put_rule(Name="all", EventBusName="car-retail-test", EventPattern=json.dumps({"source": ["car-retail-api"]}))
+    bridge.put_targets(Rule="all", EventBusName="car-retail-test", Targets=[{"Id": "q", "Arn": queue_arn}])
+    yield lambda: [
+        json.loads(message["Body"])
+        for message in sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10).get("Messages", [])
+    ]
+    events.reset_client()

@@ -12,10 +12,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-import boto3
 import pytest
 from bson import ObjectId
-from moto import mock_aws
 from pymongo.database import Database
 
 from common.clock import FrozenClock
@@ -237,21 +235,18 @@ def test_an_unreachable_processor_is_an_outage(credentials: None) -> None:
         HttpCardProcessor(f"http://127.0.0.1:{port_number}", timeout=1).create(CARD, 100, "1")
 
 
-def test_credentials_come_from_a_secrets_manager_json_secret(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "eu-central-1")
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-    with mock_aws():
-        client = boto3.client("secretsmanager", region_name="eu-central-1")
-        good = client.create_secret(Name="card-processor", SecretString=json.dumps({"login": "m", "password": "p"}))
-        bad = client.create_secret(Name="card-processor-bad", SecretString="not json")
-        monkeypatch.setenv("PAYMENT_PROCESSOR_SECRET_ID", good["ARN"])
-        reset_settings()
-        assert payment_processor_credentials() == ("m", "p")
-        monkeypatch.setenv("PAYMENT_PROCESSOR_SECRET_ID", bad["ARN"])
-        reset_settings()
-        with pytest.raises(ServiceUnavailable):
-            payment_processor_credentials()
+def test_credentials_come_from_a_secrets_manager_json_secret(
+    secretsmanager: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    good = secretsmanager.create_secret(Name="card-processor", SecretString=json.dumps({"login": "m", "password": "p"}))
+    bad = secretsmanager.create_secret(Name="card-processor-bad", SecretString="not json")
+    monkeypatch.setenv("PAYMENT_PROCESSOR_SECRET_ID", good["ARN"])
+    reset_settings()
+    assert payment_processor_credentials() == ("m", "p")
+    monkeypatch.setenv("PAYMENT_PROCESSOR_SECRET_ID", bad["ARN"])
+    reset_settings()
+    with pytest.raises(ServiceUnavailable):
+        payment_processor_credentials()
     monkeypatch.delenv("PAYMENT_PROCESSOR_SECRET_ID")
     reset_settings()
     with pytest.raises(ServiceUnavailable):

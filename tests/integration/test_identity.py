@@ -7,9 +7,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-import boto3
 import pytest
-from moto import mock_aws
 from pymongo.database import Database
 
 from auth.identity import VerifiedPerson, sandbox_person
@@ -416,23 +414,19 @@ def test_one_person_raced_by_two_users_is_verified_for_one(api: ApiClient, db: D
 
 
 def test_the_client_secret_comes_from_secrets_manager(
-    api: ApiClient, http_provider: FakeOneId, monkeypatch: pytest.MonkeyPatch
+    api: ApiClient, http_provider: FakeOneId, secretsmanager: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Given a deployed configuration: the OneID client secret only in Secrets Manager
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "eu-central-1")
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-    with mock_aws():
-        arn = boto3.client("secretsmanager", region_name="eu-central-1").create_secret(
-            Name="car-retail/dev/oneid-client-secret", SecretString="secret-from-secrets-manager"
-        )["ARN"]
-        monkeypatch.delenv("ONEID_CLIENT_SECRET")
-        monkeypatch.setenv("ONEID_CLIENT_SECRET_ARN", arn)
-        reset_settings()
-        http_provider.client_secret = "secret-from-secrets-manager"
-        api.login()
-        # When the caller verifies
-        response = api.post(LIMIT, json={"code": FakeServerCodes(http_provider).verified(16)})
+    arn = secretsmanager.create_secret(
+        Name="car-retail/dev/oneid-client-secret", SecretString="secret-from-secrets-manager"
+    )["ARN"]
+    monkeypatch.delenv("ONEID_CLIENT_SECRET")
+    monkeypatch.setenv("ONEID_CLIENT_SECRET_ARN", arn)
+    reset_settings()
+    http_provider.client_secret = "secret-from-secrets-manager"
+    api.login()
+    # When the caller verifies
+    response = api.post(LIMIT, json={"code": FakeServerCodes(http_provider).verified(16)})
     # Then the provider received the secret from Secrets Manager
     assert response.status_code == 200, response.text
     assert http_provider.token_forms[-1]["client_secret"] == "secret-from-secrets-manager"

@@ -3,33 +3,21 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
-import boto3
 import pytest
-from moto import mock_aws
 
 from local.invoke import invoke
 from tests.databases import reset_process_state
 from tests.factories import api_event
 
 
-@pytest.fixture
-def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "eu-central-1")
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-    with mock_aws():
-        yield boto3.client("secretsmanager", region_name="eu-central-1")
-
-
 def test_deployed_functions_read_the_jwt_key_and_mongo_uri_from_secrets_manager(
-    aws: Any, mongo_uri: str, monkeypatch: pytest.MonkeyPatch
+    secretsmanager: Any, mongo_uri: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Given a deployed stage whose secrets live in Secrets Manager, not in the environment
-    jwt_arn = aws.create_secret(Name="car-retail/dev/jwt", SecretString="k" * 64)["ARN"]
-    uri_arn = aws.create_secret(Name="car-retail/dev/mongodb-uri", SecretString=mongo_uri)["ARN"]
+    jwt_arn = secretsmanager.create_secret(Name="car-retail/dev/jwt", SecretString="k" * 64)["ARN"]
+    uri_arn = secretsmanager.create_secret(Name="car-retail/dev/mongodb-uri", SecretString=mongo_uri)["ARN"]
     monkeypatch.setenv("STAGE", "dev")
     monkeypatch.delenv("JWT_SECRET")
     monkeypatch.delenv("MONGODB_URI", raising=False)
