@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import importlib
-import json
 import re
 import threading
 import time
@@ -24,6 +23,7 @@ from werkzeug.routing import Map, Rule
 from werkzeug.serving import WSGIRequestHandler
 from werkzeug.wrappers import Request, Response
 
+from common.responses import envelope, to_json
 from local.context import LocalLambdaContext
 from local.template import ApiRoute, api_routes
 
@@ -36,8 +36,8 @@ WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
 def _envelope(status: int, message: str) -> Response:
-    body = {"success": False, "statusCode": status, "message": message, "data": None}
-    return Response(json.dumps(body), status=status, content_type="application/json")
+    """API Gateway's own answers (unknown route, body too large), in the API's envelope."""
+    return Response(to_json(envelope(status, message)), status=status, content_type="application/json")
 
 
 def load_handler(dotted: str) -> Handler:

@@ -55,11 +55,6 @@ class Conflict(AppError):
     default_message = "Conflict"
 
 
-class PayloadTooLarge(AppError):
-    status = 413
-    default_message = "Request body is larger than 10 MB"
-
-
 class UnsupportedMediaType(AppError):
     status = 415
     default_message = "Unsupported Content-Type: send the body as application/json"
@@ -72,11 +67,6 @@ class TooManyRequests(AppError):
     def __init__(self, message: str | None = None, *, retry_after: int, **kwargs: Any) -> None:
         super().__init__(message, headers={"Retry-After": str(max(1, retry_after))}, **kwargs)
         self.retry_after = max(1, retry_after)
-
-
-class NotImplementedYet(AppError):
-    status = 501
-    default_message = "This endpoint is not available yet"
 
 
 class ServiceUnavailable(AppError):

@@ -66,20 +66,27 @@ def _configured(value: str | None, secret_arn: str | None) -> str | None:
     return None
 
 
+def _required(value: str | None, secret_arn: str | None, missing: str) -> str:
+    configured = _configured(value, secret_arn)
+    if configured is None:
+        raise RuntimeError(missing)
+    return configured
+
+
 def mongodb_uri() -> str:
     settings = get_settings()
-    uri = _configured(settings.mongodb_uri, settings.mongodb_uri_secret_arn)
-    if uri is None:
-        raise RuntimeError("MONGODB_URI or MONGODB_URI_SECRET_ARN must be set")
-    return uri
+    return _required(
+        settings.mongodb_uri, settings.mongodb_uri_secret_arn, "MONGODB_URI or MONGODB_URI_SECRET_ARN must be set"
+    )
 
 
 def oneid_client_secret() -> str:
     settings = get_settings()
-    secret = _configured(settings.oneid_client_secret, settings.oneid_client_secret_arn)
-    if secret is None:
-        raise RuntimeError("ONEID_CLIENT_SECRET or ONEID_CLIENT_SECRET_ARN must be set when IDENTITY_PROVIDER=http")
-    return secret
+    return _required(
+        settings.oneid_client_secret,
+        settings.oneid_client_secret_arn,
+        "ONEID_CLIENT_SECRET or ONEID_CLIENT_SECRET_ARN must be set when IDENTITY_PROVIDER=http",
+    )
 
 
 def reset_secrets() -> None:
