@@ -12,7 +12,7 @@ INDEX_MODULES = (
     "common.rate_limit",
     "common.idempotency",
     "auth.indexes",
-    "orders.lifecycle",
+    "common.order_lifecycle",
     "orders.indexes",
     "payments.indexes",
     "transactions.indexes",

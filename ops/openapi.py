@@ -5,7 +5,7 @@ Everything is derived from the code, so the document is regenerated, never edite
 - paths, path and query parameters, request bodies: `app.get_openapi_schema()` of every resolver,
   merged with Powertools' `OpenAPIMerge`;
 - security and 401: the route's access marker (`common.access.route_access`);
-- the envelope, the common headers of spec 4.1 and the error statuses of DESIGN.md section 3: here;
+- the envelope, the common headers and the error statuses of docs/INTERFACE.md: here;
 - success status, `data` schema and a route's own errors: what the route declares (`responses=`,
   `status_code=`, a return annotation), else `ops.openapi_data.ROUTE_RESPONSES`.
 """
@@ -40,7 +40,7 @@ def _error_example(status: int, message: str, **extra: Any) -> dict[str, Any]:
     return {"success": False, "statusCode": status, "message": message, "data": None, **extra}
 
 
-# DESIGN.md section 3: status -> (component name, when, example body)
+# docs/INTERFACE.md, Statuses: status -> (component name, when, example body)
 ERRORS: dict[int, tuple[str, str, dict[str, Any]]] = {
     400: (
         "BadRequest",
@@ -93,7 +93,7 @@ HEADERS: dict[str, dict[str, Any]] = {
         "name": "User-Agent",
         "in": "header",
         "required": True,
-        "description": "The calling app (spec 4.1).",
+        "description": "The calling app.",
         "schema": {"type": "string", "minLength": 1, "maxLength": MAX_HEADER_LENGTH},
         "example": "CarRetailApp/2.3.0 (Android 14)",
     },
