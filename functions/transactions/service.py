@@ -1,6 +1,6 @@
 """Card payment by OTP: check-card, create, resend-code, apply, history.
 
-Rules (DESIGN.md): UZCARD and HUMO only; a 6-digit code valid 120 s from the last send; 3 wrong codes
+Rules (docs/INTERFACE.md): UZCARD and HUMO only; a 6-digit code valid 120 s from the last send; 3 wrong codes
 fail the transaction; a new code after a 60 s cooldown, at most 3 times. Amounts are whole sums, sent
 to the processor in tiyin. Card numbers, expiry dates and codes are never stored in clear or logged.
 
@@ -22,11 +22,11 @@ from aws_lambda_powertools.metrics import MetricUnit
 from bson import ObjectId
 
 from common import clock, counters, events, rate_limit
+from common import order_lifecycle as lifecycle
 from common.errors import AppError, BadRequest, Conflict, NotFound, ServiceUnavailable, TooManyRequests
 from common.observability import logger, metrics
 from common.responses import page
 from common.settings import get_settings
-from orders import lifecycle
 from transactions import cards, store
 from transactions.models import ApplyBody, CreateBody, ResendBody
 from transactions.processor import (
