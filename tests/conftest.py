@@ -25,6 +25,7 @@ TEST_ENV = {
     "JWT_SECRET": "test-signing-key-that-is-long-enough-for-hs256",
     "LOGIN_RATE_LIMIT": "1000",
     "PARTNER_CACHE_SECONDS": "0",
+    "REFERENCE_CACHE_SECONDS": "0",  # tests about the cache set it and drive the frozen clock
     "LOG_LEVEL": "WARNING",
 }
 for _name, _value in TEST_ENV.items():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalog import filters
+from catalog import store
 from common import saved_cars
 from common.catalog import brands, cars, views
 from common.catalog.items import car_items
@@ -54,8 +54,8 @@ def car_detail(car_id: str) -> Data:
     return views.car_detail(
         car,
         brand=brands.find_by_id(str(car["brandId"])),
-        body_type=filters.find_body_type(car.get("bodyTypeId")),
-        powertrain=filters.find_powertrain(car.get("powertrainId")),
+        body_type=store.find_body_type(car.get("bodyTypeId")),
+        powertrain=store.find_powertrain(car.get("powertrainId")),
         saved=bool(saved_cars.saved_car_ids(current().fingerprint, [car["_id"]])),
         locale=locale(),
     )
@@ -84,12 +84,12 @@ def brand_detail(brand_id: str) -> Data:
 
 
 def body_types() -> Data:
-    found = filters.body_types()
+    found = store.body_types()
     return page([views.option(doc, locale()) for doc in found], len(found))
 
 
 def powertrains() -> Data:
-    found = filters.powertrains()
+    found = store.powertrains()
     return page([views.option(doc, locale()) for doc in found], len(found))
 
 

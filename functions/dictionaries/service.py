@@ -13,7 +13,7 @@ from common.context import locale
 from common.errors import NotFound
 from common.locale import Locale, localize
 from common.responses import page
-from dictionaries import documents
+from dictionaries import store
 
 Data = dict[str, Any]
 PRIVACY_POLICY = "privacy-policy"
@@ -70,7 +70,7 @@ def branch_detail(branch_id: str) -> Data:
 
 
 def contacts() -> Data:
-    found = documents.find_setting("contacts")
+    found = store.find_setting("contacts")
     if found is None:
         raise NotFound("Contacts are not configured")
     return {"phone": found.get("phone"), "tg": found.get("tg")}
@@ -87,7 +87,7 @@ def _document(doc: Data, loc: Locale) -> Data:
 
 
 def _find_document(slug: str) -> Data:
-    doc = documents.find_document(slug)
+    doc = store.find_document(slug)
     if doc is None:
         raise NotFound("Document not found")
     return doc
@@ -99,7 +99,7 @@ def document(slug: str) -> Data:
 
 
 def public_documents() -> Data:
-    found = documents.public_documents()
+    found = store.public_documents()
     return page([_document(doc, locale()) for doc in found], len(found))
 
 

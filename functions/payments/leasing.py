@@ -7,10 +7,10 @@ from typing import Any
 from bson import ObjectId
 
 from common import financing
-from common.db import get_db
 from common.enums import PaymentType
 from common.errors import Conflict, NotFound
 from common.financing import Doc, child, ensure_offered, listing, percent, text
+from payments import store
 from payments.credit_math import LeasingQuote, LeasingTerms, leasing_quote
 from payments.models import LeasingCalculateBody
 
@@ -18,13 +18,8 @@ from payments.models import LeasingCalculateBody
 def programs(brand_id: str, organization_id: str) -> dict[str, Any]:
     financing.brand(brand_id)
     company = financing.organization(organization_id)
-    found = (
-        get_db()
-        .leasing_programs.find(
-            {"brandId": ObjectId(brand_id), "organizationId": ObjectId(organization_id), "active": True}
-        )
-        .sort([("order", 1), ("_id", 1)])
-    )
+    programs = financing.brand_financing(ObjectId(brand_id)).leasing_programs
+    found = [program for program in programs if program["organizationId"] == ObjectId(organization_id)]
     return listing([_program_item(program, company) for program in found])
 
 
@@ -82,7 +77,7 @@ def quote_fields(quote: LeasingQuote) -> Doc:
 
 
 def calculate(body: LeasingCalculateBody) -> Doc:
-    program = get_db().leasing_programs.find_one({"_id": ObjectId(body.leasingId), "active": True})
+    program = store.find_leasing_program(body.leasingId)
     if program is None:
         raise NotFound("Leasing program not found")
     car, modification = financing.car_and_modification(body.modificationId, car_id=body.carId)

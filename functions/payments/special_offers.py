@@ -17,10 +17,10 @@ from aws_lambda_powertools.event_handler import Response
 from bson import ObjectId
 
 from common import clock, financing
-from common.db import get_db
 from common.enums import PaymentType
 from common.errors import NotFound
 from common.financing import Doc, ensure_offered, offered_payment_types, percent, text
+from payments import store
 from payments.bank_chain import credit_summary
 from payments.credit_math import RefundType, credit_quote, leasing_quote
 from payments.leasing import price_terms, program_terms, quote_fields
@@ -37,13 +37,7 @@ def offers(car_id: str, modification_id: str, kind: str) -> dict[str, Any]:
     car, modification = financing.car_and_modification(modification_id, car_id=car_id)
     if PAYMENT_TYPE_OF[kind] not in offered_payment_types(car):
         return {"price": modification["price"], "items": [], "total": 0}
-    found = [
-        offer
-        for offer in get_db()
-        .special_offers.find({"carId": ObjectId(car_id), "kind": kind, "active": True})
-        .sort("order", 1)
-        if _applies(offer, modification["_id"])
-    ]
+    found = [offer for offer in store.special_offers_of_car(car_id, kind) if _applies(offer, modification["_id"])]
     organizations = financing.organization_refs([offer["organizationId"] for offer in found])
     items = [
         _priced(offer, organizations[offer["organizationId"]], modification)[0]
@@ -94,7 +88,7 @@ def _priced(offer: Doc, organization: Doc, modification: Doc) -> tuple[Doc, list
 def graph(car_id: str, modification_id: str, offer_id: str, file_format: str) -> Doc | Response:
     """The offer's month-by-month schedule (`payment = principal + interest + fee`), as data or CSV."""
     car, modification = financing.car_and_modification(modification_id, car_id=car_id)
-    offer = get_db().special_offers.find_one({"_id": ObjectId(offer_id), "active": True})
+    offer = store.find_special_offer(offer_id)
     if offer is None:
         raise NotFound("Special offer not found")
     if offer["carId"] != ObjectId(car_id) or not _applies(offer, modification["_id"]):

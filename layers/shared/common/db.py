@@ -67,12 +67,20 @@ def find_page(
     limit: int,
     projection: Mapping[str, Any] | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
-    """One page of matches and the number of all matches (the API's `{items, total}`); limit 0 and an
-    offset past the end only count. `sort` should end on `_id` so pages never overlap."""
-    total = collection.count_documents(query)
-    if limit == 0 or offset >= total:
-        return [], total
-    return list(collection.find(query, projection).sort(sort).skip(offset).limit(limit)), total
+    """One page of matches and the number of all matches (the API's `{items, total}`), in one round trip;
+    limit 0 and an offset past the end only count. `sort` should end on `_id` so pages never overlap."""
+    # $match and $sort first, where an index serves them; then the count and the page of the same matches.
+    facets: dict[str, list[dict[str, Any]]] = {"total": [{"$count": "n"}]}
+    if limit > 0:
+        facets["items"] = [
+            {"$skip": offset},
+            {"$limit": limit},
+            *([{"$project": dict(projection)}] if projection else []),
+        ]
+    pipeline = [{"$match": dict(query)}, {"$sort": dict(sort)}, {"$facet": facets}]
+    result = next(collection.aggregate(pipeline), {})
+    counted = result.get("total") or [{"n": 0}]
+    return list(result.get("items", [])), int(counted[0]["n"])
 
 
 @dataclass(frozen=True)
