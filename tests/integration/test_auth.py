@@ -302,7 +302,8 @@ def test_a_refresh_racing_a_reuse_cannot_keep_a_token_of_the_revoked_family(
 @pytest.mark.parametrize("value", [1e20, 10**30, -(10**30)])
 def test_a_token_with_a_time_claim_out_of_range_is_401(api: ApiClient, claim: str, value: float) -> None:
     # Given a correctly signed token whose expiry or issue time no calendar holds
-    token = _forge(_claims(_user_id(api), **{claim: value}), "test-signing-key-that-is-long-enough-for-hs256")
+    claims = {**_claims(_user_id(api)), claim: value}
+    token = _forge(claims, "test-signing-key-that-is-long-enough-for-hs256")
     # When it is used
     response = api.get(ME, headers=bearer(token))
     # Then it is refused as an invalid token, not a 500
