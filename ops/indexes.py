@@ -11,7 +11,7 @@ INDEX_MODULES = (
     "common.tokens",
     "common.rate_limit",
     "auth.indexes",
-    "orders.lifecycle",
+    "common.order_lifecycle",
     "orders.indexes",
     "payments.indexes",
     "transactions.indexes",

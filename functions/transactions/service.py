@@ -22,11 +22,11 @@ from aws_lambda_powertools.metrics import MetricUnit
 from bson import ObjectId
 
 from common import clock, counters, events, rate_limit
+from common import order_lifecycle as lifecycle
 from common.errors import AppError, BadRequest, Conflict, NotFound, ServiceUnavailable, TooManyRequests
 from common.observability import logger, metrics
 from common.responses import page
 from common.settings import get_settings
-from orders import lifecycle
 from transactions import cards, store
 from transactions.models import ApplyBody, CreateBody, ResendBody
 from transactions.processor import (

@@ -12,9 +12,10 @@ import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
+from common import order_lifecycle as lifecycle
 from common.clock import FrozenClock
-from orders import lifecycle, service
-from orders.lifecycle import Status
+from common.order_lifecycle import Status
+from orders import service
 from orders.models import CreateOrderBody
 from tests.data import (
     CatalogCar,

@@ -16,11 +16,11 @@ from bson import ObjectId
 from pymongo.database import Database
 
 from common import clock
+from common import order_lifecycle as lifecycle
 from common.clock import FrozenClock
 from common.errors import AppError
 from common.observability import logger as app_logger
-from orders import lifecycle
-from orders.lifecycle import Status
+from common.order_lifecycle import Status
 from tests.data import CatalogCar, order_body, purchasable_car
 from tests.factories import ApiClient
 from transactions import service, store
