@@ -24,7 +24,7 @@ FINANCED = frozenset({PaymentType.CREDIT, PaymentType.LEASING, PaymentType.INSTA
 
 
 class CreateOrderBody(RequestModel):
-    """The seven fields of spec 4.3 are required for every payment type. A financed order (CREDIT,
+    """The seven fields of an order are required for every payment type. A financed order (CREDIT,
     LEASING, INSTALLMENT) may also name the chosen organization (bank or leasing company) and offer;
     a CASH order may not."""
 

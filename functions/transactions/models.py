@@ -12,7 +12,7 @@ from transactions.cards import ECardType, parse_card_number, parse_expiry
 
 
 def _otp(value: str) -> str:
-    # The spec sends the code as a number, so 012345 arrives as 12345: pad it back to six digits.
+    # Clients may send the code as a number, so 012345 arrives as 12345: pad it back to six digits.
     if not value.isascii() or not value.isdigit() or len(value) > 6:
         raise ValueError("must be the 6-digit code")
     return value.zfill(6)

@@ -1,6 +1,6 @@
 """Card payment by OTP: check-card, create, resend-code, apply, history.
 
-Rules (DESIGN.md): UZCARD and HUMO only; a 6-digit code valid 120 s from the last send; 3 wrong codes
+Rules (docs/INTERFACE.md): UZCARD and HUMO only; a 6-digit code valid 120 s from the last send; 3 wrong codes
 fail the transaction; a new code after a 60 s cooldown, at most 3 times. Amounts are whole sums, sent
 to the processor in tiyin. Card numbers, expiry dates and codes are never stored in clear or logged.
 

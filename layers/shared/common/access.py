@@ -1,4 +1,4 @@
-"""The request gate: common headers (spec 4.1) and the route's access level, checked before anything else.
+"""The request gate: common headers (docs/INTERFACE.md) and the route's access level, checked before anything else.
 
 Powertools validates the request before any user middleware runs; the gate is wrapped around that
 validation (see `common.app`), so a caller without a valid token or partner key learns nothing about
@@ -87,7 +87,7 @@ def check_request(headers: Any, route: Any) -> RequestContext:
 
 
 def require_json_body(event: Any, route: Any) -> None:
-    """Bodies are UTF-8 JSON (spec 4.1): Powertools would also parse forms (and fail on a malformed
+    """Bodies are UTF-8 JSON (docs/INTERFACE.md): Powertools would also parse forms (and fail on a malformed
     multipart), and fail on bytes that are not UTF-8, both as unexpected errors."""
     if not route.dependant.body_params:
         return
