@@ -132,7 +132,7 @@ def list_item(order: Order, locale: Locale) -> dict[str, Any]:
 
 
 def detail(order: Order, locale: Locale) -> dict[str, Any]:
-    """The order detail of DESIGN.md section 3, with the discount and what was bought, by name."""
+    """The order detail of docs/INTERFACE.md, with the discount and what was bought, by name."""
     ids = ("brandId", "carId", "modificationId", "colorId", "branchId", "regionId")
     return {
         **list_item(order, locale),

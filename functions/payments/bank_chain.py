@@ -224,7 +224,7 @@ def calculate(
 
 
 def credit_summary(quote: CreditQuote) -> Doc:
-    """The credit calculate fields of DESIGN.md section 3 (without the schedule rows)."""
+    """The credit calculate fields of docs/INTERFACE.md (without the schedule rows)."""
     schedule = quote.schedule
     return {
         "monthlyPayment": schedule.first_payment,

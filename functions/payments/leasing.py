@@ -64,7 +64,7 @@ def program_terms(program: Doc, initial_percent: int, months: int) -> LeasingTer
 
 
 def quote_fields(quote: LeasingQuote) -> Doc:
-    """`{monthlyPayment, totalCarPrice}` of the spec and the breakdown that adds up to the total."""
+    """`{monthlyPayment, totalCarPrice}` and the breakdown that adds up to the total."""
     return {
         "monthlyPayment": quote.monthly_payment,
         "totalCarPrice": quote.total_car_price,

@@ -3,7 +3,7 @@ or the listed ones), priced on the modification's current price; and an offer's 
 as a downloadable CSV file.
 
 The file link is the graph route itself with `format=csv`, relative to the API base URL like every
-path of the spec: it exists wherever the API runs, and is computed from the current price on request.
+path of the API: it exists wherever the API runs, and is computed from the current price on request.
 """
 
 from __future__ import annotations
