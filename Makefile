@@ -89,8 +89,9 @@ $(SAM_STAMP): requirements-sam.txt
 sam-install: $(SAM_STAMP)
 
 # No container: sam's pip workflow fetches the arm64 (aarch64) wheels of the layer's dependencies.
+# functions/Makefile and layers/shared/Makefile package the code; they compile with the SAM venv's Python 3.13.
 build: $(SAM_STAMP)
-	$(SAM) build
+	BUILD_PYTHON=$(CURDIR)/$(SAM_VENV)/bin/python $(SAM) build
 
 validate: $(SAM_STAMP)
 	$(SAM) validate --lint
