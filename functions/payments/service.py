@@ -9,8 +9,10 @@ from bson import ObjectId
 from common.db import get_db
 from common.enums import PAYMENT_TYPE_NAMES, PaymentType
 from common.errors import NotFound
+from common.models import Page
 from payments import catalog
 from payments.catalog import listing, text
+from payments.models import Organization, PaymentTypeItem
 
 # Where the organizations serving a brand for a payment type are found (CASH needs none).
 SOURCES = {
@@ -27,7 +29,7 @@ def _serving(payment_type: PaymentType, brand_id: ObjectId) -> list[ObjectId]:
     return list(get_db()[source].distinct("organizationId", {"brandId": brand_id, "active": True}))
 
 
-def organizations(brand_id: str, payment_type: PaymentType) -> dict[str, Any]:
+def organizations(brand_id: str, payment_type: PaymentType) -> Page[Organization]:
     """The active banks, leasing companies or installment providers serving the brand."""
     catalog.brand(brand_id)
     found = catalog.organization_refs(_serving(payment_type, ObjectId(brand_id)))
@@ -55,7 +57,7 @@ def ensure_offered(car: dict[str, Any], kind: PaymentType) -> None:
         )
 
 
-def payment_types(modification_id: str, brand_id: str) -> dict[str, Any]:
+def payment_types(modification_id: str, brand_id: str) -> Page[PaymentTypeItem]:
     car, _ = catalog.car_and_modification(modification_id, brand_id=brand_id)
     offered = offered_payment_types(car)
-    return listing([{"slug": kind.value, "name": text(PAYMENT_TYPE_NAMES[kind])} for kind in offered])
+    return listing([PaymentTypeItem(slug=kind, name=text(PAYMENT_TYPE_NAMES[kind])) for kind in offered])

@@ -1,12 +1,13 @@
-"""The request gate: common headers (spec 4.1) and the route's access level, checked before anything else.
+"""The request gate: the common headers and the route's access level, checked before anything else.
 
-Powertools validates the request before any user middleware runs; the gate is wrapped around that
-validation (see `common.app`), so a caller without a valid token or partner key learns nothing about
-the body schema: 400 for a missing header, 403 for an unknown partner, 401 for a bad token, and only
-then 400 for bad input.
+`common.app.lambda_entry` runs the gate on the raw event before Powertools resolves it (Powertools
+validates a request before any middleware runs), so a caller without a valid token or partner key learns
+nothing about the body schema: 400 for a missing header, 403 for an unknown partner, 401 for a bad
+token, and only then 400 (or 415) for bad input.
 
-Access levels are declared on the route: `@app.get(path, middlewares=[JWT])`, `[OPTIONAL_JWT]`, or
-nothing for Public.
+Every route declares its access level: `@app.get(path, middlewares=[PUBLIC])`, `[JWT]` or
+`[OPTIONAL_JWT]`. The resolver of `common.app` records the declaration and takes the marker out of the
+middlewares; a route declared without one is JWT, so nothing is open by omission.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from aws_lambda_powertools.event_handler.api_gateway import Response
 from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 
 from common import tokens
-from common.context import RequestContext, set_current
+from common.context import RequestContext
 from common.errors import BadRequest, Forbidden, Unauthorized, UnsupportedMediaType
 from common.locale import parse_accept_language
 from common.partners import find_active_partner
@@ -27,17 +28,21 @@ MAX_HEADER_LENGTH = 512
 
 
 class AccessPolicy:
-    """A route's access level. As a route middleware it is only a marker: the gate enforces it."""
+    """A route's access level, declared among the route's middlewares; the gate enforces it."""
 
-    def __init__(self, name: str, *, token_required: bool) -> None:
+    def __init__(self, name: str, *, token_required: bool, token_accepted: bool = True) -> None:
         self.name = name
         self.token_required = token_required
+        self.token_accepted = token_accepted
         self.__name__ = f"access_{name}"
 
     def __call__(self, app: Any, next_middleware: NextMiddleware) -> Response:
-        return next_middleware(app)
+        # Never reached: the resolver takes the marker out of the route's middlewares.
+        raise TypeError(f"{self!r} is an access declaration, not a middleware")
 
     def authenticate(self, authorization: str | None) -> str | None:
+        if not self.token_accepted:
+            return None  # a public route ignores any Authorization header, as API Gateway would
         if not authorization:
             if self.token_required:
                 raise Unauthorized("Authorization header with a Bearer access token is required")
@@ -51,15 +56,14 @@ class AccessPolicy:
         return f"AccessPolicy({self.name})"
 
 
+PUBLIC = AccessPolicy("public", token_required=False, token_accepted=False)
 JWT = AccessPolicy("jwt", token_required=True)
 OPTIONAL_JWT = AccessPolicy("optional_jwt", token_required=False)
+# What a route gets when it declares nothing: refused without a valid token.
+UNDECLARED = JWT
 
 
-def route_access(route: Any) -> AccessPolicy | None:
-    return next((mw for mw in route.middlewares if isinstance(mw, AccessPolicy)), None)
-
-
-def check_request(headers: Any, route: Any) -> RequestContext:
+def check_request(headers: Any, policy: AccessPolicy) -> RequestContext:
     """Run the gate for one request; raises the error the caller should see."""
     values = {}
     for name in REQUIRED_HEADERS:
@@ -75,8 +79,7 @@ def check_request(headers: Any, route: Any) -> RequestContext:
     partner = find_active_partner(values["client"])
     if partner is None:
         raise Forbidden("Unknown or inactive client key")
-    policy = route_access(route)
-    user_id = policy.authenticate(headers.get("Authorization")) if policy else None
+    user_id = policy.authenticate(headers.get("Authorization"))
     return RequestContext(
         locale=parse_accept_language(headers.get("accept-language")),
         fingerprint=values["fingerprint"],
@@ -85,10 +88,10 @@ def check_request(headers: Any, route: Any) -> RequestContext:
     )
 
 
-def require_json_body(event: Any, route: Any) -> None:
-    """Bodies are UTF-8 JSON (spec 4.1): Powertools would also parse forms (and fail on a malformed
-    multipart), and fail on bytes that are not UTF-8, both as unexpected errors."""
-    if not route.dependant.body_params:
+def require_json_body(event: Any, takes_body: bool) -> None:
+    """Bodies are UTF-8 JSON: Powertools would also parse forms (and fail on a malformed multipart),
+    and fail on bytes that are not UTF-8, both as unexpected errors."""
+    if not takes_body:
         return
     content_type = (event.headers.get("content-type") or "").strip().lower()
     if content_type and not content_type.startswith("application/json"):
@@ -98,26 +101,9 @@ def require_json_body(event: Any, route: Any) -> None:
     except ValueError:
         raise BadRequest.field("body", "must be UTF-8 encoded JSON") from None
     try:
-        event.json_body  # noqa: B018 (parsed once and cached for the validation that follows)
+        event.json_body  # noqa: B018 (parsing is the check)
     except RecursionError:
         # Python's parser gives up on very deep nesting, which Powertools would report as a 500.
         raise BadRequest.field("body", "is nested too deeply") from None
     except ValueError:
         pass  # not JSON at all: validation answers with its own 400
-
-
-class GatedRequestValidation:
-    """Stands where Powertools' request validation stands, and runs the gate first."""
-
-    def __init__(self, validation: Any) -> None:
-        self._validation = validation
-        self.__name__ = "gated_request_validation"
-
-    def __call__(self, app: Any, next_middleware: NextMiddleware) -> Response:
-        return self.handler(app, next_middleware)
-
-    def handler(self, app: Any, next_middleware: NextMiddleware) -> Response:
-        route = app.context["_route"]
-        set_current(check_request(app.current_event.headers, route))
-        require_json_body(app.current_event, route)
-        return self._validation.handler(app, next_middleware)
