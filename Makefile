@@ -15,7 +15,7 @@ export AWS_DEFAULT_REGION ?= eu-central-1
 # The import roots Lambda gives a function: the layer (/opt/python) and the function code.
 export PYTHONPATH := layers/shared:functions:.
 
-.PHONY: help install run test check unit integration lint format typecheck seed indexes openapi invoke sam-install build validate deploy clean
+.PHONY: help install run test check unit integration lint format typecheck seed indexes openapi bench invoke sam-install build validate deploy clean
 
 help:
 	@echo "make run        serve the whole API on http://127.0.0.1:$(PORT) (embedded MongoDB, seeded demo data)"
@@ -24,6 +24,7 @@ help:
 	@echo "make lint       ruff check, ruff format --check, mypy"
 	@echo "make seed       load the demo data into the configured database (idempotent)"
 	@echo "make indexes    create the MongoDB indexes declared in code"
+	@echo "make bench      cold init per function beside the library floor; warm latency and MongoDB commands per sample event"
 	@echo "make openapi    regenerate openapi.json from the resolvers (Swagger UI: make run, then /api/docs)"
 	@echo "make invoke FN=Auth EVENT=events/auth/login.json   invoke one function with one event"
 	@echo "make build | validate | deploy ENV=dev|staging|prod   AWS SAM (installed into $(SAM_VENV))"
@@ -67,6 +68,9 @@ indexes: $(STAMP)
 openapi: $(STAMP)
 	$(PY) -m ops openapi
 
+bench: $(STAMP)
+	$(PY) -m ops bench $(ARGS)
+
 invoke: $(STAMP)
 	$(PY) -m local invoke $(FN) -e $(EVENT)
 
@@ -79,8 +83,9 @@ $(SAM_STAMP): requirements-sam.txt
 sam-install: $(SAM_STAMP)
 
 # No container: sam's pip workflow fetches the arm64 (aarch64) wheels of the layer's dependencies.
+# functions/Makefile and layers/shared/Makefile package the code; they compile with the SAM venv's Python 3.13.
 build: $(SAM_STAMP)
-	$(SAM) build
+	BUILD_PYTHON=$(CURDIR)/$(SAM_VENV)/bin/python $(SAM) build
 
 validate: $(SAM_STAMP)
 	$(SAM) validate --lint

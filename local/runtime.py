@@ -12,7 +12,6 @@ from local.template import ROOT
 DATA_DIR = ROOT / ".data"
 LOCAL_DEFAULTS = {
     "STAGE": "local",
-    "POWERTOOLS_TRACE_DISABLED": "true",  # no X-Ray daemon on a laptop
     "POWERTOOLS_METRICS_DISABLED": "true",  # EMF lines would only clutter the console
     "LOG_LEVEL": "INFO",
 }

@@ -24,6 +24,7 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
 
+from common import idempotency
 from common.access import JWT, MAX_HEADER_LENGTH, PUBLIC
 from common.app import ApiResolver, RouteDeclaration
 from common.models import Envelope
@@ -42,7 +43,7 @@ def _error_example(status: int, message: str, **extra: Any) -> dict[str, Any]:
     return {"success": False, "statusCode": status, "message": message, "data": None, **extra}
 
 
-# DESIGN.md section 3: status -> (component name, when, example body)
+# docs/INTERFACE.md, Statuses: status -> (component name, when, example body)
 ERRORS: dict[int, tuple[str, str, dict[str, Any]]] = {
     400: (
         "BadRequest",
@@ -95,7 +96,7 @@ HEADERS: dict[str, dict[str, Any]] = {
         "name": "User-Agent",
         "in": "header",
         "required": True,
-        "description": "The calling app (spec 4.1).",
+        "description": "The calling app.",
         "schema": {"type": "string", "minLength": 1, "maxLength": MAX_HEADER_LENGTH},
         "example": "CarRetailApp/2.3.0 (Android 14)",
     },
@@ -123,6 +124,20 @@ HEADERS: dict[str, dict[str, Any]] = {
         "schema": {"type": "string", "default": "uz"},
         "example": "ru",
     },
+}
+
+# Only on the routes that take it (the IDEMPOTENT route middleware).
+IDEMPOTENCY_KEY: dict[str, Any] = {
+    "name": idempotency.HEADER,
+    "in": "header",
+    "required": False,
+    "description": (
+        "A UUID chosen by the client for this request: a retry with the same key and body answers the first "
+        "answer (with `Idempotent-Replayed: true`) without doing it again; the same key with another body is "
+        "409; while the first is still running, 409 with `Retry-After`. Keys are per caller and live 24 h."
+    ),
+    "schema": {"type": "string", "format": "uuid"},
+    "example": "5f0c6a3e-8d1b-4c47-9a57-2f3e8b1d6c90",
 }
 
 
@@ -216,9 +231,15 @@ def _enrich_operation(operation: dict[str, Any], route: ApiRoute, declared: Rout
         if example is not None:
             operation["requestBody"]["content"][JSON]["example"] = example
     errors |= {code: when or None for code, when in declared.errors.items() if code >= 400}
+    idempotent = idempotency.IDEMPOTENT in declared.middlewares
+    if idempotent:
+        # the key reused with another body, or its first request still running
+        errors.setdefault(409, None)
     operation["responses"] = success | {str(code): _error_response(code, errors[code]) for code in sorted(errors)}
 
     header_refs = [{"$ref": f"#/components/parameters/{name}"} for name in HEADERS]
+    if idempotent:
+        header_refs.append({"$ref": "#/components/parameters/IdempotencyKey"})
     _parameters(operation, route.path)
     operation["parameters"] = header_refs + operation.get("parameters", [])
     operation["tags"] = [route.function]
@@ -303,7 +324,7 @@ def generate(routes: list[tuple[ApiRoute, ApiResolver, RouteDeclaration]] | None
             "paths": merged["paths"],
             "components": {
                 "schemas": schemas,
-                "parameters": HEADERS,
+                "parameters": HEADERS | {"IdempotencyKey": IDEMPOTENCY_KEY},
                 "responses": _error_responses(),
                 "securitySchemes": {
                     "bearerAuth": {

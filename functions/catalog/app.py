@@ -8,11 +8,20 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from catalog import service
-from catalog.models import AllFilters, BrandDetail, BrandItem, CarDetail, CarItem, InfoBlock, Modification, Option
-from catalog.query import BrandSort, CarSort
 from common import responses
 from common.access import OPTIONAL_JWT, PUBLIC
 from common.app import create_app, lambda_entry
+from common.catalog.models import (
+    AllFilters,
+    BrandDetail,
+    BrandItem,
+    CarDetail,
+    CarItem,
+    InfoBlock,
+    Modification,
+    Option,
+)
+from common.catalog.query import BrandSort, CarSort
 from common.models import Envelope, Page
 from common.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
 

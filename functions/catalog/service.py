@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalog import brands, cars, filters, views
-from catalog.models import (
+from catalog import filters
+from common import saved_cars
+from common.catalog import brands, cars, views
+from common.catalog.items import car_items
+from common.catalog.models import (
     AllFilters,
     BrandDetail,
     BrandItem,
@@ -16,11 +19,10 @@ from catalog.models import (
     Option,
     PriceRange,
 )
-from catalog.query import BrandSort, CarSort, brand_sort, car_filter, car_sort, parse_ids
+from common.catalog.query import BrandSort, CarSort, brand_sort, car_filter, car_sort, parse_ids
 from common.context import current, locale
 from common.errors import NotFound
 from common.models import Page
-from saved_cars import store as saved_store
 
 
 def list_cars(
@@ -44,14 +46,7 @@ def list_cars(
         brands_named=brands.ids_named(term) if term else [],
     )
     docs, total = cars.find_page(query, car_sort(sort, locale()), offset=offset, limit=limit)
-    return Page[CarItem](items=car_items(docs), total=total)
-
-
-def car_items(docs: list[cars.Car]) -> list[CarItem]:
-    """List items of the given cars, in their order, with `saved` for the caller's fingerprint."""
-    names = brands.names(doc["brandId"] for doc in docs)
-    saved = saved_store.saved_car_ids(current().fingerprint, [doc["_id"] for doc in docs])
-    return [views.car_item(doc, names, saved, locale()) for doc in docs]
+    return Page[CarItem](items=car_items(docs, fingerprint=current().fingerprint, locale=locale()), total=total)
 
 
 def _car(car_id: str, *fields: str) -> cars.Car:
@@ -70,7 +65,7 @@ def car_detail(car_id: str) -> CarDetail:
         brand=brands.find_by_id(str(car["brandId"])),
         body_type=filters.find_body_type(car.get("bodyTypeId")),
         powertrain=filters.find_powertrain(car.get("powertrainId")),
-        saved=bool(saved_store.saved_car_ids(current().fingerprint, [car["_id"]])),
+        saved=bool(saved_cars.saved_car_ids(current().fingerprint, [car["_id"]])),
         locale=locale(),
     )
 

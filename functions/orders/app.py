@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from common import context, responses
 from common.access import JWT
 from common.app import create_app, lambda_entry
+from common.idempotency import IDEMPOTENT
 from common.models import Envelope, Page
 from common.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
 from orders import service
@@ -20,7 +21,7 @@ app = create_app()
 
 @app.post(
     "/api/v1/orders",
-    middlewares=[JWT],
+    middlewares=[JWT, IDEMPOTENT],
     status_code=201,
     summary="Place an order at the current price",
     description="The server checks the car, modification, color, branch and price against the catalog; "

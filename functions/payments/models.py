@@ -8,8 +8,8 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import Field
 
 from common.enums import PaymentType
-from common.models import ApiModel, Id, Timestamp
-from common.validation import MongoId, RequestModel
+from common.models import ApiModel, Id, Organization, Timestamp
+from common.validation import Money, MongoId, RequestModel
 from payments.credit_math import RefundType
 
 # Query parameters: a required ObjectId, named in a 400 when malformed (`query.brandId`).
@@ -23,21 +23,13 @@ class LeasingCalculateBody(RequestModel):
     modificationId: MongoId
     loanTermId: MongoId = Field(description="one of the program's loanTerms")
     initialPaymentId: MongoId = Field(description="one of the program's initialPayments")
-    price: int = Field(gt=0, description="the modification's current price in sums, as the client showed it")
+    price: Money = Field(description="the modification's current price in sums, as the client showed it")
 
 
 # Responses
 
 Percent = Annotated[float, Field(ge=0, le=100, description="percent, e.g. 24.0")]
-Money = Annotated[int, Field(description="in sums (UZS)")]
-
-
-class Organization(ApiModel):
-    """A bank, leasing company or installment provider."""
-
-    id: Id = Field(alias="_id")
-    name: str = Field(examples=["Kapitalbank"])
-    logo: str | None = Field(description="logo URL")
+Sums = Annotated[int, Field(description="in sums (UZS)")]
 
 
 class PaymentTypeItem(ApiModel):
@@ -80,31 +72,31 @@ class BankOffer(ApiModel):
     rateFrom: Percent = Field(description="the lowest annual rate, percent")
     initialPaymentFrom: Percent = Field(description="the lowest initial payment, percent")
     maxMonths: int = Field(ge=0, description="the longest term")
-    price: Money = Field(ge=0, description="the modification's current price")
+    price: Sums = Field(ge=0, description="the modification's current price")
 
 
 class ScheduleRow(ApiModel):
     month: int = Field(ge=1)
-    payment: Money = Field(description="principal + interest (+ fee)")
-    principal: Money
-    interest: Money
-    balance: Money = Field(description="left to repay after this payment")
+    payment: Sums = Field(description="principal + interest (+ fee)")
+    principal: Sums
+    interest: Sums
+    balance: Sums = Field(description="left to repay after this payment")
 
 
 class LeasingScheduleRow(ScheduleRow):
-    fee: Money = Field(description="the monthly fee included in `payment`")
+    fee: Sums = Field(description="the monthly fee included in `payment`")
 
 
 class CreditSummary(ApiModel):
-    monthlyPayment: Money = Field(description="the first month's payment")
-    loanAmount: Money
-    initialPayment: Money
-    totalInterest: Money
-    totalPayment: Money
+    monthlyPayment: Sums = Field(description="the first month's payment")
+    loanAmount: Sums
+    initialPayment: Sums
+    totalInterest: Sums
+    totalPayment: Sums
     rate: Percent = Field(description="annual rate, percent")
     termMonths: int = Field(gt=0)
     refundType: RefundType
-    carPrice: Money
+    carPrice: Sums
 
 
 class CreditCalculation(CreditSummary):
@@ -128,7 +120,7 @@ class PriceTerms(ApiModel):
     rate: Percent = Field(description="annual rate, percent")
     markupPercent: Percent
     contractFeePercent: Percent
-    monthlyFee: Money
+    monthlyFee: Sums
     buyoutPercent: Percent
 
 
@@ -141,16 +133,16 @@ class LeasingProgram(PriceTerms):
 
 
 class LeasingCalculation(ApiModel):
-    monthlyPayment: Money
-    totalCarPrice: Money = Field(description="everything paid over the lease, initial payment included")
-    price: Money = Field(description="the car's price")
-    initialPayment: Money
-    contractFee: Money
-    markup: Money
-    financedAmount: Money
-    monthlyFee: Money
-    leasePayments: Money
-    buyout: Money
+    monthlyPayment: Sums
+    totalCarPrice: Sums = Field(description="everything paid over the lease, initial payment included")
+    price: Sums = Field(description="the car's price")
+    initialPayment: Sums
+    contractFee: Sums
+    markup: Sums
+    financedAmount: Sums
+    monthlyFee: Sums
+    leasePayments: Sums
+    buyout: Sums
     termMonths: int = Field(gt=0)
     rate: Percent
 
@@ -158,13 +150,13 @@ class LeasingCalculation(ApiModel):
 class InstallmentCell(ApiModel):
     months: int = Field(gt=0)
     markupPercent: Percent
-    monthlyPayment: Money
-    totalPayment: Money
+    monthlyPayment: Sums
+    totalPayment: Sums
 
 
 class InstallmentRow(ApiModel):
     initialPercent: Percent
-    initialPayment: Money
+    initialPayment: Sums
     cells: list[InstallmentCell] = Field(description="one per term of `terms`, in order")
 
 
@@ -177,7 +169,7 @@ class InstallmentPlan(ApiModel):
 
 
 class InstallmentMatrix(ApiModel):
-    price: Money = Field(ge=0, description="the modification's current price")
+    price: Sums = Field(ge=0, description="the modification's current price")
     modificationId: Id
     items: list[InstallmentPlan]
     total: int = Field(ge=0)
@@ -222,7 +214,7 @@ SpecialOffer = Annotated[BankSpecialOffer | LeasingSpecialOffer, Field(discrimin
 
 
 class SpecialOffers(ApiModel):
-    price: Money = Field(ge=0, description="the modification's current price")
+    price: Sums = Field(ge=0, description="the modification's current price")
     items: list[SpecialOffer]
     total: int = Field(ge=0)
 

@@ -3,7 +3,7 @@ or the listed ones), priced on the modification's current price; and an offer's 
 as a downloadable CSV file.
 
 The file link is the graph route itself with `format=csv`, relative to the API base URL like every
-path of the spec: it exists wherever the API runs, and is computed from the current price on request.
+path of the API: it exists wherever the API runs, and is computed from the current price on request.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from urllib.parse import urlencode
 from aws_lambda_powertools.event_handler import Response
 from bson import ObjectId
 
-from common import clock
+from common import clock, financing
 from common.db import get_db
 from common.enums import PaymentType
 from common.errors import NotFound
-from payments import catalog
+from common.financing import Doc, ensure_offered, offered_payment_types, percent, text
+from common.models import Organization
 from payments.bank_chain import credit_summary
-from payments.catalog import Doc, percent, text
 from payments.credit_math import RefundType, credit_quote, leasing_quote
 from payments.leasing import price_terms, program_terms, quote_fields
 from payments.models import (
@@ -31,12 +31,10 @@ from payments.models import (
     LeasingScheduleRow,
     LeasingSpecialOffer,
     OfferGraph,
-    Organization,
     ScheduleRow,
     SpecialOffer,
     SpecialOffers,
 )
-from payments.service import ensure_offered, offered_payment_types
 
 BANK, LEASING = "BANK", "LEASING"
 PAYMENT_TYPE_OF = {BANK: PaymentType.CREDIT, LEASING: PaymentType.LEASING}
@@ -47,7 +45,7 @@ CSV_COLUMNS = ("month", "payment", "principal", "interest", "fee", "balance")
 def offers(car_id: str, modification_id: str, kind: str) -> SpecialOffers:
     """The active special offers of one kind for the car's modification; none when the car is not sold
     by that kind's payment type."""
-    car, modification = catalog.car_and_modification(modification_id, car_id=car_id)
+    car, modification = financing.car_and_modification(modification_id, car_id=car_id)
     if PAYMENT_TYPE_OF[kind] not in offered_payment_types(car):
         return SpecialOffers(price=modification["price"], items=[], total=0)
     found = [
@@ -57,7 +55,7 @@ def offers(car_id: str, modification_id: str, kind: str) -> SpecialOffers:
         .sort("order", 1)
         if _applies(offer, modification["_id"])
     ]
-    organizations = catalog.organization_refs([offer["organizationId"] for offer in found])
+    organizations = financing.organization_refs([offer["organizationId"] for offer in found])
     items = [
         _priced(offer, organizations[offer["organizationId"]], modification)[0]
         for offer in found
@@ -112,14 +110,14 @@ def _priced(
 
 def graph(car_id: str, modification_id: str, offer_id: str, file_format: str) -> OfferGraph | Response[str]:
     """The offer's month-by-month schedule (`payment = principal + interest + fee`), as data or CSV."""
-    car, modification = catalog.car_and_modification(modification_id, car_id=car_id)
+    car, modification = financing.car_and_modification(modification_id, car_id=car_id)
     offer = get_db().special_offers.find_one({"_id": ObjectId(offer_id), "active": True})
     if offer is None:
         raise NotFound("Special offer not found")
     if offer["carId"] != ObjectId(car_id) or not _applies(offer, modification["_id"]):
         raise NotFound("offerId does not belong to carId and modificationId")
     ensure_offered(car, PAYMENT_TYPE_OF[offer["kind"]])
-    organization = catalog.organization_refs([offer["organizationId"]]).get(offer["organizationId"])
+    organization = financing.organization_refs([offer["organizationId"]]).get(offer["organizationId"])
     if organization is None:
         raise NotFound("Special offer not found")
     item, rows = _priced(offer, organization, modification)

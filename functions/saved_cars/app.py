@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
 
-from catalog.models import CarItem
 from common import context, responses
 from common.access import PUBLIC
 from common.app import create_app, lambda_entry
+from common.catalog.models import CarItem
 from common.models import Envelope, Page
 from common.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
 from saved_cars import service

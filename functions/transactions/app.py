@@ -12,6 +12,7 @@ from pydantic import SecretStr
 from common import context, responses
 from common.access import JWT
 from common.app import create_app, lambda_entry
+from common.idempotency import IDEMPOTENT
 from common.models import Envelope, Page
 from common.validation import MongoId
 from transactions import service
@@ -48,7 +49,7 @@ def check_card(
 
 @app.post(
     "/api/v1/transactions/create",
-    middlewares=[JWT],
+    middlewares=[JWT, IDEMPOTENT],
     summary="Start a card payment: the processor sends a code to the card holder",
     description="Sandbox: test card 8600 4954 7331 6478, any future expiry, code 666666.",
     responses=CONFLICT,
@@ -59,7 +60,7 @@ def create(body: CreateBody) -> Response[Envelope[TransactionRef]]:
 
 @app.post(
     "/api/v1/transactions/apply",
-    middlewares=[JWT],
+    middlewares=[JWT, IDEMPOTENT],
     summary="Confirm a card payment with the code",
     description="`amount`, `brandId` and `orderId` must be those of the transaction. Sandbox code: 666666.",
     responses={**CONFLICT, 400: {"description": "Wrong code (`details.attemptsLeft`), or the fields do not match"}},
@@ -70,7 +71,7 @@ def apply(body: ApplyBody) -> Response[Envelope[AppliedPayment]]:
 
 @app.post(
     "/api/v1/transactions/resend-code",
-    middlewares=[JWT],
+    middlewares=[JWT, IDEMPOTENT],
     summary="Send the code of a pending payment again",
     responses={**CONFLICT, 429: {"description": "Too soon or too many resends; `Retry-After` says when"}},
 )

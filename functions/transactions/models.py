@@ -8,18 +8,16 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, StringConstraints, WithJsonSchema
 
 from common.models import ApiModel, Id, Timestamp
-from common.validation import MongoId, RequestModel
+from common.validation import Money, MongoId, RequestModel
 from transactions.cards import ECardType, parse_card_number, parse_expiry
 from transactions.store import Status
 
 # The order states, as the orders function names them (a function does not import another's package).
 OrderStatus = Literal["NEW", "PARTIALLY_PAID", "PAID", "READY", "IMPLEMENTED", "CANCELLED"]
 
-MAX_AMOUNT = 10**12  # sums; far above any car, keeps tiyin inside 64 bits
-
 
 def _otp(value: str) -> str:
-    # The spec sends the code as a number, so 012345 arrives as 12345: pad it back to six digits.
+    # Clients may send the code as a number, so 012345 arrives as 12345: pad it back to six digits.
     if not value.isascii() or not value.isdigit() or len(value) > 6:
         raise ValueError("must be the 6-digit code")
     return value.zfill(6)
@@ -30,7 +28,7 @@ def _expiry(value: str) -> str:
     return value
 
 
-Amount = Annotated[int, Field(gt=0, le=MAX_AMOUNT, description="whole sums")]
+Amount = Annotated[Money, Field(description="whole sums")]
 CardNumber = Annotated[str, StringConstraints(max_length=40), AfterValidator(parse_card_number)]
 Expiry = Annotated[str, AfterValidator(_expiry)]
 Otp = Annotated[str, StringConstraints(min_length=1, max_length=6), AfterValidator(_otp)]

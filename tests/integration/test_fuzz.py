@@ -35,7 +35,7 @@ CHECKS = [
     response_schema_conformance,
 ]
 ENVELOPE_KEYS = {"success", "statusCode", "message", "data"}
-# Successes sent as they are, without the envelope (spec 4.8): every other response is JSON.
+# Successes sent as they are, without the envelope: every other response is JSON.
 NOT_JSON_OPERATIONS = {
     ("GET", "/api/v1/documents/term-conditions"),
     ("GET", "/api/v1/payments/special-offers/graph"),  # with format=csv, the download

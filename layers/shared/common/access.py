@@ -1,4 +1,4 @@
-"""The request gate: the common headers and the route's access level, checked before anything else.
+"""The request gate: the common headers (docs/INTERFACE.md) and the route's access level, checked first.
 
 `common.app.lambda_entry` runs the gate on the raw event before Powertools resolves it (Powertools
 validates a request before any middleware runs), so a caller without a valid token or partner key learns
@@ -12,6 +12,7 @@ middlewares; a route declared without one is JWT, so nothing is open by omission
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from aws_lambda_powertools.event_handler.api_gateway import Response
@@ -89,8 +90,8 @@ def check_request(headers: Any, policy: AccessPolicy) -> RequestContext:
 
 
 def require_json_body(event: Any, takes_body: bool) -> None:
-    """Bodies are UTF-8 JSON: Powertools would also parse forms (and fail on a malformed multipart),
-    and fail on bytes that are not UTF-8, both as unexpected errors."""
+    """Bodies are UTF-8 JSON (docs/INTERFACE.md): Powertools would also parse forms (and fail on a malformed
+    multipart), and fail on bytes that are not UTF-8, both as unexpected errors."""
     if not takes_body:
         return
     content_type = (event.headers.get("content-type") or "").strip().lower()
@@ -100,10 +101,18 @@ def require_json_body(event: Any, takes_body: bool) -> None:
         event.decoded_body  # noqa: B018 (decoding is the check)
     except ValueError:
         raise BadRequest.field("body", "must be UTF-8 encoded JSON") from None
+    parse_json_body(event)
+
+
+def parse_json_body(event: Any) -> None:
+    """Parse the body, turning what Python's parser refuses beyond bad syntax into a 400 naming the body
+    instead of a 500 (the gate refuses it before Powertools parses it again)."""
     try:
         event.json_body  # noqa: B018 (parsing is the check)
     except RecursionError:
-        # Python's parser gives up on very deep nesting, which Powertools would report as a 500.
         raise BadRequest.field("body", "is nested too deeply") from None
-    except ValueError:
+    except json.JSONDecodeError:
         pass  # not JSON at all: validation answers with its own 400
+    except ValueError:
+        # An integer literal longer than Python converts (sys.get_int_max_str_digits(), 4,300 digits).
+        raise BadRequest.field("body", "holds a number with too many digits") from None

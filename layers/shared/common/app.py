@@ -40,7 +40,7 @@ from common import responses
 from common.access import UNDECLARED, AccessPolicy, check_request, require_json_body
 from common.context import RequestContext, set_current
 from common.errors import AppError
-from common.observability import logger, metrics, tracer
+from common.observability import logger, metrics
 
 DATABASE_ERRORS: list[type[Exception]] = [ConnectionFailure, AutoReconnect, NetworkTimeout, ExecutionTimeout]
 
@@ -68,6 +68,7 @@ class RouteDeclaration:
     takes_body: bool
     status_code: int
     errors: Mapping[int, str]  # the route's own error statuses -> when
+    middlewares: tuple[Callable[..., Any], ...]  # the route's own middlewares, besides its access level
 
 
 def _openapi_path(rule: str) -> str:
@@ -118,6 +119,7 @@ class ApiResolver(APIGatewayRestResolver):
         if len(policies) > 1:
             raise ValueError(f"{rule}: declare one access level, not {policies}")
         access = policies[0] if policies else UNDECLARED
+        route_middlewares = [item for item in middlewares or [] if not isinstance(item, AccessPolicy)]
         errors = {code: str(response.get("description", "")) for code, response in (responses or {}).items()}
         if responses:
             # Powertools documents only `responses` once given: keep the success beside the errors.
@@ -142,7 +144,7 @@ class ApiResolver(APIGatewayRestResolver):
             enable_validation,
             custom_response_validation_http_code,
             status_code,
-            [item for item in middlewares or [] if not isinstance(item, AccessPolicy)] or None,
+            route_middlewares or None,
         )
 
         def declare(func: Any) -> Any:
@@ -151,7 +153,7 @@ class ApiResolver(APIGatewayRestResolver):
             for item in methods:
                 path = _openapi_path(rule)
                 self.declarations[(item.upper(), path)] = RouteDeclaration(
-                    item.upper(), path, func, access, takes_body, status_code, errors
+                    item.upper(), path, func, access, takes_body, status_code, errors, tuple(route_middlewares)
                 )
             return register(func)
 
@@ -241,10 +243,9 @@ def gate_or_refuse(app: ApiResolver, event: dict[str, Any]) -> dict[str, Any] | 
 
 def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
     """The Lambda handler of a function: the gate, then the resolver; logging with the API Gateway
-    correlation id, tracing, metrics."""
+    correlation id, and metrics (traces come from Lambda's active tracing, see common.observability)."""
 
     @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True)
-    @tracer.capture_lambda_handler(capture_response=False)
     @metrics.log_metrics(capture_cold_start_metric=True)
     def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         set_current(RequestContext())  # nothing of the previous invocation leaks into this one

@@ -105,3 +105,11 @@ def _name(param: Any) -> str:
 class Named(ApiModel):
     id: Id = Field(alias="_id")
     name: str = Field(description="in the caller's language (`accept-language`)")
+
+
+class Organization(ApiModel):
+    """A bank, leasing company or installment provider."""
+
+    id: Id = Field(alias="_id")
+    name: str = Field(examples=["Kapitalbank"])
+    logo: str | None = Field(description="logo URL")

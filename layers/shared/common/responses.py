@@ -72,4 +72,3 @@ def error(
         body=to_json(envelope(status, message, None, errors=errors, details=details)),
         headers=headers,
     )
-

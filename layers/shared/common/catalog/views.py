@@ -6,7 +6,8 @@ from typing import Any
 
 from bson import ObjectId
 
-from catalog.models import (
+from common.assets import url
+from common.catalog.models import (
     BrandDetail,
     BrandItem,
     BrandLogoRef,
@@ -21,12 +22,11 @@ from catalog.models import (
     SpecItem,
     SpecSection,
 )
-from common.assets import url
 from common.locale import Locale, localize
 
 
 def car_item(car: dict[str, Any], brand_names: dict[ObjectId, str], saved: set[ObjectId], locale: Locale) -> CarItem:
-    """A car in a list (spec: `_id`, `name`, `priceFrom`), with what a list screen shows besides."""
+    """A car in a list (`_id`, `name`, `priceFrom`), with what a list screen shows besides."""
     return CarItem(
         **_car_fields(car, saved, locale), brand=BrandRef(id=car["brandId"], name=brand_names.get(car["brandId"], ""))
     )
