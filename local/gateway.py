@@ -165,7 +165,7 @@ CARD_NUMBER_IN_QUERY = re.compile(r"(?i)(cardNumber=)[^&\s]*")
 
 
 def mask_card_numbers(request_line: str) -> str:
-    """GET /api/v1/transactions/check-card?cardNumber=... carries a card number (spec 4.5): never log it."""
+    """GET /api/v1/transactions/check-card?cardNumber=... carries a card number: never log it."""
     return CARD_NUMBER_IN_QUERY.sub(r"\1[masked]", request_line)
 
 

@@ -10,8 +10,9 @@ from common.db import Index
 INDEX_MODULES = (
     "common.tokens",
     "common.rate_limit",
+    "common.idempotency",
     "auth.indexes",
-    "orders.lifecycle",
+    "common.order_lifecycle",
     "orders.indexes",
     "payments.indexes",
     "transactions.indexes",

@@ -1,5 +1,5 @@
 """What the OpenAPI document cannot learn from a route's code: the success status, the shape of `data`
-and the route's own error statuses, from the interface spec and DESIGN.md section 3.
+and the route's own error statuses, from docs/INTERFACE.md.
 
 A route that declares these itself (`responses={201: {...}}`, `status_code=201` or a return annotation
 on its decorator) wins over this table; `ops.openapi` reads the route first. A key that is not a route
@@ -17,7 +17,7 @@ JSON = "application/json"
 
 
 class Data(BaseModel):
-    """A `data` shape: the fields the spec shows; more fields are welcome, so none are forbidden."""
+    """A `data` shape: the fields the contract shows; more fields are welcome, so none are forbidden."""
 
     model_config = ConfigDict(populate_by_name=True)
 
@@ -167,7 +167,7 @@ class OfferDocument(Data):
 
 
 class Page(NamedTuple):
-    """`{items: [item], total}`; `total_required` False where the spec shows only `items`."""
+    """`{items: [item], total}`; `total_required` False where the contract shows only `items`."""
 
     item: type[Data]
     total_required: bool = True

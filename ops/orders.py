@@ -3,7 +3,7 @@
     python -m ops order show CR-2026-000042
     python -m ops order transition CR-2026-000042 READY --cause "arrived at the Chilonzor branch"
 
-An order is named by its id or its contract number. Transitions go through `orders.lifecycle`: only
+An order is named by its id or its contract number. Transitions go through `common.order_lifecycle`: only
 legal ones happen (READY after PAID, IMPLEMENTED after READY, CANCELLED before READY), each is logged
 with its cause and published as an `OrderStatusChanged` event. Payments are not set here: they come
 from confirmed card transactions.
@@ -18,11 +18,11 @@ from typing import Any
 
 from bson import ObjectId
 
+from common import order_lifecycle as lifecycle
 from common.db import get_db
 from common.errors import AppError, NotFound
+from common.order_lifecycle import BACK_OFFICE_TARGETS, Order, Status
 from common.responses import to_json
-from orders import lifecycle
-from orders.lifecycle import BACK_OFFICE_TARGETS, Order, Status
 
 
 def find_order(reference: str) -> Order:

@@ -16,7 +16,7 @@ DEMO_CLIENT_KEY = "demo-partner-key"
 
 
 def common_headers(**overrides: str | None) -> dict[str, str]:
-    """The headers of spec 4.1; pass name=None to leave one out."""
+    """The common headers (docs/INTERFACE.md); pass name=None to leave one out."""
     headers: dict[str, str | None] = {
         "User-Agent": "car-retail-tests/1.0",
         "fingerprint": "device-test-0001",

@@ -1,5 +1,5 @@
-"""The 46 routes of the interface spec with their function and access level: the contract that the
-template, the resolvers and the access policies are each checked against."""
+"""The 46 routes of the interface (docs/INTERFACE.md) with their function and access level: the contract
+that the template, the resolvers, the access policies and the docs are each checked against."""
 
 from __future__ import annotations
 

@@ -7,10 +7,10 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from catalog import service
-from catalog.query import BrandSort, CarSort
 from common import responses
 from common.access import OPTIONAL_JWT
 from common.app import create_app, lambda_entry
+from common.catalog.query import BrandSort, CarSort
 from common.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
 
 app = create_app()

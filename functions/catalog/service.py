@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalog import brands, cars, filters, views
-from catalog.query import BrandSort, CarSort, brand_sort, car_filter, car_sort, parse_ids
+from catalog import filters
+from common import saved_cars
+from common.catalog import brands, cars, views
+from common.catalog.items import car_items
+from common.catalog.query import BrandSort, CarSort, brand_sort, car_filter, car_sort, parse_ids
 from common.context import current, locale
 from common.errors import NotFound
 from common.responses import page
-from saved_cars import store as saved_store
 
 Data = dict[str, Any]
 
@@ -35,14 +37,7 @@ def list_cars(
         brands_named=brands.ids_named(term) if term else [],
     )
     docs, total = cars.find_page(query, car_sort(sort, locale()), offset=offset, limit=limit)
-    return page(car_items(docs), total)
-
-
-def car_items(docs: list[cars.Car]) -> list[Data]:
-    """List items of the given cars, in their order, with `saved` for the caller's fingerprint."""
-    names = brands.names(doc["brandId"] for doc in docs)
-    saved = saved_store.saved_car_ids(current().fingerprint, [doc["_id"] for doc in docs])
-    return [views.car_item(doc, names, saved, locale()) for doc in docs]
+    return page(car_items(docs, fingerprint=current().fingerprint, locale=locale()), total)
 
 
 def _car(car_id: str, *fields: str) -> cars.Car:
@@ -61,7 +56,7 @@ def car_detail(car_id: str) -> Data:
         brand=brands.find_by_id(str(car["brandId"])),
         body_type=filters.find_body_type(car.get("bodyTypeId")),
         powertrain=filters.find_powertrain(car.get("powertrainId")),
-        saved=bool(saved_store.saved_car_ids(current().fingerprint, [car["_id"]])),
+        saved=bool(saved_cars.saved_car_ids(current().fingerprint, [car["_id"]])),
         locale=locale(),
     )
 

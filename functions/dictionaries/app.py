@@ -56,7 +56,7 @@ def get_documents_offer():
 
 @app.get("/api/v1/documents/term-conditions")
 def get_documents_term_conditions():
-    # The one response without the envelope (DESIGN.md): the policy as a Markdown body.
+    # The one response without the envelope (docs/INTERFACE.md): the policy as a Markdown body.
     return Response(status_code=200, content_type=MARKDOWN, body=service.privacy_policy())
 
 

@@ -6,13 +6,14 @@ from typing import Any
 
 from bson import ObjectId
 
-from catalog import brands, cars
+from common import dealers
 from common.assets import url
+from common.catalog import brands, cars
 from common.context import locale
 from common.errors import NotFound
 from common.locale import Locale, localize
 from common.responses import page
-from dictionaries import dealers, documents
+from dictionaries import documents
 
 Data = dict[str, Any]
 PRIVACY_POLICY = "privacy-policy"

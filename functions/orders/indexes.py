@@ -1,4 +1,4 @@
-"""Indexes of the orders collection (order_logs: orders.lifecycle; promo codes are found by _id)."""
+"""Indexes of the orders collection (order_logs: common.order_lifecycle; promo codes are found by _id)."""
 
 from common.db import Index
 

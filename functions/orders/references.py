@@ -1,5 +1,5 @@
 """Checks an order request against the catalog (docs/DATA_MODEL.md): every id exists and belongs to
-the others, the payment type is offered (the rule of `payments.service`), the price is current and
+the others, the payment type is offered (the rule of `common.financing`), the price is current and
 the branch has the car in stock.
 
 404 names the reference that does not exist or does not belong; 409 is a state the client can
@@ -13,11 +13,11 @@ from typing import Any
 
 from bson import ObjectId
 
-from catalog import brands, cars
+from common import dealers
+from common.catalog import brands, cars
 from common.errors import Conflict, NotFound
-from dictionaries import dealers
+from common.financing import offered_payment_types
 from orders.models import CreateOrderBody
-from payments.service import offered_payment_types
 
 Document = dict[str, Any]
 

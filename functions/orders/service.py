@@ -12,12 +12,13 @@ from bson import ObjectId
 from pymongo.errors import PyMongoError
 
 from common import clock, counters, responses
+from common import order_lifecycle as lifecycle
 from common.db import find_page, get_db
 from common.errors import NotFound
 from common.locale import Locale, localize
 from common.observability import logger, metrics
-from orders import lifecycle, promo_codes
-from orders.lifecycle import Order, Status
+from common.order_lifecycle import Order, Status
+from orders import promo_codes
 from orders.models import CreateOrderBody
 from orders.references import Purchase, resolve_purchase
 
@@ -131,7 +132,7 @@ def list_item(order: Order, locale: Locale) -> dict[str, Any]:
 
 
 def detail(order: Order, locale: Locale) -> dict[str, Any]:
-    """The order detail of DESIGN.md section 3, with the discount and what was bought, by name."""
+    """The order detail of docs/INTERFACE.md, with the discount and what was bought, by name."""
     ids = ("brandId", "carId", "modificationId", "colorId", "branchId", "regionId")
     return {
         **list_item(order, locale),

@@ -18,14 +18,12 @@ from bson import ObjectId
 from pymongo import UpdateOne
 from pymongo.errors import BulkWriteError
 
-from common import clock
+from common import clock, financing
 from common.db import get_db
 from common.enums import PaymentType
 from common.errors import NotFound
-from payments import catalog
-from payments.catalog import Doc, child, listing, percent, text
+from common.financing import Doc, child, ensure_offered, listing, offered_payment_types, percent, text
 from payments.credit_math import CreditQuote, RefundType, credit_quote
-from payments.service import ensure_offered, offered_payment_types
 
 LEVELS = ("incomeTypes", "initialPayments", "loanTerms", "refundTypes")
 # (query field, tree level, the choice it must belong to), in the order of the chain.
@@ -57,11 +55,11 @@ def offer_id(product_id: ObjectId, modification_id: ObjectId) -> ObjectId:
 def banks(brand_id: str, car_id: str, modification_id: str) -> dict[str, Any]:
     """The offers of every bank whose active product serves the car's brand; none for a car not sold
     on credit."""
-    car, modification = catalog.car_and_modification(modification_id, car_id=car_id, brand_id=brand_id)
+    car, modification = financing.car_and_modification(modification_id, car_id=car_id, brand_id=brand_id)
     if PaymentType.CREDIT not in offered_payment_types(car):
         return listing([])
     products = list(get_db().credit_products.find({"brandId": car["brandId"], "active": True}))
-    banks_by_id = catalog.organization_refs([product["organizationId"] for product in products])
+    banks_by_id = financing.organization_refs([product["organizationId"] for product in products])
     # In the banks' order; a product of an inactive bank is left out.
     products = [product for bank_id in banks_by_id for product in products if product["organizationId"] == bank_id]
     _save_offers(products, car, modification["_id"])
@@ -129,7 +127,7 @@ def _offer(bank_id: str) -> tuple[Doc, Doc, Doc]:
     """The offer, its active product and its active bank."""
     offer = get_db().bank_offers.find_one({"_id": ObjectId(bank_id)})
     product = offer and get_db().credit_products.find_one({"_id": offer["productId"], "active": True})
-    bank = product and catalog.organization_refs([product["organizationId"]]).get(product["organizationId"])
+    bank = product and financing.organization_refs([product["organizationId"]]).get(product["organizationId"])
     if offer is None or product is None or bank is None:
         raise NotFound("Bank offer not found: choose one from /api/v2/payments/banks")
     return offer, product, bank
@@ -208,7 +206,7 @@ def calculate(
             )
         chosen[level] = node = found
     try:
-        car, modification = catalog.car_and_modification(str(offer["modificationId"]), car_id=str(offer["carId"]))
+        car, modification = financing.car_and_modification(str(offer["modificationId"]), car_id=str(offer["carId"]))
     except NotFound as exc:
         raise NotFound("The car modification of this bank offer is no longer sold") from exc
     ensure_offered(car, PaymentType.CREDIT)
@@ -226,7 +224,7 @@ def calculate(
 
 
 def credit_summary(quote: CreditQuote) -> Doc:
-    """The credit calculate fields of DESIGN.md section 3 (without the schedule rows)."""
+    """The credit calculate fields of docs/INTERFACE.md (without the schedule rows)."""
     schedule = quote.schedule
     return {
         "monthlyPayment": schedule.first_payment,

@@ -5,24 +5,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from common import financing
 from common.db import get_db
 from common.enums import PaymentType
 from common.errors import BadRequest
-from payments import catalog
-from payments.catalog import Doc, percent, text
+from common.financing import Doc, offered_payment_types, percent, text
 from payments.credit_math import installment_cell, percent_of
-from payments.service import offered_payment_types
 
 
 def matrix(brand_id: str, payment_type: PaymentType, modification_id: str) -> dict[str, Any]:
     if payment_type is not PaymentType.INSTALLMENT:
         raise BadRequest.field("query.paymentTypeId", "installment matrices exist for INSTALLMENT only")
-    car, modification = catalog.car_and_modification(modification_id, brand_id=brand_id)
+    car, modification = financing.car_and_modification(modification_id, brand_id=brand_id)
     price = modification["price"]
     plans = []
     if PaymentType.INSTALLMENT in offered_payment_types(car):
         plans = list(get_db().installment_plans.find({"brandId": car["brandId"], "active": True}).sort("order", 1))
-    providers = catalog.organization_refs([plan["organizationId"] for plan in plans])
+    providers = financing.organization_refs([plan["organizationId"] for plan in plans])
     items = [
         _plan(plan, providers[plan["organizationId"]], price) for plan in plans if plan["organizationId"] in providers
     ]

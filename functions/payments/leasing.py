@@ -6,19 +6,18 @@ from typing import Any
 
 from bson import ObjectId
 
+from common import financing
 from common.db import get_db
 from common.enums import PaymentType
 from common.errors import Conflict, NotFound
-from payments import catalog
-from payments.catalog import Doc, child, listing, percent, text
+from common.financing import Doc, child, ensure_offered, listing, percent, text
 from payments.credit_math import LeasingQuote, LeasingTerms, leasing_quote
 from payments.models import LeasingCalculateBody
-from payments.service import ensure_offered
 
 
 def programs(brand_id: str, organization_id: str) -> dict[str, Any]:
-    catalog.brand(brand_id)
-    company = catalog.organization(organization_id)
+    financing.brand(brand_id)
+    company = financing.organization(organization_id)
     found = (
         get_db()
         .leasing_programs.find(
@@ -65,7 +64,7 @@ def program_terms(program: Doc, initial_percent: int, months: int) -> LeasingTer
 
 
 def quote_fields(quote: LeasingQuote) -> Doc:
-    """`{monthlyPayment, totalCarPrice}` of the spec and the breakdown that adds up to the total."""
+    """`{monthlyPayment, totalCarPrice}` and the breakdown that adds up to the total."""
     return {
         "monthlyPayment": quote.monthly_payment,
         "totalCarPrice": quote.total_car_price,
@@ -86,7 +85,7 @@ def calculate(body: LeasingCalculateBody) -> Doc:
     program = get_db().leasing_programs.find_one({"_id": ObjectId(body.leasingId), "active": True})
     if program is None:
         raise NotFound("Leasing program not found")
-    car, modification = catalog.car_and_modification(body.modificationId, car_id=body.carId)
+    car, modification = financing.car_and_modification(body.modificationId, car_id=body.carId)
     if program["brandId"] != car["brandId"]:
         raise NotFound("leasingId does not serve the brand of carId")
     ensure_offered(car, PaymentType.LEASING)

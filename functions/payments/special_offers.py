@@ -17,16 +17,14 @@ from urllib.parse import urlencode
 from aws_lambda_powertools.event_handler import Response
 from bson import ObjectId
 
-from common import clock
+from common import clock, financing
 from common.db import get_db
 from common.enums import PaymentType
 from common.errors import NotFound
-from payments import catalog
+from common.financing import Doc, ensure_offered, offered_payment_types, percent, text
 from payments.bank_chain import credit_summary
-from payments.catalog import Doc, percent, text
 from payments.credit_math import RefundType, credit_quote, leasing_quote
 from payments.leasing import price_terms, program_terms, quote_fields
-from payments.service import ensure_offered, offered_payment_types
 
 BANK, LEASING = "BANK", "LEASING"
 PAYMENT_TYPE_OF = {BANK: PaymentType.CREDIT, LEASING: PaymentType.LEASING}
@@ -37,7 +35,7 @@ CSV_COLUMNS = ("month", "payment", "principal", "interest", "fee", "balance")
 def offers(car_id: str, modification_id: str, kind: str) -> dict[str, Any]:
     """The active special offers of one kind for the car's modification; none when the car is not sold
     by that kind's payment type."""
-    car, modification = catalog.car_and_modification(modification_id, car_id=car_id)
+    car, modification = financing.car_and_modification(modification_id, car_id=car_id)
     if PAYMENT_TYPE_OF[kind] not in offered_payment_types(car):
         return {"price": modification["price"], "items": [], "total": 0}
     found = [
@@ -47,7 +45,7 @@ def offers(car_id: str, modification_id: str, kind: str) -> dict[str, Any]:
         .sort("order", 1)
         if _applies(offer, modification["_id"])
     ]
-    organizations = catalog.organization_refs([offer["organizationId"] for offer in found])
+    organizations = financing.organization_refs([offer["organizationId"] for offer in found])
     items = [
         _priced(offer, organizations[offer["organizationId"]], modification)[0]
         for offer in found
@@ -97,14 +95,14 @@ def _priced(offer: Doc, organization: Doc, modification: Doc) -> tuple[Doc, list
 def graph(car_id: str, modification_id: str, offer_id: str, file_format: str, *, api_base: str) -> Doc | Response:
     """The offer's month-by-month schedule (`payment = principal + interest + fee`), as data or CSV;
     `file` links the CSV under `api_base`, the API's URL as the client called it."""
-    car, modification = catalog.car_and_modification(modification_id, car_id=car_id)
+    car, modification = financing.car_and_modification(modification_id, car_id=car_id)
     offer = get_db().special_offers.find_one({"_id": ObjectId(offer_id), "active": True})
     if offer is None:
         raise NotFound("Special offer not found")
     if offer["carId"] != ObjectId(car_id) or not _applies(offer, modification["_id"]):
         raise NotFound("offerId does not belong to carId and modificationId")
     ensure_offered(car, PAYMENT_TYPE_OF[offer["kind"]])
-    organization = catalog.organization_refs([offer["organizationId"]]).get(offer["organizationId"])
+    organization = financing.organization_refs([offer["organizationId"]]).get(offer["organizationId"])
     if organization is None:
         raise NotFound("Special offer not found")
     item, rows = _priced(offer, organization, modification)

@@ -6,26 +6,30 @@ from typing import Any, Literal
 
 from bson import ObjectId
 
-from catalog import cars
-from catalog.service import car_items
+from common import saved_cars
+from common.catalog import cars
+from common.catalog.items import car_items
+from common.context import locale
 from common.errors import NotFound
 from common.responses import page
-from saved_cars import store
 
 
 def toggle(car_id: str, fingerprint: str) -> Literal["saved", "removed"]:
     car = ObjectId(car_id)
     if not cars.exists(car):
         raise NotFound("Car not found")
-    return store.toggle(fingerprint, car)
+    return saved_cars.toggle(fingerprint, car)
 
 
 def list_saved(fingerprint: str, *, limit: int, offset: int) -> dict[str, Any]:
     """The device's saved cars as car list items, most recently saved first. A car removed from the
     catalog since it was saved is dropped from the device's list when met, and from the total."""
-    saved, total = store.find_page(fingerprint, offset=offset, limit=limit)
+    saved, total = saved_cars.find_page(fingerprint, offset=offset, limit=limit)
     found = cars.find_many(doc["carId"] for doc in saved)
     gone = [doc["carId"] for doc in saved if doc["carId"] not in found]
     if gone:
-        total -= store.forget(fingerprint, gone)
-    return page(car_items([found[doc["carId"]] for doc in saved if doc["carId"] in found]), total)
+        total -= saved_cars.forget(fingerprint, gone)
+    items = car_items(
+        [found[doc["carId"]] for doc in saved if doc["carId"] in found], fingerprint=fingerprint, locale=locale()
+    )
+    return page(items, total)

@@ -7,14 +7,12 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field, StringConstraints
 
-from common.validation import MongoId, RequestModel
+from common.validation import Money, MongoId, RequestModel
 from transactions.cards import ECardType, parse_card_number, parse_expiry
-
-MAX_AMOUNT = 10**12  # sums; far above any car, keeps tiyin inside 64 bits
 
 
 def _otp(value: str) -> str:
-    # The spec sends the code as a number, so 012345 arrives as 12345: pad it back to six digits.
+    # Clients may send the code as a number, so 012345 arrives as 12345: pad it back to six digits.
     if not value.isascii() or not value.isdigit() or len(value) > 6:
         raise ValueError("must be the 6-digit code")
     return value.zfill(6)
@@ -25,7 +23,7 @@ def _expiry(value: str) -> str:
     return value
 
 
-Amount = Annotated[int, Field(gt=0, le=MAX_AMOUNT, description="whole sums")]
+Amount = Annotated[Money, Field(description="whole sums")]
 CardNumber = Annotated[str, StringConstraints(max_length=40), AfterValidator(parse_card_number)]
 Expiry = Annotated[str, AfterValidator(_expiry)]
 Otp = Annotated[str, StringConstraints(min_length=1, max_length=6), AfterValidator(_otp)]

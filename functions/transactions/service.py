@@ -1,6 +1,6 @@
 """Card payment by OTP: check-card, create, resend-code, apply, history.
 
-Rules (DESIGN.md): UZCARD and HUMO only; a 6-digit code valid 120 s from the last send; 3 wrong codes
+Rules (docs/INTERFACE.md): UZCARD and HUMO only; a 6-digit code valid 120 s from the last send; 3 wrong codes
 fail the transaction; a new code after a 60 s cooldown, at most 3 times. Amounts are whole sums, sent
 to the processor in tiyin. Card numbers, expiry dates and codes are never stored in clear or logged.
 
@@ -22,11 +22,11 @@ from aws_lambda_powertools.metrics import MetricUnit
 from bson import ObjectId
 
 from common import clock, counters, events, rate_limit
+from common import order_lifecycle as lifecycle
 from common.errors import AppError, BadRequest, Conflict, NotFound, ServiceUnavailable, TooManyRequests
 from common.observability import logger, metrics
 from common.responses import page
 from common.settings import get_settings
-from orders import lifecycle
 from transactions import cards, store
 from transactions.models import ApplyBody, CreateBody, ResendBody
 from transactions.processor import (
@@ -56,6 +56,12 @@ from transactions.store import (
 DECLINE_MESSAGES = {
     INSUFFICIENT_FUNDS: "Payment declined: insufficient funds on the card",
     CARD_BLOCKED: "Payment declined: the card is blocked",
+}
+
+# What became of a charge the order refused, told to the client (`_fail`).
+REFUND_OUTCOMES = {
+    "DONE": "the card payment was reversed with the processor",
+    "PENDING": "the card payment is being reversed; any money taken will be returned to the card",
 }
 
 
@@ -354,12 +360,14 @@ def _fail(
 ) -> Conflict:
     """The order refused the payment: fail the transaction, giving the money back if it may have moved."""
     changes: dict[str, Any] = {"status": Status.FAILED.value, "failureReason": "ORDER_REFUSED"}
+    outcome = "the card was not charged"
     if refund_with is not None:
         changes["refund"] = _cancel(refund_with, transaction)
+        outcome = REFUND_OUTCOMES[changes["refund"]]
     lifecycle.release_charge(transaction["orderId"], str(transaction["_id"]))
     store.update_claimed(int(transaction["_id"]), claim_id, now, changes)
     return Conflict(
-        f"{refused.message}; the card payment was cancelled",
+        f"{refused.message}; {outcome}",
         details={**(refused.details or {}), "status": Status.FAILED.value},
     )
 
@@ -433,7 +441,15 @@ def _not_claimable(transaction: Transaction, now: datetime) -> AppError:
     if status is Status.PENDING:
         return Conflict("The transaction changed while applying, try again", details={"status": status.value})
     if status is Status.CONFIRMING:
-        return Conflict("The transaction is being confirmed by another request", details={"status": status.value})
+        # Another apply holds it, or one whose outcome is unknown (503) does: a retry can take it over
+        # once the claim's lease has run out.
+        claimed_for = (now - transaction["claimedAt"]).total_seconds()
+        wait = max(1, math.ceil(CLAIM_LEASE_SECONDS - claimed_for))
+        return Conflict(
+            "The transaction is being confirmed by another request",
+            details={"status": status.value},
+            headers={"Retry-After": str(wait)},
+        )
     return _not_pending(transaction)
 
 

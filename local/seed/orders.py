@@ -13,9 +13,9 @@ from typing import Any
 from pymongo.database import Database
 
 from common import clock
+from common.order_lifecycle import Status
 from local.seed.core import DEMO_USER_ID
 from local.seed.support import insert_missing, stable_id
-from orders.lifecycle import Status
 from orders.references import Purchase
 from orders.service import new_order
 

@@ -16,11 +16,11 @@ import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
+from common import order_lifecycle as lifecycle
 from common.clock import FrozenClock
 from common.errors import ServiceUnavailable
 from common.secrets import payment_processor_credentials
 from common.settings import Settings, reset_settings
-from orders import lifecycle
 from tests.data import insert_order, purchasable_car
 from tests.factories import ApiClient
 from transactions import processor as port

@@ -35,7 +35,7 @@ CHECKS = [
     response_schema_conformance,
 ]
 ENVELOPE_KEYS = {"success", "statusCode", "message", "data"}
-# Successes sent as they are, without the envelope (spec 4.8): every other response is JSON.
+# Successes sent as they are, without the envelope (term-conditions): every other response is JSON.
 NOT_JSON_OPERATIONS = {("GET", "/api/v1/documents/term-conditions")}
 
 # The gate's headers are fixed to valid values (the gate has its own tests); everything else is generated.

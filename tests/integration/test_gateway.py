@@ -81,7 +81,7 @@ def test_random_client_keys_cannot_grow_the_partner_cache_without_bound(
 def test_the_local_access_log_masks_the_card_number_of_check_card(
     api: ApiClient, caplog: pytest.LogCaptureFixture
 ) -> None:
-    # Given a signed-in caller checking a card (spec 4.5 puts the number in the query string)
+    # Given a signed-in caller checking a card (the number travels in the query string)
     api.login()
     with caplog.at_level("INFO", logger="werkzeug"):
         response = api.get("/api/v1/transactions/check-card", params={"cardNumber": "8600495473316478"})

@@ -10,10 +10,10 @@ from bson import ObjectId
 from pymongo.database import Database
 
 from common import clock
+from common import order_lifecycle as lifecycle
 from common.clock import FrozenClock
 from common.errors import Conflict
-from orders import lifecycle
-from orders.lifecycle import Status
+from common.order_lifecycle import Status
 from tests.data import insert_order
 from tests.factories import race
 

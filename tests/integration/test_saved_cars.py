@@ -138,7 +138,7 @@ def test_a_body_is_ignored(api: ApiClient, cars: list[str]) -> None:
 
 def test_concurrent_saves_of_one_car_keep_one_record(db: Database[dict[str, Any]], cars: list[str]) -> None:
     # Given many requests from one device racing to save the same car
-    from saved_cars import store
+    from common import saved_cars as store
 
     with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(lambda _: store.toggle("racer", ObjectId(cars[0])), range(8)))

@@ -8,7 +8,7 @@ from typing import get_args
 import pytest
 from bson import ObjectId
 
-from catalog.query import CarSort, car_filter, car_sort, contains, parse_ids
+from common.catalog.query import CarSort, car_filter, car_sort, contains, parse_ids
 from common.errors import BadRequest
 
 

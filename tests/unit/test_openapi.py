@@ -57,7 +57,7 @@ def test_every_operation_has_headers_security_and_errors_of_its_access_level(
     document: dict[str, Any], route: Any
 ) -> None:
     op = operation(document, route.method, route.path)
-    # The common headers of spec 4.1
+    # The common headers
     refs = [p.get("$ref") for p in op["parameters"]]
     assert refs[:4] == [
         f"#/components/parameters/{n}" for n in ("UserAgent", "Fingerprint", "Client", "AcceptLanguage")

@@ -1,4 +1,4 @@
-"""The template, the resolvers and the spec's route table describe the same 46 routes."""
+"""The template, the resolvers and the contract's route table (tests/route_table.py) describe the same 46 routes."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def test_the_spec_table_lists_46_distinct_routes() -> None:
 def test_template_declares_exactly_the_spec_routes_on_the_right_functions() -> None:
     # Given the SAM template's explicit Api events
     declared = {(r.method, r.path, r.function) for r in api_routes()}
-    # Then they are the spec's routes, each on its function
+    # Then they are the contract's routes, each on its function
     assert declared == {(r.method, r.path, r.function) for r in ROUTES}
 
 

@@ -1,4 +1,4 @@
-"""Enumerations of the contract (DESIGN.md section 3) that more than one function group uses."""
+"""Enumerations of the contract (docs/INTERFACE.md) that more than one function group uses."""
 
 from __future__ import annotations
 

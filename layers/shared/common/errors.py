@@ -1,4 +1,4 @@
-"""Error types mapped to HTTP statuses (DESIGN.md section 3). Raise them anywhere; the resolver
+"""Error types mapped to HTTP statuses (docs/INTERFACE.md). Raise them anywhere; the resolver
 factory turns each into the response envelope."""
 
 from __future__ import annotations

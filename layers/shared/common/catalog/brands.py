@@ -7,7 +7,7 @@ from typing import Any
 
 from bson import ObjectId
 
-from catalog.query import SortSpec, contains
+from common.catalog.query import SortSpec, contains
 from common.db import get_db
 
 Brand = dict[str, Any]

@@ -8,8 +8,8 @@ from typing import Any
 
 from bson import ObjectId
 
-from catalog.query import SortSpec
 from common import db
+from common.catalog.query import SortSpec
 from common.db import get_db
 from common.errors import NotFound
 

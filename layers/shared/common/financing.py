@@ -1,5 +1,6 @@
 """Read-only look-ups in the catalog collections (docs/DATA_MODEL.md) and in `organizations`, with the
-404s of the financing routes when ids do not belong together."""
+404s of the financing routes when ids do not belong together, and the one rule of which payment types a
+car is really offered with (the financing routes show it, orders accept it)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from bson import ObjectId
 from common import context
 from common.assets import url
 from common.db import get_db
+from common.enums import PaymentType
 from common.errors import NotFound
 from common.locale import localize
 from common.responses import page
@@ -77,3 +79,40 @@ def child(node: Doc, level: str, child_id: ObjectId) -> Doc | None:
 def listing(items: list[Doc]) -> dict[str, Any]:
     """A complete list in the API's list shape."""
     return page(items, len(items))
+
+
+# Where the organizations serving a brand for a payment type are found (CASH needs none).
+SOURCES = {
+    PaymentType.CREDIT: "credit_products",
+    PaymentType.LEASING: "leasing_programs",
+    PaymentType.INSTALLMENT: "installment_plans",
+}
+
+
+def serving(payment_type: PaymentType, brand_id: ObjectId) -> list[ObjectId]:
+    """The active organizations serving the brand for this payment type (none for CASH)."""
+    source = SOURCES.get(payment_type)
+    if source is None:
+        return []
+    return list(get_db()[source].distinct("organizationId", {"brandId": brand_id, "active": True}))
+
+
+def offered_payment_types(car: dict[str, Any]) -> list[PaymentType]:
+    """The car's payment types that are really offered for its brand: cash always, credit when an active
+    bank serves the brand, and so on. The one rule for what clients are shown and what orders accept."""
+    allowed = set(car.get("paymentTypes", []))
+    return [
+        kind
+        for kind in PaymentType
+        if kind in allowed and (kind is PaymentType.CASH or organization_refs(serving(kind, car["brandId"])))
+    ]
+
+
+def ensure_offered(car: dict[str, Any], kind: PaymentType) -> None:
+    """404 unless the car is sold by `kind` (`offered_payment_types`): a calculation or schedule of a
+    financing the car is not sold with. Listings answer an empty list instead."""
+    if kind not in offered_payment_types(car):
+        raise NotFound(
+            f"The car is not sold by {kind.value}",
+            details={"paymentType": kind.value, "offered": [offered.value for offered in offered_payment_types(car)]},
+        )

@@ -13,7 +13,7 @@ View = dict[str, Any]
 
 
 def car_item(car: dict[str, Any], brand_names: dict[ObjectId, str], saved: set[ObjectId], locale: Locale) -> View:
-    """A car in a list (spec: `_id`, `name`, `priceFrom`), with what a list screen shows besides."""
+    """A car in a list (`_id`, `name`, `priceFrom`), with what a list screen shows besides."""
     return {
         "_id": car["_id"],
         "slug": car.get("slug"),

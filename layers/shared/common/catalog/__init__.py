@@ -1,0 +1,1 @@
+"""The catalog several functions read: cars, brands, their query rules and their API views."""
