@@ -19,7 +19,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pymongo.errors import AutoReconnect, ConnectionFailure, ExecutionTimeout, NetworkTimeout
 
-from common import responses
+from common import responses, snapstart
 from common.access import GatedRequestValidation
 from common.context import RequestContext, set_current
 from common.errors import AppError
@@ -89,4 +89,5 @@ def lambda_entry(app: APIGatewayRestResolver) -> Callable[[dict[str, Any], Lambd
         set_current(RequestContext())  # nothing of the previous invocation leaks into this one
         return app.resolve(event, context)
 
+    snapstart.register(app)
     return lambda_handler
