@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from common import responses
 from common.access import JWT, PUBLIC
 from common.app import create_app, lambda_entry
+from common.assets import api_base_url
 from common.enums import PaymentType
 from common.models import Envelope, Page
 from payments import bank_chain, installments, leasing, service, special_offers
@@ -122,7 +123,7 @@ def get_payments_special_offers_leasing(carId: QueryId, modificationId: QueryId)
 def get_payments_special_offers_graph(
     carId: QueryId, modificationId: QueryId, offerId: QueryId, format: GraphFormat = "json"
 ) -> Response[Envelope[OfferGraph] | str]:
-    graph = special_offers.graph(carId, modificationId, offerId, format)
+    graph = special_offers.graph(carId, modificationId, offerId, format, api_base=api_base_url(app.current_event))
     # The CSV download is sent as it is; the schedule as data goes in the envelope.
     answer: Response[Any] = graph if isinstance(graph, Response) else responses.ok(graph)
     return answer

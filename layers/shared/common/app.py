@@ -36,11 +36,12 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel
 from pymongo.errors import AutoReconnect, ConnectionFailure, ExecutionTimeout, NetworkTimeout
 
-from common import responses
+from common import responses, snapstart
 from common.access import UNDECLARED, AccessPolicy, check_request, require_json_body
 from common.context import RequestContext, set_current
 from common.errors import AppError
 from common.observability import logger, metrics
+from common.settings import get_settings
 
 DATABASE_ERRORS: list[type[Exception]] = [ConnectionFailure, AutoReconnect, NetworkTimeout, ExecutionTimeout]
 
@@ -243,7 +244,11 @@ def gate_or_refuse(app: ApiResolver, event: dict[str, Any]) -> dict[str, Any] | 
 
 def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
     """The Lambda handler of a function: the gate, then the resolver; logging with the API Gateway
-    correlation id, and metrics (traces come from Lambda's active tracing, see common.observability)."""
+    correlation id, and metrics (traces come from Lambda's active tracing, see common.observability).
+
+    Reads the settings first: a deployment missing required configuration (ASSETS_BASE_URL...) fails
+    its cold start with the reason in the logs, instead of answering customers with broken data."""
+    get_settings().ensure_can_serve()
 
     @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True)
     @metrics.log_metrics(capture_cold_start_metric=True)
@@ -252,4 +257,5 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
         refused = gate_or_refuse(app, event)
         return refused if refused is not None else app.resolve(event, context)
 
+    snapstart.register(app)
     return lambda_handler
