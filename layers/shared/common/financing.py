@@ -14,13 +14,14 @@ from typing import Any
 from bson import ObjectId
 
 from common import context
+from common.assets import url
 from common.catalog import brands
 from common.db import get_db
 from common.enums import PaymentType
 from common.errors import NotFound
 from common.locale import localize
+from common.models import Organization, Page
 from common.reference_cache import reference_data
-from common.responses import page
 
 Doc = dict[str, Any]
 
@@ -55,11 +56,11 @@ def car_and_modification(
     return car, modification
 
 
-def organization_refs(organization_ids: list[ObjectId]) -> dict[ObjectId, Doc]:
-    """Active organizations by id, as `{_id, name, logo}`."""
+def organization_refs(organization_ids: list[ObjectId]) -> dict[ObjectId, Organization]:
+    """Active organizations by id, as `{_id, name, logo}` (the logo as a URL)."""
     wanted = set(organization_ids)
     found = [org for org in _active_organizations() if org["_id"] in wanted]
-    return {org["_id"]: {"_id": org["_id"], "name": text(org["name"]), "logo": org.get("logo")} for org in found}
+    return {org["_id"]: Organization(id=org["_id"], name=text(org["name"]), logo=url(org.get("logo"))) for org in found}
 
 
 @reference_data
@@ -69,7 +70,7 @@ def _active_organizations() -> list[Doc]:
     return list(found.sort([("order", 1), ("name", 1)]))
 
 
-def organization(organization_id: str) -> Doc:
+def organization(organization_id: str) -> Organization:
     found = organization_refs([ObjectId(organization_id)])
     if not found:
         raise NotFound("Organization not found")
@@ -86,9 +87,9 @@ def child(node: Doc, level: str, child_id: ObjectId) -> Doc | None:
     return next((item for item in node.get(level, []) if item["_id"] == child_id), None)
 
 
-def listing(items: list[Doc]) -> dict[str, Any]:
+def listing[T](items: list[T]) -> Page[T]:
     """A complete list in the API's list shape."""
-    return page(items, len(items))
+    return Page[Any](items=items, total=len(items))
 
 
 # Where the organizations serving a brand for a payment type are found (CASH needs none).
