@@ -21,7 +21,7 @@ from typing import Any
 from aws_lambda_powertools.metrics import MetricUnit
 from bson import ObjectId
 
-from common import clock, counters, events, rate_limit
+from common import clock, counters, rate_limit
 from common import order_lifecycle as lifecycle
 from common.errors import AppError, BadRequest, Conflict, NotFound, ServiceUnavailable, TooManyRequests
 from common.observability import logger, metrics
@@ -232,21 +232,18 @@ def _settle(
         # Charged, but the order can no longer take it (it was cancelled, or paid by other means).
         raise _fail(transaction, claim_id, now, refused, processor) from None
 
-    if store.mark_confirmed(transaction_id, claim_id, now):
-        events.publish(
-            "PaymentConfirmed",
-            {
-                "transactionId": transaction_id,
-                "orderId": order["_id"],
-                "brandId": transaction["brandId"],
-                "amount": transaction["amount"],
-                "cardType": transaction["cardType"],
-                "orderStatus": order["statusSlug"],
-                "paidAmount": order["paidAmount"],
-                "amountDue": order["amountDue"],
-                "at": now,
-            },
-        )
+    confirmed_event = {
+        "transactionId": transaction_id,
+        "orderId": order["_id"],
+        "brandId": transaction["brandId"],
+        "amount": transaction["amount"],
+        "cardType": transaction["cardType"],
+        "orderStatus": order["statusSlug"],
+        "paidAmount": order["paidAmount"],
+        "amountDue": order["amountDue"],
+        "at": now,
+    }
+    if store.mark_confirmed(transaction_id, claim_id, now, confirmed_event):
         metrics.add_metric(name="CardPaymentsConfirmed", unit=MetricUnit.Count, value=1)
         logger.info(
             "card payment confirmed",

@@ -9,8 +9,10 @@ from typing import Any
 
 from bson import ObjectId
 from pymongo import DESCENDING, ReturnDocument
+from pymongo.client_session import ClientSession
 
-from common.db import get_db
+from common import outbox
+from common.db import get_db, in_transaction
 
 Transaction = dict[str, Any]
 
@@ -102,13 +104,24 @@ def update_claimed(
     )
 
 
-def mark_confirmed(transaction_id: int, claim_id: str, now: datetime) -> bool:
-    """CONFIRMING -> CONFIRMED, once, by the apply holding the claim: it publishes the payment."""
-    result = get_db().transactions.update_one(
-        {"_id": transaction_id, "status": Status.CONFIRMING.value, "claimId": claim_id},
-        {"$set": {"status": Status.CONFIRMED.value, "confirmedAt": now, "updatedAt": now}},
-    )
-    return result.modified_count == 1
+def mark_confirmed(transaction_id: int, claim_id: str, now: datetime, event: dict[str, Any]) -> bool:
+    """CONFIRMING -> CONFIRMED, once, by the apply holding the claim, with its `PaymentConfirmed` event
+    in the outbox in the same transaction."""
+
+    def confirm(session: ClientSession) -> bool:
+        result = get_db().transactions.update_one(
+            {"_id": transaction_id, "status": Status.CONFIRMING.value, "claimId": claim_id},
+            {"$set": {"status": Status.CONFIRMED.value, "confirmedAt": now, "updatedAt": now}},
+            session=session,
+        )
+        if result.modified_count != 1:
+            return False
+        outbox.add(
+            session, aggregate=f"transaction:{transaction_id}", sequence=1, detail_type="PaymentConfirmed", detail=event
+        )
+        return True
+
+    return in_transaction(confirm)
 
 
 def expire(transaction_id: int, now: datetime) -> None:
