@@ -7,7 +7,7 @@ Indexes are declared in code (`Index` lists in each function's `indexes.py`) and
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +16,7 @@ from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
 from pymongo.database import Database
 from pymongo.errors import OperationFailure
+from pymongo.monitoring import CommandListener
 
 from common.errors import ServiceUnavailable
 from common.secrets import mongodb_uri
@@ -25,6 +26,7 @@ WRITE_CONFLICT = 112  # MongoDB's error code
 
 _lock = threading.Lock()
 _client: MongoClient[dict[str, Any]] | None = None
+_listeners: tuple[CommandListener, ...] = ()
 
 
 def get_client() -> MongoClient[dict[str, Any]]:
@@ -41,6 +43,7 @@ def get_client() -> MongoClient[dict[str, Any]]:
                     tz_aware=True,
                     appname="car-retail-api",
                     retryWrites=True,
+                    event_listeners=_listeners,
                 )
     return _client
 
@@ -72,13 +75,15 @@ def _is_write_conflict(failure: OperationFailure) -> bool:
     return failure.code == WRITE_CONFLICT or "write conflict" in str(failure).lower()
 
 
-def reset_client() -> None:
-    """Close and forget the client (tests, or the local server switching databases)."""
-    global _client  # noqa: PLW0603
+def reset_client(*, event_listeners: Sequence[CommandListener] = ()) -> None:
+    """Close and forget the client (tests, or the local server switching databases). The next one is
+    created with these pymongo command listeners (the benchmark and tests count round trips with one)."""
+    global _client, _listeners  # noqa: PLW0603
     with _lock:
         if _client is not None:
             _client.close()
         _client = None
+        _listeners = tuple(event_listeners)
 
 
 def find_page(
