@@ -155,7 +155,7 @@ def resend(user_id: str, body: ResendBody) -> dict[str, int]:
         _check_resend_allowed(current, now)
         raise TooManyRequests("A new code was just sent", retry_after=RESEND_COOLDOWN_SECONDS)
     try:
-        otp_hash = processor.send_otp(_payment(transaction))
+        otp_hash = processor.send_otp(payment_of(transaction))
     except ProcessorError as exc:
         store.undo_resend(transaction, now)
         raise _processor_refusal(exc) from None
@@ -219,7 +219,15 @@ def _settle(
     order_id = transaction["orderId"]
     if transaction.get("processorConfirmedAt") is None and not _already_recorded(order_id, transaction_id):
         _charge(processor, transaction, claim_id, otp, now)
+    return record_charged(processor, transaction, claim_id, now)
 
+
+def record_charged(processor: CardProcessor, transaction: Transaction, claim_id: str, now: datetime) -> dict[str, Any]:
+    """A charged transaction held by `claim_id`: record the payment on the order (once per transaction)
+    and mark it CONFIRMED with its event; if the order refuses it, fail it and give the money back
+    (409). Used by apply and by the payment reconciliation."""
+    transaction_id = int(transaction["_id"])
+    order_id = transaction["orderId"]
     try:
         order = lifecycle.record_payment(
             order_id,
@@ -297,7 +305,7 @@ def _charge(processor: CardProcessor, transaction: Transaction, claim_id: str, o
         lifecycle.release_charge(order_id, payment_id)
         raise
     try:
-        processor.confirm(_payment(transaction), otp)
+        processor.confirm(payment_of(transaction), otp)
     except WrongOtp:
         lifecycle.release_charge(order_id, payment_id)
         raise _wrong_otp(transaction, claim_id, now) from None
@@ -359,7 +367,7 @@ def _fail(
     changes: dict[str, Any] = {"status": Status.FAILED.value, "failureReason": "ORDER_REFUSED"}
     outcome = "the card was not charged"
     if refund_with is not None:
-        changes["refund"] = _cancel(refund_with, transaction)
+        changes["refund"] = cancel_charge(refund_with, transaction)
         outcome = REFUND_OUTCOMES[changes["refund"]]
     lifecycle.release_charge(transaction["orderId"], str(transaction["_id"]))
     store.update_claimed(int(transaction["_id"]), claim_id, now, changes)
@@ -369,12 +377,15 @@ def _fail(
     )
 
 
-def _cancel(processor: CardProcessor, transaction: Transaction) -> str:
+def cancel_charge(processor: CardProcessor, transaction: Transaction) -> str:
+    """Void or refund the charge: "DONE", or "PENDING" when the processor could not be reached (the
+    payment reconciliation tries again)."""
     try:
-        processor.cancel(_payment(transaction))
+        processor.cancel(payment_of(transaction))
     except ProcessorError:
         logger.error(
-            "card payment could not be cancelled: refund by hand", extra={"transaction_id": transaction["_id"]}
+            "card payment could not be cancelled; the reconciliation retries it",
+            extra={"transaction_id": transaction["_id"]},
         )
         metrics.add_metric(name="CardRefundFailures", unit=MetricUnit.Count, value=1)
         return "PENDING"
@@ -494,7 +505,7 @@ def _processor_of(transaction: Transaction) -> CardProcessor:
     return processor
 
 
-def _payment(transaction: Transaction) -> ProcessorPayment:
+def payment_of(transaction: Transaction) -> ProcessorPayment:
     return ProcessorPayment(
         processor_id=str(transaction["processorId"]),
         token=str(transaction["processorToken"]),

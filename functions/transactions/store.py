@@ -183,3 +183,50 @@ def of_order(order_id: ObjectId, user_id: str) -> list[Transaction]:
         .transactions.find({"orderId": order_id, "userId": ObjectId(user_id)})
         .sort([("createdAt", DESCENDING), ("_id", DESCENDING)])
     )
+
+
+# --- payment reconciliation -------------------------------------------------------------------------
+
+
+def stale_confirming(claimed_before: datetime, limit: int) -> list[Transaction]:
+    """Transactions left CONFIRMING by an apply that stopped (claimed before `claimed_before`), oldest first."""
+    return list(
+        get_db()
+        .transactions.find({"status": Status.CONFIRMING.value, "claimedAt": {"$lte": claimed_before}})
+        .sort([("claimedAt", 1), ("_id", 1)])
+        .limit(limit)
+    )
+
+
+def refunds_pending(limit: int) -> list[Transaction]:
+    """Failed transactions whose charge still has to be cancelled, oldest first."""
+    return list(get_db().transactions.find({"refund": "PENDING"}).sort([("updatedAt", 1), ("_id", 1)]).limit(limit))
+
+
+def take_over(transaction: Transaction, claim_id: str, now: datetime) -> Transaction | None:
+    """Claim a stale CONFIRMING transaction for the reconciliation, if nobody touched it since it was read."""
+    return get_db().transactions.find_one_and_update(
+        {"_id": transaction["_id"], "status": Status.CONFIRMING.value, "claimId": transaction.get("claimId")},
+        {"$set": {"claimId": claim_id, "claimedAt": now, "updatedAt": now}},
+        return_document=ReturnDocument.AFTER,
+    )
+
+
+def settle_refund(transaction_id: int, outcome: str, now: datetime) -> bool:
+    """Record what became of a pending refund ("DONE"), once."""
+    result = get_db().transactions.update_one(
+        {"_id": transaction_id, "refund": "PENDING"}, {"$set": {"refund": outcome, "updatedAt": now}}
+    )
+    return result.modified_count == 1
+
+
+def unresolved_since(before: datetime) -> int:
+    """Payments still unresolved that started before `before`: confirming, or a refund not yet done."""
+    return get_db().transactions.count_documents(
+        {
+            "$or": [
+                {"status": Status.CONFIRMING.value, "createdAt": {"$lte": before}},
+                {"refund": "PENDING", "createdAt": {"$lte": before}},
+            ]
+        }
+    )
