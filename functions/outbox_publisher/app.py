@@ -14,14 +14,13 @@ from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from common import outbox
-from common.observability import logger, metrics, tracer
+from common.observability import logger, metrics
 
 # Well inside the function's timeout; whatever is left waits for the next minute's run.
 MAX_EVENTS_PER_RUN = 2000
 
 
 @logger.inject_lambda_context(clear_state=True)
-@tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     result = outbox.publish_pending(limit=MAX_EVENTS_PER_RUN)

@@ -32,7 +32,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from common import clock, outbox
 from common import order_lifecycle as lifecycle
 from common.errors import AppError, Conflict
-from common.observability import logger, metrics, tracer
+from common.observability import logger, metrics
 from transactions import service, store
 from transactions.processor import (
     CardProcessor,
@@ -160,7 +160,6 @@ def _retry_refund(processor: CardProcessor, transaction: Transaction, now: datet
 
 
 @logger.inject_lambda_context(clear_state=True)
-@tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     """The scheduled entry point (EventBridge Scheduler)."""
