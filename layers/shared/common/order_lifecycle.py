@@ -24,6 +24,7 @@ from pymongo.client_session import ClientSession
 from common import clock, outbox
 from common.db import Index, get_db, in_transaction
 from common.errors import Conflict, NotFound, ServiceUnavailable
+from common.ids import new_id
 from common.locale import Locale
 
 Order = dict[str, Any]
@@ -85,6 +86,7 @@ def log_change(order: Order, previous: Status | None, cause: str, *, session: Cl
     now = clock.now()
     get_db().order_logs.insert_one(
         {
+            "_id": new_id(),
             "orderId": order["_id"],
             "userId": order["userId"],
             "from": previous.value if previous else None,

@@ -32,10 +32,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from bson import ObjectId
 from pymongo.client_session import ClientSession
 
-from common import clock, events
+from common import clock, events, ids
 from common.db import Index, get_db
 from common.observability import logger
 
@@ -57,7 +56,7 @@ _touched: ContextVar[frozenset[str]] = ContextVar("outbox_touched", default=froz
 
 def add(session: ClientSession, *, aggregate: str, sequence: int, detail_type: str, detail: dict[str, Any]) -> str:
     """Store one event in the caller's transaction; returns its id (the event's `eventId`)."""
-    entry_id = ObjectId()
+    entry_id = ids.new_id()  # unique across SnapStart-restored instances (common.ids)
     get_db()[COLLECTION].insert_one(
         {
             "_id": entry_id,
