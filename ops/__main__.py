@@ -5,6 +5,7 @@ python -m ops bank-offers                                 store the bank offers 
 python -m ops order show <orderId | contractNumber>       an order and its log
 python -m ops order transition <order> READY --cause ...  READY, IMPLEMENTED or CANCELLED
 python -m ops openapi                                     regenerate openapi.json (make openapi)
+python -m ops reconcile                                   one payment reconciliation pass (what runs every 5 min)
 python -m ops bench [--help]                              cold init and warm requests, measured (make bench)
 """
 
@@ -35,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         "cars; idempotent): run after adding cars, modifications or credit products",
     )
     commands.add_parser("openapi", help="write openapi.json, the OpenAPI document generated from the resolvers")
+    commands.add_parser("reconcile", help="finish or fail stuck card payments and retry pending refunds, once")
     commands.add_parser("bench", help="cold init per function and warm requests per sample event, measured")
     orders.add_commands(commands)
     args = parser.parse_args(argv)
@@ -45,6 +47,10 @@ def main(argv: list[str] | None = None) -> int:
 
         print(f"bank offers created: {create_bank_offers()}")
         return 0
+    if args.command == "reconcile":
+        from ops.reconcile import run
+
+        return run()
     if args.command == "openapi":
         from local.runtime import apply_local_defaults
         from ops.openapi import write
