@@ -15,7 +15,7 @@ export AWS_DEFAULT_REGION ?= eu-central-1
 # The import roots Lambda gives a function: the layer (/opt/python) and the function code.
 export PYTHONPATH := layers/shared:functions:.
 
-.PHONY: help install run test check unit integration lint format typecheck seed indexes openapi invoke sam-install build validate deploy clean
+.PHONY: help install run test check unit integration lint format typecheck seed indexes openapi bench invoke sam-install build validate deploy clean
 
 help:
 	@echo "make run        serve the whole API on http://127.0.0.1:$(PORT) (embedded MongoDB, seeded demo data)"
@@ -24,6 +24,7 @@ help:
 	@echo "make lint       ruff check, ruff format --check, mypy"
 	@echo "make seed       load the demo data into the configured database (idempotent)"
 	@echo "make indexes    create the MongoDB indexes declared in code"
+	@echo "make bench      cold init per function beside the library floor; warm latency and MongoDB commands per sample event"
 	@echo "make openapi    regenerate openapi.json from the resolvers (Swagger UI: make run, then /api/docs)"
 	@echo "make invoke FN=Auth EVENT=events/auth/login.json   invoke one function with one event"
 	@echo "make build | validate | deploy ENV=dev|staging|prod   AWS SAM (installed into $(SAM_VENV))"
@@ -66,6 +67,9 @@ indexes: $(STAMP)
 
 openapi: $(STAMP)
 	$(PY) -m ops openapi
+
+bench: $(STAMP)
+	$(PY) -m ops bench $(ARGS)
 
 invoke: $(STAMP)
 	$(PY) -m local invoke $(FN) -e $(EVENT)

@@ -4,6 +4,7 @@ python -m ops indexes                                     create the declared in
 python -m ops order show <orderId | contractNumber>       an order and its log
 python -m ops order transition <order> READY --cause ...  READY, IMPLEMENTED or CANCELLED
 python -m ops openapi                                     regenerate openapi.json (make openapi)
+python -m ops bench [--help]                              cold init and warm requests, measured (make bench)
 """
 
 from __future__ import annotations
@@ -17,12 +18,18 @@ from ops.indexes import all_indexes
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["bench"]:  # its own options (python -m ops bench --help)
+        from ops import bench
+
+        return bench.main(argv[1:])
     parser = argparse.ArgumentParser(
         prog="python -m ops", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("indexes", help="create every index declared in code (idempotent)")
     commands.add_parser("openapi", help="write openapi.json, the OpenAPI document generated from the resolvers")
+    commands.add_parser("bench", help="cold init per function and warm requests per sample event, measured")
     orders.add_commands(commands)
     args = parser.parse_args(argv)
     if args.command == "order":

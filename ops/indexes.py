@@ -10,6 +10,7 @@ from common.db import Index
 INDEX_MODULES = (
     "common.tokens",
     "common.rate_limit",
+    "common.idempotency",
     "auth.indexes",
     "common.order_lifecycle",
     "orders.indexes",

@@ -23,6 +23,7 @@ from typing import Any
 from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
 from pydantic import BaseModel
 
+from common import idempotency
 from common.access import JWT, MAX_HEADER_LENGTH, route_access
 from local.template import ROOT, ApiRoute, api_routes
 from ops.openapi_data import JSON, ROUTE_RESPONSES, RouteResponse, data_example, data_schema
@@ -120,6 +121,20 @@ HEADERS: dict[str, dict[str, Any]] = {
         "schema": {"type": "string", "default": "uz"},
         "example": "ru",
     },
+}
+
+# Only on the routes that take it (the IDEMPOTENT route middleware).
+IDEMPOTENCY_KEY: dict[str, Any] = {
+    "name": idempotency.HEADER,
+    "in": "header",
+    "required": False,
+    "description": (
+        "A UUID chosen by the client for this request: a retry with the same key and body answers the first "
+        "answer (with `Idempotent-Replayed: true`) without doing it again; the same key with another body is "
+        "409; while the first is still running, 409 with `Retry-After`. Keys are per caller and live 24 h."
+    ),
+    "schema": {"type": "string", "format": "uuid"},
+    "example": "5f0c6a3e-8d1b-4c47-9a57-2f3e8b1d6c90",
 }
 
 ENVELOPE_SCHEMAS: dict[str, dict[str, Any]] = {
@@ -255,11 +270,16 @@ def _enrich_operation(operation: dict[str, Any], route: ApiRoute, resolved: Any,
         errors.add(404)
     if "requestBody" in operation:
         errors |= {413, 415}
+    idempotent = idempotency.IDEMPOTENT in resolved.middlewares
+    if idempotent:
+        errors.add(409)  # the key reused with another body, or its first request still running
     operation["responses"] = {str(status): _success_response(status, data, doc, example)} | {
         str(code): _error_response(code) for code in sorted(errors)
     }
 
     header_refs = [{"$ref": f"#/components/parameters/{name}"} for name in HEADERS]
+    if idempotent:
+        header_refs.append({"$ref": "#/components/parameters/IdempotencyKey"})
     operation["parameters"] = header_refs + operation.get("parameters", [])
     operation["tags"] = [route.function]
     if operation.get("summary") == f"{route.method} {route.path}":  # Powertools' default: the path again
@@ -324,7 +344,7 @@ def generate(routes: list[tuple[ApiRoute, Any, Any]] | None = None) -> dict[str,
         "paths": merged["paths"],
         "components": {
             "schemas": schemas,
-            "parameters": HEADERS,
+            "parameters": HEADERS | {"IdempotencyKey": IDEMPOTENCY_KEY},
             "responses": _error_responses(),
             "securitySchemes": {
                 "bearerAuth": {

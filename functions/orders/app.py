@@ -9,6 +9,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from common import context, responses
 from common.access import JWT
 from common.app import create_app, lambda_entry
+from common.idempotency import IDEMPOTENT
 from common.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
 from orders import service
 from orders.models import CreateOrderBody, PromoCodeBody
@@ -16,7 +17,7 @@ from orders.models import CreateOrderBody, PromoCodeBody
 app = create_app()
 
 
-@app.post("/api/v1/orders", middlewares=[JWT])
+@app.post("/api/v1/orders", middlewares=[JWT, IDEMPOTENT])
 def create_order(body: CreateOrderBody):
     order = service.create_order(body, user_id=context.caller_id(), locale=context.locale())
     return responses.created(order)

@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import BeforeValidator, Field, StringConstraints, ValidationInfo, field_validator
 
 from common.enums import PaymentType
-from common.validation import MongoId, RequestModel
+from common.validation import Money, MongoId, RequestModel
 
 FinancingId = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
 
@@ -34,7 +34,7 @@ class CreateOrderBody(RequestModel):
     regionId: MongoId
     branchId: MongoId
     paymentTypeId: PaymentType
-    price: int = Field(gt=0, description="the price the client saw, in sums; must equal the current price")
+    price: Money = Field(description="the price the client saw, in sums; must equal the current price")
     promoCode: OptionalPromoCode = None
     organizationId: FinancingId | None = Field(default=None, description="CREDIT, LEASING, INSTALLMENT only")
     offerId: FinancingId | None = Field(default=None, description="CREDIT, LEASING, INSTALLMENT only")

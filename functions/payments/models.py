@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import Field
 
-from common.validation import MongoId, RequestModel
+from common.validation import Money, MongoId, RequestModel
 
 # Query parameters: a required ObjectId, named in a 400 when malformed (`query.brandId`).
 QueryId = Annotated[MongoId, Query()]
@@ -20,4 +20,4 @@ class LeasingCalculateBody(RequestModel):
     modificationId: MongoId
     loanTermId: MongoId = Field(description="one of the program's loanTerms")
     initialPaymentId: MongoId = Field(description="one of the program's initialPayments")
-    price: int = Field(gt=0, description="the modification's current price in sums, as the client showed it")
+    price: Money = Field(description="the modification's current price in sums, as the client showed it")

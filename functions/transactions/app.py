@@ -10,6 +10,7 @@ from pydantic import SecretStr
 from common import context, responses
 from common.access import JWT
 from common.app import create_app, lambda_entry
+from common.idempotency import IDEMPOTENT
 from common.validation import MongoId
 from transactions import service
 from transactions.models import ApplyBody, CreateBody, ResendBody
@@ -23,17 +24,17 @@ def check_card(cardNumber: Annotated[SecretStr, Query(max_length=40, description
     return responses.ok(service.check_card(cardNumber.get_secret_value()))
 
 
-@app.post("/api/v1/transactions/create", middlewares=[JWT])
+@app.post("/api/v1/transactions/create", middlewares=[JWT, IDEMPOTENT])
 def create(body: CreateBody):
     return responses.ok(service.create(context.caller_id(), body))
 
 
-@app.post("/api/v1/transactions/apply", middlewares=[JWT])
+@app.post("/api/v1/transactions/apply", middlewares=[JWT, IDEMPOTENT])
 def apply(body: ApplyBody):
     return responses.ok(service.apply(context.caller_id(), body))
 
 
-@app.post("/api/v1/transactions/resend-code", middlewares=[JWT])
+@app.post("/api/v1/transactions/resend-code", middlewares=[JWT, IDEMPOTENT])
 def resend_code(body: ResendBody):
     return responses.ok(service.resend(context.caller_id(), body))
 

@@ -7,10 +7,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field, StringConstraints
 
-from common.validation import MongoId, RequestModel
+from common.validation import Money, MongoId, RequestModel
 from transactions.cards import ECardType, parse_card_number, parse_expiry
-
-MAX_AMOUNT = 10**12  # sums; far above any car, keeps tiyin inside 64 bits
 
 
 def _otp(value: str) -> str:
@@ -25,7 +23,7 @@ def _expiry(value: str) -> str:
     return value
 
 
-Amount = Annotated[int, Field(gt=0, le=MAX_AMOUNT, description="whole sums")]
+Amount = Annotated[Money, Field(description="whole sums")]
 CardNumber = Annotated[str, StringConstraints(max_length=40), AfterValidator(parse_card_number)]
 Expiry = Annotated[str, AfterValidator(_expiry)]
 Otp = Annotated[str, StringConstraints(min_length=1, max_length=6), AfterValidator(_otp)]

@@ -58,6 +58,12 @@ DECLINE_MESSAGES = {
     CARD_BLOCKED: "Payment declined: the card is blocked",
 }
 
+# What became of a charge the order refused, told to the client (`_fail`).
+REFUND_OUTCOMES = {
+    "DONE": "the card payment was reversed with the processor",
+    "PENDING": "the card payment is being reversed; any money taken will be returned to the card",
+}
+
 
 def check_card(raw_number: str) -> dict[str, str]:
     try:
@@ -354,12 +360,14 @@ def _fail(
 ) -> Conflict:
     """The order refused the payment: fail the transaction, giving the money back if it may have moved."""
     changes: dict[str, Any] = {"status": Status.FAILED.value, "failureReason": "ORDER_REFUSED"}
+    outcome = "the card was not charged"
     if refund_with is not None:
         changes["refund"] = _cancel(refund_with, transaction)
+        outcome = REFUND_OUTCOMES[changes["refund"]]
     lifecycle.release_charge(transaction["orderId"], str(transaction["_id"]))
     store.update_claimed(int(transaction["_id"]), claim_id, now, changes)
     return Conflict(
-        f"{refused.message}; the card payment was cancelled",
+        f"{refused.message}; {outcome}",
         details={**(refused.details or {}), "status": Status.FAILED.value},
     )
 
@@ -433,7 +441,15 @@ def _not_claimable(transaction: Transaction, now: datetime) -> AppError:
     if status is Status.PENDING:
         return Conflict("The transaction changed while applying, try again", details={"status": status.value})
     if status is Status.CONFIRMING:
-        return Conflict("The transaction is being confirmed by another request", details={"status": status.value})
+        # Another apply holds it, or one whose outcome is unknown (503) does: a retry can take it over
+        # once the claim's lease has run out.
+        claimed_for = (now - transaction["claimedAt"]).total_seconds()
+        wait = max(1, math.ceil(CLAIM_LEASE_SECONDS - claimed_for))
+        return Conflict(
+            "The transaction is being confirmed by another request",
+            details={"status": status.value},
+            headers={"Retry-After": str(wait)},
+        )
     return _not_pending(transaction)
 
 

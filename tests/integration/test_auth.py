@@ -10,6 +10,7 @@ from pymongo.database import Database
 
 from common.clock import FrozenClock
 from common.errors import Unauthorized
+from tests.data import order_body, purchasable_car
 from tests.factories import ApiClient, bearer, valid_pinfl
 
 LOGIN = "/api/v1/auth/login"
@@ -295,3 +296,32 @@ def test_a_refresh_racing_a_reuse_cannot_keep_a_token_of_the_revoked_family(
     with pytest.raises(Unauthorized):
         tokens.issue_pair(claims.sub, family=family)
     assert db.refresh_tokens.count_documents({"family": family, "revokedAt": None}) == 0
+
+
+@pytest.mark.parametrize("claim", ["exp", "iat"])
+@pytest.mark.parametrize("value", [1e20, 10**30, -(10**30)])
+def test_a_token_with_a_time_claim_out_of_range_is_401(api: ApiClient, claim: str, value: float) -> None:
+    # Given a correctly signed token whose expiry or issue time no calendar holds
+    claims = {**_claims(_user_id(api)), claim: value}
+    token = _forge(claims, "test-signing-key-that-is-long-enough-for-hs256")
+    # When it is used
+    response = api.get(ME, headers=bearer(token))
+    # Then it is refused as an invalid token, not a 500
+    assert response.status_code == 401, response.text
+    assert response.json()["message"] == "Invalid token"
+
+
+def test_a_valid_token_of_a_user_that_no_longer_exists_cannot_act_for_them(
+    api: ApiClient, db: Database[dict[str, Any]]
+) -> None:
+    # Given a signed-in user whose account is then deleted, with a car they could order
+    car = purchasable_car(db)
+    api.login()
+    db.users.delete_many({})
+    # When the still valid access token places an order or reads the orders
+    placed = api.post("/api/v1/orders", json=order_body(car))
+    listed = api.get("/api/v1/orders")
+    # Then both are 401 and nothing is stored
+    assert (placed.status_code, listed.status_code) == (401, 401), placed.text
+    assert placed.json()["message"] == "User not found"
+    assert db.orders.count_documents({}) == 0

@@ -10,7 +10,9 @@ import pytest
 from pymongo.database import Database
 
 from local.invoke import invoke
-from tests.factories import api_event
+from tests.factories import ApiClient, api_event
+
+LOGIN = "/api/v1/auth/login"
 
 
 @pytest.mark.parametrize("content_type", ["text/plain", "multipart/form-data", "application/x-www-form-urlencoded"])
@@ -51,3 +53,13 @@ def test_a_body_nested_too_deeply_to_parse_is_400_naming_the_body(db: Database[d
 def test_a_body_that_is_not_json_at_all_is_still_a_400(db: Database[dict[str, Any]]) -> None:
     event = api_event("POST", "/api/v1/auth/login", body="{not json", headers={"Content-Type": "application/json"})
     assert invoke("Auth", event)["statusCode"] == 400
+
+
+def test_a_number_too_long_to_read_is_400_naming_the_body_even_on_the_public_login(api: ApiClient) -> None:
+    # Given a body whose integer literal has more digits than Python converts (4,300)
+    body = '{"phone": "+998901112233", "pin": ' + "1" * 5_000 + "}"
+    # When it is posted to the public login route
+    response = api.post(LOGIN, data=body, headers={"Content-Type": "application/json"}, auth=False)
+    # Then it is a client error naming the body, not a 500
+    assert response.status_code == 400, response.text
+    assert response.json()["errors"] == [{"field": "body", "message": "holds a number with too many digits"}]

@@ -187,6 +187,7 @@ def test_references_that_do_not_exist_or_do_not_belong_together_are_404(api: Api
         ({"price": "cheap"}, "body.price"),
         ({"price": 0}, "body.price"),
         ({"price": 1.5}, "body.price"),
+        ({"price": True}, "body.price"),
         ({"organizationId": "bank-1"}, "body.organizationId"),
     ],
 )

@@ -25,6 +25,7 @@ from tests.data import CatalogCar, order_body, purchasable_car
 from tests.factories import ApiClient
 from transactions import service, store
 from transactions.models import ApplyBody, CreateBody
+from transactions.processor import ProcessorUnavailable
 from transactions.sandbox import BLOCKED_CARD, INSUFFICIENT_FUNDS_CARD, PAYS_HUMO, PAYS_UZCARD, SandboxProcessor
 
 CHECK = "/api/v1/transactions/check-card"
@@ -697,10 +698,12 @@ def test_racing_applies_of_two_transactions_of_one_order_charge_the_card_once(
     assert stored(db, loser)["status"] == "PENDING"
     paid = stored_order(db, order)
     assert (paid["paidAmount"], paid["statusSlug"], paid["chargingPaymentId"]) == (1_000, "PAID", None)
-    # And its retry is refused before any charge: the order is paid
+    # And its retry is refused before any charge (the order is paid), and told that it was not charged
     monkeypatch.setattr(store, "find_order", find_order)
     body = refused(api.post(APPLY, json=apply_body(order, loser, 1_000)), 409)
     assert body["details"]["status"] == "FAILED"
+    assert body["message"].endswith("the card was not charged")
+    assert "cancelled" not in body["message"]
     assert len(calls["confirm"]) == 1
     assert calls["cancel"] == []
     assert "refund" not in stored(db, loser)
@@ -784,6 +787,36 @@ def test_an_order_too_busy_to_record_a_charge_keeps_it_and_the_retry_records_it(
     assert stored(db, transaction_id)["status"] == "CONFIRMED"
 
 
+def test_a_retry_while_an_unanswered_charge_holds_the_transaction_says_when_and_works_after(
+    api: ApiClient, payable_order: OrderFactory, db: Db, frozen_clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given an apply whose charge the processor did not answer (outcome unknown: 503, the claim kept)
+    order = payable_order(amount_due=1_000)
+    transaction_id = create(api, order, 400)
+    with monkeypatch.context() as patch:
+        patch.setattr(SandboxProcessor, "confirm", _unavailable)
+        first = api.post(APPLY, json=apply_body(order, transaction_id, 400))
+    refused(first, 503)
+    assert first.headers["Retry-After"] == "60"
+    # When the client retries 20 s later
+    frozen_clock.advance(20)
+    early = api.post(APPLY, json=apply_body(order, transaction_id, 400))
+    # Then it is told the transaction is being confirmed, and when to try again: what is left of the lease
+    body = refused(early, 409)
+    assert "being confirmed" in body["message"]
+    assert early.headers["Retry-After"] == "40"
+    # And the retry at that time asks the processor again and pays the order once
+    frozen_clock.advance(40)
+    applied = api.post(APPLY, json=apply_body(order, transaction_id, 400))
+    assert applied.status_code == 200, applied.text
+    paid = stored_order(db, order)
+    assert (paid["paidAmount"], paid["paymentIds"], paid["chargingPaymentId"]) == (400, [str(transaction_id)], None)
+
+
+def _unavailable(self: SandboxProcessor, payment: Any, otp: str) -> None:
+    raise ProcessorUnavailable("timed out")
+
+
 def test_an_apply_that_lost_its_claim_stops_before_charging(
     api: ApiClient, payable_order: OrderFactory, db: Db, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -840,3 +873,27 @@ def test_creates_are_limited_per_caller_and_per_card(
     # And after the window, payments start again
     frozen_clock.advance(retry_after)
     create(api, order, 1)
+
+
+# --- money input ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("amount", [True, False, "true"])
+def test_a_boolean_is_not_an_amount_of_money(api: ApiClient, payable_order: OrderFactory, db: Db, amount: Any) -> None:
+    # Given a payable order
+    order = payable_order()
+    # When a payment is started for the amount `true` (which lax coercion would read as 1 sum)
+    body = refused(api.post(CREATE, json={**create_body(order, 1_000), "amount": amount}), 400)
+    # Then it is refused naming the amount, and nothing is registered
+    assert [error["field"] for error in body["errors"]] == ["body.amount"]
+    assert db.transactions.count_documents({}) == 0
+
+
+@pytest.mark.parametrize("amount", [1_000, 1_000.0, "1000", " 1000 "])
+def test_an_amount_may_be_a_number_or_a_numeric_string(
+    api: ApiClient, payable_order: OrderFactory, db: Db, amount: Any
+) -> None:
+    order = payable_order()
+    response = api.post(CREATE, json={**create_body(order, 1_000), "amount": amount})
+    assert response.status_code == 200, response.text
+    assert db.transactions.find_one({})["amount"] == 1_000  # type: ignore[index]

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from common.validation import MAX_OFFSET, MongoId, Offset, Phone, pinfl_is_valid
+from common.validation import MAX_OFFSET, Money, MongoId, Offset, Phone, pinfl_is_valid
 from tests.factories import valid_pinfl
 
 
@@ -41,3 +41,14 @@ def test_offset_is_clamped_so_no_database_meets_an_out_of_range_skip() -> None:
     assert TypeAdapter(Offset).validate_python(10**30) == MAX_OFFSET
     with pytest.raises(ValidationError):
         TypeAdapter(Offset).validate_python(-1)
+
+
+@pytest.mark.parametrize("raw", [1, 1.0, "1", " 1 ", 10**12])
+def test_money_takes_whole_numbers_and_numeric_strings(raw: object) -> None:
+    assert TypeAdapter(Money).validate_python(raw) == int(str(raw).strip().removesuffix(".0"))
+
+
+@pytest.mark.parametrize("raw", [True, False, 0, -1, 1.5, "1.5", "one", None, 10**12 + 1])
+def test_money_refuses_booleans_fractions_and_what_is_not_positive(raw: object) -> None:
+    with pytest.raises(ValidationError):
+        TypeAdapter(Money).validate_python(raw)

@@ -11,6 +11,7 @@ nothing for Public.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from aws_lambda_powertools.event_handler.api_gateway import Response
@@ -97,13 +98,21 @@ def require_json_body(event: Any, route: Any) -> None:
         event.decoded_body  # noqa: B018 (decoding is the check)
     except ValueError:
         raise BadRequest.field("body", "must be UTF-8 encoded JSON") from None
+    parse_json_body(event)
+
+
+def parse_json_body(event: Any) -> None:
+    """Parse the body once (Powertools caches it for the validation that follows), turning what Python's
+    parser refuses beyond bad syntax into a 400 naming the body instead of a 500."""
     try:
-        event.json_body  # noqa: B018 (parsed once and cached for the validation that follows)
+        event.json_body  # noqa: B018 (parsing is the check)
     except RecursionError:
-        # Python's parser gives up on very deep nesting, which Powertools would report as a 500.
         raise BadRequest.field("body", "is nested too deeply") from None
-    except ValueError:
+    except json.JSONDecodeError:
         pass  # not JSON at all: validation answers with its own 400
+    except ValueError:
+        # An integer literal longer than Python converts (sys.get_int_max_str_digits(), 4,300 digits).
+        raise BadRequest.field("body", "holds a number with too many digits") from None
 
 
 class GatedRequestValidation:

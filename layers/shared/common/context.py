@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from bson import ObjectId
+
+from common.db import get_db
 from common.errors import Unauthorized
 from common.locale import DEFAULT_LOCALE, Locale
 
@@ -15,6 +18,7 @@ class RequestContext:
     fingerprint: str = ""
     partner: str = ""
     user_id: str | None = None
+    user_exists: bool = False  # the user of `user_id` was found in this request
 
 
 _current: ContextVar[RequestContext] = ContextVar("request_context", default=RequestContext())  # noqa: B039 (frozen dataclass)
@@ -29,11 +33,18 @@ def set_current(value: RequestContext) -> None:
 
 
 def caller_id() -> str:
-    """The authenticated user of a JWT route. Services filter every query on it."""
-    user_id = _current.get().user_id
-    if user_id is None:
+    """The authenticated user of a route that acts for a user. Services filter every query on it.
+
+    An access token outlives a deleted account by up to its lifetime, so the user must still exist:
+    checked here, once per request, for every route that acts for its caller."""
+    current = _current.get()
+    if current.user_id is None:
         raise Unauthorized("Authorization required")
-    return user_id
+    if not current.user_exists:
+        if get_db().users.count_documents({"_id": ObjectId(current.user_id)}, limit=1) == 0:
+            raise Unauthorized("User not found")
+        _current.set(replace(current, user_exists=True))
+    return current.user_id
 
 
 def locale() -> Locale:

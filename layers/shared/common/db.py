@@ -7,19 +7,21 @@ Indexes are declared in code (`Index` lists in each function's `indexes.py`) and
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pymongo import MongoClient
 from pymongo.collection import Collection
 from pymongo.database import Database
+from pymongo.monitoring import CommandListener
 
 from common.secrets import mongodb_uri
 from common.settings import get_settings
 
 _lock = threading.Lock()
 _client: MongoClient[dict[str, Any]] | None = None
+_listeners: tuple[CommandListener, ...] = ()
 
 
 def get_client() -> MongoClient[dict[str, Any]]:
@@ -36,6 +38,7 @@ def get_client() -> MongoClient[dict[str, Any]]:
                     tz_aware=True,
                     appname="car-retail-api",
                     retryWrites=True,
+                    event_listeners=_listeners,
                 )
     return _client
 
@@ -44,13 +47,15 @@ def get_db() -> Database[dict[str, Any]]:
     return get_client()[get_settings().mongodb_db]
 
 
-def reset_client() -> None:
-    """Close and forget the client (tests, or the local server switching databases)."""
-    global _client  # noqa: PLW0603
+def reset_client(*, event_listeners: Sequence[CommandListener] = ()) -> None:
+    """Close and forget the client (tests, or the local server switching databases). The next one is
+    created with these pymongo command listeners (the benchmark and tests count round trips with one)."""
+    global _client, _listeners  # noqa: PLW0603
     with _lock:
         if _client is not None:
             _client.close()
         _client = None
+        _listeners = tuple(event_listeners)
 
 
 def find_page(

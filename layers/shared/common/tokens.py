@@ -75,11 +75,8 @@ def verify(token: str, expected: TokenType) -> Claims:
         raise Unauthorized("Invalid token") from exc
     if payload.get("typ") != expected:
         raise Unauthorized(f"Invalid token: an {expected} token is required")
-    try:
-        issued = datetime.fromtimestamp(int(payload["iat"]), tz=clock.now().tzinfo)
-        expires = datetime.fromtimestamp(int(payload["exp"]), tz=clock.now().tzinfo)
-    except (TypeError, ValueError) as exc:
-        raise Unauthorized("Invalid token") from exc
+    issued = _timestamp(payload["iat"])
+    expires = _timestamp(payload["exp"])
     now = clock.now()
     if expires <= now:
         raise Unauthorized("Token has expired")
@@ -88,6 +85,14 @@ def verify(token: str, expected: TokenType) -> Claims:
     if not isinstance(payload["sub"], str) or not ObjectId.is_valid(payload["sub"]):
         raise Unauthorized("Invalid token")
     return Claims(sub=payload["sub"], typ=expected, jti=str(payload["jti"]), iat=issued, exp=expires)
+
+
+def _timestamp(value: Any) -> datetime:
+    """A NumericDate claim as a time; a value no calendar holds (1e20, NaN, a string) is an invalid token."""
+    try:
+        return datetime.fromtimestamp(int(value), tz=clock.now().tzinfo)
+    except (TypeError, ValueError, OverflowError, OSError) as exc:
+        raise Unauthorized("Invalid token") from exc
 
 
 def issue_pair(user_id: str, *, family: str | None = None) -> TokenPair:

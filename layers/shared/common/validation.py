@@ -7,7 +7,7 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from bson import ObjectId
-from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
 E164 = re.compile(r"^\+[1-9]\d{7,14}$")
 PINFL_WEIGHTS = (7, 3, 1)
@@ -51,6 +51,22 @@ MongoId = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidato
 Phone = Annotated[str, AfterValidator(_phone)]
 Pinfl = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(_pinfl)]
 NonEmptyStr = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+
+# Money is whole sums. Far above any car, and keeps tiyin (sums x 100) inside 64 bits.
+MAX_MONEY = 10**12
+
+
+def _not_a_boolean(value: object) -> object:
+    # JSON true is a number to lax coercion (1 sum); no client means a boolean as an amount of money.
+    if isinstance(value, bool):
+        raise ValueError("must be a number of sums, not true or false")
+    return value
+
+
+# The one coercion rule for money in request bodies: a number or a numeric string of whole sums
+# (1000, 1000.0, "1000"), never a boolean nor a fraction. (The bounds sit inside the validator so the
+# JSON schema keeps them as minimum/maximum.)
+Money = Annotated[Annotated[int, Field(gt=0, le=MAX_MONEY)], BeforeValidator(_not_a_boolean)]
 
 Limit = Annotated[int, Query(ge=0, le=MAX_PAGE_SIZE, description="page size, at most 100")]
 # Any offset past the end is an empty page; clamping keeps a huge one within what the database's skip takes.

@@ -1,0 +1,270 @@
+"""`make bench` (python -m ops bench): what a cold start and a warm request cost, per function and route.
+
+Cold init: a fresh interpreter imports each function's handler module, as Lambda's init phase does,
+with the environment Lambda gives it (LAMBDA_TASK_ROOT, AWS_LAMBDA_FUNCTION_NAME...: Powertools sees a
+real Lambda, tracing on). Beside it, in the same run, the library floor: a fresh interpreter importing
+only the libraries every function needs. Runs are interleaved (floor, Auth, Catalog..., floor, Auth...)
+and the median is kept, so a busy moment of a shared machine hits every column alike; quote ratios of
+one run, not milliseconds across runs.
+
+Warm requests: every sample event of events/ goes through its function's real handler in this process
+(the local stage, JWT routes with a fresh token of the demo user) against a freshly seeded database;
+after a few warm-up calls (caches full, connections open) the median of N calls, and the MongoDB
+commands one warm call sends (pymongo command monitoring), reads and writes. A GET that sends more than
+3 commands, or writes, is flagged.
+
+The database is MONGODB_URI when set, else the one the tests use, started by this command; a database
+of its own is seeded and dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from local.template import ROOT, api_routes, load_template
+
+FLOOR_MODULES = ("pymongo", "pydantic", "jwt", "aws_lambda_powertools.event_handler")
+FLOOR = "floor"
+MAX_GET_COMMANDS = 3
+MAX_COLD_RATIO = 1.2
+# Repeated POSTs must not run into the limits a client would (the samples are the same caller each time).
+WARM_ENV = {
+    "LOG_LEVEL": "WARNING",
+    "LOGIN_RATE_LIMIT": "1000000",
+    "CARD_CREATE_RATE_LIMIT": "1000000",
+    "PARTNER_CACHE_SECONDS": "60",
+}
+# What the import measures: the modules, then the seconds it took, on stdout.
+IMPORT_PROBE = """
+import importlib, sys, time
+start = time.perf_counter()
+for name in sys.argv[1:]:
+    importlib.import_module(name)
+print(time.perf_counter() - start)
+"""
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    module: str  # the handler's module, e.g. catalog.app
+
+
+def functions() -> list[Function]:
+    resources = load_template()["Resources"]
+    return [
+        Function(name.removesuffix("Function"), resource["Properties"]["Handler"].rpartition(".")[0])
+        for name, resource in resources.items()
+        if resource.get("Type") == "AWS::Serverless::Function"
+    ]
+
+
+def lambda_environment(function: str) -> dict[str, str]:
+    """A Lambda instance's environment, as far as an import can tell (no AWS credentials: init makes no call)."""
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONPATH": os.pathsep.join(str(ROOT / part) for part in ("layers/shared", "functions")),
+        "LAMBDA_TASK_ROOT": str(ROOT / "functions"),
+        "AWS_LAMBDA_FUNCTION_NAME": f"car-retail-{function}",
+        "AWS_EXECUTION_ENV": "AWS_Lambda_python3.13",
+        "AWS_REGION": "eu-central-1",
+        "AWS_DEFAULT_REGION": "eu-central-1",
+        "STAGE": "local",
+        "LOG_LEVEL": "INFO",
+        "POWERTOOLS_SERVICE_NAME": "car-retail-api",
+        "POWERTOOLS_METRICS_NAMESPACE": "CarRetail",
+    }
+
+
+def import_seconds(modules: tuple[str, ...], function: str) -> float:
+    result = subprocess.run(  # noqa: S603 (this interpreter, a fixed probe, module names of template.yaml)
+        [sys.executable, "-c", IMPORT_PROBE, *modules],
+        env=lambda_environment(function),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode != 0:
+        raise SystemExit(f"importing {' '.join(modules)} failed:\n{result.stderr}")
+    return float(result.stdout.strip().splitlines()[-1])
+
+
+def cold_init(targets: list[Function], rounds: int) -> dict[str, float]:
+    """Median import seconds of the floor and of every handler module, from interleaved runs."""
+    plan = [(FLOOR, FLOOR_MODULES), *((target.name, (target.module,)) for target in targets)]
+    for label, modules in plan:  # one unmeasured run each: bytecode caches written, files in the page cache
+        import_seconds(modules, label)
+    samples: dict[str, list[float]] = {label: [] for label, _ in plan}
+    for _ in range(rounds):
+        for label, modules in plan:
+            samples[label].append(import_seconds(modules, label))
+    return {label: statistics.median(values) for label, values in samples.items()}
+
+
+@dataclass(frozen=True)
+class WarmResult:
+    event: str
+    method: str
+    path: str
+    status: int
+    median_ms: float
+    commands: int
+    reads: int
+    writes: int
+    names: list[str]
+
+    @property
+    def flagged(self) -> bool:
+        return self.method == "GET" and (self.commands > MAX_GET_COMMANDS or self.writes > 0)
+
+
+@contextmanager
+def bench_database() -> Iterator[str]:
+    """A freshly seeded database (MONGODB_URI, else the tests' own kind started here); dropped afterwards."""
+    from local.embedded_db import EmbeddedMongo
+
+    embedded = None
+    if not os.environ.get("MONGODB_URI"):
+        embedded = EmbeddedMongo()
+        os.environ["MONGODB_URI"] = embedded.start()
+    os.environ["MONGODB_DB"] = f"bench_{uuid.uuid4().hex[:12]}"
+    try:
+        from local.runtime import prepare_database
+
+        prepare_database(seed=True)
+        yield os.environ["MONGODB_DB"]
+    finally:
+        from common.db import get_client, reset_client
+
+        get_client().drop_database(os.environ["MONGODB_DB"])
+        reset_client()
+        if embedded is not None:
+            embedded.stop()
+            del os.environ["MONGODB_URI"]
+
+
+def sample_events(only: str | None) -> list[Path]:
+    events = sorted((ROOT / "events").rglob("*.json"))
+    return [path for path in events if only is None or only in str(path.relative_to(ROOT / "events"))]
+
+
+def warm_requests(events: list[Path], calls: int, warmup: int) -> list[WarmResult]:
+    import json
+
+    from common.db import reset_client
+    from local.invoke import invoke, load_event
+    from local.seed.core import DEMO_USER_ID
+    from ops.command_counter import CommandCounter
+
+    counter = CommandCounter()
+    reset_client(event_listeners=[counter])
+    function_of = {(route.method, route.path): route.function for route in api_routes()}
+    results = []
+    for path in events:
+        event = load_event(path, user_id=str(DEMO_USER_ID))
+        function = function_of[(event["httpMethod"], event["resource"])]
+        for _ in range(warmup):
+            invoke(function, event)
+        with counter.counting() as counts:
+            answer = invoke(function, event)
+        timings = []
+        for _ in range(calls):
+            start = time.perf_counter()
+            invoke(function, event)
+            timings.append(time.perf_counter() - start)
+        results.append(
+            WarmResult(
+                event=str(path.relative_to(ROOT / "events")),
+                method=event["httpMethod"],
+                path=event["resource"],
+                status=int(answer["statusCode"]),
+                median_ms=statistics.median(timings) * 1000,
+                commands=counts.total,
+                reads=counts.reads,
+                writes=counts.writes,
+                names=counts.names,
+            )
+        )
+        if answer["statusCode"] >= 500:
+            raise SystemExit(f"{path.name} answered {answer['statusCode']}: {json.dumps(answer)[:500]}")
+    return results
+
+
+def cold_table(targets: list[Function], medians: dict[str, float], rounds: int) -> list[str]:
+    floor = medians[FLOOR]
+    lines = [
+        f"Cold init: a fresh interpreter importing the handler module, median of {rounds} interleaved runs",
+        f"library floor (import {', '.join(FLOOR_MODULES)}): {floor * 1000:.0f} ms",
+        "",
+        f"{'function':<14}{'handler module':<22}{'init ms':>9}{'floor ms':>10}{'ratio':>8}",
+    ]
+    for target in targets:
+        seconds = medians[target.name]
+        ratio = seconds / floor
+        mark = "" if ratio <= MAX_COLD_RATIO else f"  > {MAX_COLD_RATIO}x"
+        lines.append(
+            f"{target.name:<14}{target.module:<22}{seconds * 1000:>9.0f}{floor * 1000:>10.0f}{ratio:>7.2f}x{mark}"
+        )
+    return lines
+
+
+def warm_table(results: list[WarmResult], calls: int, warmup: int) -> list[str]:
+    lines = [
+        f"Warm requests: in-process, median of {calls} calls after {warmup} warm-up calls; MongoDB commands of one "
+        "warm call",
+        "",
+        f"{'sample event':<38}{'method':<7}{'status':>6}{'p50 ms':>9}{'cmds':>6}{'reads':>7}{'writes':>7}",
+    ]
+    for result in results:
+        mark = f"  GET over {MAX_GET_COMMANDS} commands or writing" if result.flagged else ""
+        lines.append(
+            f"{result.event:<38}{result.method:<7}{result.status:>6}{result.median_ms:>9.2f}"
+            f"{result.commands:>6}{result.reads:>7}{result.writes:>7}{mark}"
+        )
+    gets = [result for result in results if result.method == "GET"]
+    worst = max((result.commands for result in gets), default=0)
+    flagged = [result.event for result in gets if result.flagged]
+    lines += [
+        "",
+        f"GET events: {len(gets)}, most commands in one warm call: {worst}, "
+        f"over {MAX_GET_COMMANDS} or writing: {', '.join(flagged) or 'none'}",
+    ]
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ops bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=7, help="cold-init runs per function (default 7)")
+    parser.add_argument("--calls", type=int, default=50, help="timed warm calls per sample event (default 50)")
+    parser.add_argument("--warmup", type=int, default=3, help="unmeasured calls before them (default 3)")
+    parser.add_argument("--only", help="sample events whose path contains this, e.g. payments/")
+    parser.add_argument("--no-cold", action="store_true", help="skip the cold-init runs")
+    parser.add_argument("--no-warm", action="store_true", help="skip the warm requests")
+    parser.add_argument("--verbose", action="store_true", help="list the commands of each warm call")
+    args = parser.parse_args(argv)
+    output: list[str] = []
+    if not args.no_cold:
+        targets = functions()
+        output += [*cold_table(targets, cold_init(targets, args.rounds), args.rounds), ""]
+    if not args.no_warm:
+        from local.runtime import LOCAL_DEFAULTS
+
+        os.environ.update({**LOCAL_DEFAULTS, **WARM_ENV})  # before any handler module creates its Logger
+        with bench_database():
+            results = warm_requests(sample_events(args.only), args.calls, args.warmup)
+        output += warm_table(results, args.calls, args.warmup)
+        if args.verbose:
+            output += ["", *(f"{result.event}: {' '.join(result.names)}" for result in results)]
+    print("\n".join(output))
+    return 0

@@ -1,0 +1,218 @@
+"""`Idempotency-Key` through HTTP: a retry after a lost answer gets the first answer and creates
+nothing new; the same key with another body is refused; keys belong to one caller and expire."""
+
+from __future__ import annotations
+
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import requests
+from pymongo.database import Database
+
+from tests.data import order_body, purchasable_car
+from tests.factories import ApiClient
+
+Db = Database[dict[str, Any]]
+ORDERS = "/api/v1/orders"
+CREATE = "/api/v1/transactions/create"
+APPLY = "/api/v1/transactions/apply"
+RESEND = "/api/v1/transactions/resend-code"
+CARD = "8600 4954 7331 6478"
+OTHER_PHONE = "+998935550000"
+
+
+def keyed(key: str) -> dict[str, str | None]:
+    return {"Idempotency-Key": key}
+
+
+def card_payment(order: dict[str, Any], amount: int) -> dict[str, Any]:
+    return {
+        "amount": amount,
+        "cardNumber": CARD,
+        "expiry": "12/39",
+        "cardType": "UZCARD",
+        "brandId": order["brandId"],
+        "orderId": order["_id"],
+    }
+
+
+def placed_order(api: ApiClient, db: Db, price: int = 1_000_000) -> dict[str, Any]:
+    car = purchasable_car(db, prices=(price,))
+    response = api.post(ORDERS, json=order_body(car))
+    assert response.status_code == 201, response.text
+    order: dict[str, Any] = response.json()["data"]
+    return order
+
+
+def test_a_retried_order_create_returns_the_first_answer_and_places_one_order(api: ApiClient, db: Db) -> None:
+    # Given a buyer who places an order with a key and loses the answer
+    car = purchasable_car(db)
+    api.login()
+    key = str(uuid.uuid4())
+    first = api.post(ORDERS, json=order_body(car), headers=keyed(key))
+    # When the app retries the same request with the same key
+    retry = api.post(ORDERS, json=order_body(car), headers=keyed(key))
+    # Then the retry gets the first answer, marked as a replay, and there is still one order
+    assert first.status_code == retry.status_code == 201
+    assert retry.json() == first.json()
+    assert retry.headers["Idempotent-Replayed"] == "true"
+    assert "Idempotent-Replayed" not in first.headers
+    assert db.orders.count_documents({}) == 1
+
+
+def test_the_same_key_with_another_body_is_409_and_does_nothing(api: ApiClient, db: Db) -> None:
+    # Given an order placed with a key
+    car = purchasable_car(db)
+    other_car = purchasable_car(db, brand="Kia", name="Sonet")
+    api.login()
+    key = str(uuid.uuid4())
+    assert api.post(ORDERS, json=order_body(car), headers=keyed(key)).status_code == 201
+    # When the same key comes with a different body
+    response = api.post(ORDERS, json=order_body(other_car), headers=keyed(key))
+    # Then it is refused with a message naming the key, and no second order exists
+    assert response.status_code == 409, response.text
+    assert "Idempotency-Key" in response.json()["message"]
+    assert db.orders.count_documents({}) == 1
+
+
+def test_without_a_key_each_request_is_new(api: ApiClient, db: Db) -> None:
+    # Given a buyer and a car
+    car = purchasable_car(db)
+    api.login()
+    # When the same order is posted twice without a key
+    answers = [api.post(ORDERS, json=order_body(car)) for _ in range(2)]
+    # Then two orders are placed, as before keys existed
+    assert [answer.status_code for answer in answers] == [201, 201]
+    assert db.orders.count_documents({}) == 2
+
+
+def test_a_key_that_is_not_a_uuid_is_400_naming_the_header(api: ApiClient, db: Db) -> None:
+    # Given a buyer and a car
+    car = purchasable_car(db)
+    api.login()
+    # When the key is not a UUID
+    response = api.post(ORDERS, json=order_body(car), headers=keyed("order-1"))
+    # Then it is 400 naming the header, and nothing was placed
+    assert response.status_code == 400, response.text
+    assert response.json()["errors"] == [{"field": "header.Idempotency-Key", "message": "must be a UUID"}]
+    assert db.orders.count_documents({}) == 0
+
+
+def test_a_key_belongs_to_its_caller(api: ApiClient, api_server: str, db: Db) -> None:
+    # Given an order placed by one buyer with a key
+    car = purchasable_car(db)
+    api.login()
+    key = str(uuid.uuid4())
+    mine = api.post(ORDERS, json=order_body(car), headers=keyed(key))
+    # When another buyer happens to send the same key and body
+    with ApiClient(api_server) as other:
+        other.login(OTHER_PHONE)
+        theirs = other.post(ORDERS, json=order_body(car), headers=keyed(key))
+    # Then the other buyer gets an order of their own, never the first buyer's answer
+    assert theirs.status_code == 201, theirs.text
+    assert "Idempotent-Replayed" not in theirs.headers
+    assert theirs.json()["data"]["_id"] != mine.json()["data"]["_id"]
+    assert db.orders.count_documents({}) == 2
+
+
+def test_a_retried_transaction_create_returns_the_first_transaction(api: ApiClient, db: Db) -> None:
+    # Given a card payment started with a key
+    api.login()
+    order = placed_order(api, db)
+    key = str(uuid.uuid4())
+    first = api.post(CREATE, json=card_payment(order, 400_000), headers=keyed(key))
+    # When the app retries it with the same key
+    retry = api.post(CREATE, json=card_payment(order, 400_000), headers=keyed(key))
+    # Then the retry gets the same transaction id and no second transaction (nor code) exists
+    assert first.status_code == retry.status_code == 200, retry.text
+    assert retry.json() == first.json()
+    assert db.transactions.count_documents({}) == 1
+
+
+def test_a_retried_apply_answers_the_payment_once(api: ApiClient, db: Db) -> None:
+    # Given a card payment applied with a key
+    api.login()
+    order = placed_order(api, db)
+    created = api.post(CREATE, json=card_payment(order, 400_000), headers=keyed(str(uuid.uuid4())))
+    transaction_id = created.json()["data"]["transactionId"]
+    body = {
+        "transactionId": transaction_id,
+        "otp": 666666,
+        "amount": 400_000,
+        "brandId": order["brandId"],
+        "orderId": order["_id"],
+    }
+    key = str(uuid.uuid4())
+    first = api.post(APPLY, json=body, headers=keyed(key))
+    # When the apply is retried with the same key
+    retry = api.post(APPLY, json=body, headers=keyed(key))
+    # Then it answers the first confirmation again and the order holds the payment once
+    assert first.status_code == retry.status_code == 200, retry.text
+    assert retry.json() == first.json()
+    stored = db.orders.find_one({"paymentIds": str(transaction_id)}) or {}
+    assert stored["paidAmount"] == 400_000
+    assert stored["paymentIds"] == [str(transaction_id)]
+
+
+def test_a_final_refusal_is_kept_and_a_retryable_one_is_not(api: ApiClient, db: Db) -> None:
+    # Given a buyer and an order due 1,000,000
+    api.login()
+    order = placed_order(api, db)
+    # When a payment of an unknown order is retried with its key (404: final)
+    unknown = {**card_payment(order, 400_000), "orderId": "0123456789abcdef01234567"}
+    key = str(uuid.uuid4())
+    first_404 = api.post(CREATE, json=unknown, headers=keyed(key))
+    retried_404 = api.post(CREATE, json=unknown, headers=keyed(key))
+    # Then the retry is the kept answer
+    assert first_404.status_code == retried_404.status_code == 404
+    assert retried_404.headers["Idempotent-Replayed"] == "true"
+    # When a resend is refused with 404 and a create is refused with 409 (an overpayment)
+    too_much = card_payment(order, 2_000_000)
+    key = str(uuid.uuid4())
+    first_409 = api.post(CREATE, json=too_much, headers=keyed(key))
+    retried_409 = api.post(CREATE, json=too_much, headers=keyed(key))
+    # Then a 409 is not kept: the retry was judged again
+    assert first_409.status_code == retried_409.status_code == 409
+    assert "Idempotent-Replayed" not in retried_409.headers
+    resend = {"cardNumber": CARD, "amount": 400_000}
+    assert api.post(RESEND, json=resend, headers=keyed(str(uuid.uuid4()))).status_code == 404
+
+
+def test_racing_requests_with_one_key_place_one_order(api: ApiClient, db: Db) -> None:
+    # Given a buyer whose app sends the same request twice at once
+    car = purchasable_car(db)
+    api.login()
+    key = str(uuid.uuid4())
+
+    def send(_: int) -> requests.Response:
+        return api.post(ORDERS, json=order_body(car), headers=keyed(key))
+
+    # When both arrive together
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        answers = list(pool.map(send, range(2)))
+    # Then one order exists; the other answer is the same order or a 409 to retry after a moment
+    assert db.orders.count_documents({}) == 1
+    for answer in answers:
+        assert answer.status_code in (201, 409), answer.text
+        if answer.status_code == 409:
+            assert answer.headers["Retry-After"] == "2"
+        else:
+            assert answer.json()["data"]["_id"] == str(db.orders.find_one()["_id"])  # type: ignore[index]
+
+
+def test_keys_expire_after_a_day_and_keep_no_card_data(api: ApiClient, db: Db) -> None:
+    # Given a card payment started with a key
+    api.login()
+    order = placed_order(api, db)
+    api.post(CREATE, json=card_payment(order, 400_000), headers=keyed(str(uuid.uuid4())))
+    # When the stored key record is read
+    [record] = list(db.idempotency_keys.find())
+    # Then it expires in 24 h through a TTL index and holds neither the card number nor the key in clear
+    ttl = db.idempotency_keys.index_information()["idempotency_keys_ttl"]
+    assert ttl["expireAfterSeconds"] == 0
+    assert abs(record["expiresAt"] - (datetime.now(UTC) + timedelta(hours=24))) < timedelta(minutes=1)
+    stored = repr(record)
+    assert CARD.replace(" ", "") not in stored
+    assert "4954" not in stored
