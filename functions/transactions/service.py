@@ -21,14 +21,22 @@ from typing import Any
 from aws_lambda_powertools.metrics import MetricUnit
 from bson import ObjectId
 
-from common import clock, counters, events, rate_limit
+from common import clock, counters, rate_limit
 from common import order_lifecycle as lifecycle
 from common.errors import AppError, BadRequest, Conflict, NotFound, ServiceUnavailable, TooManyRequests
+from common.models import Page
 from common.observability import logger, metrics
-from common.responses import page
 from common.settings import get_settings
 from transactions import cards, store
-from transactions.models import ApplyBody, CreateBody, ResendBody
+from transactions.models import (
+    AppliedPayment,
+    ApplyBody,
+    CardCheck,
+    CreateBody,
+    HistoryItem,
+    ResendBody,
+    TransactionRef,
+)
 from transactions.processor import (
     CARD_BLOCKED,
     INSUFFICIENT_FUNDS,
@@ -65,7 +73,7 @@ REFUND_OUTCOMES = {
 }
 
 
-def check_card(raw_number: str) -> dict[str, str]:
+def check_card(raw_number: str) -> CardCheck:
     try:
         digits = cards.parse_card_number(raw_number)
     except ValueError as exc:
@@ -73,10 +81,10 @@ def check_card(raw_number: str) -> dict[str, str]:
     card_type = cards.detect_type(digits)
     if card_type is None:
         raise BadRequest.field("query.cardNumber", "belongs to no supported card network")
-    return {"type": card_type.value}
+    return CardCheck(type=card_type)
 
 
-def create(user_id: str, body: CreateBody) -> dict[str, int]:
+def create(user_id: str, body: CreateBody) -> TransactionRef:
     """Check the order, the amount and the card, register the payment and send the code."""
     now = clock.now()
     order = _own_order(body.orderId, user_id)
@@ -130,10 +138,10 @@ def create(user_id: str, body: CreateBody) -> dict[str, int]:
         "card transaction created",
         extra={"transaction_id": transaction_id, "order_id": str(order["_id"]), "amount": body.amount},
     )
-    return {"transactionId": transaction_id}
+    return TransactionRef(transactionId=transaction_id)
 
 
-def resend(user_id: str, body: ResendBody) -> dict[str, int]:
+def resend(user_id: str, body: ResendBody) -> TransactionRef:
     """A new code for the caller's pending transaction of this card and amount."""
     now = clock.now()
     transaction = store.find_pending_for_card(user_id, cards.lookup_hash(body.cardNumber), body.amount)
@@ -155,16 +163,16 @@ def resend(user_id: str, body: ResendBody) -> dict[str, int]:
         _check_resend_allowed(current, now)
         raise TooManyRequests("A new code was just sent", retry_after=RESEND_COOLDOWN_SECONDS)
     try:
-        otp_hash = processor.send_otp(_payment(transaction))
+        otp_hash = processor.send_otp(payment_of(transaction))
     except ProcessorError as exc:
         store.undo_resend(transaction, now)
         raise _processor_refusal(exc) from None
     store.record_resend(transaction["_id"], now, otp_hash)
     logger.info("card transaction code resent", extra={"transaction_id": transaction["_id"]})
-    return {"transactionId": int(transaction["_id"])}
+    return TransactionRef(transactionId=int(transaction["_id"]))
 
 
-def apply(user_id: str, body: ApplyBody) -> dict[str, Any]:
+def apply(user_id: str, body: ApplyBody) -> AppliedPayment:
     """Confirm the transaction with the code and pay the order, exactly once."""
     transaction = store.find_own(body.transactionId, user_id)
     if transaction is None:
@@ -190,23 +198,23 @@ def apply(user_id: str, body: ApplyBody) -> dict[str, Any]:
     return _settle(processor, claimed, claim_id, body.otp, now)
 
 
-def history(user_id: str, order_id: str) -> dict[str, Any]:
+def history(user_id: str, order_id: str) -> Page[HistoryItem]:
     """The caller's order's card transactions, newest first."""
     order = _own_order(order_id, user_id)
     now = clock.now()
     items = [
-        {
-            "transactionId": transaction["_id"],
-            "amount": transaction["amount"],
-            "status": _shown_status(transaction, now),
-            "cardMask": transaction["cardMask"],
-            "cardType": transaction["cardType"],
-            "createdAt": transaction["createdAt"],
-            "confirmedAt": transaction.get("confirmedAt"),
-        }
+        HistoryItem(
+            transactionId=transaction["_id"],
+            amount=transaction["amount"],
+            status=_shown_status(transaction, now),
+            cardMask=transaction["cardMask"],
+            cardType=transaction["cardType"],
+            createdAt=transaction["createdAt"],
+            confirmedAt=transaction.get("confirmedAt"),
+        )
         for transaction in store.of_order(order["_id"], user_id)
     ]
-    return page(items, len(items))
+    return Page[HistoryItem](items=items, total=len(items))
 
 
 # --- apply, step by step -------------------------------------------------------------------------
@@ -214,12 +222,20 @@ def history(user_id: str, order_id: str) -> dict[str, Any]:
 
 def _settle(
     processor: CardProcessor, transaction: Transaction, claim_id: str, otp: str, now: datetime
-) -> dict[str, Any]:
+) -> AppliedPayment:
     transaction_id = int(transaction["_id"])
     order_id = transaction["orderId"]
     if transaction.get("processorConfirmedAt") is None and not _already_recorded(order_id, transaction_id):
         _charge(processor, transaction, claim_id, otp, now)
+    return record_charged(processor, transaction, claim_id, now)
 
+
+def record_charged(processor: CardProcessor, transaction: Transaction, claim_id: str, now: datetime) -> AppliedPayment:
+    """A charged transaction held by `claim_id`: record the payment on the order (once per transaction)
+    and mark it CONFIRMED with its event; if the order refuses it, fail it and give the money back
+    (409). Used by apply and by the payment reconciliation."""
+    transaction_id = int(transaction["_id"])
+    order_id = transaction["orderId"]
     try:
         order = lifecycle.record_payment(
             order_id,
@@ -238,37 +254,34 @@ def _settle(
         # Charged, but the order can no longer take it (it was cancelled, or paid by other means).
         raise _fail(transaction, claim_id, now, refused, processor) from None
 
-    if store.mark_confirmed(transaction_id, claim_id, now):
-        events.publish(
-            "PaymentConfirmed",
-            {
-                "transactionId": transaction_id,
-                "orderId": order["_id"],
-                "brandId": transaction["brandId"],
-                "amount": transaction["amount"],
-                "cardType": transaction["cardType"],
-                "orderStatus": order["statusSlug"],
-                "paidAmount": order["paidAmount"],
-                "amountDue": order["amountDue"],
-                "at": now,
-            },
-        )
+    confirmed_event = {
+        "transactionId": transaction_id,
+        "orderId": order["_id"],
+        "brandId": transaction["brandId"],
+        "amount": transaction["amount"],
+        "cardType": transaction["cardType"],
+        "orderStatus": order["statusSlug"],
+        "paidAmount": order["paidAmount"],
+        "amountDue": order["amountDue"],
+        "at": now,
+    }
+    if store.mark_confirmed(transaction_id, claim_id, now, confirmed_event):
         metrics.add_metric(name="CardPaymentsConfirmed", unit=MetricUnit.Count, value=1)
         logger.info(
             "card payment confirmed",
             extra={"transaction_id": transaction_id, "order_id": str(order["_id"]), "amount": transaction["amount"]},
         )
-    return {
-        "transactionId": transaction_id,
-        "status": Status.CONFIRMED.value,
-        "amount": transaction["amount"],
-        "orderId": order["_id"],
-        "orderStatus": order["statusSlug"],
-        "paidAmount": order["paidAmount"],
-        "amountDue": order["amountDue"],
-        "cardMask": transaction["cardMask"],
-        "cardType": transaction["cardType"],
-    }
+    return AppliedPayment(
+        transactionId=transaction_id,
+        status=Status.CONFIRMED,
+        amount=transaction["amount"],
+        orderId=order["_id"],
+        orderStatus=order["statusSlug"],
+        paidAmount=order["paidAmount"],
+        amountDue=order["amountDue"],
+        cardMask=transaction["cardMask"],
+        cardType=transaction["cardType"],
+    )
 
 
 def _already_recorded(order_id: ObjectId, transaction_id: int) -> bool:
@@ -300,7 +313,7 @@ def _charge(processor: CardProcessor, transaction: Transaction, claim_id: str, o
         lifecycle.release_charge(order_id, payment_id)
         raise
     try:
-        processor.confirm(_payment(transaction), otp)
+        processor.confirm(payment_of(transaction), otp)
     except WrongOtp:
         lifecycle.release_charge(order_id, payment_id)
         raise _wrong_otp(transaction, claim_id, now) from None
@@ -362,7 +375,7 @@ def _fail(
     changes: dict[str, Any] = {"status": Status.FAILED.value, "failureReason": "ORDER_REFUSED"}
     outcome = "the card was not charged"
     if refund_with is not None:
-        changes["refund"] = _cancel(refund_with, transaction)
+        changes["refund"] = cancel_charge(refund_with, transaction)
         outcome = REFUND_OUTCOMES[changes["refund"]]
     lifecycle.release_charge(transaction["orderId"], str(transaction["_id"]))
     store.update_claimed(int(transaction["_id"]), claim_id, now, changes)
@@ -372,12 +385,15 @@ def _fail(
     )
 
 
-def _cancel(processor: CardProcessor, transaction: Transaction) -> str:
+def cancel_charge(processor: CardProcessor, transaction: Transaction) -> str:
+    """Void or refund the charge: "DONE", or "PENDING" when the processor could not be reached (the
+    payment reconciliation tries again)."""
     try:
-        processor.cancel(_payment(transaction))
+        processor.cancel(payment_of(transaction))
     except ProcessorError:
         logger.error(
-            "card payment could not be cancelled: refund by hand", extra={"transaction_id": transaction["_id"]}
+            "card payment could not be cancelled; the reconciliation retries it",
+            extra={"transaction_id": transaction["_id"]},
         )
         metrics.add_metric(name="CardRefundFailures", unit=MetricUnit.Count, value=1)
         return "PENDING"
@@ -497,7 +513,7 @@ def _processor_of(transaction: Transaction) -> CardProcessor:
     return processor
 
 
-def _payment(transaction: Transaction) -> ProcessorPayment:
+def payment_of(transaction: Transaction) -> ProcessorPayment:
     return ProcessorPayment(
         processor_id=str(transaction["processorId"]),
         token=str(transaction["processorToken"]),
