@@ -23,24 +23,14 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import UTC, datetime
-from typing import Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
-from aws_lambda_powertools.utilities.idempotency import BasePersistenceLayer, IdempotencyConfig, idempotent_function
-from aws_lambda_powertools.utilities.idempotency.exceptions import (
-    IdempotencyAlreadyInProgressError,
-    IdempotencyItemAlreadyExistsError,
-    IdempotencyItemNotFoundError,
-    IdempotencyPersistenceLayerError,
-    IdempotencyValidationError,
-)
-from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
-from pymongo.errors import DuplicateKeyError
 
 from common import context, responses
-from common.db import Index, get_db
+from common.db import Index
 from common.errors import AppError, BadRequest, Conflict, ServiceUnavailable
 from common.observability import logger
 from common.secrets import keyed_hash
@@ -53,78 +43,18 @@ COLLECTION = "idempotency_keys"
 # Final refusals: the same request would be refused the same way, so the answer is kept.
 KEPT_ERROR_STATUSES = frozenset({400, 404, 422})
 
+if TYPE_CHECKING:
+    from aws_lambda_powertools.utilities.idempotency import BasePersistenceLayer
+    from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
+
 INDEXES = [Index(COLLECTION, [("expiresAt", 1)], "idempotency_keys_ttl", {"expireAfterSeconds": 0})]
 
 
-class MongoPersistenceLayer(BasePersistenceLayer):
-    """Idempotency records in one MongoDB collection, one document per hashed key.
+@lru_cache(maxsize=1)
+def _persistence() -> BasePersistenceLayer:
+    from common.idempotency_store import MongoPersistenceLayer
 
-    `_put_record` inserts, or takes over an expired record, with one conditional upsert: a live record
-    makes the upsert collide on `_id`, which is how a repeat (or a concurrent first request) is detected."""
-
-    def __init__(self, collection: str = COLLECTION) -> None:
-        super().__init__()
-        self.collection = collection
-
-    def _records(self) -> Any:
-        return get_db()[self.collection]
-
-    def _get_record(self, idempotency_key: str) -> DataRecord:
-        document = self._records().find_one({"_id": idempotency_key})
-        if document is None:
-            raise IdempotencyItemNotFoundError
-        return _to_record(document)
-
-    def _put_record(self, data_record: DataRecord) -> None:
-        now = datetime.now(UTC)
-        taken_over = {
-            "_id": data_record.idempotency_key,
-            "$or": [
-                {"expiry": {"$lt": int(now.timestamp())}},
-                {"status": "INPROGRESS", "inProgressExpiry": {"$lt": int(now.timestamp() * 1000)}},
-            ],
-        }
-        try:
-            self._records().replace_one(taken_over, _to_document(data_record), upsert=True)
-        except DuplicateKeyError:
-            # A live record holds the key. Without the old record attached, the utility reads it back
-            # through `_get_record` and checks the body hash there.
-            raise IdempotencyItemAlreadyExistsError from None
-
-    def _update_record(self, data_record: DataRecord) -> None:
-        document = _to_document(data_record)
-        del document["_id"]
-        self._records().update_one({"_id": data_record.idempotency_key}, {"$set": document})
-
-    def _delete_record(self, data_record: DataRecord) -> None:
-        self._records().delete_one({"_id": data_record.idempotency_key})
-
-
-def _to_document(record: DataRecord) -> dict[str, Any]:
-    expiry = int(record.expiry_timestamp or 0)
-    return {
-        "_id": record.idempotency_key,
-        "status": record.status,
-        "expiry": expiry,
-        "expiresAt": datetime.fromtimestamp(expiry, UTC),  # what the TTL index reads
-        "inProgressExpiry": record.in_progress_expiry_timestamp,
-        "payloadHash": record.payload_hash,
-        "response": record.response_data,
-    }
-
-
-def _to_record(document: dict[str, Any]) -> DataRecord:
-    return DataRecord(
-        idempotency_key=document["_id"],
-        status=document["status"],
-        expiry_timestamp=document.get("expiry"),
-        in_progress_expiry_timestamp=document.get("inProgressExpiry"),
-        response_data=document.get("response") or "",
-        payload_hash=document.get("payloadHash") or "",
-    )
-
-
-_persistence = MongoPersistenceLayer()
+    return MongoPersistenceLayer(COLLECTION)
 
 
 def _replayed(response: Any, idempotent_data: DataRecord) -> Any:
@@ -175,6 +105,15 @@ class IdempotentRoute:
         raw = app.current_event.headers.get(HEADER)
         if raw is None:
             return next_middleware(app)
+        # Imported here: Powertools' idempotency package imports boto3 with its DynamoDB layer, which only
+        # requests that carry a key should pay for (not every cold start of Orders and Transactions).
+        from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig, idempotent_function
+        from aws_lambda_powertools.utilities.idempotency.exceptions import (
+            IdempotencyAlreadyInProgressError,
+            IdempotencyPersistenceLayerError,
+            IdempotencyValidationError,
+        )
+
         event = app.current_event
         request = {
             "route": f"{event.http_method} {event.resource}",
@@ -192,7 +131,7 @@ class IdempotentRoute:
             response_hook=_replayed,
         )
         run = idempotent_function(
-            data_keyword_argument="request", persistence_store=_persistence, config=config, key_prefix="api"
+            data_keyword_argument="request", persistence_store=_persistence(), config=config, key_prefix="api"
         )(_run)
         try:
             answer = run(request=request, proceed=next_middleware, app=app)
