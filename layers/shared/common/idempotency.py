@@ -9,7 +9,7 @@ stores an in-progress record, runs, and stores its answer; a repeat with the sam
 (status, body, headers, plus `Idempotent-Replayed: true`) without running again; a repeat with another
 body is 409; a repeat while the first still runs is 409 with Retry-After. Records live 24 h (a TTL
 index removes them). This module supplies the MongoDB persistence layer, written on the utility's
-documented extension point (a `BasePersistenceLayer` subclass).
+documented extension point (a `BasePersistenceLayer` subclass, `common.idempotency_store`).
 
 Which answers are kept: successes, and refusals that are final (400, 404, 422: repeating the request
 changes nothing). A 409, 429 or 5xx means "not done, try again" here (a race, a rate limit, an outage),
@@ -23,16 +23,14 @@ from __future__ import annotations
 
 import json
 import uuid
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 
 from common import context, responses
 from common.db import Index
-from common.errors import AppError, BadRequest, Conflict, ServiceUnavailable
-from common.observability import logger
+from common.errors import AppError, BadRequest
 from common.secrets import keyed_hash
 
 HEADER = "Idempotency-Key"
@@ -43,23 +41,7 @@ COLLECTION = "idempotency_keys"
 # Final refusals: the same request would be refused the same way, so the answer is kept.
 KEPT_ERROR_STATUSES = frozenset({400, 404, 422})
 
-if TYPE_CHECKING:
-    from aws_lambda_powertools.utilities.idempotency import BasePersistenceLayer
-    from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
-
 INDEXES = [Index(COLLECTION, [("expiresAt", 1)], "idempotency_keys_ttl", {"expireAfterSeconds": 0})]
-
-
-@lru_cache(maxsize=1)
-def _persistence() -> BasePersistenceLayer:
-    from common.idempotency_store import MongoPersistenceLayer
-
-    return MongoPersistenceLayer(COLLECTION)
-
-
-def _replayed(response: Any, idempotent_data: DataRecord) -> Any:
-    """Powertools' response hook: runs only when the answer comes from the store."""
-    return {**response, "replayed": True}
 
 
 def _answer(response: Response) -> dict[str, Any]:
@@ -71,7 +53,8 @@ def _answer(response: Response) -> dict[str, Any]:
     }
 
 
-def _run(request: dict[str, Any], proceed: NextMiddleware, app: Any) -> dict[str, Any]:
+def _run(proceed: NextMiddleware, app: Any) -> dict[str, Any]:
+    """The route's answer as a dict the store can keep; final refusals become answers too."""
     try:
         return _answer(proceed(app))
     except AppError as error:
@@ -105,15 +88,6 @@ class IdempotentRoute:
         raw = app.current_event.headers.get(HEADER)
         if raw is None:
             return next_middleware(app)
-        # Imported here: Powertools' idempotency package imports boto3 with its DynamoDB layer, which only
-        # requests that carry a key should pay for (not every cold start of Orders and Transactions).
-        from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig, idempotent_function
-        from aws_lambda_powertools.utilities.idempotency.exceptions import (
-            IdempotencyAlreadyInProgressError,
-            IdempotencyPersistenceLayerError,
-            IdempotencyValidationError,
-        )
-
         event = app.current_event
         request = {
             "route": f"{event.http_method} {event.resource}",
@@ -121,34 +95,11 @@ class IdempotentRoute:
             "key": _parse_key(raw),
             "body": body_fingerprint(event.json_body),
         }
-        config = IdempotencyConfig(
-            event_key_jmespath="[route, user, key]",
-            payload_validation_jmespath="body",
-            raise_on_no_idempotency_key=True,
-            expires_after_seconds=TTL_SECONDS,
-            hash_function="sha256",
-            lambda_context=app.lambda_context,  # an in-progress record of a crashed invocation frees the key
-            response_hook=_replayed,
-        )
-        run = idempotent_function(
-            data_keyword_argument="request", persistence_store=_persistence(), config=config, key_prefix="api"
-        )(_run)
-        try:
-            answer = run(request=request, proceed=next_middleware, app=app)
-        except IdempotencyValidationError:
-            raise Conflict(
-                f"This {HEADER} was already used with a different request body; send a new key for a new request",
-                details={"header": HEADER},
-            ) from None
-        except IdempotencyAlreadyInProgressError:
-            raise Conflict(
-                f"A request with this {HEADER} is still being processed; retry shortly",
-                details={"header": HEADER},
-                headers={"Retry-After": str(IN_PROGRESS_RETRY_AFTER_SECONDS)},
-            ) from None
-        except IdempotencyPersistenceLayerError:
-            logger.exception("idempotency store unavailable")
-            raise ServiceUnavailable() from None
+        # Imported on first use: Powertools' idempotency package loads boto3 (its DynamoDB layer), which
+        # would otherwise weigh on every cold start of the functions using this middleware.
+        from common.idempotency_store import run_idempotent
+
+        answer = run_idempotent(request, lambda: _run(next_middleware, app), app.lambda_context)
         headers = dict(answer["headers"])
         if answer.get("replayed"):
             headers[REPLAYED_HEADER] = "true"
