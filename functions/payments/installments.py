@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from common import financing
+from common import deals, financing
+from common.credit_math import installment_cell, percent_of
 from common.db import get_db
 from common.enums import PaymentType
 from common.errors import BadRequest
-from common.financing import Doc, offered_payment_types, percent, text
-from payments.credit_math import installment_cell, percent_of
+from common.financing import Doc, offered_payment_types, text
 
 
 def matrix(brand_id: str, payment_type: PaymentType, modification_id: str) -> dict[str, Any]:
@@ -49,10 +49,4 @@ def _plan(plan: Doc, provider: Doc, price: int) -> Doc:
 
 
 def _cell(price: int, initial_percent: int, months: int, markup_bp: int) -> Doc:
-    cell = installment_cell(price, initial_percent, months, markup_bp)
-    return {
-        "months": months,
-        "markupPercent": percent(markup_bp),
-        "monthlyPayment": cell.monthly_payment,
-        "totalPayment": cell.initial_payment + cell.total,
-    }
+    return deals.installment_cell_figures(installment_cell(price, initial_percent, months, markup_bp))

@@ -18,13 +18,13 @@ from aws_lambda_powertools.event_handler import Response
 from bson import ObjectId
 
 from common import clock, financing
+from common.credit_math import RefundType, credit_quote, leasing_quote
 from common.db import get_db
+from common.deals import credit_figures, leasing_figures, program_terms
 from common.enums import PaymentType
 from common.errors import NotFound
 from common.financing import Doc, ensure_offered, offered_payment_types, percent, text
-from payments.bank_chain import credit_summary
-from payments.credit_math import RefundType, credit_quote, leasing_quote
-from payments.leasing import price_terms, program_terms, quote_fields
+from payments.leasing import price_terms
 
 BANK, LEASING = "BANK", "LEASING"
 PAYMENT_TYPE_OF = {BANK: PaymentType.CREDIT, LEASING: PaymentType.LEASING}
@@ -82,11 +82,11 @@ def _priced(offer: Doc, organization: Doc, modification: Doc) -> tuple[Doc, list
             "rate": percent(terms["rateBp"]),
             "refundType": terms["refundType"],
         }
-        item.update(credit_summary(quote))
+        item.update(credit_figures(quote))
         return item, [row.as_dict() for row in quote.schedule.rows]
     leasing = leasing_quote(price, program_terms(terms, terms["initialPercent"], terms["months"]))
     item["terms"] = {"initialPercent": terms["initialPercent"], "months": terms["months"], **price_terms(terms)}
-    item.update(quote_fields(leasing))
+    item.update(leasing_figures(leasing))
     fee = leasing.monthly_fee
     rows = [{**row.as_dict(), "payment": row.payment + fee, "fee": fee} for row in leasing.schedule.rows]
     return item, rows
