@@ -250,6 +250,7 @@ def _settle(
                 "orderStatus": order["statusSlug"],
                 "paidAmount": order["paidAmount"],
                 "amountDue": order["amountDue"],
+                "amountDueNow": lifecycle.due_now(order),
                 "at": now,
             },
         )
@@ -266,6 +267,7 @@ def _settle(
         "orderStatus": order["statusSlug"],
         "paidAmount": order["paidAmount"],
         "amountDue": order["amountDue"],
+        "amountDueNow": lifecycle.due_now(order),
         "cardMask": transaction["cardMask"],
         "cardType": transaction["cardType"],
     }
