@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel
+
 from common import deals
 from common.enums import PaymentType
 from common.errors import BadRequest, NotFound
@@ -26,7 +28,7 @@ class Deal:
     organization_id: str
     offer_id: str  # the bank offer, leasing program or installment plan
     choices: Doc
-    figures: Doc
+    figures: Doc  # as the financing route answers them
 
     @property
     def initial_payment(self) -> int:
@@ -51,20 +53,24 @@ def choose(body: CreateOrderBody, purchase: Purchase) -> Deal | None:
     if body.credit is not None:
         deal = _credit(body.credit, purchase)
     elif body.leasing is not None:
-        leasing = body.leasing
+        choice = body.leasing
         lease = deals.leasing_deal(
-            leasing.leasingId, car_id, modification_id, leasing.loanTermId, leasing.initialPaymentId
+            choice.leasingId, car_id, modification_id, choice.loanTermId, choice.initialPaymentId
         )
-        company_id = str(lease.company["_id"])
-        deal = Deal(PaymentType.LEASING, company_id, leasing.leasingId, leasing.model_dump(), lease.figures())
+        deal = _deal(PaymentType.LEASING, lease.company.id, choice.leasingId, choice, lease.figures())
     elif body.installment is not None:
         cell = body.installment
         plan = deals.installment_deal(cell.planId, car_id, modification_id, cell.initialPercent, cell.months)
-        provider_id = str(plan.provider["_id"])
-        deal = Deal(PaymentType.INSTALLMENT, provider_id, cell.planId, cell.model_dump(), plan.figures())
+        deal = _deal(PaymentType.INSTALLMENT, plan.provider.id, cell.planId, cell, plan.figures())
     if deal is not None:
         _check_named(body, deal)
     return deal
+
+
+def _deal(
+    payment_type: PaymentType, organization_id: str, offer_id: str, choice: BaseModel, figures: BaseModel
+) -> Deal:
+    return Deal(payment_type, organization_id, offer_id, choice.model_dump(), figures.model_dump(mode="json"))
 
 
 def _credit(choice: CreditChoice, purchase: Purchase) -> Deal:
@@ -78,7 +84,7 @@ def _credit(choice: CreditChoice, purchase: Purchase) -> Deal:
             "/api/v2/payments/banks for this car and modification",
             details={"field": "credit.bankId"},
         )
-    return Deal(PaymentType.CREDIT, str(credit.bank["_id"]), choice.bankId, choice.model_dump(), credit.figures())
+    return _deal(PaymentType.CREDIT, credit.bank.id, choice.bankId, choice, credit.figures())
 
 
 def _check_named(body: CreateOrderBody, deal: Deal) -> None:

@@ -1,13 +1,17 @@
-"""Request bodies of the orders routes, and the order-placement rule of docs/DECISIONS.md ("Orders")."""
+"""Request bodies and responses of the orders routes, and the order-placement rule of docs/DECISIONS.md
+("Orders")."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field, StringConstraints, ValidationInfo, field_validator
+from pydantic import BeforeValidator, Field, StringConstraints, ValidationInfo, WithJsonSchema, field_validator
 from pydantic_core import PydanticCustomError
 
+from common.deals import CreditSummary, InstallmentFigures, LeasingCalculation
 from common.enums import PaymentType
+from common.models import ApiModel, Id, Timestamp
+from common.order_lifecycle import Status
 from common.validation import Money, MongoId, RequestModel
 
 FinancingId = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
@@ -120,3 +124,106 @@ class CreateOrderBody(RequestModel):
 
 class PromoCodeBody(RequestModel):
     code: PromoCodeText
+
+
+# Responses
+
+
+class CreditFinancing(CreditSummary):
+    """A credit order's deal: the bank chain's choices and the figures of /api/v2/payments/banks/calculate."""
+
+    paymentType: Literal["CREDIT"]
+    organizationId: Id = Field(description="the bank")
+    offerId: Id = Field(description="the bank offer (`credit.bankId`)")
+    choices: CreditChoice
+
+
+class LeasingFinancing(LeasingCalculation):
+    """A leasing order's deal: the choices and the figures of POST /api/v1/payments/leasing/calculate."""
+
+    paymentType: Literal["LEASING"]
+    organizationId: Id = Field(description="the leasing company")
+    offerId: Id = Field(description="the leasing program (`leasing.leasingId`)")
+    choices: LeasingChoice
+
+
+class InstallmentFinancing(InstallmentFigures):
+    """An installment order's deal: the chosen cell of GET /api/v1/payments/installment and its figures."""
+
+    paymentType: Literal["INSTALLMENT"]
+    organizationId: Id = Field(description="the installment provider")
+    offerId: Id = Field(description="the plan (`installment.planId`)")
+    choices: InstallmentChoice
+
+
+OrderFinancing = Annotated[
+    CreditFinancing | LeasingFinancing | InstallmentFinancing, Field(discriminator="paymentType")
+]
+
+# The order's state, named for the document (the transactions' states are another enum).
+OrderState = Annotated[
+    Status, WithJsonSchema({"title": "OrderStatus", "type": "string", "enum": [state.value for state in Status]})
+]
+
+
+class OrderItem(ApiModel):
+    """An order in the caller's list."""
+
+    id: Id = Field(alias="_id")
+    contractNumber: str = Field(description="unique, e.g. CR-2026-000042", examples=["CR-2026-000042"])
+    statusSlug: OrderState = Field(description="the order's state")
+    price: int = Field(ge=0, description="the car's price when ordered, in sums", examples=[158000000])
+    discount: int = Field(ge=0, description="the promo code's discount, in sums", examples=[0])
+    amountDue: int = Field(ge=0, description="price - discount: what the order costs, in sums")
+    amountDueNow: int = Field(
+        ge=0,
+        description="what card payments may take in all, in sums: amountDue for CASH; the initial payment of the "
+        "financing, less the discount, for CREDIT, LEASING and INSTALLMENT (the financing pays the rest). "
+        "The order is PAID when this is paid",
+        examples=[47400000],
+    )
+    paidAmount: int = Field(ge=0, description="paid so far, in sums", examples=[0])
+    paymentTypeId: PaymentType
+    brandName: str | None = Field(examples=["Chevrolet"])
+    carName: str | None = Field(examples=["Cobalt"])
+    createdAt: Timestamp
+
+
+class Order(OrderItem):
+    """An order with what was bought and where."""
+
+    brandId: Id
+    carId: Id
+    modificationId: Id
+    colorId: Id
+    branchId: Id
+    regionId: Id
+    promoCode: str | None = Field(description="the promo code applied", examples=["WELCOME10"])
+    organizationId: str | None = Field(
+        description="the chosen bank, leasing company or installment provider (financed orders)"
+    )
+    offerId: str | None = Field(
+        description="the chosen bank offer, leasing program or installment plan (financed orders)"
+    )
+    financing: OrderFinancing | None = Field(
+        description="the deal of a financed order: the choices and the figures the financing route gave; null for CASH"
+    )
+    modificationName: str | None = Field(examples=["LTZ AT"])
+    colorName: str | None = Field(examples=["Summit White"])
+    updatedAt: Timestamp | None
+
+
+class OrderStep(ApiModel):
+    slug: OrderState = Field(description="the state this step is")
+    name: str = Field(description="the step's name in the caller's language", examples=["Paid"])
+    isCurrent: bool = Field(description="the order is in this state now")
+    done: bool = Field(description="the order has gone past this step")
+    at: Timestamp | None = Field(description="when the order reached it; null if it has not")
+
+
+class PromoCode(ApiModel):
+    code: str = Field(examples=["WELCOME10"])
+    discount: int = Field(ge=0, description="sums for FIXED, percent for PERCENT", examples=[10])
+    discountType: Literal["PERCENT", "FIXED"]
+    maxDiscount: int | None = Field(description="cap of a PERCENT discount, in sums", examples=[5000000])
+    validTo: Timestamp | None = Field(description="last moment the code can be used")

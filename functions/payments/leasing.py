@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bson import ObjectId
 
 from common import deals, financing
 from common.db import get_db
 from common.errors import Conflict
 from common.financing import Doc, listing, percent, text
-from payments.models import LeasingCalculateBody
+from common.models import Organization, Page
+from payments.models import (
+    InitialPaymentRef,
+    LeasingCalculateBody,
+    LeasingCalculation,
+    LeasingProgram,
+    LoanTermRef,
+)
 
 
-def programs(brand_id: str, organization_id: str) -> dict[str, Any]:
+def programs(brand_id: str, organization_id: str) -> Page[LeasingProgram]:
     financing.brand(brand_id)
     company = financing.organization(organization_id)
     found = (
@@ -26,15 +31,17 @@ def programs(brand_id: str, organization_id: str) -> dict[str, Any]:
     return listing([_program_item(program, company) for program in found])
 
 
-def _program_item(program: Doc, company: Doc) -> Doc:
-    return {
-        "_id": program["_id"],
-        "name": text(program["name"]),
-        "organization": company,
-        "loanTerms": [{"_id": term["_id"], "months": term["months"]} for term in program["loanTerms"]],
-        "initialPayments": [{"_id": item["_id"], "percent": item["percent"]} for item in program["initialPayments"]],
+def _program_item(program: Doc, company: Organization) -> LeasingProgram:
+    return LeasingProgram(
+        id=program["_id"],
+        name=text(program["name"]),
+        organization=company,
+        loanTerms=[LoanTermRef(id=term["_id"], months=term["months"]) for term in program["loanTerms"]],
+        initialPayments=[
+            InitialPaymentRef(id=item["_id"], percent=item["percent"]) for item in program["initialPayments"]
+        ],
         **price_terms(program),
-    }
+    )
 
 
 def price_terms(program: Doc) -> Doc:
@@ -48,7 +55,7 @@ def price_terms(program: Doc) -> Doc:
     }
 
 
-def calculate(body: LeasingCalculateBody) -> Doc:
+def calculate(body: LeasingCalculateBody) -> LeasingCalculation:
     """The lease of the chosen program, term and initial payment (`common.deals`, which orders use too),
     on the current price: 409 when the client showed another."""
     deal = deals.leasing_deal(body.leasingId, body.carId, body.modificationId, body.loanTermId, body.initialPaymentId)

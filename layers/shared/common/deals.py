@@ -11,13 +11,14 @@ sold that way (`financing.ensure_offered`); the maths is `common.credit_math`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated
 
 from bson import ObjectId
+from pydantic import Field
 
 from common import financing
 from common.credit_math import (
     CreditQuote,
-    InstallmentCell,
     LeasingQuote,
     LeasingTerms,
     RefundType,
@@ -25,10 +26,65 @@ from common.credit_math import (
     installment_cell,
     leasing_quote,
 )
+from common.credit_math import InstallmentCell as Cell
 from common.db import get_db
 from common.enums import PaymentType
 from common.errors import NotFound
 from common.financing import Doc, child, ensure_offered, percent
+from common.models import ApiModel, Organization, Sums
+
+Percent = Annotated[float, Field(ge=0, le=100, description="percent, e.g. 24.0")]
+
+
+class CreditSummary(ApiModel):
+    """A credit's figures (GET /api/v2/payments/banks/calculate without the schedule rows)."""
+
+    monthlyPayment: Sums = Field(description="the first month's payment")
+    loanAmount: Sums
+    initialPayment: Sums
+    totalInterest: Sums
+    totalPayment: Sums
+    rate: Percent = Field(description="annual rate, percent")
+    termMonths: int = Field(gt=0)
+    refundType: RefundType
+    carPrice: Sums
+
+
+class LeasingCalculation(ApiModel):
+    """A lease's figures (POST /api/v1/payments/leasing/calculate)."""
+
+    monthlyPayment: Sums
+    totalCarPrice: Sums = Field(description="everything paid over the lease, initial payment included")
+    price: Sums = Field(description="the car's price")
+    initialPayment: Sums
+    contractFee: Sums
+    markup: Sums
+    financedAmount: Sums
+    monthlyFee: Sums
+    leasePayments: Sums
+    buyout: Sums
+    termMonths: int = Field(gt=0)
+    rate: Percent
+
+
+class InstallmentCell(ApiModel):
+    """One cell of an installment matrix (GET /api/v1/payments/installment): a term of a row."""
+
+    months: int = Field(gt=0)
+    markupPercent: Percent
+    monthlyPayment: Sums
+    totalPayment: Sums = Field(description="the initial payment, plus the rest with its mark-up")
+
+
+class InstallmentFigures(InstallmentCell):
+    """The cell an order chose, with its row's initial payment."""
+
+    initialPercent: Percent
+    initialPayment: Sums
+    termMonths: int = Field(gt=0, description="= months")
+    financedAmount: Sums = Field(description="the rest after the initial payment, with the mark-up")
+    price: Sums = Field(description="the car's price")
+
 
 # (query field, tree level, the choice it must belong to), in the order of the bank chain.
 CHAIN = (
@@ -39,6 +95,11 @@ CHAIN = (
 )
 
 
+def _organization_of(doc: Doc | None) -> Organization | None:
+    """The active organization of a product, program or plan (None if it is not active)."""
+    return financing.organization_refs([doc["organizationId"]]).get(doc["organizationId"]) if doc else None
+
+
 # --- bank credit ------------------------------------------------------------------------------------
 
 
@@ -46,37 +107,37 @@ CHAIN = (
 class CreditDeal:
     offer: Doc
     product: Doc
-    bank: Doc  # {_id, name, logo}
+    bank: Organization
     chosen: dict[str, Doc]  # tree level -> the chosen node
     car: Doc
     modification: Doc
     quote: CreditQuote
 
-    def figures(self) -> Doc:
+    def figures(self) -> CreditSummary:
         return credit_figures(self.quote)
 
 
-def credit_figures(quote: CreditQuote) -> Doc:
+def credit_figures(quote: CreditQuote) -> CreditSummary:
     """The credit calculate fields (without the schedule rows), of a chosen offer or a special offer."""
     schedule = quote.schedule
-    return {
-        "monthlyPayment": schedule.first_payment,
-        "loanAmount": schedule.loan,
-        "initialPayment": quote.initial_payment,
-        "totalInterest": schedule.total_interest,
-        "totalPayment": schedule.total_payment,
-        "rate": percent(schedule.annual_rate_bp),
-        "termMonths": schedule.months,
-        "refundType": schedule.refund_type.value,
-        "carPrice": quote.price,
-    }
+    return CreditSummary(
+        monthlyPayment=schedule.first_payment,
+        loanAmount=schedule.loan,
+        initialPayment=quote.initial_payment,
+        totalInterest=schedule.total_interest,
+        totalPayment=schedule.total_payment,
+        rate=percent(schedule.annual_rate_bp),
+        termMonths=schedule.months,
+        refundType=schedule.refund_type,
+        carPrice=quote.price,
+    )
 
 
-def bank_offer(bank_id: str) -> tuple[Doc, Doc, Doc]:
+def bank_offer(bank_id: str) -> tuple[Doc, Doc, Organization]:
     """The offer, its active product and its active bank; 404 unless all three exist."""
     offer = get_db().bank_offers.find_one({"_id": ObjectId(bank_id)})
     product = offer and get_db().credit_products.find_one({"_id": offer["productId"], "active": True})
-    bank = product and financing.organization_refs([product["organizationId"]]).get(product["organizationId"])
+    bank = _organization_of(product)
     if offer is None or product is None or bank is None:
         raise NotFound("Bank offer not found: choose one from /api/v2/payments/banks")
     return offer, product, bank
@@ -116,12 +177,12 @@ def credit_deal(
 @dataclass(frozen=True)
 class LeasingDeal:
     program: Doc
-    company: Doc  # {_id, name, logo}
+    company: Organization
     car: Doc
     modification: Doc
     quote: LeasingQuote
 
-    def figures(self) -> Doc:
+    def figures(self) -> LeasingCalculation:
         return leasing_figures(self.quote)
 
 
@@ -138,22 +199,22 @@ def program_terms(program: Doc, initial_percent: int, months: int) -> LeasingTer
     )
 
 
-def leasing_figures(quote: LeasingQuote) -> Doc:
+def leasing_figures(quote: LeasingQuote) -> LeasingCalculation:
     """`{monthlyPayment, totalCarPrice}` and the breakdown that adds up to the total."""
-    return {
-        "monthlyPayment": quote.monthly_payment,
-        "totalCarPrice": quote.total_car_price,
-        "price": quote.price,
-        "initialPayment": quote.initial_payment,
-        "contractFee": quote.contract_fee,
-        "markup": quote.markup,
-        "financedAmount": quote.financed,
-        "monthlyFee": quote.monthly_fee,
-        "leasePayments": quote.lease_payments,
-        "buyout": quote.buyout,
-        "termMonths": quote.schedule.months,
-        "rate": percent(quote.schedule.annual_rate_bp),
-    }
+    return LeasingCalculation(
+        monthlyPayment=quote.monthly_payment,
+        totalCarPrice=quote.total_car_price,
+        price=quote.price,
+        initialPayment=quote.initial_payment,
+        contractFee=quote.contract_fee,
+        markup=quote.markup,
+        financedAmount=quote.financed,
+        monthlyFee=quote.monthly_fee,
+        leasePayments=quote.lease_payments,
+        buyout=quote.buyout,
+        termMonths=quote.schedule.months,
+        rate=percent(quote.schedule.annual_rate_bp),
+    )
 
 
 def leasing_deal(
@@ -161,7 +222,7 @@ def leasing_deal(
 ) -> LeasingDeal:
     """The lease of the chosen program, term and initial payment for the car's modification."""
     program = get_db().leasing_programs.find_one({"_id": ObjectId(leasing_id), "active": True})
-    company = program and financing.organization_refs([program["organizationId"]]).get(program["organizationId"])
+    company = _organization_of(program)
     if program is None or company is None:
         raise NotFound("Leasing program not found")
     car, modification = financing.car_and_modification(modification_id, car_id=car_id)
@@ -181,33 +242,33 @@ def leasing_deal(
 # --- installment ------------------------------------------------------------------------------------
 
 
-def installment_cell_figures(cell: InstallmentCell) -> Doc:
+def installment_cell_figures(cell: Cell) -> InstallmentCell:
     """One cell of an installment matrix: months across, initial payment percent down."""
-    return {
-        "months": cell.months,
-        "markupPercent": percent(cell.markup_bp),
-        "monthlyPayment": cell.monthly_payment,
-        "totalPayment": cell.initial_payment + cell.total,
-    }
+    return InstallmentCell(
+        months=cell.months,
+        markupPercent=percent(cell.markup_bp),
+        monthlyPayment=cell.monthly_payment,
+        totalPayment=cell.initial_payment + cell.total,
+    )
 
 
 @dataclass(frozen=True)
 class InstallmentDeal:
     plan: Doc
-    provider: Doc  # {_id, name, logo}
+    provider: Organization
     car: Doc
     modification: Doc
-    cell: InstallmentCell
+    cell: Cell
 
-    def figures(self) -> Doc:
-        return {
-            "initialPercent": self.cell.initial_percent,
-            "initialPayment": self.cell.initial_payment,
-            **installment_cell_figures(self.cell),
-            "termMonths": self.cell.months,
-            "financedAmount": self.cell.total,
-            "price": self.modification["price"],
-        }
+    def figures(self) -> InstallmentFigures:
+        return InstallmentFigures(
+            **installment_cell_figures(self.cell).model_dump(),
+            initialPercent=self.cell.initial_percent,
+            initialPayment=self.cell.initial_payment,
+            termMonths=self.cell.months,
+            financedAmount=self.cell.total,
+            price=self.modification["price"],
+        )
 
 
 def installment_deal(
@@ -215,7 +276,7 @@ def installment_deal(
 ) -> InstallmentDeal:
     """The installment of one cell of the plan's matrix (a row's initial percent, a column's months)."""
     plan = get_db().installment_plans.find_one({"_id": ObjectId(plan_id), "active": True})
-    provider = plan and financing.organization_refs([plan["organizationId"]]).get(plan["organizationId"])
+    provider = _organization_of(plan)
     if plan is None or provider is None:
         raise NotFound("Installment plan not found")
     car, modification = financing.car_and_modification(modification_id, car_id=car_id)
