@@ -19,30 +19,24 @@ ASSETS_DIR = Path(__file__).parent / "assets"
 
 
 def serve(port: int, host: str) -> None:
-    from werkzeug.exceptions import NotFound
-    from werkzeug.middleware.shared_data import SharedDataMiddleware
-    from werkzeug.serving import run_simple
-
-    from local.docs import DOCS_PREFIX, ApiDocs
-    from local.gateway import LocalApiGateway, LocalRequestHandler
+    from common.db import reset_client
+    from local.docs import DOCS_PREFIX
+    from local.workers import WorkerPool, worker_count
 
     os.environ.setdefault("ASSETS_BASE_URL", f"http://{host}:{port}/assets")  # images and files of the seed
-    assets = SharedDataMiddleware(NotFound(), {"/assets": str(ASSETS_DIR)})
+    workers = worker_count()
+    pool = WorkerPool(host, port, workers)  # bound before seeding: a taken port fails fast
     inserted = prepare_database(seed=True)
+    reset_client()  # the workers open their own connections
     print(f"MongoDB: {os.environ['MONGODB_URI']}  (mongosh, or MONGODB_URI=... python -m ops ...)")
     print(
         f"demo data: {sum(inserted.values())} documents inserted ({', '.join(f'{k} {v}' for k, v in inserted.items())})"
     )
     print(f"Car Retail API on http://{host}:{port}  (client header: demo-partner-key)")
     print(f"Swagger UI on http://{host}:{port}{DOCS_PREFIX}")
-    run_simple(
-        host,
-        port,
-        LocalApiGateway(extra={"/assets": assets, DOCS_PREFIX: ApiDocs()}),
-        threaded=True,
-        request_handler=LocalRequestHandler,
-        use_reloader=False,
-    )
+    print(f"{workers} worker processes (WORKERS), each serving one request at a time like a Lambda instance")
+    print("Press CTRL+C to quit")
+    pool.run()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     apply_local_defaults()
-    embedded = ensure_database()
+    database = ensure_database()
     try:
         if args.command == "serve":
             serve(args.port, args.host)
@@ -74,8 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        if embedded is not None:
-            embedded.stop()
+        if database is not None:
+            database.stop()
     return 0
 
 

@@ -8,7 +8,16 @@ from catalog import filters
 from common import saved_cars
 from common.catalog import brands, cars, views
 from common.catalog.items import car_items
-from common.catalog.query import BrandSort, CarSort, brand_sort, car_filter, car_sort, parse_ids
+from common.catalog.query import (
+    BrandSort,
+    CarSort,
+    brand_collation,
+    brand_sort,
+    car_collation,
+    car_filter,
+    car_sort,
+    parse_ids,
+)
 from common.context import current, locale
 from common.errors import NotFound
 from common.responses import page
@@ -36,7 +45,9 @@ def list_cars(
         search=term,
         brands_named=brands.ids_named(term) if term else [],
     )
-    docs, total = cars.find_page(query, car_sort(sort, locale()), offset=offset, limit=limit)
+    docs, total = cars.find_page(
+        query, car_sort(sort, locale()), offset=offset, limit=limit, collation=car_collation(sort)
+    )
     return page(car_items(docs, fingerprint=current().fingerprint, locale=locale()), total)
 
 
@@ -72,7 +83,7 @@ def car_modifications(car_id: str) -> Data:
 
 
 def list_brands(*, search: str | None, sort: BrandSort) -> Data:
-    found = brands.find_all(search=(search or "").strip(), sort=brand_sort(sort))
+    found = brands.find_all(search=(search or "").strip(), sort=brand_sort(sort), collation=brand_collation(sort))
     return page([views.brand_item(brand, locale()) for brand in found], len(found))
 
 
