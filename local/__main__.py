@@ -14,8 +14,7 @@ import sys
 from pathlib import Path
 
 from local.runtime import apply_local_defaults, ensure_database, prepare_database
-
-ASSETS_DIR = Path(__file__).parent / "assets"
+from local.static import assets_base_url
 
 
 def serve(port: int, host: str) -> None:
@@ -23,7 +22,7 @@ def serve(port: int, host: str) -> None:
     from local.docs import DOCS_PREFIX
     from local.workers import WorkerPool, worker_count
 
-    os.environ.setdefault("ASSETS_BASE_URL", f"http://{host}:{port}/assets")  # images and files of the seed
+    os.environ.setdefault("ASSETS_BASE_URL", assets_base_url(host, port))  # images and files of the seed
     workers = worker_count()
     pool = WorkerPool(host, port, workers)  # bound before seeding: a taken port fails fast
     inserted = prepare_database(seed=True)

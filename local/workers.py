@@ -109,15 +109,11 @@ def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
 def local_app() -> Any:
     """The WSGI app every worker serves: the API, plus the seed's assets and the Swagger UI
     (ASSETS_BASE_URL comes from the parent, `python -m local serve`)."""
-    from werkzeug.exceptions import NotFound
-    from werkzeug.middleware.shared_data import SharedDataMiddleware
-
-    from local.__main__ import ASSETS_DIR
     from local.docs import DOCS_PREFIX, ApiDocs
     from local.gateway import LocalApiGateway
+    from local.static import ASSETS_PREFIX, assets_app
 
-    assets = SharedDataMiddleware(NotFound(), {"/assets": str(ASSETS_DIR)})
-    return NamedWorker(LocalApiGateway(extra={"/assets": assets, DOCS_PREFIX: ApiDocs()}))
+    return NamedWorker(LocalApiGateway(extra={ASSETS_PREFIX: assets_app(), DOCS_PREFIX: ApiDocs()}))
 
 
 class NamedWorker:

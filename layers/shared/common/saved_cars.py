@@ -21,7 +21,8 @@ WAS_SAVED = {"$and": [{"$eq": [{"$type": "$createdAt"}, "date"]}, {"$ne": ["$sav
 def toggle(fingerprint: str, car_id: ObjectId) -> Literal["saved", "removed"]:
     """Save the car if this device has not, else remove it: ONE atomic update (upsert) flips the flag,
     so parallel toggles from one device each make a real transition and the final state is their parity.
-    `createdAt` is when it was last saved (the list's order)."""
+    `createdAt` is when it was last saved (the list's order). The first toggle's upsert has the server
+    mint the `_id` (unique per server, unlike ids minted in a restored SnapStart snapshot)."""
     flip = [
         {"$set": {"saved": {"$cond": [WAS_SAVED, False, True]}}},
         {"$set": {"createdAt": {"$cond": ["$saved", clock.now(), "$createdAt"]}}},
