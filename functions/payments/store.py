@@ -1,6 +1,7 @@
 """Data access of the Payments function besides the shared financing look-ups (`common.financing`, which
-holds the organizations and each brand's products, programs and plans, cached): bank offers, the credit
-product holding a chain node, leasing programs and special offers by id.
+holds the organizations and each brand's products, programs and plans, cached; `common.deals`, the
+chosen offer or program that orders check too): bank offers of a modification, the credit product
+holding a chain node, special offers.
 
 Bank offers are created with the financing data, never by a GET: `create_bank_offers` stores the offer of
 every active credit product for every modification of its brand's cars (the seed runs it, operators run
@@ -82,17 +83,9 @@ def offers_of_modification(modification_id: ObjectId, product_ids: list[ObjectId
     return {offer["productId"]: offer for offer in found}
 
 
-def find_offer(offer_id: str) -> Doc | None:
-    return get_db().bank_offers.find_one({"_id": ObjectId(offer_id)})
-
-
 def product_holding(path: str, node_id: ObjectId) -> Doc | None:
     """The active credit product with a node of this id at `path` (e.g. `incomeTypes._id`), its tree only."""
     return get_db().credit_products.find_one({path: node_id, "active": True}, {path.split(".", maxsplit=1)[0]: 1})
-
-
-def find_leasing_program(program_id: str) -> Doc | None:
-    return get_db().leasing_programs.find_one({"_id": ObjectId(program_id), "active": True})
 
 
 def special_offers_of_car(car_id: str, kind: str) -> list[Doc]:

@@ -95,6 +95,7 @@ def find_page(
     offset: int,
     limit: int,
     projection: Mapping[str, Any] | None = None,
+    collation: Mapping[str, Any] | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
     """One page of matches and the number of all matches (the API's `{items, total}`), in one round trip;
     limit 0 and an offset past the end only count. `sort` should end on `_id` so pages never overlap."""
@@ -107,7 +108,7 @@ def find_page(
             *([{"$project": dict(projection)}] if projection else []),
         ]
     pipeline = [{"$match": dict(query)}, {"$sort": dict(sort)}, {"$facet": facets}]
-    result = next(collection.aggregate(pipeline), {})
+    result = next(collection.aggregate(pipeline, collation=collation), {})
     counted = result.get("total") or [{"n": 0}]
     return list(result.get("items", [])), int(counted[0]["n"])
 

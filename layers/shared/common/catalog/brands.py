@@ -22,11 +22,11 @@ def all_brands() -> dict[ObjectId, Brand]:
     return {brand["_id"]: brand for brand in get_db().brands.find({}).sort(DEFAULT_ORDER)}
 
 
-def find_all(*, search: str | None, sort: SortSpec) -> list[Brand]:
-    if not search and sort == DEFAULT_ORDER:
+def find_all(*, search: str | None, sort: SortSpec, collation: dict[str, Any] | None = None) -> list[Brand]:
+    if not search and sort == DEFAULT_ORDER and collation is None:
         return list(all_brands().values())
     query = {"name": contains(search)} if search else {}
-    return list(get_db().brands.find(query).sort(sort))
+    return list(get_db().brands.find(query, collation=collation).sort(sort))
 
 
 def find_by_id(brand_id: str) -> Brand | None:
