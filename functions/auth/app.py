@@ -13,13 +13,18 @@ app = create_app()
 
 @app.post("/api/v1/auth/login")
 def login(body: LoginBody):
-    pair = service.login(body, fingerprint=context.current().fingerprint)
+    pair = service.login(
+        body,
+        source_ip=app.current_event.request_context.identity.source_ip,
+        partner=context.current().partner,
+    )
     return responses.created(pair.as_dict())
 
 
 @app.post("/api/v1/auth/refresh-token")
 def refresh_token(body: RefreshBody):
-    pair = service.refresh(body.token)
+    caller = context.current()
+    pair = service.refresh(body.token, partner=caller.partner, fingerprint=caller.fingerprint)
     return responses.created(pair.as_dict(), message="auth.token.refresh")
 
 

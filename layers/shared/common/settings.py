@@ -36,8 +36,12 @@ class Settings(BaseModel):
     jwt_issuer: str = "car-retail-api"
     access_token_ttl_seconds: int = Field(default=15 * 60, gt=0)
     refresh_token_ttl_seconds: int = Field(default=30 * 24 * 3600, gt=0)
+    # A used refresh token presented again by the same client this soon is a retry, not a theft.
+    refresh_reuse_grace_seconds: int = Field(default=10, ge=0, le=60)
 
-    login_rate_limit: int = Field(default=20, ge=1, description="logins per fingerprint per window")
+    login_rate_limit: int = Field(default=20, ge=1, description="logins per phone number and per PINFL per window")
+    login_ip_rate_limit: int = Field(default=100, ge=1, description="logins per source IP per window")
+    login_partner_rate_limit: int = Field(default=1000, ge=1, description="logins per partner per window")
     login_rate_window_seconds: int = Field(default=60, ge=1)
     card_create_rate_limit: int = Field(default=5, ge=1, description="card payments started per caller and per card")
     card_create_rate_window_seconds: int = Field(default=600, ge=1)
