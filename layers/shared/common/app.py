@@ -19,7 +19,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pymongo.errors import AutoReconnect, ConnectionFailure, ExecutionTimeout, NetworkTimeout
 
-from common import responses
+from common import cors, responses
 from common.access import GatedRequestValidation
 from common.context import RequestContext, set_current
 from common.errors import AppError
@@ -82,6 +82,6 @@ def lambda_entry(app: APIGatewayRestResolver) -> Callable[[dict[str, Any], Lambd
     @metrics.log_metrics(capture_cold_start_metric=True)
     def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         set_current(RequestContext())  # nothing of the previous invocation leaks into this one
-        return app.resolve(event, context)
+        return cors.add_headers(event, app.resolve(event, context))
 
     return lambda_handler

@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 SANDBOX_STAGES = ("local", "dev")
+LOCAL_ORIGINS = ("http://localhost:*", "http://127.0.0.1:*")  # a web app's dev server, on any port
 LOCAL_JWT_SECRET = "local-development-only-jwt-secret-0123456789"  # noqa: S105 (dev default, refused outside local)
 
 
@@ -47,6 +48,10 @@ class Settings(BaseModel):
     card_create_rate_window_seconds: int = Field(default=600, ge=1)
     partner_cache_seconds: int = Field(default=60, ge=0)
 
+    # Browser origins allowed to call the API (CORS), comma-separated: exact origins, or `scheme://host:*`
+    # for any port. Unset: none, except locally (LOCAL_ORIGINS).
+    allowed_origins: str | None = None
+
     assets_base_url: str = "http://127.0.0.1:3000/assets"
     event_bus_name: str = "default"
     event_publisher: Literal["eventbridge", "log"] | None = None
@@ -74,6 +79,12 @@ class Settings(BaseModel):
     @property
     def is_local(self) -> bool:
         return self.stage == "local"
+
+    @property
+    def allowed_origin_list(self) -> tuple[str, ...]:
+        if self.allowed_origins is None:
+            return LOCAL_ORIGINS if self.is_local else ()
+        return tuple(origin.strip() for origin in self.allowed_origins.split(",") if origin.strip())
 
     @property
     def effective_event_publisher(self) -> Literal["eventbridge", "log"]:
