@@ -1,6 +1,7 @@
-"""The embedded MongoDB: mongoeco's wire-protocol server on 127.0.0.1, spoken to by the real pymongo.
+"""The fallback database: mongoeco's wire-protocol server on 127.0.0.1, spoken to by the real pymongo.
 
-`make run` keeps data in a SQLite file under .data/ (git-ignored); tests use the in-memory engine.
+Used where the real mongod (local/mongod.py) cannot run, or with LOCAL_MONGO=mongoeco. `make run`
+then keeps data in a SQLite file under .data/ (git-ignored); tests use the in-memory engine.
 The server runs its own asyncio loop in a daemon thread of the current process.
 """
 
@@ -25,6 +26,12 @@ class EmbeddedMongo:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server: AsyncMongoEcoProxyServer | None = None
         self._thread: threading.Thread | None = None
+
+    @property
+    def description(self) -> str:
+        from importlib.metadata import version
+
+        return f"mongoeco {version('mongoeco')} (MongoDB wire-protocol emulator, not a real MongoDB)"
 
     def _engine(self) -> Any:
         if self.sqlite_path is None:

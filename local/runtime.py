@@ -1,18 +1,19 @@
-"""Prepares a local process: development defaults, the embedded MongoDB when no MONGODB_URI is set,
-indexes and the demo seed."""
+"""Prepares a local process: development defaults, a local MongoDB when no MONGODB_URI is set (the real
+mongod, or mongoeco where mongod cannot run), indexes and the demo seed."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Protocol
 
 from local.embedded_db import EmbeddedMongo
+from local.mongod import Mongod, MongodUnavailable, port_is_free, wanted_server
 from local.template import ROOT
 
 DATA_DIR = ROOT / ".data"
 LOCAL_DEFAULTS = {
     "STAGE": "local",
-    "POWERTOOLS_TRACE_DISABLED": "true",  # no X-Ray daemon on a laptop
     "POWERTOOLS_METRICS_DISABLED": "true",  # EMF lines would only clutter the console
     "LOG_LEVEL": "INFO",
 }
@@ -23,23 +24,59 @@ def apply_local_defaults() -> None:
         os.environ.setdefault(name, value)
 
 
-EMBEDDED_MONGO_PORT = 27018  # beside a real MongoDB's 27017, so mongosh and `python -m ops` can find it
+EMBEDDED_MONGO_PORT = 27018  # beside a default MongoDB's 27017, so mongosh and `python -m ops` can find it
 
 
-def ensure_database(sqlite_path: Path = DATA_DIR / "mongo.sqlite3", *, port: int | None = None) -> EmbeddedMongo | None:
-    """Start the embedded server unless MONGODB_URI points elsewhere; returns it so the caller can stop it.
+class LocalDatabase(Protocol):
+    uri: str
 
-    It listens on EMBEDDED_MONGO_PORT (27018 by default), or on any free port when that one is taken."""
+    @property
+    def description(self) -> str: ...
+
+    def stop(self) -> None: ...
+
+
+def start_local_database(
+    *, dbpath: Path | None, sqlite_path: Path | None, port: int = 0, test_workload: bool = False
+) -> tuple[LocalDatabase, str | None]:
+    """The real mongod (a single-node replica set) unless LOCAL_MONGO=mongoeco or it cannot run here;
+    then mongoeco. Returns the started server and, when it is the fallback, why (one line)."""
+    reason = "LOCAL_MONGO=mongoeco"
+    if wanted_server() != "mongoeco":
+        mongod = Mongod(dbpath, port=port, test_workload=test_workload)
+        try:
+            mongod.start()
+            return mongod, None
+        except MongodUnavailable as exc:
+            reason = f"mongod cannot run here: {exc}"
+    embedded = EmbeddedMongo(sqlite_path=sqlite_path, port=port)
+    try:
+        embedded.start()
+    except RuntimeError:
+        if not port:
+            raise
+        embedded = EmbeddedMongo(sqlite_path=sqlite_path)
+        embedded.start()
+    return embedded, reason
+
+
+def ensure_database(data_dir: Path = DATA_DIR, *, port: int | None = None) -> LocalDatabase | None:
+    """Start the local server unless MONGODB_URI points elsewhere; returns it so the caller can stop it.
+
+    mongod keeps its data in .data/mongod (mongoeco in .data/mongo.sqlite3). It listens on
+    EMBEDDED_MONGO_PORT (27018 by default), or on any free port when that one is taken."""
     if os.environ.get("MONGODB_URI"):
         return None
     wanted = port if port is not None else int(os.environ.get("EMBEDDED_MONGO_PORT", EMBEDDED_MONGO_PORT))
-    try:
-        embedded = EmbeddedMongo(sqlite_path=sqlite_path, port=wanted)
-        os.environ["MONGODB_URI"] = embedded.start()
-    except RuntimeError:
-        embedded = EmbeddedMongo(sqlite_path=sqlite_path)
-        os.environ["MONGODB_URI"] = embedded.start()
-    return embedded
+    server, fallback = start_local_database(
+        dbpath=data_dir / "mongod",
+        sqlite_path=data_dir / "mongo.sqlite3",
+        port=wanted if port_is_free(wanted) else 0,
+    )
+    if fallback:
+        print(f"MongoDB fallback: {server.description}, because {fallback}")
+    os.environ["MONGODB_URI"] = server.uri
+    return server
 
 
 def prepare_database(*, seed: bool) -> dict[str, int]:

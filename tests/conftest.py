@@ -1,5 +1,6 @@
-"""Shared fixtures: the embedded MongoDB (or a real one from MONGODB_URI), a fresh database per
-integration test, the local API Gateway served over real HTTP, a frozen clock and a moto EventBridge."""
+"""Shared fixtures: a real mongod for the run (MONGODB_URI overrides it; mongoeco where mongod cannot
+run), a clean database per integration test, the local API Gateway served over real HTTP, a frozen
+clock and a moto EventBridge."""
 
 from __future__ import annotations
 
@@ -17,7 +18,15 @@ from werkzeug.serving import make_server
 from common import clock
 from common.clock import FrozenClock
 from local.runtime import LOCAL_DEFAULTS
-from tests.databases import reset_process_state, seeded_database, use_database
+from tests.databases import (
+    clear_database,
+    create_indexes_for,
+    drop_database,
+    redact_uri,
+    reset_process_state,
+    seeded_database,
+    use_database,
+)
 from tests.factories import ApiClient
 
 TEST_ENV = {
@@ -33,36 +42,63 @@ for _name, _value in TEST_ENV.items():
     os.environ[_name] = _value  # before any handler module creates its Powertools objects
 
 
+SERVER_LINE = pytest.StashKey[str]()
+
+
+def _announce(config: pytest.Config, line: str) -> None:
+    """Named in the run's summary (pytest_terminal_summary below), whichever server it is."""
+    config.stash[SERVER_LINE] = line
+
+
 @pytest.fixture(scope="session")
-def mongo_uri() -> Iterator[str]:
-    """A real MongoDB when MONGODB_URI is set, else mongoeco's wire server, in memory."""
+def mongo_uri(pytestconfig: pytest.Config) -> Iterator[str]:
+    """MONGODB_URI when set; else a real mongod (single-node replica set) in a temporary directory,
+    or mongoeco's in-memory wire server where mongod cannot run (or with LOCAL_MONGO=mongoeco)."""
     external = os.environ.get("MONGODB_URI")
     if external:
+        _announce(pytestconfig, f"MongoDB from MONGODB_URI ({redact_uri(external)})")
         yield external
         return
-    from local.embedded_db import EmbeddedMongo
+    from local.runtime import start_local_database
 
-    embedded = EmbeddedMongo()
-    yield embedded.start()
-    embedded.stop()
+    server, fallback = start_local_database(dbpath=None, sqlite_path=None, test_workload=True)
+    if fallback:
+        _announce(pytestconfig, f"MongoDB FALLBACK: {server.description} at {server.uri}, because {fallback}")
+    else:
+        _announce(pytestconfig, f"{server.description} at {server.uri}")
+    yield server.uri
+    server.stop()
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    line = config.stash.get(SERVER_LINE, None)
+    if line:
+        terminalreporter.write_line(f"database: {line}")
+
+
+@pytest.fixture(scope="session")
+def test_database(mongo_uri: str) -> Iterator[str]:
+    """The run's one test database: created and indexed once, emptied before each test that uses it.
+    (A fresh database per test would make mongod create and drop thousands of files.)"""
+    name = f"test_{uuid.uuid4().hex[:12]}"
+    with pytest.MonkeyPatch.context() as patch:
+        database = use_database(mongo_uri, name, patch)
+        create_indexes_for(database)
+        reset_process_state()
+    yield name
+    drop_database(mongo_uri, name)
 
 
 @pytest.fixture
-def db(mongo_uri: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Database[dict[str, Any]]]:
-    """A fresh, indexed database with the demo partner registered; dropped afterwards."""
-    from common.db import create_indexes, get_client, get_db
+def db(mongo_uri: str, test_database: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Database[dict[str, Any]]]:
+    """A clean, indexed database with the demo partner registered."""
     from common.partners import register_partner
     from local.seed.core import DEMO_PARTNER_KEY
-    from ops.indexes import all_indexes
 
-    monkeypatch.setenv("MONGODB_URI", mongo_uri)
-    monkeypatch.setenv("MONGODB_DB", f"test_{uuid.uuid4().hex[:12]}")
-    reset_process_state()
-    database = get_db()
-    create_indexes(database, all_indexes())
+    database = use_database(mongo_uri, test_database, monkeypatch)
+    clear_database(database)
     register_partner(DEMO_PARTNER_KEY, "Demo partner")
     yield database
-    get_client().drop_database(database.name)
     reset_process_state()
 
 

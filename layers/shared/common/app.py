@@ -23,7 +23,7 @@ from common import cors, responses
 from common.access import GatedRequestValidation
 from common.context import RequestContext, set_current
 from common.errors import AppError
-from common.observability import logger, metrics, tracer
+from common.observability import logger, metrics
 
 DATABASE_ERRORS: list[type[Exception]] = [ConnectionFailure, AutoReconnect, NetworkTimeout, ExecutionTimeout]
 
@@ -75,10 +75,10 @@ def create_app() -> APIGatewayRestResolver:
 
 
 def lambda_entry(app: APIGatewayRestResolver) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
-    """The Lambda handler of a function: logging with the API Gateway correlation id, tracing, metrics."""
+    """The Lambda handler of a function: logging with the API Gateway correlation id, and metrics
+    (traces come from Lambda's active tracing, see common.observability)."""
 
     @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True)
-    @tracer.capture_lambda_handler(capture_response=False)
     @metrics.log_metrics(capture_cold_start_metric=True)
     def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         set_current(RequestContext())  # nothing of the previous invocation leaks into this one

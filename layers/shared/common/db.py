@@ -35,6 +35,7 @@ def get_client() -> MongoClient[dict[str, Any]]:
                     serverSelectionTimeoutMS=settings.mongodb_server_selection_timeout_ms,
                     connectTimeoutMS=settings.mongodb_server_selection_timeout_ms,
                     timeoutMS=settings.mongodb_timeout_ms,
+                    maxPoolSize=settings.mongodb_max_pool_size,
                     tz_aware=True,
                     appname="car-retail-api",
                     retryWrites=True,

@@ -1,9 +1,14 @@
-"""Powertools Logger, Tracer and Metrics shared by every function (service name from the environment)."""
+"""Powertools Logger and Metrics shared by every function (service name from the environment).
+
+No Powertools Tracer: it imports the AWS X-Ray SDK and botocore at init (about 40% of a cold start) and
+that SDK is in maintenance mode. Lambda's active tracing (`Tracing: Active`) still records each
+invocation's segments, and every log line carries the correlation id and the X-Ray trace id.
+"""
 
 from __future__ import annotations
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.logging import Logger
+from aws_lambda_powertools.metrics import Metrics
 
 logger = Logger(service="car-retail-api", utc=True)
-tracer = Tracer(service="car-retail-api")
 metrics = Metrics(namespace="CarRetail", service="car-retail-api")

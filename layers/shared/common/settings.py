@@ -31,6 +31,9 @@ class Settings(BaseModel):
     # Every database operation gives up after this (pymongo timeoutMS), well inside the Lambda's 10 s,
     # so a stalled database is our 503 in the envelope rather than API Gateway's timeout.
     mongodb_timeout_ms: int = Field(default=5000, ge=100)
+    # A Lambda instance serves one request at a time: a small pool, so that scale-out (capped by the
+    # reserved concurrency) cannot exhaust the cluster's connections.
+    mongodb_max_pool_size: int = Field(default=5, ge=1, le=100)
 
     jwt_secret: str | None = None
     jwt_secret_arn: str | None = None
