@@ -14,20 +14,16 @@ import sys
 from pathlib import Path
 
 from local.runtime import apply_local_defaults, ensure_database, prepare_database
-
-ASSETS_DIR = Path(__file__).parent / "assets"
+from local.static import ASSETS_PREFIX, assets_app, assets_base_url
 
 
 def serve(port: int, host: str) -> None:
-    from werkzeug.exceptions import NotFound
-    from werkzeug.middleware.shared_data import SharedDataMiddleware
     from werkzeug.serving import run_simple
 
     from local.docs import DOCS_PREFIX, ApiDocs
     from local.gateway import LocalApiGateway, LocalRequestHandler
 
-    os.environ.setdefault("ASSETS_BASE_URL", f"http://{host}:{port}/assets")  # images and files of the seed
-    assets = SharedDataMiddleware(NotFound(), {"/assets": str(ASSETS_DIR)})
+    os.environ.setdefault("ASSETS_BASE_URL", assets_base_url(host, port))  # images and files of the seed
     inserted = prepare_database(seed=True)
     print(f"MongoDB: {os.environ['MONGODB_URI']}  (mongosh, or MONGODB_URI=... python -m ops ...)")
     print(
@@ -38,7 +34,7 @@ def serve(port: int, host: str) -> None:
     run_simple(
         host,
         port,
-        LocalApiGateway(extra={"/assets": assets, DOCS_PREFIX: ApiDocs()}),
+        LocalApiGateway(extra={ASSETS_PREFIX: assets_app(), DOCS_PREFIX: ApiDocs()}),
         threaded=True,
         request_handler=LocalRequestHandler,
         use_reloader=False,

@@ -60,6 +60,8 @@ def build_event(request: Request, route: ApiRoute, path_parameters: Mapping[str,
     multi_headers: dict[str, list[str]] = {}
     for name, value in request.headers.items():
         multi_headers.setdefault(name, []).append(value)
+    # API Gateway tells the function the scheme the client used (for links back to the API)
+    multi_headers["X-Forwarded-Proto"] = [request.scheme]
     multi_query = {key: request.args.getlist(key) for key in request.args}
     content_type = request.headers.get("Content-Type", "")
     is_text = not body or any(content_type.startswith(kind) for kind in TEXT_TYPES) or not content_type
@@ -84,7 +86,8 @@ def build_event(request: Request, route: ApiRoute, path_parameters: Mapping[str,
             "resourceId": "local",
             "resourcePath": route.path,
             "httpMethod": request.method,
-            "path": f"/{STAGE}{request.path}",
+            # The path as called: this server has no stage prefix (like a custom domain mapped at the root).
+            "path": request.path,
             "stage": STAGE,
             "requestId": request_id,
             "extendedRequestId": request_id,

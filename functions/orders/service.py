@@ -15,6 +15,7 @@ from common import clock, counters, responses
 from common import order_lifecycle as lifecycle
 from common.db import find_page, get_db
 from common.errors import NotFound
+from common.ids import new_id
 from common.locale import Locale, localize
 from common.observability import logger, metrics
 from common.order_lifecycle import Order, Status
@@ -49,7 +50,7 @@ def new_order(
     discount = promo_codes.discount_for(promo, purchase.price) if promo else 0
     now = clock.now()
     return {
-        "_id": ObjectId(),
+        "_id": new_id(),
         "userId": owner,
         "statusSlug": Status.NEW.value,
         "brandId": purchase.brand_id,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from common import responses
 from common.access import JWT
 from common.app import create_app, lambda_entry
+from common.assets import api_base_url
 from common.enums import PaymentType
 from payments import bank_chain, installments, leasing, service, special_offers
 from payments.models import GraphFormat, LeasingCalculateBody, QueryId
@@ -46,7 +47,7 @@ def get_payments_special_offers_leasing(carId: QueryId, modificationId: QueryId)
 def get_payments_special_offers_graph(
     carId: QueryId, modificationId: QueryId, offerId: QueryId, format: GraphFormat = "json"
 ):
-    result = special_offers.graph(carId, modificationId, offerId, format)
+    result = special_offers.graph(carId, modificationId, offerId, format, api_base=api_base_url(app.current_event))
     return result if isinstance(result, responses.Response) else responses.ok(result)
 
 

@@ -2,8 +2,9 @@
 or the listed ones), priced on the modification's current price; and an offer's schedule as data and
 as a downloadable CSV file.
 
-The file link is the graph route itself with `format=csv`, relative to the API base URL like every
-path of the API: it exists wherever the API runs, and is computed from the current price on request.
+The file link is the graph route itself with `format=csv`, as an absolute URL under the address the
+client called the API at: it exists wherever the API runs, and is computed from the current price on
+request.
 """
 
 from __future__ import annotations
@@ -91,8 +92,9 @@ def _priced(offer: Doc, organization: Doc, modification: Doc) -> tuple[Doc, list
     return item, rows
 
 
-def graph(car_id: str, modification_id: str, offer_id: str, file_format: str) -> Doc | Response:
-    """The offer's month-by-month schedule (`payment = principal + interest + fee`), as data or CSV."""
+def graph(car_id: str, modification_id: str, offer_id: str, file_format: str, *, api_base: str) -> Doc | Response:
+    """The offer's month-by-month schedule (`payment = principal + interest + fee`), as data or CSV;
+    `file` links the CSV under `api_base`, the API's URL as the client called it."""
     car, modification = financing.car_and_modification(modification_id, car_id=car_id)
     offer = get_db().special_offers.find_one({"_id": ObjectId(offer_id), "active": True})
     if offer is None:
@@ -107,7 +109,7 @@ def graph(car_id: str, modification_id: str, offer_id: str, file_format: str) ->
     if file_format == "csv":
         return _csv(rows, f"offer-{offer_id}-schedule.csv")
     query = urlencode({"carId": car_id, "modificationId": modification_id, "offerId": offer_id, "format": "csv"})
-    return {"offer": item, "schedule": rows, "file": f"{GRAPH_PATH}?{query}"}
+    return {"offer": item, "schedule": rows, "file": f"{api_base}{GRAPH_PATH}?{query}"}
 
 
 def _csv(rows: list[dict[str, int]], filename: str) -> Response:

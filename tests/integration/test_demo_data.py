@@ -9,8 +9,8 @@ from typing import Any
 from pymongo.database import Database
 
 from common.locale import LOCALES
-from local.__main__ import ASSETS_DIR
 from local.seed import catalog, seed_all
+from local.static import ASSETS_DIR
 from tests.factories import ApiClient
 
 LOCALIZED_KEYS = {"name", "title", "description", "value", "country", "address", "hours", "markdown"}
@@ -42,7 +42,8 @@ def test_the_demo_dataset_is_big_and_complete(seeded: Database[dict[str, Any]]) 
     assert {doc["slug"] for doc in db.documents.find()} >= {"offer", "checkout", "privacy-policy"}
     assert db.settings.find_one({"_id": "contacts"})
     # And every localized text has all three locales, every asset key a file in local/assets
-    for collection in ("brands", "body_types", "powertrains", "cars", "regions", "branches", "documents"):
+    collections = ("brands", "body_types", "powertrains", "cars", "regions", "branches", "documents", "organizations")
+    for collection in collections:
         for doc in db[collection].find():
             for key, value in walk(doc):
                 if key in LOCALIZED_KEYS and isinstance(value, dict):

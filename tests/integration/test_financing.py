@@ -443,8 +443,9 @@ def test_offer_graph_gives_the_schedule_and_a_file_that_downloads(api: ApiClient
     assert len(result["schedule"]) == 24
     assert result["schedule"][-1]["balance"] == 30_000_000  # the buyout
     assert result["schedule"][0]["payment"] == result["offer"]["monthlyPayment"]
-    # When the file link is followed
-    download = api.get(result["file"])
+    # When the file link, an absolute URL under the address the API was called at, is followed
+    assert result["file"].startswith(f"{api.base_url}{GRAPH}?")
+    download = api.get(result["file"].removeprefix(api.base_url))
     # Then it is the same schedule as CSV
     assert download.status_code == 200
     assert download.headers["Content-Type"].startswith("text/csv")

@@ -19,6 +19,7 @@ def test_deployed_functions_read_the_jwt_key_and_mongo_uri_from_secrets_manager(
     jwt_arn = secretsmanager.create_secret(Name="car-retail/dev/jwt", SecretString="k" * 64)["ARN"]
     uri_arn = secretsmanager.create_secret(Name="car-retail/dev/mongodb-uri", SecretString=mongo_uri)["ARN"]
     monkeypatch.setenv("STAGE", "dev")
+    monkeypatch.setenv("ASSETS_BASE_URL", "https://assets.dev.example.uz")  # the template passes it
     monkeypatch.delenv("JWT_SECRET")
     monkeypatch.delenv("MONGODB_URI", raising=False)
     monkeypatch.setenv("JWT_SECRET_ARN", jwt_arn)

@@ -19,11 +19,12 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pymongo.errors import AutoReconnect, ConnectionFailure, ExecutionTimeout, NetworkTimeout
 
-from common import cors, responses
+from common import cors, responses, snapstart
 from common.access import GatedRequestValidation
 from common.context import RequestContext, set_current
 from common.errors import AppError
 from common.observability import logger, metrics
+from common.settings import get_settings
 
 DATABASE_ERRORS: list[type[Exception]] = [ConnectionFailure, AutoReconnect, NetworkTimeout, ExecutionTimeout]
 
@@ -76,7 +77,11 @@ def create_app() -> APIGatewayRestResolver:
 
 def lambda_entry(app: APIGatewayRestResolver) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
     """The Lambda handler of a function: logging with the API Gateway correlation id, and metrics
-    (traces come from Lambda's active tracing, see common.observability)."""
+    (traces come from Lambda's active tracing, see common.observability).
+
+    Reads the settings first: a deployment missing required configuration (ASSETS_BASE_URL...) fails
+    its cold start with the reason in the logs, instead of answering customers with broken data."""
+    get_settings().ensure_can_serve()
 
     @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True)
     @metrics.log_metrics(capture_cold_start_metric=True)
@@ -84,4 +89,5 @@ def lambda_entry(app: APIGatewayRestResolver) -> Callable[[dict[str, Any], Lambd
         set_current(RequestContext())  # nothing of the previous invocation leaks into this one
         return cors.add_headers(event, app.resolve(event, context))
 
+    snapstart.register(app)
     return lambda_handler

@@ -1,8 +1,11 @@
 """Images and files are stored either as full URLs or as storage keys (`cars/cobalt.svg`); the API
-always answers with URLs. A key is resolved against `ASSETS_BASE_URL`: CloudFront in front of the
-assets bucket when deployed, the local server's /assets folder in development."""
+always answers with absolute URLs. A key is resolved against `ASSETS_BASE_URL`: CloudFront in front
+of the assets bucket when deployed, the local server's /assets folder in development. A file the API
+itself serves (a schedule as CSV) is linked under the URL the client called the API at."""
 
 from __future__ import annotations
+
+from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEvent
 
 from common.settings import get_settings
 
@@ -15,6 +18,15 @@ def url(value: str | None) -> str | None:
         return None
     if value.startswith(ABSOLUTE_PREFIXES):
         return value
-    base = get_settings().assets_base_url.rstrip("/")
-    key = value.lstrip("/")
-    return f"{base}/{key}" if base else f"/{key}"
+    return f"{get_settings().assets_base}/{value.lstrip('/')}"
+
+
+def api_base_url(event: APIGatewayProxyEvent) -> str:
+    """The URL the client reached the API at, without the route, for links to the API's own files:
+    scheme and host as the client used them (API Gateway sets X-Forwarded-Proto), then whatever API
+    Gateway put before the route (the stage on the execute-api domain, the base path on a custom one)."""
+    scheme = event.headers.get("X-Forwarded-Proto") or "https"
+    host = event.request_context.domain_name or event.headers.get("Host") or ""
+    called, route = event.request_context.path or event.path, event.path
+    prefix = called[: -len(route)] if route and called.endswith(route) else ""
+    return f"{scheme}://{host}{prefix}"

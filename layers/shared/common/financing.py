@@ -9,6 +9,7 @@ from typing import Any
 from bson import ObjectId
 
 from common import context
+from common.assets import url
 from common.db import get_db
 from common.enums import PaymentType
 from common.errors import NotFound
@@ -49,13 +50,13 @@ def car_and_modification(
 
 
 def organization_refs(organization_ids: list[ObjectId]) -> dict[ObjectId, Doc]:
-    """Active organizations by id, as `{_id, name, logo}`."""
+    """Active organizations by id, as `{_id, name, logo}` (the logo as a URL)."""
     found = (
         get_db()
         .organizations.find({"_id": {"$in": organization_ids}, "active": True}, {"name": 1, "logo": 1, "order": 1})
         .sort([("order", 1), ("name", 1)])
     )
-    return {org["_id"]: {"_id": org["_id"], "name": text(org["name"]), "logo": org.get("logo")} for org in found}
+    return {org["_id"]: {"_id": org["_id"], "name": text(org["name"]), "logo": url(org.get("logo"))} for org in found}
 
 
 def organization(organization_id: str) -> Doc:

@@ -21,6 +21,7 @@ from pymongo import ReturnDocument
 from common import clock, events
 from common.db import Index, get_db
 from common.errors import Conflict, NotFound, ServiceUnavailable
+from common.ids import new_id
 from common.locale import Locale
 
 Order = dict[str, Any]
@@ -81,6 +82,7 @@ def log_change(order: Order, previous: Status | None, cause: str) -> None:
     now = clock.now()
     get_db().order_logs.insert_one(
         {
+            "_id": new_id(),
             "orderId": order["_id"],
             "userId": order["userId"],
             "from": previous.value if previous else None,

@@ -10,6 +10,7 @@ from pymongo.errors import DuplicateKeyError
 
 from common import clock, db
 from common.db import get_db
+from common.ids import new_id
 
 NEWEST_FIRST = [("createdAt", -1), ("_id", -1)]
 
@@ -22,7 +23,7 @@ def toggle(fingerprint: str, car_id: ObjectId) -> Literal["saved", "removed"]:
         return "removed"
     # A concurrent request from the same device may have saved it first: it is saved either way.
     with suppress(DuplicateKeyError):
-        saved_cars.insert_one({"fingerprint": fingerprint, "carId": car_id, "createdAt": clock.now()})
+        saved_cars.insert_one({"_id": new_id(), "fingerprint": fingerprint, "carId": car_id, "createdAt": clock.now()})
     return "saved"
 
 

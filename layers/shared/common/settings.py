@@ -9,12 +9,15 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, Self
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 SANDBOX_STAGES = ("local", "dev")
 LOCAL_ORIGINS = ("http://localhost:*", "http://127.0.0.1:*")  # a web app's dev server, on any port
+# `make run` serves local/assets here (it sets ASSETS_BASE_URL to its own host and port).
+LOCAL_ASSETS_BASE_URL = "http://127.0.0.1:3000/assets"
 LOCAL_JWT_SECRET = "local-development-only-jwt-secret-0123456789"  # noqa: S105 (dev default, refused outside local)
 
 
@@ -55,7 +58,9 @@ class Settings(BaseModel):
     # for any port. Unset: none, except locally (LOCAL_ORIGINS).
     allowed_origins: str | None = None
 
-    assets_base_url: str = "http://127.0.0.1:3000/assets"
+    # Where image and file keys (`organizations/kapitalbank.svg`) are served from: required outside
+    # `local` (the template passes it), else every image URL a deployed stack answers would be broken.
+    assets_base_url: str | None = None
     event_bus_name: str = "default"
     event_publisher: Literal["eventbridge", "log"] | None = None
     payment_processor: Literal["sandbox", "http"] | None = None
@@ -79,6 +84,24 @@ class Settings(BaseModel):
     oneid_deadline_seconds: float = Field(default=8.0, gt=0, description="budget of one verification, retries included")
     verified_purchase_limit: int = Field(default=500_000_000, ge=0, description="sums unlocked by verification")
 
+    @model_validator(mode="after")
+    def _assets_base_url_is_absolute(self) -> Self:
+        """An assets base URL, when given, is absolute; https outside `local` (partner web apps are served
+        over https, and browsers block http images there)."""
+        if self.assets_base_url is None:
+            return self
+        schemes = ("https", "http") if self.is_local else ("https",)
+        parts = urlsplit(self.assets_base_url)
+        if parts.scheme not in schemes or not parts.netloc:
+            raise ValueError(f"ASSETS_BASE_URL must be an absolute {' or '.join(schemes)} URL")
+        return self
+
+    def ensure_can_serve(self) -> None:
+        """Raise unless a process serving the API has what it needs beyond the defaults. Functions call it
+        when they start (`common.app.lambda_entry`); operator commands, which serve nothing, do not."""
+        if self.assets_base_url is None and not self.is_local:
+            raise RuntimeError(f"ASSETS_BASE_URL must be set outside the local stage (stage {self.stage!r})")
+
     @property
     def is_local(self) -> bool:
         return self.stage == "local"
@@ -88,6 +111,12 @@ class Settings(BaseModel):
         if self.allowed_origins is None:
             return LOCAL_ORIGINS if self.is_local else ()
         return tuple(origin.strip() for origin in self.allowed_origins.split(",") if origin.strip())
+
+    @property
+    def assets_base(self) -> str:
+        """The base URL of images and files: the configured one, or the local server's on a laptop."""
+        self.ensure_can_serve()
+        return (self.assets_base_url or LOCAL_ASSETS_BASE_URL).rstrip("/")
 
     @property
     def effective_event_publisher(self) -> Literal["eventbridge", "log"]:

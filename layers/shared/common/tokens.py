@@ -19,6 +19,7 @@ from bson import ObjectId
 from common import clock
 from common.db import Index, get_db
 from common.errors import Unauthorized
+from common.ids import new_id
 from common.secrets import jwt_secret
 from common.settings import get_settings
 
@@ -100,7 +101,7 @@ def _timestamp(value: Any) -> datetime:
 def issue_pair(user_id: str, *, family: str | None = None) -> TokenPair:
     settings = get_settings()
     issued = clock.now()
-    refresh_jti = str(ObjectId())
+    refresh_jti = str(new_id())
     refresh_tokens = get_db().refresh_tokens
     refresh_tokens.insert_one(
         {
@@ -119,7 +120,7 @@ def issue_pair(user_id: str, *, family: str | None = None) -> TokenPair:
         refresh_tokens.update_one({"_id": refresh_jti}, {"$set": {"revokedAt": issued}})
         raise Unauthorized("Refresh token has already been used or was revoked")
     return TokenPair(
-        access_token=_encode(user_id, "access", str(ObjectId()), issued, settings.access_token_ttl_seconds),
+        access_token=_encode(user_id, "access", str(new_id()), issued, settings.access_token_ttl_seconds),
         refresh_token=_encode(user_id, "refresh", refresh_jti, issued, settings.refresh_token_ttl_seconds),
     )
 

@@ -1,0 +1,21 @@
+"""The files of the demo data (local/assets), served under /assets by the local server, which points
+ASSETS_BASE_URL at itself: every image and file URL the local API answers can be fetched from it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from werkzeug.exceptions import NotFound
+from werkzeug.middleware.shared_data import SharedDataMiddleware
+
+ASSETS_DIR = Path(__file__).parent / "assets"
+ASSETS_PREFIX = "/assets"
+
+
+def assets_app() -> SharedDataMiddleware:
+    """WSGI app serving local/assets under ASSETS_PREFIX (404 for anything else)."""
+    return SharedDataMiddleware(NotFound(), {ASSETS_PREFIX: str(ASSETS_DIR)})
+
+
+def assets_base_url(host: str, port: int) -> str:
+    return f"http://{host}:{port}{ASSETS_PREFIX}"
