@@ -35,7 +35,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "order":
         return orders.run(args)
     if args.command == "openapi":
+        from local.runtime import apply_local_defaults
         from ops.openapi import write
+
+        # Importing the functions' handlers checks the stage's settings; the document is the same for every stage.
+        apply_local_defaults()
 
         print(f"wrote {write()}")
         return 0

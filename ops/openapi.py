@@ -1,13 +1,15 @@
 """`python -m ops openapi` (`make openapi`): the one OpenAPI 3 document of the API, written to openapi.json.
 
 Everything is derived from the code, so the document is regenerated, never edited:
-- the functions and their routes: template.yaml, each function's resolver (`functions/<group>/app.py`);
-- paths, path and query parameters, request bodies: `app.get_openapi_schema()` of every resolver,
-  merged with Powertools' `OpenAPIMerge`;
-- security and 401: the route's access marker (`common.access.route_access`);
-- the envelope, the common headers and the error statuses of docs/INTERFACE.md: here;
-- success status, `data` schema and a route's own errors: what the route declares (`responses=`,
-  `status_code=`, a return annotation), else `ops.openapi_data.ROUTE_RESPONSES`.
+- the functions and their routes: template.yaml, each function's resolver (`functions/<group>/app.py`)
+  and the declarations it records (`common.app.RouteDeclaration`);
+- paths, parameters, request bodies and each success response with its `data` model: what the routes
+  declare (signature, return annotation `Response[Envelope[Model]]`, `status_code=`, `summary=`),
+  through `app.get_openapi_json_schema()` of every resolver, merged with Powertools' `OpenAPIMerge`;
+- security and 401: the route's access level;
+- a route's own error statuses: its `responses=`;
+- the common headers, the error statuses every route can meet, request examples (from the seeded demo
+  data) and the links between operations: here and in `ops.openapi_examples`.
 """
 
 from __future__ import annotations
@@ -21,19 +23,20 @@ from pathlib import Path
 from typing import Any
 
 from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
-from pydantic import BaseModel
 
 from common import idempotency
-from common.access import JWT, MAX_HEADER_LENGTH, route_access
+from common.access import JWT, MAX_HEADER_LENGTH, PUBLIC
+from common.app import ApiResolver, RouteDeclaration
+from common.models import Envelope
 from local.template import ROOT, ApiRoute, api_routes
-from ops.openapi_data import JSON, ROUTE_RESPONSES, RouteResponse, data_example, data_schema
+from ops.openapi_examples import BODY_EXAMPLES, LINKS, PARAMETER_EXAMPLES, PATH_ID_EXAMPLES
 
+JSON = "application/json"
 DOCUMENT = ROOT / "openapi.json"
-# The `data` shapes of ops.openapi_data are named `<Model>Data`, apart from the resolvers' own models.
-DATA_SCHEMA_REF = "#/components/schemas/{model}Data"
-# Powertools documents FastAPI-style 422 errors; this API answers 400 in its own envelope.
+SCHEMA_REF = "#/components/schemas/{model}"
+# Powertools documents FastAPI-style 422 errors and its response validation error; this API answers
+# 400 for bad input and 500 for a response that breaks its model, both in its own envelope.
 POWERTOOLS_ONLY_SCHEMAS = ("HTTPValidationError", "ValidationError", "ResponseValidationError")
-POWERTOOLS_VALIDATION_STATUS = 422
 
 
 def _error_example(status: int, message: str, **extra: Any) -> dict[str, Any]:
@@ -137,57 +140,28 @@ IDEMPOTENCY_KEY: dict[str, Any] = {
     "example": "5f0c6a3e-8d1b-4c47-9a57-2f3e8b1d6c90",
 }
 
-ENVELOPE_SCHEMAS: dict[str, dict[str, Any]] = {
-    "Envelope": {
-        "type": "object",
-        "description": "Every JSON response: `data` is the payload, null on errors.",
-        "required": ["success", "statusCode", "message", "data"],
-        "properties": {
-            "success": {"type": "boolean"},
-            "statusCode": {"type": "integer", "description": "the HTTP status"},
-            "message": {"type": "string"},
-            "data": {},
-        },
-    },
-    "ErrorEnvelope": {
-        "allOf": [
-            {"$ref": "#/components/schemas/Envelope"},
-            {
-                "type": "object",
-                "properties": {
-                    "success": {"const": False},
-                    "data": {"type": "null"},
-                    "errors": {"type": "array", "items": {"$ref": "#/components/schemas/FieldError"}},
-                    "details": {"type": "object", "description": "facts of a conflict, e.g. the current price"},
-                },
-            },
-        ]
-    },
-    "FieldError": {
-        "type": "object",
-        "required": ["field", "message"],
-        "properties": {
-            "field": {"type": "string", "examples": ["body.price", "query.limit", "header.client"]},
-            "message": {"type": "string"},
-        },
-    },
-}
 
-ACCESS_TEXT = {None: "Public", "jwt": "JWT", "optional_jwt": "Optional JWT"}
+def envelope_schemas() -> dict[str, Any]:
+    """ErrorEnvelope (and FieldError): the envelope model with `data: null`."""
+    schema = Envelope[None].model_json_schema(ref_template=SCHEMA_REF, mode="serialization")
+    definitions: dict[str, Any] = schema.pop("$defs", {})
+    schema["title"] = "ErrorEnvelope"
+    schema["properties"]["success"] = {"const": False, "title": "Success", "description": "false for errors"}
+    return {**definitions, "ErrorEnvelope": schema}
 
 
-def resolver_routes() -> list[tuple[ApiRoute, Any, Any]]:
-    """(template route, resolver, resolver route) for every Api event of the template."""
-    apps = {route.handler: importlib.import_module(route.handler.rpartition(".")[0]).app for route in api_routes()}
+ACCESS_TEXT = {"public": "Public", "jwt": "JWT", "optional_jwt": "Optional JWT"}
+
+
+def resolver_routes() -> list[tuple[ApiRoute, ApiResolver, RouteDeclaration]]:
+    """(template route, resolver, the route's declaration) for every Api event of the template."""
     found = []
     for route in api_routes():
-        app = apps[route.handler]
-        for candidate in app._static_routes + app._dynamic_routes:
-            if candidate.method == route.method and candidate.openapi_path == route.path:
-                found.append((route, app, candidate))
-                break
-        else:
+        app: ApiResolver = importlib.import_module(route.handler.rpartition(".")[0]).app
+        declared = app.declaration(route.method, route.path)
+        if declared is None:
             raise LookupError(f"{route.method} {route.path} is in template.yaml but not in {route.handler}")
+        found.append((route, app, declared))
     return found
 
 
@@ -196,97 +170,102 @@ def _version() -> str:
         return str(tomllib.load(handle)["project"]["version"])
 
 
-class _Components:
-    """Collects the component schemas of `data` models as they are referenced."""
-
-    def __init__(self, schemas: dict[str, Any]) -> None:
-        self.schemas = schemas
-
-    def ref(self, model: type[BaseModel]) -> dict[str, Any]:
-        schema = model.model_json_schema(ref_template=DATA_SCHEMA_REF)
-        for name, definition in {**schema.pop("$defs", {}), model.__name__: schema}.items():
-            if self.schemas.setdefault(f"{name}Data", definition) != definition:
-                raise ValueError(f"two different schemas are named {name}Data")
-        return {"$ref": DATA_SCHEMA_REF.format(model=model.__name__)}
-
-
-def _declared_success(operation: dict[str, Any], route: Any) -> tuple[int, dict[str, Any] | None] | None:
-    """The 2xx status (and `data` schema) a route declares itself: responses=, status_code=, return annotation."""
-    responses = operation["responses"]
-    successes = sorted(int(code) for code in responses if 200 <= int(code) < 300)
-    for code in successes:
-        schema = responses[str(code)].get("content", {}).get(JSON, {}).get("schema")
-        if schema:
-            return code, schema
-    if successes and (route.responses or route.status_code != 200):
-        return successes[0], None
-    return None
+def _readable_names(document: dict[str, Any]) -> dict[str, Any]:
+    """Powertools names a generic model's component `Envelope_TokensResponse_`; name it by its title
+    (`TokensResponse`, `CarListItemPage`) where that name is free."""
+    schemas = document["components"]["schemas"]
+    renames = {}
+    for name, schema in schemas.items():
+        title = schema.get("title")
+        if title and title != name and re.fullmatch(r"\w+", title) and title not in schemas:
+            renames[name] = title
+    text = json.dumps(document)
+    for old, new in renames.items():
+        text = text.replace(f'"{SCHEMA_REF.format(model=old)}"', f'"{SCHEMA_REF.format(model=new)}"')
+    renamed: dict[str, Any] = json.loads(text)
+    renamed["components"]["schemas"] = {
+        renames.get(name, name): schema for name, schema in renamed["components"]["schemas"].items()
+    }
+    return renamed
 
 
-def _error_response(code: int) -> dict[str, Any]:
-    if code in ERRORS:
+def _error_response(code: int, when: str | None) -> dict[str, Any]:
+    if when is None and code in ERRORS:
         return {"$ref": f"#/components/responses/{ERRORS[code][0]}"}
-    schema = {"$ref": "#/components/schemas/ErrorEnvelope"}
-    return {"description": HTTPStatus(code).phrase, "content": {JSON: {"schema": schema}}}
+    content: dict[str, Any] = {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}
+    if code in ERRORS:
+        content["example"] = ERRORS[code][2]
+    return {"description": when or HTTPStatus(code).phrase, "content": {JSON: content}}
 
 
-def _success_response(
-    status: int, data: dict[str, Any], doc: RouteResponse, example: dict[str, Any] | None
-) -> dict[str, Any]:
-    if doc.media_type != JSON:
-        return {
-            "description": "Sent as it is, without the envelope",
-            "content": {doc.media_type: {"schema": {"type": "string"}}},
-        }
-    schema = {
-        "allOf": [
-            {"$ref": "#/components/schemas/Envelope"},
-            {
-                "type": "object",
-                "properties": {"success": {"const": True}, "statusCode": {"const": status}, "data": data},
-            },
-        ]
-    }
-    content: dict[str, Any] = {"schema": schema}
-    if example is not None:
-        content["example"] = {"success": True, "statusCode": status, "message": doc.message, "data": example}
-    return {"description": doc.message, "content": {JSON: content}}
+# Powertools writes pydantic's constraint names for a parameter that also has a validator (`offset`).
+CONSTRAINT_KEYWORDS = {"ge": "minimum", "le": "maximum", "gt": "exclusiveMinimum", "lt": "exclusiveMaximum"}
 
 
-def _enrich_operation(operation: dict[str, Any], route: ApiRoute, resolved: Any, components: _Components) -> None:
-    doc = ROUTE_RESPONSES.get((route.method, route.path), RouteResponse())
-    status, data = _declared_success(operation, resolved) or (doc.status, None)
-    example = None
-    if data is None:
-        data, example = data_schema(doc.data, components.ref), data_example(doc.data)
-    policy = route_access(resolved)
+def _parameters(operation: dict[str, Any], path: str) -> None:
+    """Each parameter with its example, and its constraints in JSON Schema's words."""
+    for parameter in operation.get("parameters", []):
+        name = parameter.get("name")
+        example = PATH_ID_EXAMPLES.get(path) if name == "id" else PARAMETER_EXAMPLES.get(name)
+        schema = parameter.get("schema", {})
+        if example is None:
+            example = schema.get("default")
+        if example is not None and "example" not in parameter:
+            parameter["example"] = example
+        for keyword, json_schema_keyword in CONSTRAINT_KEYWORDS.items():
+            if keyword in schema:
+                schema.setdefault(json_schema_keyword, schema.pop(keyword))
 
-    declared_errors = {int(code) for code in operation["responses"] if int(code) >= 300}
-    errors = set(EVERY_ROUTE_ERRORS) | set(doc.errors) | (declared_errors - {POWERTOOLS_VALIDATION_STATUS})
-    if policy is not None:
-        errors.add(401)
-        operation["security"] = [{"bearerAuth": []}] if policy is JWT else [{}, {"bearerAuth": []}]
+
+def _enrich_operation(operation: dict[str, Any], route: ApiRoute, declared: RouteDeclaration) -> None:
+    success = {code: response for code, response in operation["responses"].items() if code.startswith("2")}
+    errors: dict[int, str | None] = dict.fromkeys(EVERY_ROUTE_ERRORS)
+    if declared.access is not PUBLIC:
+        errors[401] = None
+        operation["security"] = [{"bearerAuth": []}] if declared.access is JWT else [{}, {"bearerAuth": []}]
     if "{" in route.path:
-        errors.add(404)
+        errors[404] = None
     if "requestBody" in operation:
-        errors |= {413, 415}
-    idempotent = idempotency.IDEMPOTENT in resolved.middlewares
+        errors |= {413: None, 415: None}
+        example = BODY_EXAMPLES.get((route.method, route.path))
+        if example is not None:
+            operation["requestBody"]["content"][JSON]["example"] = example
+    errors |= {code: when or None for code, when in declared.errors.items() if code >= 400}
+    idempotent = idempotency.IDEMPOTENT in declared.middlewares
     if idempotent:
-        errors.add(409)  # the key reused with another body, or its first request still running
-    operation["responses"] = {str(status): _success_response(status, data, doc, example)} | {
-        str(code): _error_response(code) for code in sorted(errors)
-    }
+        # the key reused with another body, or its first request still running
+        errors.setdefault(409, None)
+    operation["responses"] = success | {str(code): _error_response(code, errors[code]) for code in sorted(errors)}
 
     header_refs = [{"$ref": f"#/components/parameters/{name}"} for name in HEADERS]
     if idempotent:
         header_refs.append({"$ref": "#/components/parameters/IdempotencyKey"})
+    _parameters(operation, route.path)
     operation["parameters"] = header_refs + operation.get("parameters", [])
     operation["tags"] = [route.function]
     if operation.get("summary") == f"{route.method} {route.path}":  # Powertools' default: the path again
-        doc_line = (resolved.func.__doc__ or "").strip().split("\n")[0]
-        operation["summary"] = doc_line or resolved.func.__name__.replace("_", " ").capitalize()
-    access = ACCESS_TEXT[policy.name if policy else None]
+        doc_line = (declared.func.__doc__ or "").strip().split("\n")[0]
+        operation["summary"] = doc_line or declared.func.__name__.replace("_", " ").capitalize()
+    access = ACCESS_TEXT[declared.access.name]
     operation["description"] = "\n\n".join(filter(None, [f"Access: **{access}**.", operation.get("description")]))
+
+
+def _add_links(paths: dict[str, Any]) -> None:
+    """The links of `ops.openapi_examples.LINKS` on each success response, naming the target's operationId."""
+    for (method, path), links in LINKS.items():
+        operation = paths.get(path, {}).get(method.lower())
+        if operation is None:
+            continue
+        resolved = {}
+        for name, link in links.items():
+            target_method, target_path = link["target"]
+            target = paths[target_path][target_method.lower()]
+            resolved[name] = {"operationId": target["operationId"]} | {
+                key: value for key, value in link.items() if key != "target"
+            }
+        for code, response in operation["responses"].items():
+            if code.startswith("2"):
+                response["links"] = resolved
 
 
 def _error_responses() -> dict[str, Any]:
@@ -302,8 +281,8 @@ def _error_responses() -> dict[str, Any]:
     return responses
 
 
-def generate(routes: list[tuple[ApiRoute, Any, Any]] | None = None) -> dict[str, Any]:
-    """The document of `routes` (template route, resolver, resolver route); all of the template's by default."""
+def generate(routes: list[tuple[ApiRoute, ApiResolver, RouteDeclaration]] | None = None) -> dict[str, Any]:
+    """The document of `routes` (template route, resolver, declaration); all of the template's by default."""
     routes = routes if routes is not None else resolver_routes()
     merge = OpenAPIMerge(on_conflict="error")
     for app in {id(app): app for _, app, _ in routes}.values():
@@ -312,50 +291,52 @@ def generate(routes: list[tuple[ApiRoute, Any, Any]] | None = None) -> dict[str,
     schemas: dict[str, Any] = merged.get("components", {}).get("schemas", {})
     for name in POWERTOOLS_ONLY_SCHEMAS:
         schemas.pop(name, None)
-    schemas.update(ENVELOPE_SCHEMAS)
-    components = _Components(schemas)
-    for route, _, resolved in routes:
-        _enrich_operation(merged["paths"][route.path][route.method.lower()], route, resolved, components)
-    return {
-        "openapi": merged["openapi"],
-        "info": {
-            "title": "Car Retail API",
-            "version": _version(),
-            "description": (
-                "Car retail for Uzbekistan: sign-in, catalog, financing, orders, card payment by OTP.\n\n"
-                "Every request carries `User-Agent`, `fingerprint` and `client` (the partner key). "
-                "Every JSON response is the envelope `{success, statusCode, message, data}`; errors have "
-                "`data: null` and validation errors add `errors: [{field, message}]`."
-            ),
-        },
-        "servers": [
-            {"url": "/", "description": "this server (make run: http://127.0.0.1:3000)"},
-            {
-                "url": "https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}",
-                "description": "a deployed stage (ApiUrl output of the stack)",
-                "variables": {
-                    "restApiId": {"default": "restApiId"},
-                    "region": {"default": "eu-central-1"},
-                    "stage": {"default": "dev", "enum": ["dev", "staging", "prod"]},
+    schemas.update(envelope_schemas())
+    for route, _, declared in routes:
+        _enrich_operation(merged["paths"][route.path][route.method.lower()], route, declared)
+    _add_links(merged["paths"])
+    return _readable_names(
+        {
+            "openapi": merged["openapi"],
+            "info": {
+                "title": "Car Retail API",
+                "version": _version(),
+                "description": (
+                    "Car retail for Uzbekistan: sign-in, catalog, financing, orders, card payment by OTP.\n\n"
+                    "Every request carries `User-Agent`, `fingerprint` and `client` (the partner key). "
+                    "Every JSON response is the envelope `{success, statusCode, message, data}`; errors have "
+                    "`data: null` and validation errors add `errors: [{field, message}]`."
+                ),
+            },
+            "servers": [
+                {"url": "/", "description": "this server (make run: http://127.0.0.1:3000)"},
+                {
+                    "url": "https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}",
+                    "description": "a deployed stage (ApiUrl output of the stack)",
+                    "variables": {
+                        "restApiId": {"default": "restApiId"},
+                        "region": {"default": "eu-central-1"},
+                        "stage": {"default": "dev", "enum": ["dev", "staging", "prod"]},
+                    },
+                },
+            ],
+            "tags": [{"name": name} for name in dict.fromkeys(route.function for route, _, _ in routes)],
+            "paths": merged["paths"],
+            "components": {
+                "schemas": schemas,
+                "parameters": HEADERS | {"IdempotencyKey": IDEMPOTENCY_KEY},
+                "responses": _error_responses(),
+                "securitySchemes": {
+                    "bearerAuth": {
+                        "type": "http",
+                        "scheme": "bearer",
+                        "bearerFormat": "JWT",
+                        "description": "The access token from login or refresh-token",
+                    }
                 },
             },
-        ],
-        "tags": [{"name": name} for name in dict.fromkeys(route.function for route, _, _ in routes)],
-        "paths": merged["paths"],
-        "components": {
-            "schemas": schemas,
-            "parameters": HEADERS | {"IdempotencyKey": IDEMPOTENCY_KEY},
-            "responses": _error_responses(),
-            "securitySchemes": {
-                "bearerAuth": {
-                    "type": "http",
-                    "scheme": "bearer",
-                    "bearerFormat": "JWT",
-                    "description": "The access token from login or refresh-token",
-                }
-            },
-        },
-    }
+        }
+    )
 
 
 def render(document: dict[str, Any]) -> str:

@@ -2,39 +2,65 @@
 
 from __future__ import annotations
 
+from aws_lambda_powertools.event_handler import Response
+
 from auth import service
-from auth.models import LimitBody, LoginBody, RefreshBody
+from auth.models import LimitBody, LoginBody, Profile, RefreshBody, Tokens, VerifiedProfile
 from common import context, responses
-from common.access import JWT
+from common.access import JWT, PUBLIC
 from common.app import create_app, lambda_entry
+from common.models import Envelope
 
 app = create_app()
 
 
-@app.post("/api/v1/auth/login")
-def login(body: LoginBody):
+@app.post(
+    "/api/v1/auth/login",
+    middlewares=[PUBLIC],
+    status_code=201,
+    summary="Sign in by phone or PINFL",
+    description="Signs the user in, creating the account on first use, and returns a token pair. "
+    "Locally any phone signs in (no SMS); the demo user is +998901234567.",
+    responses={409: {"description": "The phone or PINFL belongs to a different account"}},
+)
+def login(body: LoginBody) -> Response[Envelope[Tokens]]:
     pair = service.login(
         body,
         source_ip=app.current_event.request_context.identity.source_ip,
         partner=context.current().partner,
     )
-    return responses.created(pair.as_dict())
+    return responses.created(pair)
 
 
-@app.post("/api/v1/auth/refresh-token")
-def refresh_token(body: RefreshBody):
+@app.post(
+    "/api/v1/auth/refresh-token",
+    middlewares=[PUBLIC],
+    status_code=201,
+    summary="Exchange a refresh token for a new token pair",
+    description="Each refresh token works once; the new pair replaces it.",
+    response_description="auth.token.refresh",
+    responses={401: {"description": "The refresh token is invalid, expired or already used"}},
+)
+def refresh_token(body: RefreshBody) -> Response[Envelope[Tokens]]:
     caller = context.current()
     pair = service.refresh(body.token, partner=caller.partner, fingerprint=caller.fingerprint)
-    return responses.created(pair.as_dict(), message="auth.token.refresh")
+    return responses.created(pair, message="auth.token.refresh")
 
 
-@app.get("/api/v1/auth/me", middlewares=[JWT])
-def me():
+@app.get("/api/v1/auth/me", middlewares=[JWT], summary="The signed-in user's profile")
+def me() -> Response[Envelope[Profile]]:
     return responses.ok(service.profile(context.caller_id()))
 
 
-@app.post("/api/v1/users/limit", middlewares=[JWT])
-def verify_identity(body: LimitBody):
+@app.post(
+    "/api/v1/users/limit",
+    middlewares=[JWT],
+    summary="Verify the user's identity (OneID) to raise the purchase limit",
+    description="Send the authorization code the identity provider (OneID) returned. "
+    "The sandbox provider accepts any code once.",
+    responses={400: {"description": "The code was rejected or already used"}},
+)
+def verify_identity(body: LimitBody) -> Response[Envelope[VerifiedProfile]]:
     return responses.ok(service.verify_identity(context.caller_id(), body.code))
 
 

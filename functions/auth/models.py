@@ -1,4 +1,4 @@
-"""Request bodies of the auth routes."""
+"""Request bodies and responses of the auth routes."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from typing import Annotated
 
 from pydantic import Field, StringConstraints, model_validator
 
+from common.models import ApiModel, Id, Timestamp
 from common.validation import Phone, Pinfl, RequestModel
 
 PersonName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
@@ -32,3 +33,34 @@ class LimitBody(RequestModel):
     code: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2048)] = Field(
         description="authorization code from the identity provider (OneID)"
     )
+
+
+# Responses
+
+
+class Tokens(ApiModel):
+    accessToken: str = Field(
+        description="JWT for `Authorization: Bearer <accessToken>`; short-lived",
+        examples=["eyJhbGciOiJIUzI1NiJ9.e30.x"],
+    )
+    refreshToken: str = Field(
+        description="JWT for POST /api/v1/auth/refresh-token; each one works once",
+        examples=["eyJhbGciOiJIUzI1NiJ9.e30.y"],
+    )
+
+
+class Profile(ApiModel):
+    id: Id = Field(alias="_id", description="the user's id")
+    firstName: str = Field(description="empty until given", examples=["Aziz"])
+    lastName: str = Field(description="empty until given", examples=["Karimov"])
+    phone: str | None = Field(description="E.164; null for a user who signed in by PINFL", examples=["+998901234567"])
+    balance: int = Field(description="in sums (UZS)", examples=[0])
+    verified: bool = Field(description="identity verified through OneID (POST /api/v1/users/limit)")
+
+
+class VerifiedProfile(Profile):
+    middleName: str | None = Field(description="as the identity provider knows it")
+    pin: str = Field(description="the PINFL, masked but for its last 4 digits", examples=["**********1234"])
+    birthDate: str | None = Field(description="YYYY-MM-DD", examples=["1990-05-17"])
+    verifiedAt: Timestamp | None = Field(description="when the identity was verified")
+    limit: int = Field(ge=0, description="purchase limit the verification unlocks, in sums", examples=[500000000])

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from aws_lambda_powertools.metrics import MetricUnit
 
 from auth import identity, identity_codes, users
-from auth.models import LoginBody
+from auth.models import LoginBody, Profile, Tokens, VerifiedProfile
 from common import rate_limit, tokens
 from common.errors import Unauthorized
 from common.observability import logger, metrics
@@ -16,11 +14,15 @@ from common.settings import get_settings
 from common.tokens import TokenPair
 
 
-def login(body: LoginBody, *, source_ip: str, partner: str) -> TokenPair:
+def _tokens(pair: TokenPair) -> Tokens:
+    return Tokens(accessToken=pair.access_token, refreshToken=pair.refresh_token)
+
+
+def login(body: LoginBody, *, source_ip: str, partner: str) -> Tokens:
     _limit_logins(body, source_ip=source_ip, partner=partner)
     user = users.upsert_from_login(phone=body.phone, pin=body.pin, first_name=body.firstName, last_name=body.lastName)
     metrics.add_metric(name="Logins", unit=MetricUnit.Count, value=1)
-    return tokens.issue_pair(str(user["_id"]))
+    return _tokens(tokens.issue_pair(str(user["_id"])))
 
 
 def _limit_logins(body: LoginBody, *, source_ip: str, partner: str) -> None:
@@ -51,24 +53,24 @@ def _limit_logins(body: LoginBody, *, source_ip: str, partner: str) -> None:
     )
 
 
-def refresh(refresh_token: str, *, partner: str, fingerprint: str) -> TokenPair:
+def refresh(refresh_token: str, *, partner: str, fingerprint: str) -> Tokens:
     claims = tokens.verify(refresh_token, "refresh")
     if users.find_by_id(claims.sub) is None:
         raise Unauthorized("User not found")
     family = tokens.consume_refresh(claims, client=tokens.refresh_client(partner, fingerprint))
-    return tokens.issue_pair(claims.sub, family=family)
+    return _tokens(tokens.issue_pair(claims.sub, family=family))
 
 
-def profile(user_id: str) -> dict[str, Any]:
+def profile(user_id: str) -> Profile:
     user = users.find_by_id(user_id)
     if user is None:
         raise Unauthorized("User not found")
-    return _profile_view(user)
+    return Profile(**_profile_fields(user))
 
 
-def _profile_view(user: users.User) -> dict[str, Any]:
+def _profile_fields(user: users.User) -> dict[str, object]:
     return {
-        "_id": str(user["_id"]),
+        "_id": user["_id"],
         "firstName": user.get("firstName", ""),
         "lastName": user.get("lastName", ""),
         "phone": user.get("phone"),
@@ -77,7 +79,7 @@ def _profile_view(user: users.User) -> dict[str, Any]:
     }
 
 
-def verify_identity(user_id: str, code: str) -> dict[str, Any]:
+def verify_identity(user_id: str, code: str) -> VerifiedProfile:
     """Verify the caller through the identity provider; on any failure the user and the code are untouched."""
     provider = identity.get_provider()  # a configuration error surfaces before the code is claimed
     claim = identity_codes.claim(code, user_id)
@@ -90,11 +92,13 @@ def verify_identity(user_id: str, code: str) -> dict[str, Any]:
     identity_codes.mark_used(claim)
     metrics.add_metric(name="IdentityVerifications", unit=MetricUnit.Count, value=1)
     logger.info("identity verified", extra={"userId": user_id, "pin": identity.mask_pin(person.pin)})
-    return {
-        **_profile_view(user),
-        "middleName": user.get("middleName"),
-        "pin": identity.mask_pin(person.pin),
-        "birthDate": user.get("birthDate"),
-        "verifiedAt": user.get("verifiedAt"),
-        "limit": get_settings().verified_purchase_limit,
-    }
+    return VerifiedProfile.model_validate(
+        {
+            **_profile_fields(user),
+            "middleName": user.get("middleName"),
+            "pin": identity.mask_pin(person.pin),
+            "birthDate": user.get("birthDate"),
+            "verifiedAt": user.get("verifiedAt"),
+            "limit": get_settings().verified_purchase_limit,
+        }
+    )

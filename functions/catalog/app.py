@@ -4,13 +4,25 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from catalog import service
 from common import responses
-from common.access import OPTIONAL_JWT
+from common.access import OPTIONAL_JWT, PUBLIC
 from common.app import create_app, lambda_entry
+from common.catalog.models import (
+    AllFilters,
+    BrandDetail,
+    BrandItem,
+    CarDetail,
+    CarItem,
+    InfoBlock,
+    Modification,
+    Option,
+)
 from common.catalog.query import BrandSort, CarSort
+from common.models import Envelope, Page
 from common.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
 
 app = create_app()
@@ -22,7 +34,7 @@ Search = Annotated[
 ]
 
 
-@app.get("/api/v1/cars", middlewares=[OPTIONAL_JWT])
+@app.get("/api/v1/cars", middlewares=[OPTIONAL_JWT], summary="List cars, filtered and sorted")
 def get_cars(
     *,
     brands: Ids = None,
@@ -33,7 +45,7 @@ def get_cars(
     sort: Annotated[CarSort, Query()] = "new",
     limit: Limit = DEFAULT_PAGE_SIZE,
     offset: Offset = 0,
-):
+) -> Response[Envelope[Page[CarItem]]]:
     data = service.list_cars(
         brand_ids=brands,
         body_type_ids=body_types,
@@ -47,43 +59,45 @@ def get_cars(
     return responses.ok(data)
 
 
-@app.get("/api/v1/cars/<id>", middlewares=[OPTIONAL_JWT])
-def get_cars_by_id(id: MongoId):
+@app.get("/api/v1/cars/<id>", middlewares=[OPTIONAL_JWT], summary="A car with its modifications and colors")
+def get_cars_by_id(id: MongoId) -> Response[Envelope[CarDetail]]:
     return responses.ok(service.car_detail(id))
 
 
-@app.get("/api/v1/cars/<id>/info")
-def get_cars_by_id_info(id: MongoId):
+@app.get("/api/v1/cars/<id>/info", middlewares=[PUBLIC], summary="A car's information blocks")
+def get_cars_by_id_info(id: MongoId) -> Response[Envelope[Page[InfoBlock]]]:
     return responses.ok(service.car_info(id))
 
 
-@app.get("/api/v1/cars/<id>/modifications")
-def get_cars_by_id_modifications(id: MongoId):
+@app.get("/api/v1/cars/<id>/modifications", middlewares=[PUBLIC], summary="A car's modifications with specifications")
+def get_cars_by_id_modifications(id: MongoId) -> Response[Envelope[Page[Modification]]]:
     return responses.ok(service.car_modifications(id))
 
 
-@app.get("/api/v1/brands")
-def get_brands(search: Search = None, sort: Annotated[BrandSort, Query()] = "order"):
+@app.get("/api/v1/brands", middlewares=[PUBLIC], summary="List brands")
+def get_brands(
+    search: Search = None, sort: Annotated[BrandSort, Query()] = "order"
+) -> Response[Envelope[Page[BrandItem]]]:
     return responses.ok(service.list_brands(search=search, sort=sort))
 
 
-@app.get("/api/v1/brands/<id>")
-def get_brands_by_id(id: MongoId):
+@app.get("/api/v1/brands/<id>", middlewares=[PUBLIC], summary="A brand")
+def get_brands_by_id(id: MongoId) -> Response[Envelope[BrandDetail]]:
     return responses.ok(service.brand_detail(id))
 
 
-@app.get("/api/v1/filters/bodies")
-def get_filters_bodies():
+@app.get("/api/v1/filters/bodies", middlewares=[PUBLIC], summary="Body types to filter cars by")
+def get_filters_bodies() -> Response[Envelope[Page[Option]]]:
     return responses.ok(service.body_types())
 
 
-@app.get("/api/v1/filters/powertrains")
-def get_filters_powertrains():
+@app.get("/api/v1/filters/powertrains", middlewares=[PUBLIC], summary="Powertrains to filter cars by")
+def get_filters_powertrains() -> Response[Envelope[Page[Option]]]:
     return responses.ok(service.powertrains())
 
 
-@app.get("/api/v1/filters/all")
-def get_filters_all():
+@app.get("/api/v1/filters/all", middlewares=[PUBLIC], summary="Every catalog filter at once, with the price range")
+def get_filters_all() -> Response[Envelope[AllFilters]]:
     return responses.ok(service.all_filters())
 
 

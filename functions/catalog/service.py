@@ -8,12 +8,21 @@ from catalog import filters
 from common import saved_cars
 from common.catalog import brands, cars, views
 from common.catalog.items import car_items
+from common.catalog.models import (
+    AllFilters,
+    BrandDetail,
+    BrandItem,
+    CarDetail,
+    CarItem,
+    InfoBlock,
+    Modification,
+    Option,
+    PriceRange,
+)
 from common.catalog.query import BrandSort, CarSort, brand_sort, car_filter, car_sort, parse_ids
 from common.context import current, locale
 from common.errors import NotFound
-from common.responses import page
-
-Data = dict[str, Any]
+from common.models import Page
 
 
 def list_cars(
@@ -26,7 +35,7 @@ def list_cars(
     sort: CarSort,
     limit: int,
     offset: int,
-) -> Data:
+) -> Page[CarItem]:
     term = (search or "").strip()
     query = car_filter(
         brand_ids=parse_ids(brand_ids, "query.brands"),
@@ -37,7 +46,7 @@ def list_cars(
         brands_named=brands.ids_named(term) if term else [],
     )
     docs, total = cars.find_page(query, car_sort(sort, locale()), offset=offset, limit=limit)
-    return page(car_items(docs, fingerprint=current().fingerprint, locale=locale()), total)
+    return Page[CarItem](items=car_items(docs, fingerprint=current().fingerprint, locale=locale()), total=total)
 
 
 def _car(car_id: str, *fields: str) -> cars.Car:
@@ -47,7 +56,7 @@ def _car(car_id: str, *fields: str) -> cars.Car:
     return car
 
 
-def car_detail(car_id: str) -> Data:
+def car_detail(car_id: str) -> CarDetail:
     car = cars.find_detail(car_id)
     if car is None:
         raise NotFound("Car not found")
@@ -61,42 +70,45 @@ def car_detail(car_id: str) -> Data:
     )
 
 
-def car_info(car_id: str) -> Data:
+def car_info(car_id: str) -> Page[InfoBlock]:
     blocks = _car(car_id, "info").get("info", [])
-    return page([views.info_block(block, locale()) for block in blocks], len(blocks))
+    return Page[InfoBlock](items=[views.info_block(block, locale()) for block in blocks], total=len(blocks))
 
 
-def car_modifications(car_id: str) -> Data:
+def car_modifications(car_id: str) -> Page[Modification]:
     mods = _car(car_id, "modifications").get("modifications", [])
-    return page([views.modification(mod, locale()) for mod in mods], len(mods))
+    return Page[Modification](items=[views.modification(mod, locale()) for mod in mods], total=len(mods))
 
 
-def list_brands(*, search: str | None, sort: BrandSort) -> Data:
+def list_brands(*, search: str | None, sort: BrandSort) -> Page[BrandItem]:
     found = brands.find_all(search=(search or "").strip(), sort=brand_sort(sort))
-    return page([views.brand_item(brand, locale()) for brand in found], len(found))
+    return Page[BrandItem](items=[views.brand_item(brand, locale()) for brand in found], total=len(found))
 
 
-def brand_detail(brand_id: str) -> Data:
+def brand_detail(brand_id: str) -> BrandDetail:
     brand = brands.find_by_id(brand_id)
     if brand is None:
         raise NotFound("Brand not found")
     return views.brand_detail(brand, cars.count_by_brand(brand["_id"]), locale())
 
 
-def body_types() -> Data:
-    found = filters.body_types()
-    return page([views.option(doc, locale()) for doc in found], len(found))
+def _options(docs: list[dict[str, Any]]) -> Page[Option]:
+    options = [option for option in (views.option(doc, locale()) for doc in docs) if option is not None]
+    return Page[Option](items=options, total=len(options))
 
 
-def powertrains() -> Data:
-    found = filters.powertrains()
-    return page([views.option(doc, locale()) for doc in found], len(found))
+def body_types() -> Page[Option]:
+    return _options(filters.body_types())
 
 
-def all_filters() -> Data:
-    return {
-        "brands": list_brands(search=None, sort="order"),
-        "bodyTypes": body_types(),
-        "powertrains": powertrains(),
-        "price": cars.price_range(),
-    }
+def powertrains() -> Page[Option]:
+    return _options(filters.powertrains())
+
+
+def all_filters() -> AllFilters:
+    return AllFilters(
+        brands=list_brands(search=None, sort="order"),
+        bodyTypes=body_types(),
+        powertrains=powertrains(),
+        price=PriceRange(**cars.price_range()),
+    )

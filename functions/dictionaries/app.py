@@ -8,10 +8,12 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from common import responses
-from common.access import JWT
+from common.access import JWT, PUBLIC
 from common.app import create_app, lambda_entry
+from common.models import Envelope, Page
 from common.validation import MongoId
 from dictionaries import service
+from dictionaries.models import BranchDetail, Contacts, Document, Region
 
 app = create_app()
 
@@ -19,43 +21,61 @@ RequiredId = Annotated[MongoId, Query()]
 MARKDOWN = "text/markdown; charset=utf-8"
 
 
-@app.get("/api/v1/dictionaries/branch/regions", middlewares=[JWT])
+@app.get(
+    "/api/v1/dictionaries/branch/regions",
+    middlewares=[JWT],
+    summary="Regions and branches where a car can be bought, with stock",
+    responses={404: {"description": "The brand, car, modification or color does not exist, or do not match"}},
+)
 def get_dictionaries_branch_regions(
     brandId: RequiredId, carId: RequiredId, modificationId: RequiredId, colorId: RequiredId
-):
+) -> Response[Envelope[Page[Region]]]:
     data = service.regions_with_availability(
         brand_id=brandId, car_id=carId, modification_id=modificationId, color_id=colorId
     )
     return responses.ok(data)
 
 
-@app.get("/api/v1/dictionaries/branch/<id>", middlewares=[JWT])
-def get_dictionaries_branch_by_id(id: MongoId):
+@app.get("/api/v1/dictionaries/branch/<id>", middlewares=[JWT], summary="A branch")
+def get_dictionaries_branch_by_id(id: MongoId) -> Response[Envelope[BranchDetail]]:
     return responses.ok(service.branch_detail(id))
 
 
-@app.get("/api/v1/dictionaries/contacts")
-def get_dictionaries_contacts():
+@app.get("/api/v1/dictionaries/contacts", middlewares=[PUBLIC], summary="How to reach the call centre")
+def get_dictionaries_contacts() -> Response[Envelope[Contacts]]:
     return responses.ok(service.contacts())
 
 
-@app.get("/api/v1/dictionaries/checkout-document", middlewares=[JWT])
-def get_dictionaries_checkout_document():
+@app.get(
+    "/api/v1/dictionaries/checkout-document", middlewares=[JWT], summary="The contract a buyer accepts at checkout"
+)
+def get_dictionaries_checkout_document() -> Response[Envelope[Document]]:
     return responses.ok(service.document("checkout"))
 
 
-@app.get("/api/v1/documents")
-def get_documents():
+@app.get("/api/v1/documents", middlewares=[PUBLIC], summary="The public legal documents")
+def get_documents() -> Response[Envelope[Page[Document]]]:
     return responses.ok(service.public_documents())
 
 
-@app.get("/api/v1/documents/offer")
-def get_documents_offer():
+@app.get("/api/v1/documents/offer", middlewares=[PUBLIC], summary="The public offer")
+def get_documents_offer() -> Response[Envelope[Document]]:
     return responses.ok(service.document("offer"))
 
 
-@app.get("/api/v1/documents/term-conditions")
-def get_documents_term_conditions():
+@app.get(
+    "/api/v1/documents/term-conditions",
+    middlewares=[PUBLIC],
+    summary="The privacy policy, as Markdown",
+    responses={
+        200: {
+            "description": "The policy in the caller's language, sent as it is, without the envelope",
+            "content": {"text/markdown": {"schema": {"type": "string"}}},
+        },
+        404: {"description": "The policy is not published"},
+    },
+)
+def get_documents_term_conditions() -> Response[str]:
     # The one response without the envelope (docs/INTERFACE.md): the policy as a Markdown body.
     return Response(status_code=200, content_type=MARKDOWN, body=service.privacy_policy())
 

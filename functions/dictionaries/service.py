@@ -12,8 +12,9 @@ from common.catalog import brands, cars
 from common.context import locale
 from common.errors import NotFound
 from common.locale import Locale, localize
-from common.responses import page
+from common.models import Named, Page
 from dictionaries import documents
+from dictionaries.models import BranchAvailability, BranchDetail, Contacts, Document, Region
 
 Data = dict[str, Any]
 PRIVACY_POLICY = "privacy-policy"
@@ -30,7 +31,7 @@ def _branch(branch: Data, loc: Locale) -> Data:
     }
 
 
-def regions_with_availability(*, brand_id: str, car_id: str, modification_id: str, color_id: str) -> Data:
+def regions_with_availability(*, brand_id: str, car_id: str, modification_id: str, color_id: str) -> Page[Region]:
     """The regions that have branches of the brand, each with its branches and whether the branch has
     this modification in this color in stock (`available`); regions by their order, branches by name."""
     cars.chosen(car_id, modification_id, color_id, brand_id=brand_id)
@@ -39,51 +40,51 @@ def regions_with_availability(*, brand_id: str, car_id: str, modification_id: st
     stocked = dealers.branches_with_stock(
         [branch["_id"] for branch in branches], ObjectId(modification_id), ObjectId(color_id)
     )
-    by_region: dict[ObjectId, list[Data]] = {}
+    by_region: dict[ObjectId, list[BranchAvailability]] = {}
     for branch in sorted(branches, key=lambda doc: (localize(doc["name"], loc), doc["_id"])):
-        view = {**_branch(branch, loc), "available": branch["_id"] in stocked}
+        view = BranchAvailability(**_branch(branch, loc), available=branch["_id"] in stocked)
         by_region.setdefault(branch["regionId"], []).append(view)
     items = [
-        {
-            "_id": region["_id"],
-            "name": localize(region["name"], loc),
-            "available": any(branch["available"] for branch in by_region[region["_id"]]),
-            "branches": by_region[region["_id"]],
-        }
+        Region(
+            id=region["_id"],
+            name=localize(region["name"], loc),
+            available=any(branch.available for branch in by_region[region["_id"]]),
+            branches=by_region[region["_id"]],
+        )
         for region in dealers.regions(list(by_region))
     ]
-    return page(items, len(items))
+    return Page[Region](items=items, total=len(items))
 
 
-def branch_detail(branch_id: str) -> Data:
+def branch_detail(branch_id: str) -> BranchDetail:
     branch = dealers.find_branch(branch_id)
     if branch is None:
         raise NotFound("Branch not found")
     loc = locale()
     region = dealers.find_region(branch["regionId"])
     names = brands.names(branch.get("brandIds", []))
-    return {
+    return BranchDetail(
         **_branch(branch, loc),
-        "region": {"_id": region["_id"], "name": localize(region["name"], loc)} if region else None,
-        "brands": [{"_id": brand, "name": names[brand]} for brand in branch.get("brandIds", []) if brand in names],
-    }
+        region=Named(id=region["_id"], name=localize(region["name"], loc)) if region else None,
+        brands=[Named(id=brand, name=names[brand]) for brand in branch.get("brandIds", []) if brand in names],
+    )
 
 
-def contacts() -> Data:
+def contacts() -> Contacts:
     found = documents.find_setting("contacts")
     if found is None:
         raise NotFound("Contacts are not configured")
-    return {"phone": found.get("phone"), "tg": found.get("tg")}
+    return Contacts(phone=found.get("phone"), tg=found.get("tg"))
 
 
-def _document(doc: Data, loc: Locale) -> Data:
-    return {
-        "_id": doc["_id"],
-        "slug": doc["slug"],
-        "title": localize(doc.get("title"), loc),
-        "file": url(localize(doc.get("file"), loc)),
-        "format": "markdown" if doc.get("markdown") else "pdf",
-    }
+def _document(doc: Data, loc: Locale) -> Document:
+    return Document(
+        id=doc["_id"],
+        slug=doc["slug"],
+        title=localize(doc.get("title"), loc),
+        file=url(localize(doc.get("file"), loc)),
+        format="markdown" if doc.get("markdown") else "pdf",
+    )
 
 
 def _find_document(slug: str) -> Data:
@@ -93,14 +94,14 @@ def _find_document(slug: str) -> Data:
     return doc
 
 
-def document(slug: str) -> Data:
+def document(slug: str) -> Document:
     """One document in the caller's locale (`file` is the link for that locale)."""
     return _document(_find_document(slug), locale())
 
 
-def public_documents() -> Data:
+def public_documents() -> Page[Document]:
     found = documents.public_documents()
-    return page([_document(doc, locale()) for doc in found], len(found))
+    return Page[Document](items=[_document(doc, locale()) for doc in found], total=len(found))
 
 
 def privacy_policy() -> str:

@@ -4,44 +4,71 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from common import context, responses
 from common.access import JWT
 from common.app import create_app, lambda_entry
 from common.idempotency import IDEMPOTENT
+from common.models import Envelope, Page
 from common.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
 from orders import service
-from orders.models import CreateOrderBody, PromoCodeBody
+from orders.models import CreateOrderBody, Order, OrderItem, OrderStep, PromoCode, PromoCodeBody
 
 app = create_app()
 
 
-@app.post("/api/v1/orders", middlewares=[JWT, IDEMPOTENT])
-def create_order(body: CreateOrderBody):
+@app.post(
+    "/api/v1/orders",
+    middlewares=[JWT, IDEMPOTENT],
+    status_code=201,
+    summary="Place an order at the current price",
+    description="The server checks the car, modification, color, branch and price against the catalog; "
+    "`price` must equal the current price of the modification.",
+    responses={
+        404: {"description": "The car, modification, color, region, branch or promo code does not exist"},
+        409: {"description": "The price has changed (`details.currentPrice`), or the promo code cannot be used"},
+    },
+)
+def create_order(body: CreateOrderBody) -> Response[Envelope[Order]]:
     order = service.create_order(body, user_id=context.caller_id(), locale=context.locale())
     return responses.created(order)
 
 
-@app.get("/api/v1/orders", middlewares=[JWT])
-def list_orders(limit: Limit = DEFAULT_PAGE_SIZE, offset: Offset = 0):
+@app.get("/api/v1/orders", middlewares=[JWT], summary="The caller's orders, newest first")
+def list_orders(limit: Limit = DEFAULT_PAGE_SIZE, offset: Offset = 0) -> Response[Envelope[Page[OrderItem]]]:
     return responses.ok(
         service.list_orders(user_id=context.caller_id(), limit=limit, offset=offset, locale=context.locale())
     )
 
 
-@app.post("/api/v1/orders/apply-promo-code", middlewares=[JWT])
-def apply_promo_code(body: PromoCodeBody):
+@app.post(
+    "/api/v1/orders/apply-promo-code",
+    middlewares=[JWT],
+    summary="Check a promo code before ordering",
+    description="Says what the code gives; nothing is reserved until the order is placed.",
+    responses={
+        404: {"description": "No such promo code"},
+        409: {"description": "The code has expired, is used up, or was already used by the caller"},
+    },
+)
+def apply_promo_code(body: PromoCodeBody) -> Response[Envelope[PromoCode]]:
     return responses.ok(service.check_promo_code(body.code, user_id=context.caller_id()))
 
 
-@app.get("/api/v1/orders/<id>", middlewares=[JWT])
-def get_order(id: MongoId):
+@app.get("/api/v1/orders/<id>", middlewares=[JWT], summary="One of the caller's orders")
+def get_order(id: MongoId) -> Response[Envelope[Order]]:
     return responses.ok(service.get_order(id, user_id=context.caller_id(), locale=context.locale()))
 
 
-@app.get("/api/v1/order-logs/steps", middlewares=[JWT])
-def order_steps(orderId: Annotated[MongoId, Query()]):
+@app.get(
+    "/api/v1/order-logs/steps",
+    middlewares=[JWT],
+    summary="The order's timeline, with the current step",
+    responses={404: {"description": "No such order of the caller"}},
+)
+def order_steps(orderId: Annotated[MongoId, Query()]) -> Response[Envelope[Page[OrderStep]]]:
     return responses.ok(service.order_steps(orderId, user_id=context.caller_id(), locale=context.locale()))
 
 

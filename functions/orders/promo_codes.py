@@ -21,6 +21,7 @@ from pymongo import ReturnDocument
 from common import clock
 from common.db import get_db
 from common.errors import Conflict, NotFound
+from orders.models import PromoCode
 
 Promo = dict[str, Any]
 
@@ -99,12 +100,12 @@ def release(code: str, user_id: ObjectId) -> None:
     )
 
 
-def describe(promo: Promo) -> dict[str, Any]:
+def describe(promo: Promo) -> PromoCode:
     """The apply-promo-code answer: `discount` is sums for FIXED and percent for PERCENT."""
-    return {
-        "code": promo["_id"],
-        "discount": int(promo["value"]),
-        "discountType": promo["discountType"],
-        "maxDiscount": promo.get("maxDiscount"),
-        "validTo": promo.get("validTo"),
-    }
+    return PromoCode(
+        code=promo["_id"],
+        discount=int(promo["value"]),
+        discountType=promo["discountType"],
+        maxDiscount=promo.get("maxDiscount"),
+        validTo=promo.get("validTo"),
+    )

@@ -11,16 +11,18 @@ from aws_lambda_powertools.metrics import MetricUnit
 from bson import ObjectId
 from pymongo.errors import PyMongoError
 
-from common import clock, counters, responses
+from common import clock, counters
 from common import order_lifecycle as lifecycle
 from common.db import find_page, get_db
 from common.errors import NotFound
 from common.ids import new_id
 from common.locale import Locale, localize
+from common.models import Page
 from common.observability import logger, metrics
 from common.order_lifecycle import Order, Status
 from orders import promo_codes
-from orders.models import CreateOrderBody
+from orders.models import CreateOrderBody, OrderItem, OrderStep, PromoCode
+from orders.models import Order as OrderView
 from orders.references import Purchase, resolve_purchase
 
 CONTRACT_PREFIX = "CR"
@@ -77,7 +79,7 @@ def new_order(
     }
 
 
-def create_order(body: CreateOrderBody, *, user_id: str, locale: Locale) -> dict[str, Any]:
+def create_order(body: CreateOrderBody, *, user_id: str, locale: Locale) -> OrderView:
     """Check the request against the catalog, apply the promo, store the order as NEW and log it."""
     purchase = resolve_purchase(body)
     owner = ObjectId(user_id)
@@ -116,7 +118,7 @@ def _owned(order_id: str, user_id: str) -> Order:
     return order
 
 
-def list_item(order: Order, locale: Locale) -> dict[str, Any]:
+def _item_fields(order: Order, locale: Locale) -> dict[str, Any]:
     return {
         "_id": str(order["_id"]),
         "contractNumber": order["contractNumber"],
@@ -132,37 +134,43 @@ def list_item(order: Order, locale: Locale) -> dict[str, Any]:
     }
 
 
-def detail(order: Order, locale: Locale) -> dict[str, Any]:
+def list_item(order: Order, locale: Locale) -> OrderItem:
+    return OrderItem.model_validate(_item_fields(order, locale))
+
+
+def detail(order: Order, locale: Locale) -> OrderView:
     """The order detail of docs/INTERFACE.md, with the discount and what was bought, by name."""
     ids = ("brandId", "carId", "modificationId", "colorId", "branchId", "regionId")
-    return {
-        **list_item(order, locale),
-        **{name: str(order[name]) for name in ids},
-        "promoCode": order.get("promoCode"),
-        "organizationId": order.get("organizationId"),
-        "offerId": order.get("offerId"),
-        "modificationName": order.get("modificationName"),
-        "colorName": localize(order.get("colorName"), locale),
-        "updatedAt": order.get("updatedAt"),
-    }
+    return OrderView.model_validate(
+        {
+            **_item_fields(order, locale),
+            **{name: str(order[name]) for name in ids},
+            "promoCode": order.get("promoCode"),
+            "organizationId": order.get("organizationId"),
+            "offerId": order.get("offerId"),
+            "modificationName": order.get("modificationName"),
+            "colorName": localize(order.get("colorName"), locale),
+            "updatedAt": order.get("updatedAt"),
+        }
+    )
 
 
-def list_orders(*, user_id: str, limit: int, offset: int, locale: Locale) -> dict[str, Any]:
+def list_orders(*, user_id: str, limit: int, offset: int, locale: Locale) -> Page[OrderItem]:
     """The caller's orders, newest first."""
     found, total = find_page(
         get_db().orders, {"userId": ObjectId(user_id)}, [("createdAt", -1), ("_id", -1)], offset=offset, limit=limit
     )
-    return responses.page([list_item(order, locale) for order in found], total)
+    return Page[OrderItem](items=[list_item(order, locale) for order in found], total=total)
 
 
-def get_order(order_id: str, *, user_id: str, locale: Locale) -> dict[str, Any]:
+def get_order(order_id: str, *, user_id: str, locale: Locale) -> OrderView:
     return detail(_owned(order_id, user_id), locale)
 
 
-def order_steps(order_id: str, *, user_id: str, locale: Locale) -> dict[str, Any]:
-    steps = lifecycle.steps(_owned(order_id, user_id), locale)
-    return responses.page(steps, len(steps))
+def order_steps(order_id: str, *, user_id: str, locale: Locale) -> Page[OrderStep]:
+    steps = [OrderStep.model_validate(step) for step in lifecycle.steps(_owned(order_id, user_id), locale)]
+    return Page[OrderStep](items=steps, total=len(steps))
 
 
-def check_promo_code(code: str, *, user_id: str) -> dict[str, Any]:
+def check_promo_code(code: str, *, user_id: str) -> PromoCode:
     return promo_codes.describe(promo_codes.check(code, ObjectId(user_id)))

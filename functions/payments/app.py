@@ -2,89 +2,204 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
+
 from common import responses
-from common.access import JWT
+from common.access import JWT, PUBLIC
 from common.app import create_app, lambda_entry
 from common.assets import api_base_url
 from common.enums import PaymentType
+from common.models import Envelope, Page
 from payments import bank_chain, installments, leasing, service, special_offers
-from payments.models import GraphFormat, LeasingCalculateBody, QueryId
+from payments.models import (
+    BankOffer,
+    CreditCalculation,
+    GraphFormat,
+    IncomeType,
+    InitialPayment,
+    InstallmentMatrix,
+    LeasingCalculateBody,
+    LeasingCalculation,
+    LeasingProgram,
+    LoanTerm,
+    OfferGraph,
+    Organization,
+    PaymentTypeItem,
+    QueryId,
+    RefundTypeItem,
+    SpecialOffers,
+)
+
+NOT_FOUND: dict[int, OpenAPIResponse] = {
+    404: {"description": "Something named by id does not exist, or does not belong to the rest"}
+}
 
 app = create_app()
 
 
-@app.get("/api/v1/payments/organizations", middlewares=[JWT])
-def get_payments_organizations(brandId: QueryId, slug: PaymentType):
+@app.get(
+    "/api/v1/payments/organizations",
+    middlewares=[JWT],
+    summary="Banks, leasing companies or installment providers serving a brand",
+    responses={404: {"description": "No such brand"}},
+)
+def get_payments_organizations(brandId: QueryId, slug: PaymentType) -> Response[Envelope[Page[Organization]]]:
     return responses.ok(service.organizations(brandId, slug))
 
 
-@app.get("/api/v1/payments/installment", middlewares=[JWT])
-def get_payments_installment(brandId: QueryId, paymentTypeId: PaymentType, modificationId: QueryId):
+@app.get(
+    "/api/v1/payments/installment",
+    middlewares=[JWT],
+    summary="Installment plans for a modification: monthly payment by initial payment and term",
+    responses=NOT_FOUND,
+)
+def get_payments_installment(
+    brandId: QueryId, paymentTypeId: PaymentType, modificationId: QueryId
+) -> Response[Envelope[InstallmentMatrix]]:
     return responses.ok(installments.matrix(brandId, paymentTypeId, modificationId))
 
 
-@app.get("/api/v1/payments/leasing", middlewares=[JWT])
-def get_payments_leasing(brandId: QueryId, organizationId: QueryId):
+@app.get(
+    "/api/v1/payments/leasing",
+    middlewares=[JWT],
+    summary="A leasing company's programs for a brand",
+    responses=NOT_FOUND,
+)
+def get_payments_leasing(brandId: QueryId, organizationId: QueryId) -> Response[Envelope[Page[LeasingProgram]]]:
     return responses.ok(leasing.programs(brandId, organizationId))
 
 
-@app.post("/api/v1/payments/leasing/calculate", middlewares=[JWT])
-def post_payments_leasing_calculate(body: LeasingCalculateBody):
+@app.post(
+    "/api/v1/payments/leasing/calculate",
+    middlewares=[JWT],
+    summary="Calculate a lease at the current price",
+    responses={
+        **NOT_FOUND,
+        409: {"description": "The price has changed (`details.currentPrice`): recalculate"},
+    },
+)
+def post_payments_leasing_calculate(body: LeasingCalculateBody) -> Response[Envelope[LeasingCalculation]]:
     return responses.ok(leasing.calculate(body))
 
 
-@app.get("/api/v1/payments/special-offers", middlewares=[JWT])
-def get_payments_special_offers(carId: QueryId, modificationId: QueryId):
+@app.get(
+    "/api/v1/payments/special-offers",
+    middlewares=[JWT],
+    summary="Special bank offers for a modification, with their figures",
+    responses=NOT_FOUND,
+)
+def get_payments_special_offers(carId: QueryId, modificationId: QueryId) -> Response[Envelope[SpecialOffers]]:
     return responses.ok(special_offers.offers(carId, modificationId, special_offers.BANK))
 
 
-@app.get("/api/v1/payments/special-offers/leasing", middlewares=[JWT])
-def get_payments_special_offers_leasing(carId: QueryId, modificationId: QueryId):
+@app.get(
+    "/api/v1/payments/special-offers/leasing",
+    middlewares=[JWT],
+    summary="Special leasing offers for a modification, with their figures",
+    responses=NOT_FOUND,
+)
+def get_payments_special_offers_leasing(carId: QueryId, modificationId: QueryId) -> Response[Envelope[SpecialOffers]]:
     return responses.ok(special_offers.offers(carId, modificationId, special_offers.LEASING))
 
 
-@app.get("/api/v1/payments/special-offers/graph", middlewares=[JWT])
+@app.get(
+    "/api/v1/payments/special-offers/graph",
+    middlewares=[JWT],
+    summary="A special offer's payment schedule, as data or as a CSV download",
+    responses={
+        200: {
+            "description": "The schedule: JSON in the envelope, or with `format=csv` a CSV file without it",
+            "content": {
+                "application/json": {"model": Envelope[OfferGraph]},
+                "text/csv": {"schema": {"type": "string"}},
+            },
+        },
+        **NOT_FOUND,
+    },
+)
 def get_payments_special_offers_graph(
     carId: QueryId, modificationId: QueryId, offerId: QueryId, format: GraphFormat = "json"
-):
-    result = special_offers.graph(carId, modificationId, offerId, format, api_base=api_base_url(app.current_event))
-    return result if isinstance(result, responses.Response) else responses.ok(result)
+) -> Response[Envelope[OfferGraph] | str]:
+    graph = special_offers.graph(carId, modificationId, offerId, format, api_base=api_base_url(app.current_event))
+    # The CSV download is sent as it is; the schedule as data goes in the envelope.
+    answer: Response[Any] = graph if isinstance(graph, Response) else responses.ok(graph)
+    return answer
 
 
-@app.get("/api/v2/payments/types", middlewares=[JWT])
-def get_payments_types(modificationId: QueryId, brandId: QueryId):
+@app.get(
+    "/api/v2/payments/types",
+    middlewares=[JWT],
+    summary="How a modification can be bought",
+    responses=NOT_FOUND,
+)
+def get_payments_types(modificationId: QueryId, brandId: QueryId) -> Response[Envelope[Page[PaymentTypeItem]]]:
     return responses.ok(service.payment_types(modificationId, brandId))
 
 
-@app.get("/api/v2/payments/banks")
-def get_payments_banks(brandId: QueryId, carId: QueryId, modificationId: QueryId):
+@app.get(
+    "/api/v2/payments/banks",
+    middlewares=[PUBLIC],
+    summary="Credit chain 1/6: the banks' offers for a modification",
+    responses=NOT_FOUND,
+)
+def get_payments_banks(
+    brandId: QueryId, carId: QueryId, modificationId: QueryId
+) -> Response[Envelope[Page[BankOffer]]]:
     return responses.ok(bank_chain.banks(brandId, carId, modificationId))
 
 
-@app.get("/api/v2/payments/banks/income-types")
-def get_payments_banks_income_types(bankId: QueryId):
+@app.get(
+    "/api/v2/payments/banks/income-types",
+    middlewares=[PUBLIC],
+    summary="Credit chain 2/6: the income types a bank offer accepts",
+    responses=NOT_FOUND,
+)
+def get_payments_banks_income_types(bankId: QueryId) -> Response[Envelope[Page[IncomeType]]]:
     return responses.ok(bank_chain.income_types(bankId))
 
 
-@app.get("/api/v2/payments/banks/initial-payment")
-def get_payments_banks_initial_payment(incomeTypeId: QueryId):
+@app.get(
+    "/api/v2/payments/banks/initial-payment",
+    middlewares=[PUBLIC],
+    summary="Credit chain 3/6: the initial payments for an income type",
+    responses=NOT_FOUND,
+)
+def get_payments_banks_initial_payment(incomeTypeId: QueryId) -> Response[Envelope[Page[InitialPayment]]]:
     return responses.ok(bank_chain.initial_payments(incomeTypeId))
 
 
-@app.get("/api/v2/payments/banks/loan-terms")
-def get_payments_banks_loan_terms(initialPaymentId: QueryId):
+@app.get(
+    "/api/v2/payments/banks/loan-terms",
+    middlewares=[PUBLIC],
+    summary="Credit chain 4/6: the loan terms for an initial payment, with their rates",
+    responses=NOT_FOUND,
+)
+def get_payments_banks_loan_terms(initialPaymentId: QueryId) -> Response[Envelope[Page[LoanTerm]]]:
     return responses.ok(bank_chain.loan_terms(initialPaymentId))
 
 
-@app.get("/api/v2/payments/banks/refund-types")
-def get_payments_banks_refund_types(loanTermId: QueryId):
+@app.get(
+    "/api/v2/payments/banks/refund-types",
+    middlewares=[PUBLIC],
+    summary="Credit chain 5/6: the refund types for a loan term",
+    responses=NOT_FOUND,
+)
+def get_payments_banks_refund_types(loanTermId: QueryId) -> Response[Envelope[Page[RefundTypeItem]]]:
     return responses.ok(bank_chain.refund_types(loanTermId))
 
 
-@app.get("/api/v2/payments/banks/calculate")
+@app.get(
+    "/api/v2/payments/banks/calculate",
+    middlewares=[PUBLIC],
+    summary="Credit chain 6/6: the credit with its schedule, at the current price",
+    responses=NOT_FOUND,
+)
 def get_payments_banks_calculate(
     bankId: QueryId, incomeTypeId: QueryId, initialPaymentId: QueryId, loanTermId: QueryId, refundTypeId: QueryId
-):
+) -> Response[Envelope[CreditCalculation]]:
     return responses.ok(bank_chain.calculate(bankId, incomeTypeId, initialPaymentId, loanTermId, refundTypeId))
 
 

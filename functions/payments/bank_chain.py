@@ -12,7 +12,6 @@ other four ids must follow the offer's tree (404 naming the id that does not bel
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 from bson import ObjectId
 from pymongo import UpdateOne
@@ -23,7 +22,17 @@ from common.db import get_db
 from common.enums import PaymentType
 from common.errors import NotFound
 from common.financing import Doc, child, ensure_offered, listing, offered_payment_types, percent, text
+from common.models import Organization, Page
 from payments.credit_math import CreditQuote, RefundType, credit_quote
+from payments.models import (
+    BankOffer,
+    CreditCalculation,
+    IncomeType,
+    InitialPayment,
+    LoanTerm,
+    RefundTypeItem,
+    ScheduleRow,
+)
 
 LEVELS = ("incomeTypes", "initialPayments", "loanTerms", "refundTypes")
 # (query field, tree level, the choice it must belong to), in the order of the chain.
@@ -52,7 +61,7 @@ def offer_id(product_id: ObjectId, modification_id: ObjectId) -> ObjectId:
     return ObjectId(digest.hexdigest()[:24])
 
 
-def banks(brand_id: str, car_id: str, modification_id: str) -> dict[str, Any]:
+def banks(brand_id: str, car_id: str, modification_id: str) -> Page[BankOffer]:
     """The offers of every bank whose active product serves the car's brand; none for a car not sold
     on credit."""
     car, modification = financing.car_and_modification(modification_id, car_id=car_id, brand_id=brand_id)
@@ -105,29 +114,29 @@ def _loan_terms(product: Doc) -> list[Doc]:
     ]
 
 
-def _offer_item(product: Doc, bank: Doc, modification: Doc) -> Doc:
+def _offer_item(product: Doc, bank: Organization, modification: Doc) -> BankOffer:
     terms = _loan_terms(product)
     initials = [
         initial["percent"] for income in product.get("incomeTypes", []) for initial in income["initialPayments"]
     ]
-    return {
-        "_id": offer_id(product["_id"], modification["_id"]),
-        "name": bank["name"],
-        "logo": bank["logo"],
-        "bank": bank,
-        "product": text(product["name"]),
-        "rateFrom": percent(min((term["rateBp"] for term in terms), default=0)),
-        "initialPaymentFrom": min(initials, default=0),
-        "maxMonths": max((term["months"] for term in terms), default=0),
-        "price": modification["price"],
-    }
+    return BankOffer(
+        id=offer_id(product["_id"], modification["_id"]),
+        name=bank.name,
+        logo=bank.logo,
+        bank=bank,
+        product=text(product["name"]),
+        rateFrom=percent(min((term["rateBp"] for term in terms), default=0)),
+        initialPaymentFrom=min(initials, default=0),
+        maxMonths=max((term["months"] for term in terms), default=0),
+        price=modification["price"],
+    )
 
 
-def _offer(bank_id: str) -> tuple[Doc, Doc, Doc]:
+def _offer(bank_id: str) -> tuple[Doc, Doc, Organization]:
     """The offer, its active product and its active bank."""
     offer = get_db().bank_offers.find_one({"_id": ObjectId(bank_id)})
     product = offer and get_db().credit_products.find_one({"_id": offer["productId"], "active": True})
-    bank = product and financing.organization_refs([product["organizationId"]]).get(product["organizationId"])
+    bank = financing.organization_refs([product["organizationId"]]).get(product["organizationId"]) if product else None
     if offer is None or product is None or bank is None:
         raise NotFound("Bank offer not found: choose one from /api/v2/payments/banks")
     return offer, product, bank
@@ -147,43 +156,43 @@ def _node(depth: int, node_id: str, what: str) -> Doc:
     return found
 
 
-def income_types(bank_id: str) -> dict[str, Any]:
+def income_types(bank_id: str) -> Page[IncomeType]:
     _, product, _ = _offer(bank_id)
     return listing(
-        [{"_id": node["_id"], "name": text(node["name"]), "slug": node["slug"]} for node in product["incomeTypes"]]
+        [IncomeType(id=node["_id"], name=text(node["name"]), slug=node["slug"]) for node in product["incomeTypes"]]
     )
 
 
-def initial_payments(income_type_id: str) -> dict[str, Any]:
+def initial_payments(income_type_id: str) -> Page[InitialPayment]:
     income = _node(0, income_type_id, "Income type")
     return listing(
         [
-            {"_id": node["_id"], "name": f"{node['percent']}%", "percent": node["percent"]}
+            InitialPayment(id=node["_id"], name=f"{node['percent']}%", percent=node["percent"])
             for node in income["initialPayments"]
         ]
     )
 
 
-def loan_terms(initial_payment_id: str) -> dict[str, Any]:
+def loan_terms(initial_payment_id: str) -> Page[LoanTerm]:
     initial = _node(1, initial_payment_id, "Initial payment")
     return listing(
         [
-            {
-                "_id": node["_id"],
-                "name": text(MONTHS_NAME).format(node["months"]),
-                "months": node["months"],
-                "rate": percent(node["rateBp"]),
-            }
+            LoanTerm(
+                id=node["_id"],
+                name=text(MONTHS_NAME).format(node["months"]),
+                months=node["months"],
+                rate=percent(node["rateBp"]),
+            )
             for node in initial["loanTerms"]
         ]
     )
 
 
-def refund_types(loan_term_id: str) -> dict[str, Any]:
+def refund_types(loan_term_id: str) -> Page[RefundTypeItem]:
     term = _node(2, loan_term_id, "Loan term")
     return listing(
         [
-            {"_id": node["_id"], "name": text(REFUND_TYPE_NAMES[node["slug"]]), "slug": node["slug"]}
+            RefundTypeItem(id=node["_id"], name=text(REFUND_TYPE_NAMES[node["slug"]]), slug=node["slug"])
             for node in term["refundTypes"]
         ]
     )
@@ -191,7 +200,7 @@ def refund_types(loan_term_id: str) -> dict[str, Any]:
 
 def calculate(
     bank_id: str, income_type_id: str, initial_payment_id: str, loan_term_id: str, refund_type_id: str
-) -> dict[str, Any]:
+) -> CreditCalculation:
     """The credit for the chosen offer and options, on the modification's current price."""
     offer, product, bank = _offer(bank_id)
     chosen: dict[str, Doc] = {}
@@ -214,13 +223,13 @@ def calculate(
     quote = credit_quote(
         modification["price"], chosen["initialPayments"]["percent"], term["months"], term["rateBp"], refund_type
     )
-    return {
+    return CreditCalculation(
         **credit_summary(quote),
-        "bank": bank,
-        "incomeType": text(chosen["incomeTypes"]["name"]),
-        "modificationId": modification["_id"],
-        "schedule": [row.as_dict() for row in quote.schedule.rows],
-    }
+        bank=bank,
+        incomeType=text(chosen["incomeTypes"]["name"]),
+        modificationId=modification["_id"],
+        schedule=[ScheduleRow(**row.as_dict()) for row in quote.schedule.rows],
+    )
 
 
 def credit_summary(quote: CreditQuote) -> Doc:

@@ -3,17 +3,17 @@ for the modification's current price (a plan stores a mark-up per cell; 0 % cell
 
 from __future__ import annotations
 
-from typing import Any
-
 from common import financing
 from common.db import get_db
 from common.enums import PaymentType
 from common.errors import BadRequest
 from common.financing import Doc, offered_payment_types, percent, text
+from common.models import Organization
 from payments.credit_math import installment_cell, percent_of
+from payments.models import InstallmentCell, InstallmentMatrix, InstallmentPlan, InstallmentRow
 
 
-def matrix(brand_id: str, payment_type: PaymentType, modification_id: str) -> dict[str, Any]:
+def matrix(brand_id: str, payment_type: PaymentType, modification_id: str) -> InstallmentMatrix:
     if payment_type is not PaymentType.INSTALLMENT:
         raise BadRequest.field("query.paymentTypeId", "installment matrices exist for INSTALLMENT only")
     car, modification = financing.car_and_modification(modification_id, brand_id=brand_id)
@@ -25,34 +25,34 @@ def matrix(brand_id: str, payment_type: PaymentType, modification_id: str) -> di
     items = [
         _plan(plan, providers[plan["organizationId"]], price) for plan in plans if plan["organizationId"] in providers
     ]
-    return {"price": price, "modificationId": modification["_id"], "items": items, "total": len(items)}
+    return InstallmentMatrix(price=price, modificationId=modification["_id"], items=items, total=len(items))
 
 
-def _plan(plan: Doc, provider: Doc, price: int) -> Doc:
-    return {
-        "_id": plan["_id"],
-        "name": text(plan["name"]),
-        "organization": provider,
-        "terms": plan["terms"],
-        "rows": [
-            {
-                "initialPercent": row["initialPercent"],
-                "initialPayment": percent_of(price, row["initialPercent"] * 100),
-                "cells": [
+def _plan(plan: Doc, provider: Organization, price: int) -> InstallmentPlan:
+    return InstallmentPlan(
+        id=plan["_id"],
+        name=text(plan["name"]),
+        organization=provider,
+        terms=plan["terms"],
+        rows=[
+            InstallmentRow(
+                initialPercent=row["initialPercent"],
+                initialPayment=percent_of(price, row["initialPercent"] * 100),
+                cells=[
                     _cell(price, row["initialPercent"], months, markup)
                     for months, markup in zip(plan["terms"], row["markupBp"], strict=True)
                 ],
-            }
+            )
             for row in plan["rows"]
         ],
-    }
+    )
 
 
-def _cell(price: int, initial_percent: int, months: int, markup_bp: int) -> Doc:
+def _cell(price: int, initial_percent: int, months: int, markup_bp: int) -> InstallmentCell:
     cell = installment_cell(price, initial_percent, months, markup_bp)
-    return {
-        "months": months,
-        "markupPercent": percent(markup_bp),
-        "monthlyPayment": cell.monthly_payment,
-        "totalPayment": cell.initial_payment + cell.total,
-    }
+    return InstallmentCell(
+        months=months,
+        markupPercent=percent(markup_bp),
+        monthlyPayment=cell.monthly_payment,
+        totalPayment=cell.initial_payment + cell.total,
+    )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bson import ObjectId
 
 from common import financing
@@ -11,11 +9,18 @@ from common.db import get_db
 from common.enums import PaymentType
 from common.errors import Conflict, NotFound
 from common.financing import Doc, child, ensure_offered, listing, percent, text
+from common.models import Organization, Page
 from payments.credit_math import LeasingQuote, LeasingTerms, leasing_quote
-from payments.models import LeasingCalculateBody
+from payments.models import (
+    InitialPaymentRef,
+    LeasingCalculateBody,
+    LeasingCalculation,
+    LeasingProgram,
+    LoanTermRef,
+)
 
 
-def programs(brand_id: str, organization_id: str) -> dict[str, Any]:
+def programs(brand_id: str, organization_id: str) -> Page[LeasingProgram]:
     financing.brand(brand_id)
     company = financing.organization(organization_id)
     found = (
@@ -28,15 +33,17 @@ def programs(brand_id: str, organization_id: str) -> dict[str, Any]:
     return listing([_program_item(program, company) for program in found])
 
 
-def _program_item(program: Doc, company: Doc) -> Doc:
-    return {
-        "_id": program["_id"],
-        "name": text(program["name"]),
-        "organization": company,
-        "loanTerms": [{"_id": term["_id"], "months": term["months"]} for term in program["loanTerms"]],
-        "initialPayments": [{"_id": item["_id"], "percent": item["percent"]} for item in program["initialPayments"]],
+def _program_item(program: Doc, company: Organization) -> LeasingProgram:
+    return LeasingProgram(
+        id=program["_id"],
+        name=text(program["name"]),
+        organization=company,
+        loanTerms=[LoanTermRef(id=term["_id"], months=term["months"]) for term in program["loanTerms"]],
+        initialPayments=[
+            InitialPaymentRef(id=item["_id"], percent=item["percent"]) for item in program["initialPayments"]
+        ],
         **price_terms(program),
-    }
+    )
 
 
 def price_terms(program: Doc) -> Doc:
@@ -81,7 +88,7 @@ def quote_fields(quote: LeasingQuote) -> Doc:
     }
 
 
-def calculate(body: LeasingCalculateBody) -> Doc:
+def calculate(body: LeasingCalculateBody) -> LeasingCalculation:
     program = get_db().leasing_programs.find_one({"_id": ObjectId(body.leasingId), "active": True})
     if program is None:
         raise NotFound("Leasing program not found")
@@ -101,4 +108,4 @@ def calculate(body: LeasingCalculateBody) -> Doc:
             details={"currentPrice": modification["price"], "modificationId": str(modification["_id"])},
         )
     quote = leasing_quote(modification["price"], program_terms(program, initial["percent"], term["months"]))
-    return quote_fields(quote)
+    return LeasingCalculation(**quote_fields(quote))

@@ -1,4 +1,4 @@
-"""Inputs of the payments routes."""
+"""Inputs and responses of the payments routes."""
 
 from __future__ import annotations
 
@@ -7,7 +7,10 @@ from typing import Annotated, Literal
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import Field
 
+from common.enums import PaymentType
+from common.models import ApiModel, Id, Organization, Timestamp
 from common.validation import Money, MongoId, RequestModel
+from payments.credit_math import RefundType
 
 # Query parameters: a required ObjectId, named in a 400 when malformed (`query.brandId`).
 QueryId = Annotated[MongoId, Query()]
@@ -21,3 +24,202 @@ class LeasingCalculateBody(RequestModel):
     loanTermId: MongoId = Field(description="one of the program's loanTerms")
     initialPaymentId: MongoId = Field(description="one of the program's initialPayments")
     price: Money = Field(description="the modification's current price in sums, as the client showed it")
+
+
+# Responses
+
+Percent = Annotated[float, Field(ge=0, le=100, description="percent, e.g. 24.0")]
+Sums = Annotated[int, Field(description="in sums (UZS)")]
+
+
+class PaymentTypeItem(ApiModel):
+    slug: PaymentType
+    name: str = Field(description="in the caller's language", examples=["Bank credit"])
+
+
+class Choice(ApiModel):
+    """One option of a step of the credit chain (income type, initial payment, loan term, refund type)."""
+
+    id: Id = Field(alias="_id", description="pass it to the next step")
+    name: str = Field(description="in the caller's language", examples=["Salaried"])
+
+
+class IncomeType(Choice):
+    slug: str = Field(examples=["SALARIED"])
+
+
+class InitialPayment(Choice):
+    percent: Percent
+
+
+class LoanTerm(Choice):
+    months: int = Field(gt=0, examples=[36])
+    rate: Percent = Field(description="annual rate for this term, percent")
+
+
+class RefundTypeItem(Choice):
+    slug: RefundType
+
+
+class BankOffer(ApiModel):
+    """A bank's credit offer for the chosen modification; its `_id` is the `bankId` of the next steps."""
+
+    id: Id = Field(alias="_id", description="the offer: `bankId` of the next steps")
+    name: str = Field(description="the bank's name", examples=["Kapitalbank"])
+    logo: str | None
+    bank: Organization
+    product: str = Field(description="the credit product's name", examples=["Chevrolet car loan"])
+    rateFrom: Percent = Field(description="the lowest annual rate, percent")
+    initialPaymentFrom: Percent = Field(description="the lowest initial payment, percent")
+    maxMonths: int = Field(ge=0, description="the longest term")
+    price: Sums = Field(ge=0, description="the modification's current price")
+
+
+class ScheduleRow(ApiModel):
+    month: int = Field(ge=1)
+    payment: Sums = Field(description="principal + interest (+ fee)")
+    principal: Sums
+    interest: Sums
+    balance: Sums = Field(description="left to repay after this payment")
+
+
+class LeasingScheduleRow(ScheduleRow):
+    fee: Sums = Field(description="the monthly fee included in `payment`")
+
+
+class CreditSummary(ApiModel):
+    monthlyPayment: Sums = Field(description="the first month's payment")
+    loanAmount: Sums
+    initialPayment: Sums
+    totalInterest: Sums
+    totalPayment: Sums
+    rate: Percent = Field(description="annual rate, percent")
+    termMonths: int = Field(gt=0)
+    refundType: RefundType
+    carPrice: Sums
+
+
+class CreditCalculation(CreditSummary):
+    bank: Organization
+    incomeType: str = Field(description="the chosen income type's name")
+    modificationId: Id
+    schedule: list[ScheduleRow]
+
+
+class LoanTermRef(ApiModel):
+    id: Id = Field(alias="_id", description="`loanTermId` of POST /api/v1/payments/leasing/calculate")
+    months: int = Field(gt=0, examples=[24])
+
+
+class InitialPaymentRef(ApiModel):
+    id: Id = Field(alias="_id", description="`initialPaymentId` of POST /api/v1/payments/leasing/calculate")
+    percent: Percent
+
+
+class PriceTerms(ApiModel):
+    rate: Percent = Field(description="annual rate, percent")
+    markupPercent: Percent
+    contractFeePercent: Percent
+    monthlyFee: Sums
+    buyoutPercent: Percent
+
+
+class LeasingProgram(PriceTerms):
+    id: Id = Field(alias="_id", description="`leasingId` of POST /api/v1/payments/leasing/calculate")
+    name: str
+    organization: Organization
+    loanTerms: list[LoanTermRef]
+    initialPayments: list[InitialPaymentRef]
+
+
+class LeasingCalculation(ApiModel):
+    monthlyPayment: Sums
+    totalCarPrice: Sums = Field(description="everything paid over the lease, initial payment included")
+    price: Sums = Field(description="the car's price")
+    initialPayment: Sums
+    contractFee: Sums
+    markup: Sums
+    financedAmount: Sums
+    monthlyFee: Sums
+    leasePayments: Sums
+    buyout: Sums
+    termMonths: int = Field(gt=0)
+    rate: Percent
+
+
+class InstallmentCell(ApiModel):
+    months: int = Field(gt=0)
+    markupPercent: Percent
+    monthlyPayment: Sums
+    totalPayment: Sums
+
+
+class InstallmentRow(ApiModel):
+    initialPercent: Percent
+    initialPayment: Sums
+    cells: list[InstallmentCell] = Field(description="one per term of `terms`, in order")
+
+
+class InstallmentPlan(ApiModel):
+    id: Id = Field(alias="_id")
+    name: str
+    organization: Organization
+    terms: list[int] = Field(description="the plan's terms in months (the matrix columns)")
+    rows: list[InstallmentRow] = Field(description="one per initial payment (the matrix rows)")
+
+
+class InstallmentMatrix(ApiModel):
+    price: Sums = Field(ge=0, description="the modification's current price")
+    modificationId: Id
+    items: list[InstallmentPlan]
+    total: int = Field(ge=0)
+
+
+class BankOfferTerms(ApiModel):
+    initialPercent: Percent
+    months: int = Field(gt=0)
+    rate: Percent = Field(description="annual rate, percent")
+    refundType: RefundType
+
+
+class LeasingOfferTerms(PriceTerms):
+    initialPercent: Percent
+    months: int = Field(gt=0)
+
+
+class _OfferBase(ApiModel):
+    id: Id = Field(alias="_id", description="`offerId` of the graph route")
+    title: str
+    description: str
+    organization: Organization
+    validUntil: Timestamp | None
+    modificationId: Id
+
+
+class BankSpecialOffer(CreditSummary, _OfferBase):
+    """A bank's special offer with its credit figures for the modification."""
+
+    kind: Literal["BANK"]
+    terms: BankOfferTerms
+
+
+class LeasingSpecialOffer(LeasingCalculation, _OfferBase):
+    """A leasing company's special offer with its lease figures for the modification."""
+
+    kind: Literal["LEASING"]
+    terms: LeasingOfferTerms
+
+
+SpecialOffer = Annotated[BankSpecialOffer | LeasingSpecialOffer, Field(discriminator="kind")]
+
+
+class SpecialOffers(ApiModel):
+    price: Sums = Field(ge=0, description="the modification's current price")
+    items: list[SpecialOffer]
+    total: int = Field(ge=0)
+
+
+class OfferGraph(ApiModel):
+    offer: SpecialOffer
+    schedule: list[LeasingScheduleRow | ScheduleRow] = Field(description="month by month")
+    file: str = Field(description="the same schedule as a CSV download")

@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bson import ObjectId
 
 from common import financing
 from common.enums import PAYMENT_TYPE_NAMES, PaymentType
 from common.financing import listing, text
+from common.models import Organization, Page
+from payments.models import PaymentTypeItem
 
 
-def organizations(brand_id: str, payment_type: PaymentType) -> dict[str, Any]:
+def organizations(brand_id: str, payment_type: PaymentType) -> Page[Organization]:
     """The active banks, leasing companies or installment providers serving the brand."""
     financing.brand(brand_id)
     found = financing.organization_refs(financing.serving(payment_type, ObjectId(brand_id)))
     return listing(list(found.values()))
 
 
-def payment_types(modification_id: str, brand_id: str) -> dict[str, Any]:
+def payment_types(modification_id: str, brand_id: str) -> Page[PaymentTypeItem]:
     car, _ = financing.car_and_modification(modification_id, brand_id=brand_id)
     offered = financing.offered_payment_types(car)
-    return listing([{"slug": kind.value, "name": text(PAYMENT_TYPE_NAMES[kind])} for kind in offered])
+    return listing([PaymentTypeItem(slug=kind, name=text(PAYMENT_TYPE_NAMES[kind])) for kind in offered])

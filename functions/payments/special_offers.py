@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any
 from urllib.parse import urlencode
 
 from aws_lambda_powertools.event_handler import Response
@@ -22,9 +21,21 @@ from common.db import get_db
 from common.enums import PaymentType
 from common.errors import NotFound
 from common.financing import Doc, ensure_offered, offered_payment_types, percent, text
+from common.models import Organization
 from payments.bank_chain import credit_summary
 from payments.credit_math import RefundType, credit_quote, leasing_quote
 from payments.leasing import price_terms, program_terms, quote_fields
+from payments.models import (
+    BankOfferTerms,
+    BankSpecialOffer,
+    LeasingOfferTerms,
+    LeasingScheduleRow,
+    LeasingSpecialOffer,
+    OfferGraph,
+    ScheduleRow,
+    SpecialOffer,
+    SpecialOffers,
+)
 
 BANK, LEASING = "BANK", "LEASING"
 PAYMENT_TYPE_OF = {BANK: PaymentType.CREDIT, LEASING: PaymentType.LEASING}
@@ -32,12 +43,12 @@ GRAPH_PATH = "/api/v1/payments/special-offers/graph"
 CSV_COLUMNS = ("month", "payment", "principal", "interest", "fee", "balance")
 
 
-def offers(car_id: str, modification_id: str, kind: str) -> dict[str, Any]:
+def offers(car_id: str, modification_id: str, kind: str) -> SpecialOffers:
     """The active special offers of one kind for the car's modification; none when the car is not sold
     by that kind's payment type."""
     car, modification = financing.car_and_modification(modification_id, car_id=car_id)
     if PAYMENT_TYPE_OF[kind] not in offered_payment_types(car):
-        return {"price": modification["price"], "items": [], "total": 0}
+        return SpecialOffers(price=modification["price"], items=[], total=0)
     found = [
         offer
         for offer in get_db()
@@ -51,7 +62,7 @@ def offers(car_id: str, modification_id: str, kind: str) -> dict[str, Any]:
         for offer in found
         if offer["organizationId"] in organizations
     ]
-    return {"price": modification["price"], "items": items, "total": len(items)}
+    return SpecialOffers(price=modification["price"], items=items, total=len(items))
 
 
 def _applies(offer: Doc, modification_id: ObjectId) -> bool:
@@ -60,12 +71,13 @@ def _applies(offer: Doc, modification_id: ObjectId) -> bool:
     return (not listed or modification_id in listed) and (valid_until is None or valid_until >= clock.now())
 
 
-def _priced(offer: Doc, organization: Doc, modification: Doc) -> tuple[Doc, list[dict[str, int]]]:
+def _priced(
+    offer: Doc, organization: Organization, modification: Doc
+) -> tuple[SpecialOffer, list[ScheduleRow] | list[LeasingScheduleRow]]:
     """The offer as a list item with its figures for this modification, and its schedule rows."""
     terms, price = offer["terms"], modification["price"]
-    item: Doc = {
+    common: Doc = {
         "_id": offer["_id"],
-        "kind": offer["kind"],
         "title": text(offer["title"]),
         "description": text(offer.get("description", "")),
         "organization": organization,
@@ -76,23 +88,30 @@ def _priced(offer: Doc, organization: Doc, modification: Doc) -> tuple[Doc, list
         quote = credit_quote(
             price, terms["initialPercent"], terms["months"], terms["rateBp"], RefundType(terms["refundType"])
         )
-        item["terms"] = {
-            "initialPercent": terms["initialPercent"],
-            "months": terms["months"],
-            "rate": percent(terms["rateBp"]),
-            "refundType": terms["refundType"],
-        }
-        item.update(credit_summary(quote))
-        return item, [row.as_dict() for row in quote.schedule.rows]
+        bank_terms = BankOfferTerms(
+            initialPercent=terms["initialPercent"],
+            months=terms["months"],
+            rate=percent(terms["rateBp"]),
+            refundType=terms["refundType"],
+        )
+        bank_offer = BankSpecialOffer(**common, **credit_summary(quote), kind="BANK", terms=bank_terms)
+        return bank_offer, [ScheduleRow(**row.as_dict()) for row in quote.schedule.rows]
     leasing = leasing_quote(price, program_terms(terms, terms["initialPercent"], terms["months"]))
-    item["terms"] = {"initialPercent": terms["initialPercent"], "months": terms["months"], **price_terms(terms)}
-    item.update(quote_fields(leasing))
+    leasing_terms = LeasingOfferTerms(
+        initialPercent=terms["initialPercent"], months=terms["months"], **price_terms(terms)
+    )
+    leasing_offer = LeasingSpecialOffer(**common, **quote_fields(leasing), kind="LEASING", terms=leasing_terms)
     fee = leasing.monthly_fee
-    rows = [{**row.as_dict(), "payment": row.payment + fee, "fee": fee} for row in leasing.schedule.rows]
-    return item, rows
+    rows = [
+        LeasingScheduleRow(**{**row.as_dict(), "payment": row.payment + fee, "fee": fee})
+        for row in leasing.schedule.rows
+    ]
+    return leasing_offer, rows
 
 
-def graph(car_id: str, modification_id: str, offer_id: str, file_format: str, *, api_base: str) -> Doc | Response:
+def graph(
+    car_id: str, modification_id: str, offer_id: str, file_format: str, *, api_base: str
+) -> OfferGraph | Response[str]:
     """The offer's month-by-month schedule (`payment = principal + interest + fee`), as data or CSV;
     `file` links the CSV under `api_base`, the API's URL as the client called it."""
     car, modification = financing.car_and_modification(modification_id, car_id=car_id)
@@ -109,14 +128,14 @@ def graph(car_id: str, modification_id: str, offer_id: str, file_format: str, *,
     if file_format == "csv":
         return _csv(rows, f"offer-{offer_id}-schedule.csv")
     query = urlencode({"carId": car_id, "modificationId": modification_id, "offerId": offer_id, "format": "csv"})
-    return {"offer": item, "schedule": rows, "file": f"{api_base}{GRAPH_PATH}?{query}"}
+    return OfferGraph(offer=item, schedule=list(rows), file=f"{api_base}{GRAPH_PATH}?{query}")
 
 
-def _csv(rows: list[dict[str, int]], filename: str) -> Response:
+def _csv(rows: list[ScheduleRow] | list[LeasingScheduleRow], filename: str) -> Response[str]:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
-    writer.writerows({column: row.get(column, 0) for column in CSV_COLUMNS} for row in rows)
+    writer.writerows({column: getattr(row, column, 0) for column in CSV_COLUMNS} for row in rows)
     return Response(
         status_code=200,
         content_type="text/csv; charset=utf-8",

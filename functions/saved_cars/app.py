@@ -2,25 +2,37 @@
 
 from __future__ import annotations
 
+from aws_lambda_powertools.event_handler import Response
+
 from common import context, responses
+from common.access import PUBLIC
 from common.app import create_app, lambda_entry
+from common.catalog.models import CarItem
+from common.models import Envelope, Page
 from common.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
 from saved_cars import service
+from saved_cars.models import SavedCarToggle
 
 app = create_app()
 
 MESSAGES = {"saved": "Car saved", "removed": "Car removed from saved cars"}
 
 
-@app.get("/api/v1/saved-cars")
-def get_saved_cars(limit: Limit = DEFAULT_PAGE_SIZE, offset: Offset = 0):
+@app.get("/api/v1/saved-cars", middlewares=[PUBLIC], summary="The cars saved on this device, last saved first")
+def get_saved_cars(limit: Limit = DEFAULT_PAGE_SIZE, offset: Offset = 0) -> Response[Envelope[Page[CarItem]]]:
     return responses.ok(service.list_saved(context.current().fingerprint, limit=limit, offset=offset))
 
 
-@app.patch("/api/v1/saved-cars/<id>")
-def patch_saved_cars_by_id(id: MongoId):
-    status = service.toggle(id, context.current().fingerprint)
-    return responses.created({"status": status, "carId": id}, message=MESSAGES[status])
+@app.patch(
+    "/api/v1/saved-cars/<id>",
+    middlewares=[PUBLIC],
+    status_code=201,
+    summary="Save a car on this device, or remove it if it is saved",
+    description="Saved cars are kept per device (`fingerprint`), without signing in.",
+)
+def patch_saved_cars_by_id(id: MongoId) -> Response[Envelope[SavedCarToggle]]:
+    toggled = service.toggle(id, context.current().fingerprint)
+    return responses.created(toggled, message=MESSAGES[toggled.status])
 
 
 lambda_handler = lambda_entry(app)

@@ -2,26 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
-
 from bson import ObjectId
 
 from common import saved_cars
 from common.catalog import cars
 from common.catalog.items import car_items
+from common.catalog.models import CarItem
 from common.context import locale
 from common.errors import NotFound
-from common.responses import page
+from common.models import Page
+from saved_cars.models import SavedCarToggle
 
 
-def toggle(car_id: str, fingerprint: str) -> Literal["saved", "removed"]:
+def toggle(car_id: str, fingerprint: str) -> SavedCarToggle:
     car = ObjectId(car_id)
     if not cars.exists(car):
         raise NotFound("Car not found")
-    return saved_cars.toggle(fingerprint, car)
+    return SavedCarToggle(status=saved_cars.toggle(fingerprint, car), carId=car_id)
 
 
-def list_saved(fingerprint: str, *, limit: int, offset: int) -> dict[str, Any]:
+def list_saved(fingerprint: str, *, limit: int, offset: int) -> Page[CarItem]:
     """The device's saved cars as car list items, most recently saved first. A car removed from the
     catalog since it was saved is dropped from the device's list when met, and from the total."""
     saved, total = saved_cars.find_page(fingerprint, offset=offset, limit=limit)
@@ -32,4 +32,4 @@ def list_saved(fingerprint: str, *, limit: int, offset: int) -> dict[str, Any]:
     items = car_items(
         [found[doc["carId"]] for doc in saved if doc["carId"] in found], fingerprint=fingerprint, locale=locale()
     )
-    return page(items, total)
+    return Page[CarItem](items=items, total=total)

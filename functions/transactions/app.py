@@ -4,43 +4,88 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from pydantic import SecretStr
 
 from common import context, responses
 from common.access import JWT
 from common.app import create_app, lambda_entry
 from common.idempotency import IDEMPOTENT
+from common.models import Envelope, Page
 from common.validation import MongoId
 from transactions import service
-from transactions.models import ApplyBody, CreateBody, ResendBody
+from transactions.models import (
+    AppliedPayment,
+    ApplyBody,
+    CardCheck,
+    CreateBody,
+    HistoryItem,
+    ResendBody,
+    TransactionRef,
+)
+
+CONFLICT: dict[int, OpenAPIResponse] = {
+    404: {"description": "No such order (or transaction) of the caller"},
+    409: {"description": "The order is not payable, the amount is more than is due, or the transaction is closed"},
+}
 
 app = create_app()
 
 
-@app.get("/api/v1/transactions/check-card", middlewares=[JWT])
-def check_card(cardNumber: Annotated[SecretStr, Query(max_length=40, description="16 digits, spaces allowed")]):
+@app.get(
+    "/api/v1/transactions/check-card",
+    middlewares=[JWT],
+    summary="Which network a card number belongs to",
+    responses={400: {"description": "Not a valid card number (length, digits, Luhn check, unknown network)"}},
+)
+def check_card(
+    cardNumber: Annotated[SecretStr, Query(max_length=40, description="16 digits, spaces allowed")],
+) -> Response[Envelope[CardCheck]]:
     # SecretStr: Powertools logs a handler's arguments at DEBUG, and a card number must never be logged.
     return responses.ok(service.check_card(cardNumber.get_secret_value()))
 
 
-@app.post("/api/v1/transactions/create", middlewares=[JWT, IDEMPOTENT])
-def create(body: CreateBody):
+@app.post(
+    "/api/v1/transactions/create",
+    middlewares=[JWT, IDEMPOTENT],
+    summary="Start a card payment: the processor sends a code to the card holder",
+    description="Sandbox: test card 8600 4954 7331 6478, any future expiry, code 666666.",
+    responses=CONFLICT,
+)
+def create(body: CreateBody) -> Response[Envelope[TransactionRef]]:
     return responses.ok(service.create(context.caller_id(), body))
 
 
-@app.post("/api/v1/transactions/apply", middlewares=[JWT, IDEMPOTENT])
-def apply(body: ApplyBody):
+@app.post(
+    "/api/v1/transactions/apply",
+    middlewares=[JWT, IDEMPOTENT],
+    summary="Confirm a card payment with the code",
+    description="`amount`, `brandId` and `orderId` must be those of the transaction. Sandbox code: 666666.",
+    responses={**CONFLICT, 400: {"description": "Wrong code (`details.attemptsLeft`), or the fields do not match"}},
+)
+def apply(body: ApplyBody) -> Response[Envelope[AppliedPayment]]:
     return responses.ok(service.apply(context.caller_id(), body))
 
 
-@app.post("/api/v1/transactions/resend-code", middlewares=[JWT, IDEMPOTENT])
-def resend_code(body: ResendBody):
+@app.post(
+    "/api/v1/transactions/resend-code",
+    middlewares=[JWT, IDEMPOTENT],
+    summary="Send the code of a pending payment again",
+    responses={**CONFLICT, 429: {"description": "Too soon or too many resends; `Retry-After` says when"}},
+)
+def resend_code(body: ResendBody) -> Response[Envelope[TransactionRef]]:
     return responses.ok(service.resend(context.caller_id(), body))
 
 
-@app.get("/api/v1/transactions/history", middlewares=[JWT])
-def history(orderId: Annotated[MongoId, Query(description="the order's id")]):
+@app.get(
+    "/api/v1/transactions/history",
+    middlewares=[JWT],
+    summary="The payments of one of the caller's orders",
+    responses={404: {"description": "No such order of the caller"}},
+)
+def history(orderId: Annotated[MongoId, Query(description="the order's id")]) -> Response[Envelope[Page[HistoryItem]]]:
     return responses.ok(service.history(context.caller_id(), orderId))
 
 

@@ -1,14 +1,19 @@
-"""Request bodies of the transaction routes. Validation messages never echo a card number, an expiry
+"""Request bodies and responses of the transaction routes. Validation messages never echo a card number, an expiry
 or a code, and neither does a body's repr (Powertools logs the handler's arguments at DEBUG)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field, StringConstraints
+from pydantic import AfterValidator, Field, StringConstraints, WithJsonSchema
 
+from common.models import ApiModel, Id, Timestamp
 from common.validation import Money, MongoId, RequestModel
 from transactions.cards import ECardType, parse_card_number, parse_expiry
+from transactions.store import Status
+
+# The order states, as the orders function names them (a function does not import another's package).
+OrderStatus = Literal["NEW", "PARTIALLY_PAID", "PAID", "READY", "IMPLEMENTED", "CANCELLED"]
 
 
 def _otp(value: str) -> str:
@@ -49,3 +54,43 @@ class ApplyBody(RequestModel):
 class ResendBody(RequestModel):
     amount: Amount
     cardNumber: CardNumber = Field(repr=False)
+
+
+# Responses
+
+TransactionState = Annotated[
+    Status,
+    WithJsonSchema({"title": "TransactionStatus", "type": "string", "enum": [state.value for state in Status]}),
+]
+
+Sums = Annotated[int, Field(ge=0, description="whole sums (UZS)")]
+
+
+class CardCheck(ApiModel):
+    type: ECardType = Field(description="the card's network, from its number")
+
+
+class TransactionRef(ApiModel):
+    transactionId: int = Field(gt=0, description="pass it to apply with the code sent to the card holder")
+
+
+class AppliedPayment(ApiModel):
+    transactionId: int = Field(gt=0)
+    status: TransactionState = Field(description="CONFIRMED: the money is taken and the order updated")
+    amount: Sums
+    orderId: Id
+    orderStatus: OrderStatus = Field(description="the order's state after the payment")
+    paidAmount: Sums = Field(description="paid on the order so far")
+    amountDue: Sums = Field(description="the order's total due")
+    cardMask: str = Field(description="first 6 and last 4 digits", examples=["860049******6478"])
+    cardType: ECardType
+
+
+class HistoryItem(ApiModel):
+    transactionId: int = Field(gt=0)
+    amount: Sums
+    status: TransactionState = Field(description="PENDING (waiting for the code), CONFIRMED, FAILED or EXPIRED")
+    cardMask: str = Field(examples=["860049******6478"])
+    cardType: ECardType
+    createdAt: Timestamp
+    confirmedAt: Timestamp | None

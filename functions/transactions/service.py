@@ -24,11 +24,19 @@ from bson import ObjectId
 from common import clock, counters, events, rate_limit
 from common import order_lifecycle as lifecycle
 from common.errors import AppError, BadRequest, Conflict, NotFound, ServiceUnavailable, TooManyRequests
+from common.models import Page
 from common.observability import logger, metrics
-from common.responses import page
 from common.settings import get_settings
 from transactions import cards, store
-from transactions.models import ApplyBody, CreateBody, ResendBody
+from transactions.models import (
+    AppliedPayment,
+    ApplyBody,
+    CardCheck,
+    CreateBody,
+    HistoryItem,
+    ResendBody,
+    TransactionRef,
+)
 from transactions.processor import (
     CARD_BLOCKED,
     INSUFFICIENT_FUNDS,
@@ -65,7 +73,7 @@ REFUND_OUTCOMES = {
 }
 
 
-def check_card(raw_number: str) -> dict[str, str]:
+def check_card(raw_number: str) -> CardCheck:
     try:
         digits = cards.parse_card_number(raw_number)
     except ValueError as exc:
@@ -73,10 +81,10 @@ def check_card(raw_number: str) -> dict[str, str]:
     card_type = cards.detect_type(digits)
     if card_type is None:
         raise BadRequest.field("query.cardNumber", "belongs to no supported card network")
-    return {"type": card_type.value}
+    return CardCheck(type=card_type)
 
 
-def create(user_id: str, body: CreateBody) -> dict[str, int]:
+def create(user_id: str, body: CreateBody) -> TransactionRef:
     """Check the order, the amount and the card, register the payment and send the code."""
     now = clock.now()
     order = _own_order(body.orderId, user_id)
@@ -130,10 +138,10 @@ def create(user_id: str, body: CreateBody) -> dict[str, int]:
         "card transaction created",
         extra={"transaction_id": transaction_id, "order_id": str(order["_id"]), "amount": body.amount},
     )
-    return {"transactionId": transaction_id}
+    return TransactionRef(transactionId=transaction_id)
 
 
-def resend(user_id: str, body: ResendBody) -> dict[str, int]:
+def resend(user_id: str, body: ResendBody) -> TransactionRef:
     """A new code for the caller's pending transaction of this card and amount."""
     now = clock.now()
     transaction = store.find_pending_for_card(user_id, cards.lookup_hash(body.cardNumber), body.amount)
@@ -161,10 +169,10 @@ def resend(user_id: str, body: ResendBody) -> dict[str, int]:
         raise _processor_refusal(exc) from None
     store.record_resend(transaction["_id"], now, otp_hash)
     logger.info("card transaction code resent", extra={"transaction_id": transaction["_id"]})
-    return {"transactionId": int(transaction["_id"])}
+    return TransactionRef(transactionId=int(transaction["_id"]))
 
 
-def apply(user_id: str, body: ApplyBody) -> dict[str, Any]:
+def apply(user_id: str, body: ApplyBody) -> AppliedPayment:
     """Confirm the transaction with the code and pay the order, exactly once."""
     transaction = store.find_own(body.transactionId, user_id)
     if transaction is None:
@@ -190,23 +198,23 @@ def apply(user_id: str, body: ApplyBody) -> dict[str, Any]:
     return _settle(processor, claimed, claim_id, body.otp, now)
 
 
-def history(user_id: str, order_id: str) -> dict[str, Any]:
+def history(user_id: str, order_id: str) -> Page[HistoryItem]:
     """The caller's order's card transactions, newest first."""
     order = _own_order(order_id, user_id)
     now = clock.now()
     items = [
-        {
-            "transactionId": transaction["_id"],
-            "amount": transaction["amount"],
-            "status": _shown_status(transaction, now),
-            "cardMask": transaction["cardMask"],
-            "cardType": transaction["cardType"],
-            "createdAt": transaction["createdAt"],
-            "confirmedAt": transaction.get("confirmedAt"),
-        }
+        HistoryItem(
+            transactionId=transaction["_id"],
+            amount=transaction["amount"],
+            status=_shown_status(transaction, now),
+            cardMask=transaction["cardMask"],
+            cardType=transaction["cardType"],
+            createdAt=transaction["createdAt"],
+            confirmedAt=transaction.get("confirmedAt"),
+        )
         for transaction in store.of_order(order["_id"], user_id)
     ]
-    return page(items, len(items))
+    return Page[HistoryItem](items=items, total=len(items))
 
 
 # --- apply, step by step -------------------------------------------------------------------------
@@ -214,7 +222,7 @@ def history(user_id: str, order_id: str) -> dict[str, Any]:
 
 def _settle(
     processor: CardProcessor, transaction: Transaction, claim_id: str, otp: str, now: datetime
-) -> dict[str, Any]:
+) -> AppliedPayment:
     transaction_id = int(transaction["_id"])
     order_id = transaction["orderId"]
     if transaction.get("processorConfirmedAt") is None and not _already_recorded(order_id, transaction_id):
@@ -258,17 +266,17 @@ def _settle(
             "card payment confirmed",
             extra={"transaction_id": transaction_id, "order_id": str(order["_id"]), "amount": transaction["amount"]},
         )
-    return {
-        "transactionId": transaction_id,
-        "status": Status.CONFIRMED.value,
-        "amount": transaction["amount"],
-        "orderId": order["_id"],
-        "orderStatus": order["statusSlug"],
-        "paidAmount": order["paidAmount"],
-        "amountDue": order["amountDue"],
-        "cardMask": transaction["cardMask"],
-        "cardType": transaction["cardType"],
-    }
+    return AppliedPayment(
+        transactionId=transaction_id,
+        status=Status.CONFIRMED,
+        amount=transaction["amount"],
+        orderId=order["_id"],
+        orderStatus=order["statusSlug"],
+        paidAmount=order["paidAmount"],
+        amountDue=order["amountDue"],
+        cardMask=transaction["cardMask"],
+        cardType=transaction["cardType"],
+    )
 
 
 def _already_recorded(order_id: ObjectId, transaction_id: int) -> bool:

@@ -184,6 +184,7 @@ def test_two_parts_of_one_app_refreshing_at_once_both_end_with_working_tokens(
     api: ApiClient, db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch, round_: int
 ) -> None:
     from auth import service
+    from auth.models import Tokens
     from common import tokens
 
     # Given one refresh token, and the worst interleaving of two refreshes of it by the same app: both
@@ -199,7 +200,7 @@ def test_two_parts_of_one_app_refreshing_at_once_both_end_with_working_tokens(
 
     monkeypatch.setattr(tokens, "consume_refresh", consume_then_wait)
 
-    def refresh(_: int) -> tokens.TokenPair:
+    def refresh(_: int) -> Tokens:
         return service.refresh(original, partner="Demo partner", fingerprint="device-test-0001")
 
     # When both refresh at once
@@ -207,10 +208,10 @@ def test_two_parts_of_one_app_refreshing_at_once_both_end_with_working_tokens(
         pairs = list(pool.map(refresh, range(2)))
     monkeypatch.setattr(tokens, "consume_refresh", consume)
     # Then both got a pair, no token handed out is revoked, and each refresh token works
-    issued = [tokens.verify(pair.refresh_token, "refresh").jti for pair in pairs]
+    issued = [tokens.verify(pair.refreshToken, "refresh").jti for pair in pairs]
     assert db.refresh_tokens.count_documents({"_id": {"$in": issued}, "revokedAt": None}) == 2
     for pair in pairs:
-        assert api.post(REFRESH, json={"token": pair.refresh_token}, auth=False).status_code == 201
+        assert api.post(REFRESH, json={"token": pair.refreshToken}, auth=False).status_code == 201
 
 
 def test_an_access_token_is_not_a_refresh_token_nor_the_reverse(api: ApiClient) -> None:

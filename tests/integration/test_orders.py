@@ -330,7 +330,7 @@ def test_concurrent_orders_get_distinct_contract_numbers(db: Db) -> None:
     body = CreateOrderBody.model_validate(order_body(car))
 
     def order(_: int) -> str:
-        return str(service.create_order(body, user_id=str(ObjectId()), locale="en")["contractNumber"])
+        return service.create_order(body, user_id=str(ObjectId()), locale="en").contractNumber
 
     with ThreadPoolExecutor(max_workers=12) as pool:
         numbers = list(pool.map(order, range(12)))
@@ -345,7 +345,7 @@ def test_placing_an_order_publishes_it_on_eventbridge(db: Db, eventbridge: Any) 
     order = service.create_order(CreateOrderBody.model_validate(order_body(car)), user_id=str(ObjectId()), locale="en")
     [event] = eventbridge()
     assert event["detail-type"] == "OrderStatusChanged"
-    assert event["detail"]["contractNumber"] == order["contractNumber"]
+    assert event["detail"]["contractNumber"] == order.contractNumber
     assert (event["detail"]["from"], event["detail"]["to"]) == (None, "NEW")
 
 

@@ -645,7 +645,7 @@ def _two_whole_amount_transactions(order: dict[str, Any], monkeypatch: pytest.Mo
         ]
         with ThreadPoolExecutor(max_workers=2) as pool:
             created = list(pool.map(lambda body: service.create(user_id, body), bodies))
-    return sorted(result["transactionId"] for result in created)
+    return sorted(result.transactionId for result in created)
 
 
 def _count_processor_calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:

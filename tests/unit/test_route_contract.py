@@ -3,23 +3,20 @@
 from __future__ import annotations
 
 import importlib
-import re
 
 import pytest
 
-from common.access import route_access
 from local.template import api_routes
 from tests.route_table import FUNCTIONS, ROUTES
 
 
 def resolver_routes() -> set[tuple[str, str, str, str]]:
+    """What each resolver's routes declare: method, path, function, access level."""
     found = set()
     for function, package in FUNCTIONS.items():
         app = importlib.import_module(f"{package}.app").app
-        for route in app._static_routes + app._dynamic_routes:
-            policy = route_access(route)
-            path = re.sub(r"<(\w+)>", r"{\1}", route.path)
-            found.add((route.method, path, function, policy.name if policy else "public"))
+        for declared in app.declarations.values():
+            found.add((declared.method, declared.path, function, declared.access.name))
     return found
 
 

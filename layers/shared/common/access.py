@@ -1,12 +1,13 @@
-"""The request gate: common headers (docs/INTERFACE.md) and the route's access level, checked before anything else.
+"""The request gate: the common headers (docs/INTERFACE.md) and the route's access level, checked first.
 
-Powertools validates the request before any user middleware runs; the gate is wrapped around that
-validation (see `common.app`), so a caller without a valid token or partner key learns nothing about
-the body schema: 400 for a missing header, 403 for an unknown partner, 401 for a bad token, and only
-then 400 for bad input.
+`common.app.lambda_entry` runs the gate on the raw event before Powertools resolves it (Powertools
+validates a request before any middleware runs), so a caller without a valid token or partner key learns
+nothing about the body schema: 400 for a missing header, 403 for an unknown partner, 401 for a bad
+token, and only then 400 (or 415) for bad input.
 
-Access levels are declared on the route: `@app.get(path, middlewares=[JWT])`, `[OPTIONAL_JWT]`, or
-nothing for Public.
+Every route declares its access level: `@app.get(path, middlewares=[PUBLIC])`, `[JWT]` or
+`[OPTIONAL_JWT]`. The resolver of `common.app` records the declaration and takes the marker out of the
+middlewares; a route declared without one is JWT, so nothing is open by omission.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from aws_lambda_powertools.event_handler.api_gateway import Response
 from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 
 from common import tokens
-from common.context import RequestContext, set_current
+from common.context import RequestContext
 from common.errors import BadRequest, Forbidden, Unauthorized, UnsupportedMediaType
 from common.locale import parse_accept_language
 from common.partners import find_active_partner
@@ -28,17 +29,21 @@ MAX_HEADER_LENGTH = 512
 
 
 class AccessPolicy:
-    """A route's access level. As a route middleware it is only a marker: the gate enforces it."""
+    """A route's access level, declared among the route's middlewares; the gate enforces it."""
 
-    def __init__(self, name: str, *, token_required: bool) -> None:
+    def __init__(self, name: str, *, token_required: bool, token_accepted: bool = True) -> None:
         self.name = name
         self.token_required = token_required
+        self.token_accepted = token_accepted
         self.__name__ = f"access_{name}"
 
     def __call__(self, app: Any, next_middleware: NextMiddleware) -> Response:
-        return next_middleware(app)
+        # Never reached: the resolver takes the marker out of the route's middlewares.
+        raise TypeError(f"{self!r} is an access declaration, not a middleware")
 
     def authenticate(self, authorization: str | None) -> str | None:
+        if not self.token_accepted:
+            return None  # a public route ignores any Authorization header, as API Gateway would
         if not authorization:
             if self.token_required:
                 raise Unauthorized("Authorization header with a Bearer access token is required")
@@ -52,15 +57,14 @@ class AccessPolicy:
         return f"AccessPolicy({self.name})"
 
 
+PUBLIC = AccessPolicy("public", token_required=False, token_accepted=False)
 JWT = AccessPolicy("jwt", token_required=True)
 OPTIONAL_JWT = AccessPolicy("optional_jwt", token_required=False)
+# What a route gets when it declares nothing: refused without a valid token.
+UNDECLARED = JWT
 
 
-def route_access(route: Any) -> AccessPolicy | None:
-    return next((mw for mw in route.middlewares if isinstance(mw, AccessPolicy)), None)
-
-
-def check_request(headers: Any, route: Any) -> RequestContext:
+def check_request(headers: Any, policy: AccessPolicy) -> RequestContext:
     """Run the gate for one request; raises the error the caller should see."""
     values = {}
     for name in REQUIRED_HEADERS:
@@ -76,8 +80,7 @@ def check_request(headers: Any, route: Any) -> RequestContext:
     partner = find_active_partner(values["client"])
     if partner is None:
         raise Forbidden("Unknown or inactive client key")
-    policy = route_access(route)
-    user_id = policy.authenticate(headers.get("Authorization")) if policy else None
+    user_id = policy.authenticate(headers.get("Authorization"))
     return RequestContext(
         locale=parse_accept_language(headers.get("accept-language")),
         fingerprint=values["fingerprint"],
@@ -86,10 +89,10 @@ def check_request(headers: Any, route: Any) -> RequestContext:
     )
 
 
-def require_json_body(event: Any, route: Any) -> None:
+def require_json_body(event: Any, takes_body: bool) -> None:
     """Bodies are UTF-8 JSON (docs/INTERFACE.md): Powertools would also parse forms (and fail on a malformed
     multipart), and fail on bytes that are not UTF-8, both as unexpected errors."""
-    if not route.dependant.body_params:
+    if not takes_body:
         return
     content_type = (event.headers.get("content-type") or "").strip().lower()
     if content_type and not content_type.startswith("application/json"):
@@ -102,8 +105,8 @@ def require_json_body(event: Any, route: Any) -> None:
 
 
 def parse_json_body(event: Any) -> None:
-    """Parse the body once (Powertools caches it for the validation that follows), turning what Python's
-    parser refuses beyond bad syntax into a 400 naming the body instead of a 500."""
+    """Parse the body, turning what Python's parser refuses beyond bad syntax into a 400 naming the body
+    instead of a 500 (the gate refuses it before Powertools parses it again)."""
     try:
         event.json_body  # noqa: B018 (parsing is the check)
     except RecursionError:
@@ -113,20 +116,3 @@ def parse_json_body(event: Any) -> None:
     except ValueError:
         # An integer literal longer than Python converts (sys.get_int_max_str_digits(), 4,300 digits).
         raise BadRequest.field("body", "holds a number with too many digits") from None
-
-
-class GatedRequestValidation:
-    """Stands where Powertools' request validation stands, and runs the gate first."""
-
-    def __init__(self, validation: Any) -> None:
-        self._validation = validation
-        self.__name__ = "gated_request_validation"
-
-    def __call__(self, app: Any, next_middleware: NextMiddleware) -> Response:
-        return self.handler(app, next_middleware)
-
-    def handler(self, app: Any, next_middleware: NextMiddleware) -> Response:
-        route = app.context["_route"]
-        set_current(check_request(app.current_event.headers, route))
-        require_json_body(app.current_event, route)
-        return self._validation.handler(app, next_middleware)

@@ -14,7 +14,7 @@ from common.db import get_db
 from common.enums import PaymentType
 from common.errors import NotFound
 from common.locale import localize
-from common.responses import page
+from common.models import Organization, Page
 
 Doc = dict[str, Any]
 
@@ -49,17 +49,17 @@ def car_and_modification(
     return car, modification
 
 
-def organization_refs(organization_ids: list[ObjectId]) -> dict[ObjectId, Doc]:
+def organization_refs(organization_ids: list[ObjectId]) -> dict[ObjectId, Organization]:
     """Active organizations by id, as `{_id, name, logo}` (the logo as a URL)."""
     found = (
         get_db()
         .organizations.find({"_id": {"$in": organization_ids}, "active": True}, {"name": 1, "logo": 1, "order": 1})
         .sort([("order", 1), ("name", 1)])
     )
-    return {org["_id"]: {"_id": org["_id"], "name": text(org["name"]), "logo": url(org.get("logo"))} for org in found}
+    return {org["_id"]: Organization(id=org["_id"], name=text(org["name"]), logo=url(org.get("logo"))) for org in found}
 
 
-def organization(organization_id: str) -> Doc:
+def organization(organization_id: str) -> Organization:
     found = organization_refs([ObjectId(organization_id)])
     if not found:
         raise NotFound("Organization not found")
@@ -76,9 +76,9 @@ def child(node: Doc, level: str, child_id: ObjectId) -> Doc | None:
     return next((item for item in node.get(level, []) if item["_id"] == child_id), None)
 
 
-def listing(items: list[Doc]) -> dict[str, Any]:
+def listing[T](items: list[T]) -> Page[T]:
     """A complete list in the API's list shape."""
-    return page(items, len(items))
+    return Page[Any](items=items, total=len(items))
 
 
 # Where the organizations serving a brand for a payment type are found (CASH needs none).

@@ -6,13 +6,16 @@ from __future__ import annotations
 import json
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from aws_lambda_powertools.event_handler import Response, content_types
 from bson import ObjectId
 from pydantic import BaseModel
 
+from common.models import Envelope
+
 SUCCESS = "Success"
+T = TypeVar("T")
 
 
 def _default(value: Any) -> Any:
@@ -39,18 +42,19 @@ def envelope(status: int, message: str, data: Any = None, **extra: Any) -> dict[
     return body
 
 
-def ok(
-    data: Any = None, *, status: int = 200, message: str = SUCCESS, headers: dict[str, str] | None = None
-) -> Response:
+def ok[T](
+    data: T, *, status: int = 200, message: str = SUCCESS, headers: dict[str, str] | None = None
+) -> Response[Envelope[T]]:
+    """A success in the envelope; Powertools checks it against the handler's declared model and serializes it."""
     return Response(
         status_code=status,
         content_type=content_types.APPLICATION_JSON,
-        body=to_json(envelope(status, message, data)),
+        body=Envelope[Any](success=True, statusCode=status, message=message, data=data),
         headers=headers,
     )
 
 
-def created(data: Any = None, *, message: str = SUCCESS) -> Response:
+def created[T](data: T, *, message: str = SUCCESS) -> Response[Envelope[T]]:
     return ok(data, status=201, message=message)
 
 
@@ -68,8 +72,3 @@ def error(
         body=to_json(envelope(status, message, None, errors=errors, details=details)),
         headers=headers,
     )
-
-
-def page(items: list[Any], total: int) -> dict[str, Any]:
-    """The list shape of the API: `{items, total}` with total counting every match, not just this page."""
-    return {"items": items, "total": total}

@@ -7,7 +7,17 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from bson import ObjectId
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    GetJsonSchemaHandler,
+    StringConstraints,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
 
 E164 = re.compile(r"^\+[1-9]\d{7,14}$")
 PINFL_WEIGHTS = (7, 3, 1)
@@ -47,7 +57,25 @@ def _pinfl(value: str) -> str:
     return value
 
 
-MongoId = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(_object_id)]
+class _DocumentedAs:
+    """Adds keywords to a type's JSON schema without changing how it validates (the validator's own
+    message stays the one a client sees)."""
+
+    def __init__(self, **keywords: object) -> None:
+        self.keywords = keywords
+
+    def __get_pydantic_json_schema__(self, core_schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        schema = handler(core_schema)
+        schema.update(self.keywords)
+        return schema
+
+
+MongoId = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True),
+    AfterValidator(_object_id),
+    _DocumentedAs(pattern="^[0-9a-fA-F]{24}$", description="a 24-character hexadecimal id"),
+]
 Phone = Annotated[str, AfterValidator(_phone)]
 Pinfl = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(_pinfl)]
 NonEmptyStr = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
@@ -72,7 +100,9 @@ Limit = Annotated[int, Query(ge=0, le=MAX_PAGE_SIZE, description="page size, at 
 # Any offset past the end is an empty page; clamping keeps a huge one within what the database's skip takes.
 MAX_OFFSET = 2**31 - 1
 Offset = Annotated[
-    int, Query(ge=0, description="how many matches to skip"), AfterValidator(lambda value: min(value, MAX_OFFSET))
+    int,
+    Query(ge=0, description="how many matches to skip"),
+    AfterValidator(lambda value: min(value, MAX_OFFSET)),
 ]
 
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from common import saved_cars
 from common.catalog import brands, cars, views
+from common.catalog.models import CarItem
 from common.locale import Locale
 
 
-def car_items(docs: list[cars.Car], *, fingerprint: str, locale: Locale) -> list[dict[str, Any]]:
+def car_items(docs: list[cars.Car], *, fingerprint: str, locale: Locale) -> list[CarItem]:
     """List items of the given cars, in their order, with `saved` for this device's fingerprint."""
     names = brands.names(doc["brandId"] for doc in docs)
     saved = saved_cars.saved_car_ids(fingerprint, [doc["_id"] for doc in docs])
