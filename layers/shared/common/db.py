@@ -95,13 +95,15 @@ def find_page(
     offset: int,
     limit: int,
     projection: Mapping[str, Any] | None = None,
+    collation: Mapping[str, Any] | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
     """One page of matches and the number of all matches (the API's `{items, total}`); limit 0 and an
     offset past the end only count. `sort` should end on `_id` so pages never overlap."""
-    total = collection.count_documents(query)
+    total = collection.count_documents(query, collation=collation)
     if limit == 0 or offset >= total:
         return [], total
-    return list(collection.find(query, projection).sort(sort).skip(offset).limit(limit)), total
+    found = collection.find(query, projection, collation=collation).sort(sort).skip(offset).limit(limit)
+    return list(found), total
 
 
 @dataclass(frozen=True)
