@@ -227,6 +227,43 @@ LINKS: dict[tuple[str, str], dict[str, dict[str, Any]]] = {
     ("GET", "/api/v1/cars"): {
         "Car": _link(("GET", "/api/v1/cars/{id}"), "The first car", parameters={"path.id": _first("_id")}),
     },
+    ("GET", "/api/v1/cars/{id}"): {
+        "Banks": _link(
+            ("GET", "/api/v2/payments/banks"),
+            "Credit chain 1/6 for the car's first modification",
+            parameters={
+                "query.brandId": "$response.body#/data/brand/_id",
+                "query.carId": "$response.body#/data/_id",
+                "query.modificationId": "$response.body#/data/modifications/0/_id",
+            },
+        ),
+        "PaymentTypes": _link(
+            ("GET", "/api/v2/payments/types"),
+            "How the car's first modification can be bought",
+            parameters={
+                "query.brandId": "$response.body#/data/brand/_id",
+                "query.modificationId": "$response.body#/data/modifications/0/_id",
+            },
+        ),
+        "Regions": _link(
+            ("GET", "/api/v1/dictionaries/branch/regions"),
+            "Where the first modification in the first color can be bought",
+            parameters={
+                "query.brandId": "$response.body#/data/brand/_id",
+                "query.carId": "$response.body#/data/_id",
+                "query.modificationId": "$response.body#/data/modifications/0/_id",
+                "query.colorId": "$response.body#/data/colors/0/_id",
+            },
+        ),
+        "Modifications": _link(
+            ("GET", "/api/v1/cars/{id}/modifications"),
+            "The car's modifications with their specifications",
+            parameters={"path.id": "$response.body#/data/_id"},
+        ),
+    },
+    ("GET", "/api/v1/orders"): {
+        "Order": _link(("GET", "/api/v1/orders/{id}"), "The newest order", parameters={"path.id": _first("_id")}),
+    },
     ("GET", "/api/v1/brands"): {
         "Brand": _link(("GET", "/api/v1/brands/{id}"), "The first brand", parameters={"path.id": _first("_id")}),
     },
