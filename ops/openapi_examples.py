@@ -14,6 +14,7 @@ from local.seed import catalog, financing
 from local.seed.core import DEMO_USER_PHONE
 from local.seed.dealers_data import BRANCHES
 from local.seed.orders import DEMO_NEW_ORDER_ID
+from payments.bank_chain import offer_id
 
 SANDBOX_CARD = "8600 4954 7331 6478"  # transactions.sandbox.PAYS_UZCARD
 SANDBOX_OTP = "666666"
@@ -80,7 +81,8 @@ PARAMETER_EXAMPLES: dict[str, Any] = {
     "modificationId": str(PURCHASE["modification"]["_id"]),
     "colorId": str(PURCHASE["colorId"]),
     "orderId": str(DEMO_NEW_ORDER_ID),
-    "bankId": str(financing.organization_id(BANK.slug)),
+    # A bank's offer for the car's modification (what GET /api/v2/payments/banks lists; the seed stores it)
+    "bankId": str(offer_id(financing.credit_product_id(BANK.slug, BRAND_SLUG), PURCHASE["modification"]["_id"])),
     "organizationId": str(financing.organization_id(LEASING.slug)),
     "incomeTypeId": _credit(INCOME),
     "initialPaymentId": _credit(INCOME, PERCENT),
@@ -109,7 +111,7 @@ ORDER_BODY = {
 BODY_EXAMPLES: dict[tuple[str, str], Any] = {
     ("POST", "/api/v1/auth/login"): {"phone": DEMO_USER_PHONE},
     ("POST", "/api/v1/auth/refresh-token"): {"token": "<refreshToken from POST /api/v1/auth/login>"},
-    ("POST", "/api/v1/users/limit"): {"code": "sandbox-oneid-code-1"},
+    ("POST", "/api/v1/users/limit"): {"code": "sandbox-verified"},  # the sandbox provider's code
     ("POST", "/api/v1/orders"): ORDER_BODY,
     ("POST", "/api/v1/orders/apply-promo-code"): {"code": "WELCOME10"},
     ("POST", "/api/v1/payments/leasing/calculate"): {
