@@ -18,7 +18,7 @@ export PYTHONPATH := layers/shared:functions:.
 .PHONY: help install run test test-mongoeco check unit integration lint format typecheck seed indexes openapi bench invoke sam-install build validate deploy clean
 
 help:
-	@echo "make run        serve the whole API on http://127.0.0.1:$(PORT) (embedded MongoDB, seeded demo data)"
+	@echo "make run        serve the whole API on http://127.0.0.1:$(PORT) (local mongod, seeded demo data, WORKERS processes)"
 	@echo "make test       lint, type-check and run every test (with the OpenAPI drift check and fuzzing)"
 	@echo "make test-mongoeco   a smoke run of a few integration tests on the mongoeco fallback (CI runs it)"
 	@echo "make check      sam build (arm64, no container) and sam validate --lint: what CI runs after make test"

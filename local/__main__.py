@@ -14,31 +14,28 @@ import sys
 from pathlib import Path
 
 from local.runtime import apply_local_defaults, ensure_database, prepare_database
-from local.static import ASSETS_PREFIX, assets_app, assets_base_url
+from local.static import assets_base_url
 
 
 def serve(port: int, host: str) -> None:
-    from werkzeug.serving import run_simple
-
-    from local.docs import DOCS_PREFIX, ApiDocs
-    from local.gateway import LocalApiGateway, LocalRequestHandler
+    from common.db import reset_client
+    from local.docs import DOCS_PREFIX
+    from local.workers import WorkerPool, worker_count
 
     os.environ.setdefault("ASSETS_BASE_URL", assets_base_url(host, port))  # images and files of the seed
+    workers = worker_count()
+    pool = WorkerPool(host, port, workers)  # bound before seeding: a taken port fails fast
     inserted = prepare_database(seed=True)
+    reset_client()  # the workers open their own connections
     print(f"MongoDB: {os.environ['MONGODB_URI']}  (mongosh, or MONGODB_URI=... python -m ops ...)")
     print(
         f"demo data: {sum(inserted.values())} documents inserted ({', '.join(f'{k} {v}' for k, v in inserted.items())})"
     )
     print(f"Car Retail API on http://{host}:{port}  (client header: demo-partner-key)")
     print(f"Swagger UI on http://{host}:{port}{DOCS_PREFIX}")
-    run_simple(
-        host,
-        port,
-        LocalApiGateway(extra={ASSETS_PREFIX: assets_app(), DOCS_PREFIX: ApiDocs()}),
-        threaded=True,
-        request_handler=LocalRequestHandler,
-        use_reloader=False,
-    )
+    print(f"{workers} worker processes (WORKERS), each serving one request at a time like a Lambda instance")
+    print("Press CTRL+C to quit")
+    pool.run()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     apply_local_defaults()
-    embedded = ensure_database()
+    database = ensure_database()
     try:
         if args.command == "serve":
             serve(args.port, args.host)
@@ -70,8 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        if embedded is not None:
-            embedded.stop()
+        if database is not None:
+            database.stop()
     return 0
 
 

@@ -4,6 +4,7 @@ python -m ops indexes                                     create the declared in
 python -m ops order show <orderId | contractNumber>       an order and its log
 python -m ops order transition <order> READY --cause ...  READY, IMPLEMENTED or CANCELLED
 python -m ops openapi                                     regenerate openapi.json (make openapi)
+python -m ops reconcile                                   one payment reconciliation pass (what runs every 5 min)
 python -m ops bench [--help]                              cold init and warm requests, measured (make bench)
 """
 
@@ -29,11 +30,16 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("indexes", help="create every index declared in code (idempotent)")
     commands.add_parser("openapi", help="write openapi.json, the OpenAPI document generated from the resolvers")
+    commands.add_parser("reconcile", help="finish or fail stuck card payments and retry pending refunds, once")
     commands.add_parser("bench", help="cold init per function and warm requests per sample event, measured")
     orders.add_commands(commands)
     args = parser.parse_args(argv)
     if args.command == "order":
         return orders.run(args)
+    if args.command == "reconcile":
+        from ops.reconcile import run
+
+        return run()
     if args.command == "openapi":
         from local.runtime import apply_local_defaults
         from ops.openapi import write

@@ -11,6 +11,7 @@ INDEX_MODULES = (
     "common.tokens",
     "common.rate_limit",
     "common.idempotency",
+    "common.outbox",
     "auth.indexes",
     "common.order_lifecycle",
     "orders.indexes",

@@ -19,6 +19,7 @@ from typing import Any
 from bson import ObjectId
 
 from common import order_lifecycle as lifecycle
+from common import outbox
 from common.db import get_db
 from common.errors import AppError, NotFound
 from common.order_lifecycle import BACK_OFFICE_TARGETS, Order, Status
@@ -44,7 +45,9 @@ def show(reference: str) -> dict[str, Any]:
 
 
 def transition(reference: str, target: Status, cause: str) -> Order:
-    return lifecycle.transition(find_order(reference)["_id"], target, cause=cause)
+    order = lifecycle.transition(find_order(reference)["_id"], target, cause=cause)
+    outbox.flush()  # publish now; the scheduled outbox publisher would otherwise within a minute
+    return order
 
 
 def add_commands(commands: Any) -> None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -48,6 +49,18 @@ def race(action: Callable[[], object], times: int) -> list[str]:
 
     with ThreadPoolExecutor(max_workers=times) as pool:
         return list(pool.map(attempt, range(times)))
+
+
+def all_at_once[T](actions: Sequence[Callable[[], T]]) -> list[T]:
+    """Run every action in its own thread, released together (a barrier), and return their results in order."""
+    start = threading.Barrier(len(actions), timeout=30)
+
+    def run(action: Callable[[], T]) -> T:
+        start.wait()
+        return action()
+
+    with ThreadPoolExecutor(max_workers=len(actions)) as pool:
+        return list(pool.map(run, actions))
 
 
 def api_event(

@@ -1,12 +1,14 @@
 """Indexes of the catalog collections, one per query the Catalog function makes."""
 
+from common.catalog.query import NAME_COLLATION
 from common.db import Index
 from common.locale import LOCALES
 
 INDEXES = [
     Index("brands", [("slug", 1)], "brands_slug_unique", {"unique": True}),
     Index("brands", [("order", 1), ("_id", 1)], "brands_order"),  # default brand order
-    Index("brands", [("name", 1), ("_id", 1)], "brands_name"),  # sort=name, and name search scans its keys
+    # sort=name, case-insensitive (a dozen brands: the name search reads them all)
+    Index("brands", [("name", 1), ("_id", 1)], "brands_name_ci", {"collation": NAME_COLLATION}),
     Index("body_types", [("slug", 1)], "body_types_slug_unique", {"unique": True}),
     Index("body_types", [("order", 1), ("_id", 1)], "body_types_order"),
     Index("powertrains", [("slug", 1)], "powertrains_slug_unique", {"unique": True}),
@@ -18,7 +20,10 @@ INDEXES = [
     # The sort orders: price (min/max bounds, price range of filters/all), new, name per locale.
     Index("cars", [("priceFrom", 1), ("_id", 1)], "cars_price"),
     Index("cars", [("createdAt", -1), ("_id", -1)], "cars_newest"),
-    *[Index("cars", [(f"name.{locale}", 1), ("_id", 1)], f"cars_name_{locale}") for locale in LOCALES],
+    *[
+        Index("cars", [(f"name.{locale}", 1), ("_id", 1)], f"cars_name_{locale}_ci", {"collation": NAME_COLLATION})
+        for locale in LOCALES
+    ],
     # A modification or color is found with its car (orders, financing, availability).
     Index("cars", [("modifications._id", 1)], "cars_modification"),
     Index("cars", [("colors._id", 1)], "cars_color"),

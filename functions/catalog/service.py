@@ -19,7 +19,16 @@ from common.catalog.models import (
     Option,
     PriceRange,
 )
-from common.catalog.query import BrandSort, CarSort, brand_sort, car_filter, car_sort, parse_ids
+from common.catalog.query import (
+    BrandSort,
+    CarSort,
+    brand_collation,
+    brand_sort,
+    car_collation,
+    car_filter,
+    car_sort,
+    parse_ids,
+)
 from common.context import current, locale
 from common.errors import NotFound
 from common.models import Page
@@ -45,7 +54,9 @@ def list_cars(
         search=term,
         brands_named=brands.ids_named(term) if term else [],
     )
-    docs, total = cars.find_page(query, car_sort(sort, locale()), offset=offset, limit=limit)
+    docs, total = cars.find_page(
+        query, car_sort(sort, locale()), offset=offset, limit=limit, collation=car_collation(sort)
+    )
     return Page[CarItem](items=car_items(docs, fingerprint=current().fingerprint, locale=locale()), total=total)
 
 
@@ -81,7 +92,7 @@ def car_modifications(car_id: str) -> Page[Modification]:
 
 
 def list_brands(*, search: str | None, sort: BrandSort) -> Page[BrandItem]:
-    found = brands.find_all(search=(search or "").strip(), sort=brand_sort(sort))
+    found = brands.find_all(search=(search or "").strip(), sort=brand_sort(sort), collation=brand_collation(sort))
     return Page[BrandItem](items=[views.brand_item(brand, locale()) for brand in found], total=len(found))
 
 

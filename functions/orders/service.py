@@ -9,7 +9,6 @@ from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
 from bson import ObjectId
-from pymongo.errors import PyMongoError
 
 from common import clock, counters
 from common import order_lifecycle as lifecycle
@@ -18,7 +17,7 @@ from common.errors import NotFound
 from common.ids import new_id
 from common.locale import Locale, localize
 from common.models import Page
-from common.observability import logger, metrics
+from common.observability import metrics
 from common.order_lifecycle import Order, Status
 from orders import promo_codes
 from orders.models import CreateOrderBody, OrderItem, OrderStep, PromoCode
@@ -96,17 +95,12 @@ def create_order(body: CreateOrderBody, *, user_id: str, locale: Locale) -> Orde
         order["statusSlug"] = Status.PAID.value  # a promo covered the whole price: nothing is left to pay
     try:
         order["contractNumber"] = next_contract_number()
-        get_db().orders.insert_one(order)
+        # The order, its first log entry and its event: one transaction, so none exists without the others.
+        lifecycle.create(order, cause="created")
     except Exception:
         if promo:
             promo_codes.release(promo["_id"], owner)
         raise
-    # The order exists now: a failure to log it must not tell the client it failed (a retry would be
-    # refused its promo and leave two orders). The order document is the source of truth.
-    try:
-        lifecycle.log_change(order, None, "created")
-    except PyMongoError:
-        logger.exception("order created but its first log entry was not written", extra={"order_id": str(order["_id"])})
     metrics.add_metric(name="OrdersCreated", unit=MetricUnit.Count, value=1)
     return detail(order, locale)
 

@@ -7,6 +7,8 @@ Its API, JSON over HTTPS, amounts in tiyin:
     POST /payments/{id}/pre-apply {}                              -> {}  sends the SMS code (again on resend)
     POST /payments/{id}/apply     {otp}                           -> {state: "CONFIRMED"} (idempotent)
     POST /payments/{id}/cancel    {}                              -> {}  void or refund
+    GET  /payments/{id}                                           -> {state, error? {code}}
+         state: CREATED | OTP_SENT (not debited), CONFIRMED, DECLINED (error.code says why), CANCELLED
     errors: 4xx {error: {code, message}}; 401 when the bearer token has expired
 
 The bearer token is cached per process until shortly before it expires, and fetched again once when
@@ -37,6 +39,8 @@ from transactions.processor import (
     CardDetails,
     OtpExpired,
     PaymentDeclined,
+    PaymentState,
+    PaymentStatus,
     ProcessorError,
     ProcessorPayment,
     ProcessorUnavailable,
@@ -53,6 +57,15 @@ ERRORS: dict[str, Callable[[], ProcessorError]] = {
     "CARD_BLOCKED": partial(PaymentDeclined, CARD_BLOCKED),
     "CARD_EXPIRED": partial(PaymentDeclined, CARD_DECLINED),
     "CARD_INVALID": partial(PaymentDeclined, CARD_DECLINED),
+}
+
+
+STATES = {
+    "CREATED": PaymentState.NOT_CHARGED,
+    "OTP_SENT": PaymentState.NOT_CHARGED,
+    "CONFIRMED": PaymentState.CHARGED,
+    "DECLINED": PaymentState.DECLINED,
+    "CANCELLED": PaymentState.CANCELLED,
 }
 
 
@@ -92,11 +105,26 @@ class HttpCardProcessor:
     def cancel(self, payment: ProcessorPayment) -> None:
         self._call(self._payment_path(payment, "cancel"), {})
 
+    def status(self, payment: ProcessorPayment) -> PaymentStatus:
+        path = f"/payments/{urllib.parse.quote(payment.processor_id, safe='')}"
+        answer = self._call(path, None)
+        state = STATES.get(str(answer.get("state")))
+        if state is None:
+            raise self._unreadable("/payments/{id}")
+        if state is not PaymentState.DECLINED:
+            return PaymentStatus(state)
+        error = answer.get("error")
+        code = error.get("code") if isinstance(error, dict) else None
+        known = ERRORS.get(code) if isinstance(code, str) else None
+        declined = known() if known else None
+        return PaymentStatus(state, declined.reason if isinstance(declined, PaymentDeclined) else CARD_DECLINED)
+
     @staticmethod
     def _payment_path(payment: ProcessorPayment, action: str) -> str:
         return f"/payments/{urllib.parse.quote(payment.processor_id, safe='')}/{action}"
 
-    def _call(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    def _call(self, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
+        """POST `body` to `path`, or GET it when `body` is None."""
         try:
             return self._send(path, body, self._bearer())
         except _Expired:
@@ -124,12 +152,15 @@ class HttpCardProcessor:
         with self._lock:
             self._token = None
 
-    def _send(self, path: str, body: dict[str, Any], token: str | None) -> dict[str, Any]:
+    def _send(self, path: str, body: dict[str, Any] | None, token: str | None) -> dict[str, Any]:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if token:
             headers["Authorization"] = f"Bearer {token}"
         request = urllib.request.Request(  # noqa: S310 (the base URL is configuration, https when deployed)
-            self.base_url + path, data=json.dumps(body).encode(), headers=headers, method="POST"
+            self.base_url + path,
+            data=None if body is None else json.dumps(body).encode(),
+            headers=headers,
+            method="GET" if body is None else "POST",
         )
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310

@@ -3,7 +3,8 @@
 Flow (the Uzbek processors' card-payment flow): `create` registers the payment for a card and an
 amount in tiyin, `send_otp` ("pre-apply") sends the SMS code to the card holder's phone (again on
 resend), `confirm` ("apply") debits the card with the code, `cancel` voids or refunds a confirmed
-payment that the order can no longer take. Nothing is debited before `confirm`.
+payment that the order can no longer take, `status` says what became of a payment (for the
+reconciliation of one whose confirm answer was lost). Nothing is debited before `confirm`.
 
 Adapters: `sandbox` (the default on a laptop and in dev, behaving like the processors' sandboxes) and
 `http` (a real processor over HTTPS), chosen by PAYMENT_PROCESSOR; the HTTP one is imported only when
@@ -13,6 +14,7 @@ chosen.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 from typing import Protocol
 
@@ -72,6 +74,21 @@ class ProcessorUnavailable(ProcessorError):
     """Outage, timeout or an answer we cannot read: the outcome of the call is unknown."""
 
 
+class PaymentState(StrEnum):
+    """What the processor says happened to a payment (`CardProcessor.status`)."""
+
+    CHARGED = "CHARGED"  # the card was debited
+    NOT_CHARGED = "NOT_CHARGED"  # registered (maybe a code sent), never debited
+    DECLINED = "DECLINED"  # the charge was refused (`PaymentStatus.reason`)
+    CANCELLED = "CANCELLED"  # voided or refunded
+
+
+@dataclass(frozen=True)
+class PaymentStatus:
+    state: PaymentState
+    reason: str | None = None  # why it was declined: INSUFFICIENT_FUNDS, CARD_BLOCKED, CARD_DECLINED
+
+
 class CardProcessor(Protocol):
     name: str
 
@@ -84,6 +101,10 @@ class CardProcessor(Protocol):
     def confirm(self, payment: ProcessorPayment, otp: str) -> None: ...
 
     def cancel(self, payment: ProcessorPayment) -> None: ...
+
+    def status(self, payment: ProcessorPayment) -> PaymentStatus:
+        """Ask what became of a payment whose confirm answer was lost (payment reconciliation)."""
+        ...
 
 
 def get_processor() -> CardProcessor:

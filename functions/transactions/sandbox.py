@@ -17,6 +17,8 @@ from transactions.processor import (
     INSUFFICIENT_FUNDS,
     CardDetails,
     PaymentDeclined,
+    PaymentState,
+    PaymentStatus,
     ProcessorPayment,
     WrongOtp,
 )
@@ -57,3 +59,10 @@ class SandboxProcessor:
 
     def cancel(self, payment: ProcessorPayment) -> None:
         """Nothing to give back in the sandbox: no money ever moved."""
+
+    def status(self, payment: ProcessorPayment) -> PaymentStatus:
+        """The sandbox keeps no state between calls: it answers what its confirm does with a right code,
+        declined for the insufficient-funds test card, charged for any other."""
+        if payment.token.startswith(INSUFFICIENT_TOKEN_PREFIX):
+            return PaymentStatus(PaymentState.DECLINED, INSUFFICIENT_FUNDS)
+        return PaymentStatus(PaymentState.CHARGED)

@@ -21,7 +21,7 @@ from typing import Any
 from aws_lambda_powertools.metrics import MetricUnit
 from bson import ObjectId
 
-from common import clock, counters, events, rate_limit
+from common import clock, counters, rate_limit
 from common import order_lifecycle as lifecycle
 from common.errors import AppError, BadRequest, Conflict, NotFound, ServiceUnavailable, TooManyRequests
 from common.models import Page
@@ -163,7 +163,7 @@ def resend(user_id: str, body: ResendBody) -> TransactionRef:
         _check_resend_allowed(current, now)
         raise TooManyRequests("A new code was just sent", retry_after=RESEND_COOLDOWN_SECONDS)
     try:
-        otp_hash = processor.send_otp(_payment(transaction))
+        otp_hash = processor.send_otp(payment_of(transaction))
     except ProcessorError as exc:
         store.undo_resend(transaction, now)
         raise _processor_refusal(exc) from None
@@ -227,7 +227,15 @@ def _settle(
     order_id = transaction["orderId"]
     if transaction.get("processorConfirmedAt") is None and not _already_recorded(order_id, transaction_id):
         _charge(processor, transaction, claim_id, otp, now)
+    return record_charged(processor, transaction, claim_id, now)
 
+
+def record_charged(processor: CardProcessor, transaction: Transaction, claim_id: str, now: datetime) -> AppliedPayment:
+    """A charged transaction held by `claim_id`: record the payment on the order (once per transaction)
+    and mark it CONFIRMED with its event; if the order refuses it, fail it and give the money back
+    (409). Used by apply and by the payment reconciliation."""
+    transaction_id = int(transaction["_id"])
+    order_id = transaction["orderId"]
     try:
         order = lifecycle.record_payment(
             order_id,
@@ -246,21 +254,18 @@ def _settle(
         # Charged, but the order can no longer take it (it was cancelled, or paid by other means).
         raise _fail(transaction, claim_id, now, refused, processor) from None
 
-    if store.mark_confirmed(transaction_id, claim_id, now):
-        events.publish(
-            "PaymentConfirmed",
-            {
-                "transactionId": transaction_id,
-                "orderId": order["_id"],
-                "brandId": transaction["brandId"],
-                "amount": transaction["amount"],
-                "cardType": transaction["cardType"],
-                "orderStatus": order["statusSlug"],
-                "paidAmount": order["paidAmount"],
-                "amountDue": order["amountDue"],
-                "at": now,
-            },
-        )
+    confirmed_event = {
+        "transactionId": transaction_id,
+        "orderId": order["_id"],
+        "brandId": transaction["brandId"],
+        "amount": transaction["amount"],
+        "cardType": transaction["cardType"],
+        "orderStatus": order["statusSlug"],
+        "paidAmount": order["paidAmount"],
+        "amountDue": order["amountDue"],
+        "at": now,
+    }
+    if store.mark_confirmed(transaction_id, claim_id, now, confirmed_event):
         metrics.add_metric(name="CardPaymentsConfirmed", unit=MetricUnit.Count, value=1)
         logger.info(
             "card payment confirmed",
@@ -308,7 +313,7 @@ def _charge(processor: CardProcessor, transaction: Transaction, claim_id: str, o
         lifecycle.release_charge(order_id, payment_id)
         raise
     try:
-        processor.confirm(_payment(transaction), otp)
+        processor.confirm(payment_of(transaction), otp)
     except WrongOtp:
         lifecycle.release_charge(order_id, payment_id)
         raise _wrong_otp(transaction, claim_id, now) from None
@@ -370,7 +375,7 @@ def _fail(
     changes: dict[str, Any] = {"status": Status.FAILED.value, "failureReason": "ORDER_REFUSED"}
     outcome = "the card was not charged"
     if refund_with is not None:
-        changes["refund"] = _cancel(refund_with, transaction)
+        changes["refund"] = cancel_charge(refund_with, transaction)
         outcome = REFUND_OUTCOMES[changes["refund"]]
     lifecycle.release_charge(transaction["orderId"], str(transaction["_id"]))
     store.update_claimed(int(transaction["_id"]), claim_id, now, changes)
@@ -380,12 +385,15 @@ def _fail(
     )
 
 
-def _cancel(processor: CardProcessor, transaction: Transaction) -> str:
+def cancel_charge(processor: CardProcessor, transaction: Transaction) -> str:
+    """Void or refund the charge: "DONE", or "PENDING" when the processor could not be reached (the
+    payment reconciliation tries again)."""
     try:
-        processor.cancel(_payment(transaction))
+        processor.cancel(payment_of(transaction))
     except ProcessorError:
         logger.error(
-            "card payment could not be cancelled: refund by hand", extra={"transaction_id": transaction["_id"]}
+            "card payment could not be cancelled; the reconciliation retries it",
+            extra={"transaction_id": transaction["_id"]},
         )
         metrics.add_metric(name="CardRefundFailures", unit=MetricUnit.Count, value=1)
         return "PENDING"
@@ -505,7 +513,7 @@ def _processor_of(transaction: Transaction) -> CardProcessor:
     return processor
 
 
-def _payment(transaction: Transaction) -> ProcessorPayment:
+def payment_of(transaction: Transaction) -> ProcessorPayment:
     return ProcessorPayment(
         processor_id=str(transaction["processorId"]),
         token=str(transaction["processorToken"]),

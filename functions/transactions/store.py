@@ -9,8 +9,10 @@ from typing import Any
 
 from bson import ObjectId
 from pymongo import DESCENDING, ReturnDocument
+from pymongo.client_session import ClientSession
 
-from common.db import get_db
+from common import outbox
+from common.db import get_db, in_transaction
 
 Transaction = dict[str, Any]
 
@@ -102,13 +104,24 @@ def update_claimed(
     )
 
 
-def mark_confirmed(transaction_id: int, claim_id: str, now: datetime) -> bool:
-    """CONFIRMING -> CONFIRMED, once, by the apply holding the claim: it publishes the payment."""
-    result = get_db().transactions.update_one(
-        {"_id": transaction_id, "status": Status.CONFIRMING.value, "claimId": claim_id},
-        {"$set": {"status": Status.CONFIRMED.value, "confirmedAt": now, "updatedAt": now}},
-    )
-    return result.modified_count == 1
+def mark_confirmed(transaction_id: int, claim_id: str, now: datetime, event: dict[str, Any]) -> bool:
+    """CONFIRMING -> CONFIRMED, once, by the apply holding the claim, with its `PaymentConfirmed` event
+    in the outbox in the same transaction."""
+
+    def confirm(session: ClientSession) -> bool:
+        result = get_db().transactions.update_one(
+            {"_id": transaction_id, "status": Status.CONFIRMING.value, "claimId": claim_id},
+            {"$set": {"status": Status.CONFIRMED.value, "confirmedAt": now, "updatedAt": now}},
+            session=session,
+        )
+        if result.modified_count != 1:
+            return False
+        outbox.add(
+            session, aggregate=f"transaction:{transaction_id}", sequence=1, detail_type="PaymentConfirmed", detail=event
+        )
+        return True
+
+    return in_transaction(confirm)
 
 
 def expire(transaction_id: int, now: datetime) -> None:
@@ -169,4 +182,51 @@ def of_order(order_id: ObjectId, user_id: str) -> list[Transaction]:
         get_db()
         .transactions.find({"orderId": order_id, "userId": ObjectId(user_id)})
         .sort([("createdAt", DESCENDING), ("_id", DESCENDING)])
+    )
+
+
+# --- payment reconciliation -------------------------------------------------------------------------
+
+
+def stale_confirming(claimed_before: datetime, limit: int) -> list[Transaction]:
+    """Transactions left CONFIRMING by an apply that stopped (claimed before `claimed_before`), oldest first."""
+    return list(
+        get_db()
+        .transactions.find({"status": Status.CONFIRMING.value, "claimedAt": {"$lte": claimed_before}})
+        .sort([("claimedAt", 1), ("_id", 1)])
+        .limit(limit)
+    )
+
+
+def refunds_pending(limit: int) -> list[Transaction]:
+    """Failed transactions whose charge still has to be cancelled, oldest first."""
+    return list(get_db().transactions.find({"refund": "PENDING"}).sort([("updatedAt", 1), ("_id", 1)]).limit(limit))
+
+
+def take_over(transaction: Transaction, claim_id: str, now: datetime) -> Transaction | None:
+    """Claim a stale CONFIRMING transaction for the reconciliation, if nobody touched it since it was read."""
+    return get_db().transactions.find_one_and_update(
+        {"_id": transaction["_id"], "status": Status.CONFIRMING.value, "claimId": transaction.get("claimId")},
+        {"$set": {"claimId": claim_id, "claimedAt": now, "updatedAt": now}},
+        return_document=ReturnDocument.AFTER,
+    )
+
+
+def settle_refund(transaction_id: int, outcome: str, now: datetime) -> bool:
+    """Record what became of a pending refund ("DONE"), once."""
+    result = get_db().transactions.update_one(
+        {"_id": transaction_id, "refund": "PENDING"}, {"$set": {"refund": outcome, "updatedAt": now}}
+    )
+    return result.modified_count == 1
+
+
+def unresolved_since(before: datetime) -> int:
+    """Payments still unresolved that started before `before`: confirming, or a refund not yet done."""
+    return get_db().transactions.count_documents(
+        {
+            "$or": [
+                {"status": Status.CONFIRMING.value, "createdAt": {"$lte": before}},
+                {"refund": "PENDING", "createdAt": {"$lte": before}},
+            ]
+        }
     )

@@ -21,6 +21,7 @@ from common.clock import FrozenClock
 from common.errors import ServiceUnavailable
 from common.secrets import payment_processor_credentials
 from common.settings import Settings, reset_settings
+from local.context import LocalLambdaContext
 from tests.data import insert_order, purchasable_car
 from tests.factories import ApiClient
 from transactions import processor as port
@@ -29,11 +30,14 @@ from transactions.processor import (
     CardDetails,
     OtpExpired,
     PaymentDeclined,
+    PaymentState,
+    PaymentStatus,
     ProcessorPayment,
     ProcessorUnavailable,
     WrongOtp,
     to_tiyin,
 )
+from transactions.reconciliation import lambda_handler as reconcile_handler
 from transactions.sandbox import INSUFFICIENT_FUNDS_CARD, PAYS_UZCARD
 
 LOGIN, PASSWORD = "merchant", "processor-password"
@@ -83,6 +87,7 @@ class FakeProcessor:
             if body.get("otp") != OTP:
                 return 400, {"error": {"code": "OTP_INVALID", "message": "wrong code"}}
             if payment["card"]["number"] == INSUFFICIENT_FUNDS_CARD:
+                payment["state"] = "DECLINED"
                 return 400, {"error": {"code": "INSUFFICIENT_FUNDS"}}
             payment["state"] = "CONFIRMED"
             if self.on_apply:
@@ -92,6 +97,13 @@ class FakeProcessor:
                 return 502, b""
         elif action == "cancel":
             payment["state"] = "CANCELLED"
+        return self.status_of(payment)
+
+    @staticmethod
+    def status_of(payment: dict[str, Any]) -> Reply:
+        """A payment's state (the answer of GET /payments/{id} too), with why it was declined."""
+        if payment["state"] == "DECLINED":
+            return 200, {"state": "DECLINED", "error": {"code": "INSUFFICIENT_FUNDS"}}
         return 200, {"state": payment["state"]}
 
 
@@ -102,7 +114,12 @@ def fake() -> Iterator[tuple[FakeProcessor, str]]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-            status, payload = processor.handle(self.path, body, self.headers.get("Authorization"))
+            self.answer(*processor.handle(self.path, body, self.headers.get("Authorization")))
+
+        def do_GET(self) -> None:
+            self.answer(*processor.handle(self.path, {}, self.headers.get("Authorization")))
+
+        def answer(self, status: int, payload: Any) -> None:
             data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
@@ -363,3 +380,78 @@ def test_a_transaction_registered_with_another_processor_is_refused(
     assert response.status_code == 409
     assert fake[0].calls == []
     assert (db.transactions.find_one({"_id": body["transactionId"]}) or {})["status"] == "PENDING"
+
+
+# --- status and the payment reconciliation --------------------------------------------------------
+
+
+def test_status_says_what_became_of_a_payment(adapter: HttpCardProcessor, fake: tuple[FakeProcessor, str]) -> None:
+    # Given payments at each step at the processor
+    server, _ = fake
+    created = adapter.create(CARD, 100, "1")
+    charged = adapter.create(CARD, 100, "2")
+    adapter.confirm(charged, OTP)
+    cancelled = adapter.create(CARD, 100, "3")
+    adapter.confirm(cancelled, OTP)
+    adapter.cancel(cancelled)
+    declined = adapter.create(CardDetails(INSUFFICIENT_FUNDS_CARD, 2039, 12), 100, "4")
+    with pytest.raises(PaymentDeclined):
+        adapter.confirm(declined, OTP)
+    # When the adapter asks for each one's status
+    answers = [adapter.status(payment) for payment in (created, charged, cancelled, declined)]
+    # Then each is read right, with the reason of the decline, through GET /payments/{id}
+    assert answers == [
+        PaymentStatus(PaymentState.NOT_CHARGED),
+        PaymentStatus(PaymentState.CHARGED),
+        PaymentStatus(PaymentState.CANCELLED),
+        PaymentStatus(PaymentState.DECLINED, "INSUFFICIENT_FUNDS"),
+    ]
+    assert server.paths()[-1] == "/payments/p-4"
+    # And a state it does not know is an outage, not a guess
+    server.script["p-1"] = [(200, {"state": "PROCESSING"})]
+    with pytest.raises(ProcessorUnavailable):
+        adapter.status(created)
+
+
+def run_reconciliation() -> dict[str, Any]:
+    """What EventBridge Scheduler runs every 5 minutes."""
+    result: dict[str, Any] = reconcile_handler({}, LocalLambdaContext(function_name="PaymentReconciliation"))
+    return result
+
+
+def test_reconciliation_finishes_a_charge_whose_answer_was_lost(
+    api: ApiClient, db: Db, through_http: FakeProcessor, frozen_clock: FrozenClock
+) -> None:
+    # Given the processor charged the card but its answer was lost, and the client never retried
+    order, body = start_payment(api, db, 1_000, amount_due=2_000)
+    through_http.lost_apply_answers = 1
+    assert api.post("/api/v1/transactions/apply", json=body).status_code == 503
+    # When the reconciliation runs a few minutes later, twice
+    frozen_clock.advance(6 * 60)
+    first, second = run_reconciliation(), run_reconciliation()
+    # Then it asked the processor, recorded the payment on the order once and confirmed the transaction
+    assert "/payments/p-1" in through_http.paths()
+    assert (first["outcomes"], second["outcomes"]) == ({"Confirmed": 1}, {})
+    paid = db.orders.find_one({"_id": order["_id"]}) or {}
+    assert (paid["statusSlug"], paid["paidAmount"], paid["paymentIds"]) == (
+        "PARTIALLY_PAID",
+        1_000,
+        [str(body["transactionId"])],
+    )
+    assert (db.transactions.find_one({"_id": body["transactionId"]}) or {})["status"] == "CONFIRMED"
+
+
+def test_reconciliation_retries_a_refund_the_processor_could_not_do(
+    api: ApiClient, db: Db, through_http: FakeProcessor
+) -> None:
+    # Given a charge the order refused, whose cancel failed at the processor
+    order, body = start_payment(api, db, 1_000, amount_due=1_000)
+    through_http.on_apply = lambda: lifecycle.record_payment(order["_id"], 1_000, payment_id="cash-1", cause="cash")
+    through_http.script["cancel"] = [(500, b"")]
+    assert api.post("/api/v1/transactions/apply", json=body).status_code == 409
+    # When the reconciliation runs
+    result = run_reconciliation()
+    # Then the charge is cancelled at the processor and the refund is done
+    assert result["outcomes"] == {"Refunded": 1}
+    assert through_http.payments["p-1"]["state"] == "CANCELLED"
+    assert (db.transactions.find_one({"_id": body["transactionId"]}) or {})["refund"] == "DONE"

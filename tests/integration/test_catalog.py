@@ -112,6 +112,19 @@ def test_sort_by_name_follows_the_requested_locale(api: ApiClient, catalog: Cata
     assert names(ru) == ["Кобальт", "Сонг Плюс", "Трекер", "Хан"]
 
 
+def test_sort_by_name_ignores_letter_case(api: ApiClient, db: Database[dict[str, Any]]) -> None:
+    # Given names with capitals inside, as the demo catalog has ("CS55 Plus" beside "Captiva")
+    brand = insert_brand(db, "Changan")
+    for name in ("CS55 Plus", "cobalt", "Captiva"):
+        insert_car(db, brand, name=name)
+    # When cars are sorted by name, both ways
+    ascending = names(api.get(CARS, params={"sort": "name"}))
+    descending = names(api.get(CARS, params={"sort": "-name"}))
+    # Then letter case does not decide the order
+    assert ascending == ["Captiva", "cobalt", "CS55 Plus"]
+    assert descending == ["CS55 Plus", "cobalt", "Captiva"]
+
+
 def test_equal_keys_are_ordered_by_id(api: ApiClient, db: Database[dict[str, Any]]) -> None:
     # Given three cars at the same price
     brand = insert_brand(db)

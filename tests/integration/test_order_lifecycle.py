@@ -9,7 +9,7 @@ import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
-from common import clock
+from common import clock, outbox
 from common import order_lifecycle as lifecycle
 from common.clock import FrozenClock
 from common.errors import Conflict
@@ -226,6 +226,7 @@ def test_each_transition_is_published_on_eventbridge(
 ) -> None:
     order = insert_order(db, USER, amount_due=100)
     lifecycle.record_payment(order["_id"], 100, payment_id="t1", cause="card payment")
+    outbox.flush()  # what a request's end does
     [event] = eventbridge()
     assert event["detail-type"] == "OrderStatusChanged"
     assert event["source"] == "car-retail-api"

@@ -13,6 +13,7 @@ from bson import ObjectId
 from pymongo.database import Database
 
 from common import order_lifecycle as lifecycle
+from common import outbox
 from common.clock import FrozenClock
 from common.order_lifecycle import Status
 from orders import service
@@ -343,6 +344,7 @@ def test_concurrent_orders_get_distinct_contract_numbers(db: Db) -> None:
 def test_placing_an_order_publishes_it_on_eventbridge(db: Db, eventbridge: Any) -> None:
     car = purchasable_car(db)
     order = service.create_order(CreateOrderBody.model_validate(order_body(car)), user_id=str(ObjectId()), locale="en")
+    outbox.flush()  # what a request's end does
     [event] = eventbridge()
     assert event["detail-type"] == "OrderStatusChanged"
     assert event["detail"]["contractNumber"] == order.contractNumber

@@ -36,7 +36,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel
 from pymongo.errors import AutoReconnect, ConnectionFailure, ExecutionTimeout, NetworkTimeout
 
-from common import responses, snapstart
+from common import outbox, responses, snapstart
 from common.access import UNDECLARED, AccessPolicy, check_request, require_json_body
 from common.context import RequestContext, set_current
 from common.errors import AppError
@@ -255,7 +255,12 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
     def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         set_current(RequestContext())  # nothing of the previous invocation leaks into this one
         refused = gate_or_refuse(app, event)
-        return refused if refused is not None else app.resolve(event, context)
+        if refused is not None:
+            return refused
+        outbox.start_request()
+        response = app.resolve(event, context)
+        outbox.flush()  # the events this request committed, right away (best effort, never raises)
+        return response
 
     snapstart.register(app)
     return lambda_handler

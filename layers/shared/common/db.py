@@ -7,17 +7,22 @@ Indexes are declared in code (`Index` lists in each function's `indexes.py`) and
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pymongo import MongoClient
+from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
 from pymongo.database import Database
+from pymongo.errors import OperationFailure
 from pymongo.monitoring import CommandListener
 
+from common.errors import ServiceUnavailable
 from common.secrets import mongodb_uri
 from common.settings import get_settings
+
+WRITE_CONFLICT = 112  # MongoDB's error code
 
 _lock = threading.Lock()
 _client: MongoClient[dict[str, Any]] | None = None
@@ -48,6 +53,29 @@ def get_db() -> Database[dict[str, Any]]:
     return get_client()[get_settings().mongodb_db]
 
 
+def in_transaction[T](work: Callable[[ClientSession], T]) -> T:
+    """Run `work(session)` as one MongoDB transaction: every write made with `session` happens, or none
+    does. The driver runs `work` again on a transient error (a write conflict with another
+    transaction), so it must only read and write through the session. Needs a replica set (Atlas always
+    is; tests and `make run` start a single-node one)."""
+    try:
+        with get_client().start_session() as session:
+            return session.with_transaction(work)
+    except OperationFailure as failure:
+        if not _is_write_conflict(failure):
+            raise
+        # MongoDB labels a write conflict transient and the driver retries it inside with_transaction
+        # until the operation timeout; the embedded fallback server (mongoeco) reports it at commit
+        # without the label. Either way another request changed the same document: try again.
+        raise ServiceUnavailable(
+            "The data is being changed by another request; try again", headers={"Retry-After": "1"}
+        ) from None
+
+
+def _is_write_conflict(failure: OperationFailure) -> bool:
+    return failure.code == WRITE_CONFLICT or "write conflict" in str(failure).lower()
+
+
 def reset_client(*, event_listeners: Sequence[CommandListener] = ()) -> None:
     """Close and forget the client (tests, or the local server switching databases). The next one is
     created with these pymongo command listeners (the benchmark and tests count round trips with one)."""
@@ -67,13 +95,15 @@ def find_page(
     offset: int,
     limit: int,
     projection: Mapping[str, Any] | None = None,
+    collation: Mapping[str, Any] | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
     """One page of matches and the number of all matches (the API's `{items, total}`); limit 0 and an
     offset past the end only count. `sort` should end on `_id` so pages never overlap."""
-    total = collection.count_documents(query)
+    total = collection.count_documents(query, collation=collation)
     if limit == 0 or offset >= total:
         return [], total
-    return list(collection.find(query, projection).sort(sort).skip(offset).limit(limit)), total
+    found = collection.find(query, projection, collation=collation).sort(sort).skip(offset).limit(limit)
+    return list(found), total
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ stores an in-progress record, runs, and stores its answer; a repeat with the sam
 (status, body, headers, plus `Idempotent-Replayed: true`) without running again; a repeat with another
 body is 409; a repeat while the first still runs is 409 with Retry-After. Records live 24 h (a TTL
 index removes them). This module supplies the MongoDB persistence layer, written on the utility's
-documented extension point (a `BasePersistenceLayer` subclass).
+documented extension point (a `BasePersistenceLayer` subclass, `common.idempotency_store`).
 
 Which answers are kept: successes, and refusals that are final (400, 404, 422: repeating the request
 changes nothing). A 409, 429 or 5xx means "not done, try again" here (a race, a rate limit, an outage),
@@ -23,26 +23,14 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import UTC, datetime
 from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
-from aws_lambda_powertools.utilities.idempotency import BasePersistenceLayer, IdempotencyConfig, idempotent_function
-from aws_lambda_powertools.utilities.idempotency.exceptions import (
-    IdempotencyAlreadyInProgressError,
-    IdempotencyItemAlreadyExistsError,
-    IdempotencyItemNotFoundError,
-    IdempotencyPersistenceLayerError,
-    IdempotencyValidationError,
-)
-from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
-from pymongo.errors import DuplicateKeyError
 
 from common import context, responses
-from common.db import Index, get_db
-from common.errors import AppError, BadRequest, Conflict, ServiceUnavailable
-from common.observability import logger
+from common.db import Index
+from common.errors import AppError, BadRequest
 from common.secrets import keyed_hash
 
 HEADER = "Idempotency-Key"
@@ -56,82 +44,6 @@ KEPT_ERROR_STATUSES = frozenset({400, 404, 422})
 INDEXES = [Index(COLLECTION, [("expiresAt", 1)], "idempotency_keys_ttl", {"expireAfterSeconds": 0})]
 
 
-class MongoPersistenceLayer(BasePersistenceLayer):
-    """Idempotency records in one MongoDB collection, one document per hashed key.
-
-    `_put_record` inserts, or takes over an expired record, with one conditional upsert: a live record
-    makes the upsert collide on `_id`, which is how a repeat (or a concurrent first request) is detected."""
-
-    def __init__(self, collection: str = COLLECTION) -> None:
-        super().__init__()
-        self.collection = collection
-
-    def _records(self) -> Any:
-        return get_db()[self.collection]
-
-    def _get_record(self, idempotency_key: str) -> DataRecord:
-        document = self._records().find_one({"_id": idempotency_key})
-        if document is None:
-            raise IdempotencyItemNotFoundError
-        return _to_record(document)
-
-    def _put_record(self, data_record: DataRecord) -> None:
-        now = datetime.now(UTC)
-        taken_over = {
-            "_id": data_record.idempotency_key,
-            "$or": [
-                {"expiry": {"$lt": int(now.timestamp())}},
-                {"status": "INPROGRESS", "inProgressExpiry": {"$lt": int(now.timestamp() * 1000)}},
-            ],
-        }
-        try:
-            self._records().replace_one(taken_over, _to_document(data_record), upsert=True)
-        except DuplicateKeyError:
-            # A live record holds the key. Without the old record attached, the utility reads it back
-            # through `_get_record` and checks the body hash there.
-            raise IdempotencyItemAlreadyExistsError from None
-
-    def _update_record(self, data_record: DataRecord) -> None:
-        document = _to_document(data_record)
-        del document["_id"]
-        self._records().update_one({"_id": data_record.idempotency_key}, {"$set": document})
-
-    def _delete_record(self, data_record: DataRecord) -> None:
-        self._records().delete_one({"_id": data_record.idempotency_key})
-
-
-def _to_document(record: DataRecord) -> dict[str, Any]:
-    expiry = int(record.expiry_timestamp or 0)
-    return {
-        "_id": record.idempotency_key,
-        "status": record.status,
-        "expiry": expiry,
-        "expiresAt": datetime.fromtimestamp(expiry, UTC),  # what the TTL index reads
-        "inProgressExpiry": record.in_progress_expiry_timestamp,
-        "payloadHash": record.payload_hash,
-        "response": record.response_data,
-    }
-
-
-def _to_record(document: dict[str, Any]) -> DataRecord:
-    return DataRecord(
-        idempotency_key=document["_id"],
-        status=document["status"],
-        expiry_timestamp=document.get("expiry"),
-        in_progress_expiry_timestamp=document.get("inProgressExpiry"),
-        response_data=document.get("response") or "",
-        payload_hash=document.get("payloadHash") or "",
-    )
-
-
-_persistence = MongoPersistenceLayer()
-
-
-def _replayed(response: Any, idempotent_data: DataRecord) -> Any:
-    """Powertools' response hook: runs only when the answer comes from the store."""
-    return {**response, "replayed": True}
-
-
 def _answer(response: Response) -> dict[str, Any]:
     body = response.body
     return {
@@ -141,7 +53,8 @@ def _answer(response: Response) -> dict[str, Any]:
     }
 
 
-def _run(request: dict[str, Any], proceed: NextMiddleware, app: Any) -> dict[str, Any]:
+def _run(proceed: NextMiddleware, app: Any) -> dict[str, Any]:
+    """The route's answer as a dict the store can keep; final refusals become answers too."""
     try:
         return _answer(proceed(app))
     except AppError as error:
@@ -182,34 +95,11 @@ class IdempotentRoute:
             "key": _parse_key(raw),
             "body": body_fingerprint(event.json_body),
         }
-        config = IdempotencyConfig(
-            event_key_jmespath="[route, user, key]",
-            payload_validation_jmespath="body",
-            raise_on_no_idempotency_key=True,
-            expires_after_seconds=TTL_SECONDS,
-            hash_function="sha256",
-            lambda_context=app.lambda_context,  # an in-progress record of a crashed invocation frees the key
-            response_hook=_replayed,
-        )
-        run = idempotent_function(
-            data_keyword_argument="request", persistence_store=_persistence, config=config, key_prefix="api"
-        )(_run)
-        try:
-            answer = run(request=request, proceed=next_middleware, app=app)
-        except IdempotencyValidationError:
-            raise Conflict(
-                f"This {HEADER} was already used with a different request body; send a new key for a new request",
-                details={"header": HEADER},
-            ) from None
-        except IdempotencyAlreadyInProgressError:
-            raise Conflict(
-                f"A request with this {HEADER} is still being processed; retry shortly",
-                details={"header": HEADER},
-                headers={"Retry-After": str(IN_PROGRESS_RETRY_AFTER_SECONDS)},
-            ) from None
-        except IdempotencyPersistenceLayerError:
-            logger.exception("idempotency store unavailable")
-            raise ServiceUnavailable() from None
+        # Imported on first use: Powertools' idempotency package loads boto3 (its DynamoDB layer), which
+        # would otherwise weigh on every cold start of the functions using this middleware.
+        from common.idempotency_store import run_idempotent
+
+        answer = run_idempotent(request, lambda: _run(next_middleware, app), app.lambda_context)
         headers = dict(answer["headers"])
         if answer.get("replayed"):
             headers[REPLAYED_HEADER] = "true"

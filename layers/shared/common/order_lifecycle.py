@@ -6,7 +6,9 @@
 Payments move an order from NEW or PARTIALLY_PAID to PARTIALLY_PAID or PAID (`record_payment`); the
 back office moves it to READY, IMPLEMENTED or CANCELLED (`transition`). Two racing changes cannot both
 win: each update matches the state (and paid amount) it was computed from. Every change is logged in
-`order_logs` with time and cause, and published as an `OrderStatusChanged` event.
+`order_logs` with time and cause, and published as an `OrderStatusChanged` event: the order update,
+its log entry and the event (in the outbox, `common.outbox`) are one MongoDB transaction. The order's
+`eventSeq`, incremented by each update, orders its events.
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from typing import Any
 
 from bson import ObjectId
 from pymongo import ReturnDocument
+from pymongo.client_session import ClientSession
 
-from common import clock, events
-from common.db import Index, get_db
+from common import clock, outbox
+from common.db import Index, get_db, in_transaction
 from common.errors import Conflict, NotFound, ServiceUnavailable
 from common.ids import new_id
 from common.locale import Locale
@@ -77,8 +80,9 @@ def can_transition(current: Status, target: Status) -> bool:
     return target in TRANSITIONS[current]
 
 
-def log_change(order: Order, previous: Status | None, cause: str) -> None:
-    """Append one entry to the order's log and tell the outside world."""
+def log_change(order: Order, previous: Status | None, cause: str, *, session: ClientSession) -> None:
+    """Append one entry to the order's log and put its `OrderStatusChanged` event in the outbox, in the
+    transaction (`session`) that changed the order."""
     now = clock.now()
     get_db().order_logs.insert_one(
         {
@@ -89,11 +93,15 @@ def log_change(order: Order, previous: Status | None, cause: str) -> None:
             "to": order["statusSlug"],
             "cause": cause,
             "at": now,
-        }
+        },
+        session=session,
     )
-    events.publish(
-        "OrderStatusChanged",
-        {
+    outbox.add(
+        session,
+        aggregate=f"order:{order['_id']}",
+        sequence=int(order.get("eventSeq", 0)),
+        detail_type="OrderStatusChanged",
+        detail={
             "orderId": order["_id"],
             "contractNumber": order.get("contractNumber"),
             "brandId": order.get("brandId"),
@@ -106,6 +114,16 @@ def log_change(order: Order, previous: Status | None, cause: str) -> None:
             "at": now,
         },
     )
+
+
+def create(order: Order, *, cause: str) -> None:
+    """Store a new order with its first log entry and event, all or nothing."""
+
+    def insert(session: ClientSession) -> None:
+        get_db().orders.insert_one(order, session=session)
+        log_change(order, None, cause, session=session)
+
+    in_transaction(insert)
 
 
 def _load(order_id: ObjectId) -> Order:
@@ -129,13 +147,13 @@ def transition(order_id: ObjectId, target: Status, *, cause: str) -> Order:
             raise Conflict(
                 f"Order cannot go from {current} to {target}", details={"statusSlug": current.value, "allowed": allowed}
             )
-        updated = get_db().orders.find_one_and_update(
+        updated = _change(
             {"_id": order_id, "statusSlug": current.value},
             {"$set": {"statusSlug": target.value, "updatedAt": clock.now()}},
-            return_document=ReturnDocument.AFTER,
+            previous=current,
+            cause=cause,
         )
         if updated is not None:
-            log_change(updated, current, cause)
             return updated
     raise Conflict("The order is being changed by another request, try again")
 
@@ -228,19 +246,33 @@ def record_payment(order_id: ObjectId, amount: int, *, payment_id: str, cause: s
         if order.get("chargingPaymentId") == payment_id:
             query["chargingPaymentId"] = payment_id
             changes |= {"chargingPaymentId": None, "chargingSince": None}
-        updated = get_db().orders.find_one_and_update(
+        updated = _change(
             query,
             {"$set": changes, "$push": {"paymentIds": payment_id}},
-            return_document=ReturnDocument.AFTER,
+            previous=current if target != current else None,
+            cause=cause,
         )
         if updated is not None:
-            if target != current:
-                log_change(updated, current, cause)
             return updated
     raise OrderBusy(
         "The order is being paid by another request, try again",
         headers={"Retry-After": "1"},
     )
+
+
+def _change(query: dict[str, Any], update: dict[str, Any], *, previous: Status | None, cause: str) -> Order | None:
+    """One compare-and-set of an order and, when its status changed (`previous` given), its log entry and
+    event, in one transaction; None when the order no longer matches `query` (nothing is written)."""
+
+    def apply(session: ClientSession) -> Order | None:
+        updated: Order | None = get_db().orders.find_one_and_update(
+            query, {**update, "$inc": {"eventSeq": 1}}, return_document=ReturnDocument.AFTER, session=session
+        )
+        if updated is not None and previous is not None:
+            log_change(updated, previous, cause, session=session)
+        return updated
+
+    return in_transaction(apply)
 
 
 def steps(order: Order, locale: Locale) -> list[dict[str, Any]]:

@@ -13,9 +13,9 @@ from common.db import get_db
 Brand = dict[str, Any]
 
 
-def find_all(*, search: str | None, sort: SortSpec) -> list[Brand]:
+def find_all(*, search: str | None, sort: SortSpec, collation: dict[str, Any] | None = None) -> list[Brand]:
     query = {"name": contains(search)} if search else {}
-    return list(get_db().brands.find(query).sort(sort))
+    return list(get_db().brands.find(query, collation=collation).sort(sort))
 
 
 def find_by_id(brand_id: str) -> Brand | None:

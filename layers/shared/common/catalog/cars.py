@@ -31,9 +31,13 @@ LIST_FIELDS = {
 DETAIL_EXCLUDED = {"info": 0, "modifications.specs": 0}
 
 
-def find_page(query: dict[str, Any], sort: SortSpec, *, offset: int, limit: int) -> tuple[list[Car], int]:
+def find_page(
+    query: dict[str, Any], sort: SortSpec, *, offset: int, limit: int, collation: dict[str, Any] | None = None
+) -> tuple[list[Car], int]:
     """One page of matches and the number of all matches; limit 0 only counts."""
-    return db.find_page(get_db().cars, query, sort, offset=offset, limit=limit, projection=LIST_FIELDS)
+    return db.find_page(
+        get_db().cars, query, sort, offset=offset, limit=limit, projection=LIST_FIELDS, collation=collation
+    )
 
 
 def find_many(car_ids: Iterable[ObjectId]) -> dict[ObjectId, Car]:

@@ -64,6 +64,22 @@ def car_filter(
     return query
 
 
+# Names sort case-insensitively ("Captiva" before "CS55 Plus"): strength 2 ignores case, not letters or
+# accents. "en" is ICU's root order, which sorts Latin (English, Uzbek) and Cyrillic (Russian) names
+# alphabetically; MongoDB has no Uzbek collation, and mongoeco (the fallback) knows only "en".
+# The name indexes declare the same collation, so the sorts use them.
+NAME_COLLATION: dict[str, Any] = {"locale": "en", "strength": 2}
+
+
+def car_collation(sort: CarSort) -> dict[str, Any] | None:
+    """The collation a car sort needs: only the name orders compare strings."""
+    return NAME_COLLATION if sort in ("name", "-name") else None
+
+
+def brand_collation(sort: BrandSort) -> dict[str, Any] | None:
+    return NAME_COLLATION if sort in ("name", "-name") else None
+
+
 def car_sort(sort: CarSort, locale: Locale) -> SortSpec:
     """Every order ends with `_id` (in the main key's direction), so equal keys keep a stable order."""
     orders: dict[str, SortSpec] = {

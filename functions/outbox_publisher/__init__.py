@@ -1,0 +1,1 @@
+"""The scheduled outbox publisher (no API routes)."""

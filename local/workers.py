@@ -1,0 +1,157 @@
+"""`make run`'s process model: several worker processes serving one listening socket.
+
+Each worker is like one Lambda instance: its own Python process with its own warm state (MongoDB
+client, caches), handling one request at a time. With several workers, concurrent requests really
+run concurrently against the one database, as on AWS. The parent binds the socket (pre-fork style,
+so connections wait in the backlog until a worker accepts them), starts `WORKERS` workers with
+`python -m local.workers`, replaces a worker that dies, and stops them all on Ctrl-C or SIGTERM.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+DEFAULT_WORKERS = 2
+STOP_TIMEOUT_S = 10.0
+WORKER_HEADER = "X-Local-Worker"
+
+
+def worker_count() -> int:
+    """WORKERS from the environment (default 2), at least 1."""
+    raw = os.environ.get("WORKERS", str(DEFAULT_WORKERS))
+    try:
+        return max(1, int(raw))
+    except ValueError:
+        raise SystemExit(f"WORKERS must be a whole number, not {raw!r}") from None
+
+
+def die_with_parent() -> None:
+    """Runs in a child before exec (Linux): the kernel sends it SIGTERM when its parent dies."""
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    # Every idle worker wakes on a new connection and one wins accept(); the others must not block.
+    sock.setblocking(False)
+    sock.set_inheritable(True)
+    return sock
+
+
+class WorkerPool:
+    def __init__(self, host: str, port: int, workers: int) -> None:
+        self.host = host
+        self.port = port
+        self.size = workers
+        self.socket = listening_socket(host, port)
+        self.workers: list[subprocess.Popen[bytes]] = []
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        fd = self.socket.fileno()
+        command = [sys.executable, "-m", "local.workers", "--fd", str(fd), "--host", self.host]
+        command += ["--port", str(self.port)]
+        return subprocess.Popen(  # noqa: S603 (this interpreter, this module)
+            command,
+            pass_fds=(fd,),
+            preexec_fn=die_with_parent if sys.platform == "linux" else None,  # noqa: PLW1509
+        )
+
+    def run(self) -> None:
+        """Start the workers and keep `size` of them alive until interrupted."""
+        previous = signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+        try:
+            self.workers = [self._spawn() for _ in range(self.size)]
+            while True:
+                for index, worker in enumerate(self.workers):
+                    if worker.poll() is not None:
+                        print(f"worker {worker.pid} exited with code {worker.returncode}; starting another")
+                        self.workers[index] = self._spawn()
+                time.sleep(0.5)  # supervising, not serving: requests never wait on this loop
+        except KeyboardInterrupt:
+            pass
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+            self.stop()
+
+    def stop(self) -> None:
+        for worker in self.workers:
+            if worker.poll() is None:
+                worker.terminate()
+        deadline = time.monotonic() + STOP_TIMEOUT_S
+        for worker in self.workers:
+            try:
+                worker.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                worker.wait()
+        self.workers = []
+        self.socket.close()
+
+
+def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def local_app() -> Any:
+    """The WSGI app every worker serves: the API, plus the seed's assets and the Swagger UI
+    (ASSETS_BASE_URL comes from the parent, `python -m local serve`)."""
+    from local.docs import DOCS_PREFIX, ApiDocs
+    from local.gateway import LocalApiGateway
+    from local.static import ASSETS_PREFIX, assets_app
+
+    return NamedWorker(LocalApiGateway(extra={ASSETS_PREFIX: assets_app(), DOCS_PREFIX: ApiDocs()}))
+
+
+class NamedWorker:
+    """Adds X-Local-Worker (the worker's pid) to every response: which instance served it."""
+
+    def __init__(self, app: Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]) -> None:
+        self.app = app
+        self.name = str(os.getpid())
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        def named_start_response(status: str, headers: list[tuple[str, str]], *args: Any) -> Any:
+            return start_response(status, [*headers, (WORKER_HEADER, self.name)], *args)
+
+        return self.app(environ, named_start_response)
+
+
+def serve_worker(fd: int, host: str, port: int) -> None:
+    """One worker: one request at a time (no threads), like one Lambda instance."""
+    from werkzeug.serving import make_server
+
+    from local.gateway import LocalRequestHandler
+
+    server = make_server(host, port, local_app(), request_handler=LocalRequestHandler, fd=fd)
+    server.serve_forever()  # returns on KeyboardInterrupt (Ctrl-C reaches every process of the group)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m local.workers", description="one worker of `make run`")
+    parser.add_argument("--fd", type=int, required=True, help="the listening socket inherited from the parent")
+    parser.add_argument("--host", required=True)
+    parser.add_argument("--port", type=int, required=True)
+    args = parser.parse_args(argv)
+    from local.runtime import apply_local_defaults
+
+    apply_local_defaults()
+    serve_worker(args.fd, args.host, args.port)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

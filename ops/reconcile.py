@@ -1,0 +1,18 @@
+"""`python -m ops reconcile`: the scheduled payment reconciliation pass, run by hand against the
+configured database and card processor (transactions.reconciliation)."""
+
+from __future__ import annotations
+
+import json
+
+from common import outbox
+from transactions.reconciliation import reconcile
+
+
+def run() -> int:
+    """Print what the pass did; exit 1 when something has been unresolved for over an hour."""
+    outbox.start_request()
+    report = reconcile()
+    outbox.flush()
+    print(json.dumps({"outcomes": report.outcomes, "unresolvedOverAnHour": report.unresolved_over_an_hour}))
+    return 1 if report.unresolved_over_an_hour else 0

@@ -1,0 +1,194 @@
+"""Races as production meets them: `make run`'s server with several worker processes (each one request
+at a time, like Lambda instances) serving parallel requests against one MongoDB, over real HTTP.
+
+The server runs as a subprocess on a free port, pointed at a seeded database of this module."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from pymongo.database import Database
+
+from local.mongod import free_port
+from local.template import ROOT
+from local.workers import WORKER_HEADER
+from tests.data import CatalogCar, order_body, purchasable_car
+from tests.databases import seeded_database, use_database
+from tests.factories import ApiClient, all_at_once
+
+WORKERS = 4
+START_TIMEOUT_S = 60.0
+ORDERS = "/api/v1/orders"
+CARD = "8600 4954 7331 6478"  # the sandbox's paying UZCARD
+OTP = 666666  # the sandbox's code
+
+Db = Database[dict[str, Any]]
+
+
+@pytest.fixture(scope="module")
+def race_database(mongo_uri: str) -> Iterator[str]:
+    """The demo dataset (LASTONE, the one-use promo code, among it), for this module's races alone."""
+    with seeded_database(mongo_uri) as name:
+        yield name
+
+
+@pytest.fixture(scope="module")
+def workers_server(mongo_uri: str, race_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`python -m local serve` with WORKERS worker processes on a free port; its base URL."""
+    port = free_port()
+    log_path = tmp_path_factory.mktemp("workers") / "server.log"
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(str(ROOT / part) for part in ("layers/shared", "functions", ".")),
+        "MONGODB_URI": mongo_uri,
+        "MONGODB_DB": race_database,
+        "WORKERS": str(WORKERS),
+    }
+    command = [sys.executable, "-m", "local", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    with log_path.open("wb") as log:
+        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)  # noqa: S603
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_serving(base_url, server, log_path)
+        yield base_url
+    finally:
+        server.send_signal(signal.SIGTERM)  # the parent stops its workers
+        server.wait(timeout=30)
+
+
+def wait_until_serving(base_url: str, server: subprocess.Popen[bytes], log_path: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail(f"the local server exited ({server.returncode}):\n{log_path.read_text()[-3000:]}")
+        try:
+            # Once the port is bound a request waits in its backlog until a worker takes it.
+            requests.get(f"{base_url}/api/docs/openapi.json", timeout=START_TIMEOUT_S)
+            return
+        except requests.ConnectionError:
+            time.sleep(0.1)  # waiting for a subprocess to bind its port, not for behaviour under test
+    pytest.fail(f"the local server did not answer within {START_TIMEOUT_S:.0f} s:\n{log_path.read_text()[-3000:]}")
+
+
+@pytest.fixture
+def race_db(mongo_uri: str, race_database: str, monkeypatch: pytest.MonkeyPatch) -> Db:
+    return use_database(mongo_uri, race_database, monkeypatch)
+
+
+@pytest.fixture
+def buyers(workers_server: str) -> Iterator[Callable[[int, str], list[ApiClient]]]:
+    """`buyers(n, prefix)`: n signed-in clients of the worker server, each a different user."""
+    clients: list[ApiClient] = []
+
+    def make(count: int, prefix: str) -> list[ApiClient]:
+        made = [ApiClient(workers_server) for _ in range(count)]
+        clients.extend(made)
+        for number, client in enumerate(made):
+            client.login(f"+99890{prefix}{number:05d}")
+        return made
+
+    yield make
+    for client in clients:
+        client.session.close()
+
+
+def served_by(responses: list[requests.Response]) -> set[str]:
+    return {response.headers[WORKER_HEADER] for response in responses}
+
+
+def test_thirty_parallel_orders_get_thirty_unique_contract_numbers(
+    buyers: Callable[[int, str], list[ApiClient]], race_db: Db
+) -> None:
+    # Given thirty signed-in buyers and a car in stock
+    car = purchasable_car(race_db, brand="Race Orders")
+    clients = buyers(30, "11")
+    # When they all order it at once
+    placed = all_at_once([partial(client.post, ORDERS, json=order_body(car)) for client in clients])
+    # Then every order is placed, each with its own contract number, by more than one worker process
+    assert [response.status_code for response in placed] == [201] * 30, [r.text for r in placed if r.status_code != 201]
+    numbers = [response.json()["data"]["contractNumber"] for response in placed]
+    assert len(set(numbers)) == 30
+    assert race_db.orders.count_documents({"carId": car.car_id}) == 30
+    assert len(served_by(placed)) > 1
+
+
+def test_twenty_parallel_applies_of_one_transaction_pay_once(
+    buyers: Callable[[int, str], list[ApiClient]], workers_server: str, race_db: Db
+) -> None:
+    # Given a buyer's order of 1,000 and one pending card transaction of 300 on it
+    car = purchasable_car(race_db, brand="Race Payments", prices=(1_000,))
+    [buyer] = buyers(1, "22")
+    order = buyer.post(ORDERS, json=order_body(car)).json()["data"]
+    card = {"cardNumber": CARD, "expiry": "12/39", "cardType": "UZCARD"}
+    target = {"brandId": str(car.brand_id), "orderId": order["_id"]}
+    created = buyer.post("/api/v1/transactions/create", json={"amount": 300, **card, **target})
+    assert created.status_code == 200, created.text
+    apply = {"transactionId": created.json()["data"]["transactionId"], "otp": OTP, "amount": 300, **target}
+    # When twenty copies of the buyer's app apply it at once
+    clients = [ApiClient(workers_server) for _ in range(20)]
+    for client in clients:
+        client.token = buyer.token
+    answers = all_at_once([partial(client.post, "/api/v1/transactions/apply", json=apply) for client in clients])
+    # Then exactly one pays, the others are told it is taken, and the order counts 300 once
+    statuses = [answer.status_code for answer in answers]
+    assert statuses.count(200) == 1, statuses
+    assert set(statuses) == {200, 409}
+    stored = race_db.orders.find_one({"contractNumber": order["contractNumber"]}) or {}
+    assert (stored["paidAmount"], stored["statusSlug"]) == (300, "PARTIALLY_PAID")
+    assert len(served_by(answers)) > 1
+    for client in clients:
+        client.session.close()
+
+
+def test_the_one_use_promo_code_goes_to_exactly_one_of_ten_parallel_buyers(
+    buyers: Callable[[int, str], list[ApiClient]], race_db: Db
+) -> None:
+    # Given LASTONE, the demo's promo code with one use left, and ten buyers of one car
+    assert (race_db.promo_codes.find_one({"_id": "LASTONE"}) or {})["used"] == 0
+    car: CatalogCar = purchasable_car(race_db, brand="Race Promo")
+    clients = buyers(10, "33")
+    # When all ten order with it at once
+    placed = all_at_once(
+        [partial(client.post, ORDERS, json=order_body(car, promoCode="LASTONE")) for client in clients]
+    )
+    # Then one order gets the discount, the nine others are refused, and the code is used once
+    statuses = sorted(response.status_code for response in placed)
+    assert statuses == [201] + [409] * 9, [response.text for response in placed]
+    [won] = [response.json()["data"] for response in placed if response.status_code == 201]
+    assert won["discount"] == 500_000
+    assert {r.json()["message"] for r in placed if r.status_code == 409} == {"Promo code has been used up"}
+    promo = race_db.promo_codes.find_one({"_id": "LASTONE"}) or {}
+    assert (promo["used"], len(promo["usedBy"])) == (1, 1)
+
+
+def test_parallel_saved_car_toggles_from_one_device_each_make_a_real_transition(
+    workers_server: str, race_db: Db
+) -> None:
+    # Given a car of the catalog that one device has not saved, and fifteen toggles of it from that device
+    car_id = str((race_db.cars.find_one({}, {"_id": 1}) or {})["_id"])
+    device = {"fingerprint": "race-device-0001"}
+    clients = [ApiClient(workers_server) for _ in range(15)]
+    # When they run at once
+    answers = all_at_once(
+        [partial(client.patch, f"/api/v1/saved-cars/{car_id}", json={}, headers=device) for client in clients]
+    )
+    # Then each answer is a real transition (8 saves, 7 removals) and the car ends saved (an odd count)
+    assert all(answer.status_code == 201 for answer in answers), [answer.text for answer in answers]
+    outcomes = sorted(answer.json()["data"]["status"] for answer in answers)
+    assert outcomes == ["removed"] * 7 + ["saved"] * 8
+    with ApiClient(workers_server) as reader:
+        listed = reader.get("/api/v1/saved-cars", headers=device).json()["data"]["items"]
+    assert [item["_id"] for item in listed] == [car_id]
+    assert len(served_by(answers)) > 1
+    for client in clients:
+        client.session.close()
