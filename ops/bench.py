@@ -83,6 +83,7 @@ def lambda_environment(function: str) -> dict[str, str]:
         "LOG_LEVEL": "INFO",
         "POWERTOOLS_SERVICE_NAME": "car-retail-api",
         "POWERTOOLS_METRICS_NAMESPACE": "CarRetail",
+        "PYDANTIC_DISABLE_PLUGINS": "__all__",  # as template.yaml's Globals set it
     }
 
 

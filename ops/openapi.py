@@ -29,7 +29,7 @@ from common.access import JWT, MAX_HEADER_LENGTH, PUBLIC
 from common.app import ApiResolver, RouteDeclaration
 from common.models import Envelope
 from local.template import ROOT, ApiRoute, api_routes
-from ops.openapi_examples import BODY_EXAMPLES, LINKS, PARAMETER_EXAMPLES, PATH_ID_EXAMPLES
+from ops.openapi_examples import BODY_EXAMPLES, LINKS, NAMED_BODY_EXAMPLES, PARAMETER_EXAMPLES, PATH_ID_EXAMPLES
 
 JSON = "application/json"
 DOCUMENT = ROOT / "openapi.json"
@@ -228,7 +228,12 @@ def _enrich_operation(operation: dict[str, Any], route: ApiRoute, declared: Rout
     if "requestBody" in operation:
         errors |= {413: None, 415: None}
         example = BODY_EXAMPLES.get((route.method, route.path))
-        if example is not None:
+        named = NAMED_BODY_EXAMPLES.get((route.method, route.path))
+        if named is not None:
+            operation["requestBody"]["content"][JSON]["examples"] = {
+                name: {"summary": summary, "value": value} for name, (summary, value) in named.items()
+            }
+        elif example is not None:
             operation["requestBody"]["content"][JSON]["example"] = example
     errors |= {code: when or None for code, when in declared.errors.items() if code >= 400}
     idempotent = idempotency.IDEMPOTENT in declared.middlewares

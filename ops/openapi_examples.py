@@ -107,6 +107,48 @@ ORDER_BODY = {
     "price": PURCHASE["modification"]["price"],
 }
 
+# A credit order of the same car: the offer /api/v2/payments/banks gives for it (by the first bank) and
+# one path of that bank's chain.
+CREDIT_ORDER_BODY = {
+    **ORDER_BODY,
+    "paymentTypeId": "CREDIT",
+    "credit": {
+        "bankId": str(offer_id(financing.credit_product_id(BANK.slug, BRAND_SLUG), PURCHASE["modification"]["_id"])),
+        "incomeTypeId": _credit(INCOME),
+        "initialPaymentId": _credit(INCOME, PERCENT),
+        "loanTermId": _credit(INCOME, PERCENT, MONTHS),
+        "refundTypeId": _credit(INCOME, PERCENT, MONTHS, REFUND),
+    },
+}
+LEASING_ORDER_BODY = {
+    **ORDER_BODY,
+    "paymentTypeId": "LEASING",
+    "leasing": {
+        "leasingId": _leasing(),
+        "loanTermId": _leasing("term", LEASING.terms[0]),
+        "initialPaymentId": _leasing("initial", LEASING.initial_percents[0]),
+    },
+}
+INSTALLMENT_ORDER_BODY = {
+    **ORDER_BODY,
+    "paymentTypeId": "INSTALLMENT",
+    "installment": {
+        "planId": str(financing.installment_plan_id(BRAND_SLUG)),
+        "initialPercent": financing.INSTALLMENT_ROWS[0][0],
+        "months": financing.INSTALLMENT_TERMS[-1],
+    },
+}
+
+# Request bodies with several examples (summary, body), by operation.
+NAMED_BODY_EXAMPLES: dict[tuple[str, str], dict[str, tuple[str, Any]]] = {
+    ("POST", "/api/v1/orders"): {
+        "cash": ("Paid in full by card", ORDER_BODY),
+        "credit": ("On credit: the bank chain's choices", CREDIT_ORDER_BODY),
+        "leasing": ("On leasing: a program's term and initial payment", LEASING_ORDER_BODY),
+        "installment": ("By installments: a cell of the plan's matrix", INSTALLMENT_ORDER_BODY),
+    },
+}
+
 # Request bodies, by operation.
 BODY_EXAMPLES: dict[tuple[str, str], Any] = {
     ("POST", "/api/v1/auth/login"): {"phone": DEMO_USER_PHONE},

@@ -156,3 +156,20 @@ def insert_special_offer(
     }
     db.special_offers.insert_one(doc)
     return doc
+
+
+def well_formed_choices(payment_type: str) -> dict[str, Any]:
+    """The choices field of a POST /api/v1/orders body of this financed type, with ids nothing has (for
+    checks that come before the choices are looked at)."""
+
+    def new(*names: str) -> dict[str, str]:
+        return {name: str(ObjectId()) for name in names}
+
+    field = payment_type.lower()
+    return {
+        field: {
+            "credit": new("bankId", "incomeTypeId", "initialPaymentId", "loanTermId", "refundTypeId"),
+            "leasing": new("leasingId", "loanTermId", "initialPaymentId"),
+            "installment": {**new("planId"), "initialPercent": 30, "months": 12},
+        }[field]
+    }

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, StringConstraints, ValidationInfo, WithJsonSchema, field_validator
+from pydantic_core import PydanticCustomError
 
+from common.deals import CreditSummary, InstallmentFigures, LeasingCalculation
 from common.enums import PaymentType
 from common.models import ApiModel, Id, Timestamp
 from common.order_lifecycle import Status
@@ -24,12 +26,54 @@ OptionalPromoCode = Annotated[PromoCodeText | None, BeforeValidator(_blank_is_no
 
 
 FINANCED = frozenset({PaymentType.CREDIT, PaymentType.LEASING, PaymentType.INSTALLMENT})
+# The body field carrying the choices of each financed payment type.
+CHOICES_FIELD = {PaymentType.CREDIT: "credit", PaymentType.LEASING: "leasing", PaymentType.INSTALLMENT: "installment"}
+
+
+def _not_a_boolean(value: object) -> object:
+    # JSON true is the number 1 to lax coercion; no client means a boolean as a term or a percent.
+    if isinstance(value, bool):
+        raise ValueError("must be a number, not a boolean")
+    return value
+
+
+WholeNumber = Annotated[int, BeforeValidator(_not_a_boolean)]
+
+
+class CreditChoice(RequestModel):
+    """The five ids GET /api/v2/payments/banks/calculate takes, as chosen on the bank chain."""
+
+    bankId: MongoId = Field(
+        description="a bank offer (`_id`) of GET /api/v2/payments/banks for this car and modification"
+    )
+    incomeTypeId: MongoId = Field(description="one of GET /api/v2/payments/banks/income-types?bankId=")
+    initialPaymentId: MongoId = Field(description="one of GET /api/v2/payments/banks/initial-payment?incomeTypeId=")
+    loanTermId: MongoId = Field(description="one of GET /api/v2/payments/banks/loan-terms?initialPaymentId=")
+    refundTypeId: MongoId = Field(description="one of GET /api/v2/payments/banks/refund-types?loanTermId=")
+
+
+class LeasingChoice(RequestModel):
+    """What POST /api/v1/payments/leasing/calculate takes besides the car and price (the order's own)."""
+
+    leasingId: MongoId = Field(description="a leasing program (`_id`) of GET /api/v1/payments/leasing")
+    loanTermId: MongoId = Field(description="one of the program's loanTerms")
+    initialPaymentId: MongoId = Field(description="one of the program's initialPayments")
+
+
+class InstallmentChoice(RequestModel):
+    """One cell of GET /api/v1/payments/installment: a plan, a row's initial percent, a column's months."""
+
+    planId: MongoId = Field(description="a plan (`_id`) of GET /api/v1/payments/installment")
+    initialPercent: WholeNumber = Field(ge=0, le=100, description="a row's initialPercent", examples=[30])
+    months: WholeNumber = Field(ge=1, le=600, description="one of the plan's terms", examples=[12])
 
 
 class CreateOrderBody(RequestModel):
-    """The seven fields of an order are required for every payment type. A financed order (CREDIT,
-    LEASING, INSTALLMENT) may also name the chosen organization (bank or leasing company) and offer;
-    a CASH order may not."""
+    """The seven fields of an order are required for every payment type. A financed order carries the
+    choices made on the financing routes in the object named for its type (`credit`, `leasing` or
+    `installment`), which is then required; the server re-checks and prices them. `organizationId` and
+    `offerId` are optional, and must name the chosen organization and offer when sent. A CASH order
+    sends none of these."""
 
     carId: MongoId
     modificationId: MongoId
@@ -39,8 +83,18 @@ class CreateOrderBody(RequestModel):
     paymentTypeId: PaymentType
     price: Money = Field(description="the price the client saw, in sums; must equal the current price")
     promoCode: OptionalPromoCode = None
-    organizationId: FinancingId | None = Field(default=None, description="CREDIT, LEASING, INSTALLMENT only")
-    offerId: FinancingId | None = Field(default=None, description="CREDIT, LEASING, INSTALLMENT only")
+    organizationId: FinancingId | None = Field(
+        default=None, description="financed orders only, optional: the chosen bank, leasing company or provider"
+    )
+    offerId: FinancingId | None = Field(
+        default=None,
+        description="financed orders only, optional: the chosen bank offer, leasing program or installment plan",
+    )
+    credit: CreditChoice | None = Field(default=None, validate_default=True, description="required for CREDIT only")
+    leasing: LeasingChoice | None = Field(default=None, validate_default=True, description="required for LEASING only")
+    installment: InstallmentChoice | None = Field(
+        default=None, validate_default=True, description="required for INSTALLMENT only"
+    )
 
     @field_validator("organizationId", "offerId")
     @classmethod
@@ -49,12 +103,62 @@ class CreateOrderBody(RequestModel):
             raise ValueError("is only accepted for CREDIT, LEASING or INSTALLMENT orders")
         return value
 
+    @field_validator("credit", "leasing", "installment")
+    @classmethod
+    def the_choices_of_the_payment_type(cls, value: object, info: ValidationInfo) -> object:
+        payment_type = info.data.get("paymentTypeId")
+        if payment_type is None:  # itself invalid: that is the error to report
+            return value
+        wanted = CHOICES_FIELD.get(payment_type)
+        if info.field_name == wanted and value is None:
+            raise PydanticCustomError(
+                "financing_choices",
+                "is required for {kind} orders: the choices made on the financing routes",
+                {"kind": payment_type.value},
+            )
+        if info.field_name != wanted and value is not None:
+            kind = next(kind for kind, field in CHOICES_FIELD.items() if field == info.field_name)
+            raise PydanticCustomError("financing_choices", "is only accepted for {kind} orders", {"kind": kind.value})
+        return value
+
 
 class PromoCodeBody(RequestModel):
     code: PromoCodeText
 
 
 # Responses
+
+
+class CreditFinancing(CreditSummary):
+    """A credit order's deal: the bank chain's choices and the figures of /api/v2/payments/banks/calculate."""
+
+    paymentType: Literal["CREDIT"]
+    organizationId: Id = Field(description="the bank")
+    offerId: Id = Field(description="the bank offer (`credit.bankId`)")
+    choices: CreditChoice
+
+
+class LeasingFinancing(LeasingCalculation):
+    """A leasing order's deal: the choices and the figures of POST /api/v1/payments/leasing/calculate."""
+
+    paymentType: Literal["LEASING"]
+    organizationId: Id = Field(description="the leasing company")
+    offerId: Id = Field(description="the leasing program (`leasing.leasingId`)")
+    choices: LeasingChoice
+
+
+class InstallmentFinancing(InstallmentFigures):
+    """An installment order's deal: the chosen cell of GET /api/v1/payments/installment and its figures."""
+
+    paymentType: Literal["INSTALLMENT"]
+    organizationId: Id = Field(description="the installment provider")
+    offerId: Id = Field(description="the plan (`installment.planId`)")
+    choices: InstallmentChoice
+
+
+OrderFinancing = Annotated[
+    CreditFinancing | LeasingFinancing | InstallmentFinancing, Field(discriminator="paymentType")
+]
 
 # The order's state, named for the document (the transactions' states are another enum).
 OrderState = Annotated[
@@ -71,6 +175,13 @@ class OrderItem(ApiModel):
     price: int = Field(ge=0, description="the car's price when ordered, in sums", examples=[158000000])
     discount: int = Field(ge=0, description="the promo code's discount, in sums", examples=[0])
     amountDue: int = Field(ge=0, description="price - discount: what the order costs, in sums")
+    amountDueNow: int = Field(
+        ge=0,
+        description="what card payments may take in all, in sums: amountDue for CASH; the initial payment of the "
+        "financing, less the discount, for CREDIT, LEASING and INSTALLMENT (the financing pays the rest). "
+        "The order is PAID when this is paid",
+        examples=[47400000],
+    )
     paidAmount: int = Field(ge=0, description="paid so far, in sums", examples=[0])
     paymentTypeId: PaymentType
     brandName: str | None = Field(examples=["Chevrolet"])
@@ -88,8 +199,15 @@ class Order(OrderItem):
     branchId: Id
     regionId: Id
     promoCode: str | None = Field(description="the promo code applied", examples=["WELCOME10"])
-    organizationId: str | None = Field(description="the chosen bank or leasing company (financed orders)")
-    offerId: str | None = Field(description="the chosen offer (financed orders)")
+    organizationId: str | None = Field(
+        description="the chosen bank, leasing company or installment provider (financed orders)"
+    )
+    offerId: str | None = Field(
+        description="the chosen bank offer, leasing program or installment plan (financed orders)"
+    )
+    financing: OrderFinancing | None = Field(
+        description="the deal of a financed order: the choices and the figures the financing route gave; null for CASH"
+    )
     modificationName: str | None = Field(examples=["LTZ AT"])
     colorName: str | None = Field(examples=["Summit White"])
     updatedAt: Timestamp | None

@@ -13,13 +13,15 @@ from bson import ObjectId
 from common import clock, counters
 from common import order_lifecycle as lifecycle
 from common.db import find_page, get_db
-from common.errors import NotFound
+from common.errors import Conflict, NotFound
 from common.ids import new_id
 from common.locale import Locale, localize
 from common.models import Page
 from common.observability import metrics
 from common.order_lifecycle import Order, Status
 from orders import promo_codes
+from orders.deal import Deal
+from orders.deal import choose as choose_deal
 from orders.models import CreateOrderBody, OrderItem, OrderStep, PromoCode
 from orders.models import Order as OrderView
 from orders.references import Purchase, resolve_purchase
@@ -43,12 +45,18 @@ def new_order(
     owner: ObjectId,
     payment_type: str,
     promo: promo_codes.Promo | None = None,
-    organization_id: str | None = None,
-    offer_id: str | None = None,
+    deal: Deal | None = None,
 ) -> Order:
     """The document of a NEW order for this purchase, with a snapshot of the names of what was bought
-    (the catalog may rename or drop a car later; the order keeps what was sold). No contract number yet."""
+    (the catalog may rename or drop a car later; the order keeps what was sold). No contract number yet.
+
+    `amountDue` is what the car costs the buyer (price - discount); `amountDueNow` what card payments
+    may take: all of it for CASH, the deal's initial payment for a financed order (the bank, lessor or
+    installments pay the rest). A promo on a financed order lowers the initial payment, never below 0."""
     discount = promo_codes.discount_for(promo, purchase.price) if promo else 0
+    if deal is not None:
+        discount = min(discount, deal.initial_payment)
+    due_now = purchase.price - discount if deal is None else deal.initial_payment - discount
     now = clock.now()
     return {
         "_id": new_id(),
@@ -61,12 +69,14 @@ def new_order(
         "branchId": purchase.branch["_id"],
         "regionId": purchase.branch["regionId"],
         "paymentTypeId": payment_type,
-        "organizationId": organization_id,
-        "offerId": offer_id,
+        "organizationId": deal.organization_id if deal else None,
+        "offerId": deal.offer_id if deal else None,
+        "financing": deal.document() if deal else None,
         "price": purchase.price,
         "discount": discount,
         "promoCode": promo["_id"] if promo else None,
         "amountDue": purchase.price - discount,
+        "amountDueNow": due_now,
         "paidAmount": 0,
         "paymentIds": [],
         "carName": purchase.car.get("name"),
@@ -81,18 +91,15 @@ def new_order(
 def create_order(body: CreateOrderBody, *, user_id: str, locale: Locale) -> OrderView:
     """Check the request against the catalog, apply the promo, store the order as NEW and log it."""
     purchase = resolve_purchase(body)
+    deal = choose_deal(body, purchase)
+    if deal is not None and deal.initial_payment == 0 and body.promoCode:
+        raise Conflict("A promo code lowers the initial payment, and this financing has none: order without it")
     owner = ObjectId(user_id)
     promo = promo_codes.consume(body.promoCode, owner) if body.promoCode else None
-    order = new_order(
-        purchase,
-        owner=owner,
-        payment_type=body.paymentTypeId.value,
-        promo=promo,
-        organization_id=body.organizationId,
-        offer_id=body.offerId,
-    )
-    if order["amountDue"] == 0:
-        order["statusSlug"] = Status.PAID.value  # a promo covered the whole price: nothing is left to pay
+    order = new_order(purchase, owner=owner, payment_type=body.paymentTypeId.value, promo=promo, deal=deal)
+    if order["amountDueNow"] == 0:
+        # Nothing is left to pay by card (a promo covered the price, or the deal's initial payment).
+        order["statusSlug"] = Status.PAID.value
     try:
         order["contractNumber"] = next_contract_number()
         # The order, its first log entry and its event: one transaction, so none exists without the others.
@@ -120,6 +127,7 @@ def _item_fields(order: Order, locale: Locale) -> dict[str, Any]:
         "price": order["price"],
         "discount": order.get("discount", 0),
         "amountDue": order.get("amountDue", order["price"]),
+        "amountDueNow": lifecycle.due_now(order),
         "paidAmount": order.get("paidAmount", 0),
         "paymentTypeId": order["paymentTypeId"],
         "brandName": order.get("brandName"),
@@ -142,6 +150,7 @@ def detail(order: Order, locale: Locale) -> OrderView:
             "promoCode": order.get("promoCode"),
             "organizationId": order.get("organizationId"),
             "offerId": order.get("offerId"),
+            "financing": order.get("financing"),
             "modificationName": order.get("modificationName"),
             "colorName": localize(order.get("colorName"), locale),
             "updatedAt": order.get("updatedAt"),

@@ -17,13 +17,13 @@ from bson import ObjectId
 from pymongo import UpdateOne
 from pymongo.errors import BulkWriteError
 
-from common import clock, financing
+from common import clock, deals, financing
+from common.credit_math import RefundType
 from common.db import get_db
 from common.enums import PaymentType
 from common.errors import NotFound
-from common.financing import Doc, child, ensure_offered, listing, offered_payment_types, percent, text
+from common.financing import Doc, listing, offered_payment_types, percent, text
 from common.models import Organization, Page
-from payments.credit_math import CreditQuote, RefundType, credit_quote
 from payments.models import (
     BankOffer,
     CreditCalculation,
@@ -35,13 +35,6 @@ from payments.models import (
 )
 
 LEVELS = ("incomeTypes", "initialPayments", "loanTerms", "refundTypes")
-# (query field, tree level, the choice it must belong to), in the order of the chain.
-CHAIN = (
-    ("incomeTypeId", "incomeTypes", "bankId"),
-    ("initialPaymentId", "initialPayments", "incomeTypeId"),
-    ("loanTermId", "loanTerms", "initialPaymentId"),
-    ("refundTypeId", "refundTypes", "loanTermId"),
-)
 DUPLICATE_KEY = 11000
 
 REFUND_TYPE_NAMES: dict[str, dict[str, str]] = {
@@ -132,16 +125,6 @@ def _offer_item(product: Doc, bank: Organization, modification: Doc) -> BankOffe
     )
 
 
-def _offer(bank_id: str) -> tuple[Doc, Doc, Organization]:
-    """The offer, its active product and its active bank."""
-    offer = get_db().bank_offers.find_one({"_id": ObjectId(bank_id)})
-    product = offer and get_db().credit_products.find_one({"_id": offer["productId"], "active": True})
-    bank = financing.organization_refs([product["organizationId"]]).get(product["organizationId"]) if product else None
-    if offer is None or product is None or bank is None:
-        raise NotFound("Bank offer not found: choose one from /api/v2/payments/banks")
-    return offer, product, bank
-
-
 def _node(depth: int, node_id: str, what: str) -> Doc:
     """A node of some active product's tree, found by its id alone (each step gets only that id)."""
     wanted = ObjectId(node_id)
@@ -157,7 +140,7 @@ def _node(depth: int, node_id: str, what: str) -> Doc:
 
 
 def income_types(bank_id: str) -> Page[IncomeType]:
-    _, product, _ = _offer(bank_id)
+    _, product, _ = deals.bank_offer(bank_id)
     return listing(
         [IncomeType(id=node["_id"], name=text(node["name"]), slug=node["slug"]) for node in product["incomeTypes"]]
     )
@@ -201,48 +184,13 @@ def refund_types(loan_term_id: str) -> Page[RefundTypeItem]:
 def calculate(
     bank_id: str, income_type_id: str, initial_payment_id: str, loan_term_id: str, refund_type_id: str
 ) -> CreditCalculation:
-    """The credit for the chosen offer and options, on the modification's current price."""
-    offer, product, bank = _offer(bank_id)
-    chosen: dict[str, Doc] = {}
-    node = product
-    for (field, level, parent), node_id in zip(
-        CHAIN, (income_type_id, initial_payment_id, loan_term_id, refund_type_id), strict=True
-    ):
-        found = child(node, level, ObjectId(node_id))
-        if found is None:
-            raise NotFound(
-                f"{field} does not belong to the chosen {parent}", details={"field": field, "parent": parent}
-            )
-        chosen[level] = node = found
-    try:
-        car, modification = financing.car_and_modification(str(offer["modificationId"]), car_id=str(offer["carId"]))
-    except NotFound as exc:
-        raise NotFound("The car modification of this bank offer is no longer sold") from exc
-    ensure_offered(car, PaymentType.CREDIT)
-    term, refund_type = chosen["loanTerms"], RefundType(chosen["refundTypes"]["slug"])
-    quote = credit_quote(
-        modification["price"], chosen["initialPayments"]["percent"], term["months"], term["rateBp"], refund_type
-    )
+    """The credit for the chosen offer and options, on the modification's current price (`common.deals`,
+    which orders use too)."""
+    deal = deals.credit_deal(bank_id, income_type_id, initial_payment_id, loan_term_id, refund_type_id)
     return CreditCalculation(
-        **credit_summary(quote),
-        bank=bank,
-        incomeType=text(chosen["incomeTypes"]["name"]),
-        modificationId=modification["_id"],
-        schedule=[ScheduleRow(**row.as_dict()) for row in quote.schedule.rows],
+        **deal.figures().model_dump(),
+        bank=deal.bank,
+        incomeType=text(deal.chosen["incomeTypes"]["name"]),
+        modificationId=deal.modification["_id"],
+        schedule=[ScheduleRow(**row.as_dict()) for row in deal.quote.schedule.rows],
     )
-
-
-def credit_summary(quote: CreditQuote) -> Doc:
-    """The credit calculate fields of docs/INTERFACE.md (without the schedule rows)."""
-    schedule = quote.schedule
-    return {
-        "monthlyPayment": schedule.first_payment,
-        "loanAmount": schedule.loan,
-        "initialPayment": quote.initial_payment,
-        "totalInterest": schedule.total_interest,
-        "totalPayment": schedule.total_payment,
-        "rate": percent(schedule.annual_rate_bp),
-        "termMonths": schedule.months,
-        "refundType": schedule.refund_type.value,
-        "carPrice": quote.price,
-    }

@@ -3,13 +3,13 @@ for the modification's current price (a plan stores a mark-up per cell; 0 % cell
 
 from __future__ import annotations
 
-from common import financing
+from common import deals, financing
+from common.credit_math import installment_cell, percent_of
 from common.db import get_db
 from common.enums import PaymentType
 from common.errors import BadRequest
-from common.financing import Doc, offered_payment_types, percent, text
+from common.financing import Doc, offered_payment_types, text
 from common.models import Organization
-from payments.credit_math import installment_cell, percent_of
 from payments.models import InstallmentCell, InstallmentMatrix, InstallmentPlan, InstallmentRow
 
 
@@ -49,10 +49,4 @@ def _plan(plan: Doc, provider: Organization, price: int) -> InstallmentPlan:
 
 
 def _cell(price: int, initial_percent: int, months: int, markup_bp: int) -> InstallmentCell:
-    cell = installment_cell(price, initial_percent, months, markup_bp)
-    return InstallmentCell(
-        months=months,
-        markupPercent=percent(markup_bp),
-        monthlyPayment=cell.monthly_payment,
-        totalPayment=cell.initial_payment + cell.total,
-    )
+    return deals.installment_cell_figures(installment_cell(price, initial_percent, months, markup_bp))

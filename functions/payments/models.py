@@ -7,10 +7,15 @@ from typing import Annotated, Literal
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import Field
 
+from common.credit_math import RefundType
+
+# The figures' models live with the calculations in the layer (orders answer them too).
+from common.deals import CreditSummary, InstallmentCell, LeasingCalculation, Percent
 from common.enums import PaymentType
 from common.models import ApiModel, Id, Organization, Timestamp
 from common.validation import Money, MongoId, RequestModel
-from payments.credit_math import RefundType
+
+__all__ = ["CreditSummary", "InstallmentCell", "LeasingCalculation", "Percent"]
 
 # Query parameters: a required ObjectId, named in a 400 when malformed (`query.brandId`).
 QueryId = Annotated[MongoId, Query()]
@@ -28,7 +33,6 @@ class LeasingCalculateBody(RequestModel):
 
 # Responses
 
-Percent = Annotated[float, Field(ge=0, le=100, description="percent, e.g. 24.0")]
 Sums = Annotated[int, Field(description="in sums (UZS)")]
 
 
@@ -87,18 +91,6 @@ class LeasingScheduleRow(ScheduleRow):
     fee: Sums = Field(description="the monthly fee included in `payment`")
 
 
-class CreditSummary(ApiModel):
-    monthlyPayment: Sums = Field(description="the first month's payment")
-    loanAmount: Sums
-    initialPayment: Sums
-    totalInterest: Sums
-    totalPayment: Sums
-    rate: Percent = Field(description="annual rate, percent")
-    termMonths: int = Field(gt=0)
-    refundType: RefundType
-    carPrice: Sums
-
-
 class CreditCalculation(CreditSummary):
     bank: Organization
     incomeType: str = Field(description="the chosen income type's name")
@@ -130,28 +122,6 @@ class LeasingProgram(PriceTerms):
     organization: Organization
     loanTerms: list[LoanTermRef]
     initialPayments: list[InitialPaymentRef]
-
-
-class LeasingCalculation(ApiModel):
-    monthlyPayment: Sums
-    totalCarPrice: Sums = Field(description="everything paid over the lease, initial payment included")
-    price: Sums = Field(description="the car's price")
-    initialPayment: Sums
-    contractFee: Sums
-    markup: Sums
-    financedAmount: Sums
-    monthlyFee: Sums
-    leasePayments: Sums
-    buyout: Sums
-    termMonths: int = Field(gt=0)
-    rate: Percent
-
-
-class InstallmentCell(ApiModel):
-    months: int = Field(gt=0)
-    markupPercent: Percent
-    monthlyPayment: Sums
-    totalPayment: Sums
 
 
 class InstallmentRow(ApiModel):

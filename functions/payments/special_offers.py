@@ -17,14 +17,14 @@ from aws_lambda_powertools.event_handler import Response
 from bson import ObjectId
 
 from common import clock, financing
+from common.credit_math import RefundType, credit_quote, leasing_quote
 from common.db import get_db
+from common.deals import credit_figures, leasing_figures, program_terms
 from common.enums import PaymentType
 from common.errors import NotFound
 from common.financing import Doc, ensure_offered, offered_payment_types, percent, text
 from common.models import Organization
-from payments.bank_chain import credit_summary
-from payments.credit_math import RefundType, credit_quote, leasing_quote
-from payments.leasing import price_terms, program_terms, quote_fields
+from payments.leasing import price_terms
 from payments.models import (
     BankOfferTerms,
     BankSpecialOffer,
@@ -94,13 +94,15 @@ def _priced(
             rate=percent(terms["rateBp"]),
             refundType=terms["refundType"],
         )
-        bank_offer = BankSpecialOffer(**common, **credit_summary(quote), kind="BANK", terms=bank_terms)
+        bank_offer = BankSpecialOffer(**common, **credit_figures(quote).model_dump(), kind="BANK", terms=bank_terms)
         return bank_offer, [ScheduleRow(**row.as_dict()) for row in quote.schedule.rows]
     leasing = leasing_quote(price, program_terms(terms, terms["initialPercent"], terms["months"]))
     leasing_terms = LeasingOfferTerms(
         initialPercent=terms["initialPercent"], months=terms["months"], **price_terms(terms)
     )
-    leasing_offer = LeasingSpecialOffer(**common, **quote_fields(leasing), kind="LEASING", terms=leasing_terms)
+    leasing_offer = LeasingSpecialOffer(
+        **common, **leasing_figures(leasing).model_dump(), kind="LEASING", terms=leasing_terms
+    )
     fee = leasing.monthly_fee
     rows = [
         LeasingScheduleRow(**{**row.as_dict(), "payment": row.payment + fee, "fee": fee})

@@ -82,6 +82,9 @@ class AppliedPayment(ApiModel):
     orderStatus: OrderStatus = Field(description="the order's state after the payment")
     paidAmount: Sums = Field(description="paid on the order so far")
     amountDue: Sums = Field(description="the order's total due")
+    amountDueNow: Sums = Field(
+        description="what card payments may take in all: amountDue for CASH, the initial payment when financed"
+    )
     cardMask: str = Field(description="first 6 and last 4 digits", examples=["860049******6478"])
     cardType: ECardType
 

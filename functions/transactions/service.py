@@ -263,6 +263,7 @@ def record_charged(processor: CardProcessor, transaction: Transaction, claim_id:
         "orderStatus": order["statusSlug"],
         "paidAmount": order["paidAmount"],
         "amountDue": order["amountDue"],
+        "amountDueNow": lifecycle.due_now(order),
         "at": now,
     }
     if store.mark_confirmed(transaction_id, claim_id, now, confirmed_event):
@@ -279,6 +280,7 @@ def record_charged(processor: CardProcessor, transaction: Transaction, claim_id:
         orderStatus=order["statusSlug"],
         paidAmount=order["paidAmount"],
         amountDue=order["amountDue"],
+        amountDueNow=lifecycle.due_now(order),
         cardMask=transaction["cardMask"],
         cardType=transaction["cardType"],
     )

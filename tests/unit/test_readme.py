@@ -15,7 +15,7 @@ ROW = re.compile(r"^\| (GET|POST|PATCH|PUT|DELETE) \| `([^`]+)` \| (\w+) \| (Pub
 INTERFACE_ROW = re.compile(r"^\| (GET|POST|PATCH|PUT|DELETE) \| `([^`]+)` \| (Public|JWT|Optional JWT) \| .+ \|$")
 # Documents that live outside this repository, and section numbers of them.
 OUTSIDE_REFERENCE = re.compile(
-    r"\.\./shared|/work/shared|shared/spec|DESIGN\.md|interface-spec|\bspec(?:ification)?\s+§?\d|\bsection\s+\d",
+    r"\.\./shared|/work/shared|shared/spec|(?-i:\bDESIGN\b)|interface-spec|\bspec(?:ification)?\s+§?\d|\bsection\s+\d",
     re.IGNORECASE,
 )
 

@@ -3,6 +3,10 @@
     NEW -> PARTIALLY_PAID -> PAID -> READY -> IMPLEMENTED
     NEW | PARTIALLY_PAID | PAID -> CANCELLED
 
+What card payments may take is `amountDueNow` (`due_now`): the price after discount for CASH, the
+initial payment of a financed order, whose rest the bank, lessor or installments pay. PAID means that
+is paid: the buyer owes the dealer nothing more now, and the back office can prepare the car.
+
 Payments move an order from NEW or PARTIALLY_PAID to PARTIALLY_PAID or PAID (`record_payment`); the
 back office moves it to READY, IMPLEMENTED or CANCELLED (`transition`). Two racing changes cannot both
 win: each update matches the state (and paid amount) it was computed from. Every change is logged in
@@ -110,6 +114,7 @@ def log_change(order: Order, previous: Status | None, cause: str, *, session: Cl
             "to": order["statusSlug"],
             "paidAmount": order.get("paidAmount", 0),
             "amountDue": order.get("amountDue"),
+            "amountDueNow": due_now(order),
             "cause": cause,
             "at": now,
         },
@@ -158,11 +163,21 @@ def transition(order_id: ObjectId, target: Status, *, cause: str) -> Order:
     raise Conflict("The order is being changed by another request, try again")
 
 
+# `amountDueNow` of an order stored before orders carried it: `amountDue` (they were all paid in full).
+DUE_NOW = {"$ifNull": ["$amountDueNow", "$amountDue"]}
+
+
+def due_now(order: Order) -> int:
+    """What card payments may take in all: `amountDueNow` (`amountDue` for an order stored before it)."""
+    stored = order.get("amountDueNow")
+    return int(order["amountDue"] if stored is None else stored)
+
+
 def remaining(order: Order) -> int:
     """What the order can still take: 0 unless it is payable."""
     if Status(order["statusSlug"]) not in PAYABLE:
         return 0
-    return int(order["amountDue"]) - int(order.get("paidAmount", 0))
+    return due_now(order) - int(order.get("paidAmount", 0))
 
 
 def ensure_can_take(order: Order, amount: int) -> int:
@@ -190,7 +205,7 @@ def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: dateti
         {
             "_id": order_id,
             "statusSlug": {"$in": [status.value for status in PAYABLE]},
-            "$expr": {"$lte": [{"$add": [{"$ifNull": ["$paidAmount", 0]}, amount]}, "$amountDue"]},
+            "$expr": {"$lte": [{"$add": [{"$ifNull": ["$paidAmount", 0]}, amount]}, DUE_NOW]},
             "$or": [
                 {"chargingPaymentId": None},
                 {"chargingPaymentId": payment_id},
@@ -234,8 +249,7 @@ def record_payment(order_id: ObjectId, amount: int, *, payment_id: str, cause: s
         current = Status(order["statusSlug"])
         ensure_can_take(order, amount)
         paid = int(order.get("paidAmount", 0))
-        due = int(order["amountDue"])
-        target = Status.PAID if paid + amount == due else Status.PARTIALLY_PAID
+        target = Status.PAID if paid + amount == due_now(order) else Status.PARTIALLY_PAID
         query: dict[str, Any] = {
             "_id": order_id,
             "statusSlug": current.value,

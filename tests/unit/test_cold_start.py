@@ -1,0 +1,36 @@
+"""What a cold start imports: no function's handler module pulls in the AWS SDK or the X-Ray SDK.
+boto3 is imported on the code paths that call AWS (secrets, events, idempotency records), not at init."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from local.template import ROOT, load_template
+
+HANDLER_MODULES = sorted(
+    resource["Properties"]["Handler"].rpartition(".")[0]
+    for resource in load_template()["Resources"].values()
+    if resource["Type"] == "AWS::Serverless::Function"
+)
+# botocore's package itself is imported by Powertools to tag its user agent; its clients are not.
+HEAVY = ("boto3", "botocore.client", "botocore.session", "aws_xray_sdk", "s3transfer")
+PROBE = "import importlib, json, sys; importlib.import_module(sys.argv[1]); print(json.dumps(sorted(sys.modules)))"
+
+
+@pytest.mark.parametrize("module", HANDLER_MODULES)
+def test_a_handler_module_imports_no_aws_sdk(module: str) -> None:
+    # Given a fresh interpreter with the import roots Lambda gives a function
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(str(ROOT / p) for p in ("layers/shared", "functions"))}
+
+    # When it imports the handler module, as the init phase does
+    command = [sys.executable, "-c", PROBE, module]
+    run = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)  # noqa: S603
+
+    # Then none of the AWS SDK's clients nor the X-Ray SDK was loaded
+    loaded = json.loads(run.stdout.splitlines()[-1])
+    assert [name for name in loaded if name.startswith(HEAVY)] == []
