@@ -37,7 +37,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel
 from pymongo.errors import AutoReconnect, ConnectionFailure, ExecutionTimeout, NetworkTimeout
 
-from common import outbox, responses, snapstart
+from common import cors, outbox, responses, snapstart
 from common.access import UNDECLARED, AccessPolicy, check_request, require_json_body
 from common.context import RequestContext, set_current
 from common.errors import AppError
@@ -258,11 +258,11 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
         set_current(RequestContext())  # nothing of the previous invocation leaks into this one
         refused = gate_or_refuse(app, event)
         if refused is not None:
-            return refused
+            return cors.add_headers(event, refused)
         outbox.start_request()
         response = app.resolve(event, context)
         outbox.flush()  # the events this request committed, right away (best effort, never raises)
-        return response
+        return cors.add_headers(event, response)
 
     snapstart.register(app)
     return lambda_handler
