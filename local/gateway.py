@@ -16,13 +16,16 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
+from http import HTTPStatus
 from typing import Any
+from urllib.parse import unquote_plus
 
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 from werkzeug.routing import Map, Rule
 from werkzeug.serving import WSGIRequestHandler
 from werkzeug.wrappers import Request, Response
 
+from common import cors
 from common.responses import envelope, to_json
 from local.context import LocalLambdaContext
 from local.template import ApiRoute, api_routes
@@ -38,6 +41,14 @@ WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 def _envelope(status: int, message: str) -> Response:
     """API Gateway's own answers (unknown route, body too large), in the API's envelope."""
     return Response(to_json(envelope(status, message)), status=status, content_type="application/json")
+
+
+def with_cors(request: Request, response: Response) -> Response:
+    """The CORS headers of the gateway's own answers (a function's answers already carry them)."""
+    if "Access-Control-Allow-Origin" not in response.headers:
+        for name, value in cors.response_headers(request.headers.get("Origin")).items():
+            response.headers[name] = value
+    return response
 
 
 def load_handler(dotted: str) -> Handler:
@@ -134,8 +145,27 @@ class LocalApiGateway:
         for prefix, app in self.extra.items():
             if path == prefix or path.startswith(prefix.rstrip("/") + "/"):
                 return app(environ, start_response)
-        response = self.dispatch(Request(environ))
-        return response(environ, start_response)
+        request = Request(environ)
+        response = self.answer_preflight(request) or self.dispatch(request)
+        return with_cors(request, response)(environ, start_response)
+
+    def answer_preflight(self, request: Request) -> Response | None:
+        """A CORS preflight, answered here as API Gateway answers it: no function is invoked."""
+        requested_method = request.headers.get("Access-Control-Request-Method")
+        if request.method != "OPTIONS" or not requested_method or "Origin" not in request.headers:
+            return None
+        try:
+            self.url_map.bind_to_environ(request.environ).match(method=requested_method.upper())
+        except MethodNotAllowed:
+            pass  # the path exists: its preflight is answered for every method, like the gateway's
+        except HTTPException:
+            return _envelope(404, "Route not found")
+        headers = cors.preflight_headers(request.headers["Origin"])
+        if headers is None:
+            return _envelope(403, "Origin not allowed")
+        answer = Response(status=204, headers=headers)
+        answer.headers.pop("Content-Type", None)
+        return answer
 
     def dispatch(self, request: Request) -> Response:
         if (request.content_length or 0) > MAX_BODY_BYTES:
@@ -161,21 +191,74 @@ class LocalApiGateway:
         return response
 
 
-CARD_NUMBER_IN_QUERY = re.compile(r"(?i)(cardNumber=)[^&\s]*")
+# A card number: 12 to 19 digits, maybe grouped by spaces or dashes.
+CARD_DIGITS = re.compile(r"\d(?:[\s-]?\d){11,18}")
+MASKED = "[masked]"
 
 
-def mask_card_numbers(request_line: str) -> str:
-    """GET /api/v1/transactions/check-card?cardNumber=... carries a card number: never log it."""
-    return CARD_NUMBER_IN_QUERY.sub(r"\1[masked]", request_line)
+def _decoded(text: str) -> str:
+    """Percent- and plus-decoded until it no longer changes (a name may be encoded twice)."""
+    for _ in range(3):
+        decoded = unquote_plus(text)
+        if decoded == text:
+            break
+        text = decoded
+    return text
+
+
+def _is_card_number_parameter(raw_name: str) -> bool:
+    return re.sub(r"[^a-z]", "", _decoded(raw_name).casefold()) == "cardnumber"
+
+
+def mask_card_numbers(target: str) -> str:
+    """A request target (path?query) fit for the log: GET /api/v1/transactions/check-card?cardNumber=...
+    carries a card number (the contract puts it there). Judged on the decoded query, so no encoding nor case of the name
+    (`card%4Eumber`, `CARDNUMBER`) and no other parameter holding card digits gets one into the log."""
+    path, separator, query = target.partition("?")
+    if not separator:
+        return target
+    pairs = []
+    for pair in query.split("&"):
+        name, equals, value = pair.partition("=")
+        if equals and (_is_card_number_parameter(name) or CARD_DIGITS.search(_decoded(value))):
+            value = MASKED
+        pairs.append(f"{name}{equals}{value}")
+    return f"{path}?{'&'.join(pairs)}"
+
+
+def _mask_request_line(request_line: str) -> str:
+    return " ".join(mask_card_numbers(part) for part in request_line.split(" "))
+
+
+# What the development server itself refuses, before any route: API Gateway answers these in the envelope.
+SERVER_REFUSALS = {
+    414: "Request URI is too long",
+    431: "Request headers are too large",
+}
 
 
 class LocalRequestHandler(WSGIRequestHandler):
-    """werkzeug's request log, without the card numbers a query string may carry."""
+    """werkzeug's request handler, with a log without card numbers and its own refusals in the envelope."""
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        # werkzeug logs `path` (or the raw request line when the path is unset); the request is
-        # already handled when this runs, so both can be masked in place.
+        # werkzeug logs `path` decoded (or the raw request line when the path is unset); the request
+        # is already handled when this runs, so both can be masked in place.
         if hasattr(self, "path"):
             self.path = mask_card_numbers(self.path)
-        self.requestline = mask_card_numbers(self.requestline)
+        self.requestline = _mask_request_line(self.requestline)
         super().log_request(code, size)
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """http.server's refusals (414 request line too long, 431 header too large, 400 malformed request)
+        as JSON in the envelope, not HTML."""
+        status = HTTPStatus(code)
+        text = SERVER_REFUSALS.get(code, status.phrase)
+        self.log_error("code %d, message %s", code, text)
+        body = to_json(envelope(code, text)).encode()
+        self.send_response(code, status.phrase)
+        self.send_header("Connection", "close")
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)

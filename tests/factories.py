@@ -90,6 +90,7 @@ def api_event(
             "stage": "test",
             "resourcePath": resource,
             "httpMethod": method,
+            "identity": {"sourceIp": "198.51.100.7", "userAgent": all_headers.get("User-Agent")},
         },
         "body": json.dumps(body) if body is not None and not isinstance(body, str) else body,
         "isBase64Encoded": False,

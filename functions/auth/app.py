@@ -24,7 +24,12 @@ app = create_app()
     responses={409: {"description": "The phone or PINFL belongs to a different account"}},
 )
 def login(body: LoginBody) -> Response[Envelope[Tokens]]:
-    return responses.created(service.login(body, fingerprint=context.current().fingerprint))
+    pair = service.login(
+        body,
+        source_ip=app.current_event.request_context.identity.source_ip,
+        partner=context.current().partner,
+    )
+    return responses.created(pair)
 
 
 @app.post(
@@ -37,7 +42,9 @@ def login(body: LoginBody) -> Response[Envelope[Tokens]]:
     responses={401: {"description": "The refresh token is invalid, expired or already used"}},
 )
 def refresh_token(body: RefreshBody) -> Response[Envelope[Tokens]]:
-    return responses.created(service.refresh(body.token), message="auth.token.refresh")
+    caller = context.current()
+    pair = service.refresh(body.token, partner=caller.partner, fingerprint=caller.fingerprint)
+    return responses.created(pair, message="auth.token.refresh")
 
 
 @app.get("/api/v1/auth/me", middlewares=[JWT], summary="The signed-in user's profile")
@@ -51,7 +58,10 @@ def me() -> Response[Envelope[Profile]]:
     summary="Verify the user's identity (OneID) to raise the purchase limit",
     description="Send the authorization code the identity provider (OneID) returned. "
     "The sandbox provider accepts any code once.",
-    responses={400: {"description": "The code was rejected or already used"}},
+    responses={
+        400: {"description": "The identity provider rejected the code (invalid or expired)"},
+        409: {"description": "The code was already used"},
+    },
 )
 def verify_identity(body: LimitBody) -> Response[Envelope[VerifiedProfile]]:
     return responses.ok(service.verify_identity(context.caller_id(), body.code))

@@ -9,6 +9,7 @@ from auth.models import LoginBody, Profile, Tokens, VerifiedProfile
 from common import rate_limit, tokens
 from common.errors import Unauthorized
 from common.observability import logger, metrics
+from common.secrets import keyed_hash
 from common.settings import get_settings
 from common.tokens import TokenPair
 
@@ -17,24 +18,46 @@ def _tokens(pair: TokenPair) -> Tokens:
     return Tokens(accessToken=pair.access_token, refreshToken=pair.refresh_token)
 
 
-def login(body: LoginBody, *, fingerprint: str) -> Tokens:
-    settings = get_settings()
-    rate_limit.hit(
-        f"login:{fingerprint}",
-        limit=settings.login_rate_limit,
-        window_seconds=settings.login_rate_window_seconds,
-        message="Too many login attempts from this device, try again later",
-    )
+def login(body: LoginBody, *, source_ip: str, partner: str) -> Tokens:
+    _limit_logins(body, source_ip=source_ip, partner=partner)
     user = users.upsert_from_login(phone=body.phone, pin=body.pin, first_name=body.firstName, last_name=body.lastName)
     metrics.add_metric(name="Logins", unit=MetricUnit.Count, value=1)
     return _tokens(tokens.issue_pair(str(user["_id"])))
 
 
-def refresh(refresh_token: str) -> Tokens:
+def _limit_logins(body: LoginBody, *, source_ip: str, partner: str) -> None:
+    """Count the login against what its caller cannot choose freely: the person it signs in (phone,
+    PINFL), the network address it comes from (API Gateway's source IP), and the partner's budget.
+    The fingerprint header is the caller's to choose, so a limit on it limits nothing."""
+    settings = get_settings()
+    window = settings.login_rate_window_seconds
+    for kind, value in (("phone", body.phone), ("pin", body.pin)):
+        if value is not None:
+            rate_limit.hit(
+                f"login:{kind}:{keyed_hash('login-rate-limit', value)}",
+                limit=settings.login_rate_limit,
+                window_seconds=window,
+                message="Too many login attempts for this person, try again later",
+            )
+    rate_limit.hit(
+        f"login:ip:{source_ip}",
+        limit=settings.login_ip_rate_limit,
+        window_seconds=window,
+        message="Too many login attempts from this network address, try again later",
+    )
+    rate_limit.hit(
+        f"login:partner:{keyed_hash('login-rate-limit', partner)}",
+        limit=settings.login_partner_rate_limit,
+        window_seconds=window,
+        message="Too many login attempts through this partner, try again later",
+    )
+
+
+def refresh(refresh_token: str, *, partner: str, fingerprint: str) -> Tokens:
     claims = tokens.verify(refresh_token, "refresh")
     if users.find_by_id(claims.sub) is None:
         raise Unauthorized("User not found")
-    family = tokens.consume_refresh(claims)
+    family = tokens.consume_refresh(claims, client=tokens.refresh_client(partner, fingerprint))
     return _tokens(tokens.issue_pair(claims.sub, family=family))
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import jwt
@@ -122,15 +124,94 @@ def test_refresh_rotates_the_pair(api: ApiClient) -> None:
     assert api.get(ME, headers=bearer(body["data"]["accessToken"])).status_code == 200
 
 
-def test_a_reused_refresh_token_is_refused_and_revokes_its_family(api: ApiClient) -> None:
+def test_a_refresh_token_reused_after_the_grace_window_is_refused_and_revokes_its_family(
+    api: ApiClient, frozen_clock: FrozenClock
+) -> None:
     # Given a refresh token that was already rotated once
     original = api.login()["refreshToken"]
     rotated = api.post(REFRESH, json={"token": original}, auth=False).json()["data"]["refreshToken"]
-    # When the old one is presented again
+    # When the old one is presented again, by the same client, after the 10 s grace window
+    frozen_clock.advance(11)
     reuse = api.post(REFRESH, json={"token": original}, auth=False)
     # Then it is refused, and so is the token rotated from it (the family is revoked)
     assert reuse.status_code == 401
     assert api.post(REFRESH, json={"token": rotated}, auth=False).status_code == 401
+
+
+def test_a_refresh_retried_by_the_same_client_within_the_grace_window_answers_a_working_pair(
+    api: ApiClient, frozen_clock: FrozenClock
+) -> None:
+    # Given a refresh whose answer the client lost
+    original = api.login()["refreshToken"]
+    lost = api.post(REFRESH, json={"token": original}, auth=False).json()["data"]["refreshToken"]
+    # When the same client (partner and device) retries it 9 s later
+    frozen_clock.advance(9)
+    retry = api.post(REFRESH, json={"token": original}, auth=False)
+    # Then it gets a working pair, and the family was not revoked: the lost token works too
+    assert retry.status_code == 201, retry.text
+    pair = retry.json()["data"]
+    assert api.get(ME, headers=bearer(pair["accessToken"])).status_code == 200
+    assert api.post(REFRESH, json={"token": pair["refreshToken"]}, auth=False).status_code == 201
+    assert api.post(REFRESH, json={"token": lost}, auth=False).status_code == 201
+
+
+def test_a_refresh_token_reused_by_another_device_within_the_window_revokes_its_family(api: ApiClient) -> None:
+    # Given a refresh token rotated by the device that holds it
+    original = api.login()["refreshToken"]
+    rotated = api.post(REFRESH, json={"token": original}, auth=False).json()["data"]["refreshToken"]
+    # When another device presents the used token at once
+    reuse = api.post(REFRESH, json={"token": original}, headers={"fingerprint": "another-device"}, auth=False)
+    # Then it is theft: refused, and the whole family is revoked
+    assert reuse.status_code == 401
+    assert api.post(REFRESH, json={"token": rotated}, auth=False).status_code == 401
+
+
+def test_the_grace_window_is_a_setting(
+    api: ApiClient, frozen_clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from common.settings import reset_settings
+
+    monkeypatch.setenv("REFRESH_REUSE_GRACE_SECONDS", "0")
+    reset_settings()
+    original = api.login()["refreshToken"]
+    assert api.post(REFRESH, json={"token": original}, auth=False).status_code == 201
+    frozen_clock.advance(1)
+    assert api.post(REFRESH, json={"token": original}, auth=False).status_code == 401
+
+
+@pytest.mark.parametrize("round_", range(10))
+def test_two_parts_of_one_app_refreshing_at_once_both_end_with_working_tokens(
+    api: ApiClient, db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch, round_: int
+) -> None:
+    from auth import service
+    from auth.models import Tokens
+    from common import tokens
+
+    # Given one refresh token, and the worst interleaving of two refreshes of it by the same app: both
+    # have consumed it (one for real, one as a reuse) before either is issued its new pair
+    original = api.login()["refreshToken"]
+    barrier = threading.Barrier(2, timeout=10)
+    consume = tokens.consume_refresh
+
+    def consume_then_wait(claims: tokens.Claims, *, client: str) -> str:
+        family = consume(claims, client=client)
+        barrier.wait()
+        return family
+
+    monkeypatch.setattr(tokens, "consume_refresh", consume_then_wait)
+
+    def refresh(_: int) -> Tokens:
+        return service.refresh(original, partner="Demo partner", fingerprint="device-test-0001")
+
+    # When both refresh at once
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        pairs = list(pool.map(refresh, range(2)))
+    monkeypatch.setattr(tokens, "consume_refresh", consume)
+    # Then both got a pair, no token handed out is revoked, and each refresh token works
+    issued = [tokens.verify(pair.refreshToken, "refresh").jti for pair in pairs]
+    assert db.refresh_tokens.count_documents({"_id": {"$in": issued}, "revokedAt": None}) == 2
+    for pair in pairs:
+        assert api.post(REFRESH, json={"token": pair.refreshToken}, auth=False).status_code == 201
 
 
 def test_an_access_token_is_not_a_refresh_token_nor_the_reverse(api: ApiClient) -> None:
@@ -231,25 +312,75 @@ def test_authentication_is_checked_before_the_body(api: ApiClient) -> None:
     assert response.status_code == 401
 
 
-def test_too_many_logins_from_one_device_are_429(
-    api: ApiClient, monkeypatch: pytest.MonkeyPatch, frozen_clock: FrozenClock
-) -> None:
+def _login_limits(monkeypatch: pytest.MonkeyPatch, **limits: int) -> None:
     from common.settings import reset_settings
 
-    monkeypatch.setenv("LOGIN_RATE_LIMIT", "3")
+    for name, value in limits.items():
+        monkeypatch.setenv(name.upper(), str(value))
     reset_settings()
+
+
+def _login(api: ApiClient, phone: str, **headers: str | None) -> int:
+    return api.post(LOGIN, json={"phone": phone}, headers=headers, auth=False).status_code
+
+
+def test_too_many_logins_for_one_phone_are_429_whatever_device_the_caller_claims(
+    api: ApiClient, monkeypatch: pytest.MonkeyPatch, frozen_clock: FrozenClock
+) -> None:
+    # Given a limit of 3 logins per person per minute, used up by one "device"
+    _login_limits(monkeypatch, login_rate_limit=3)
     for _ in range(3):
-        assert api.post(LOGIN, json={"phone": "+998901112233"}, auth=False).status_code == 201
-    refused = api.post(LOGIN, json={"phone": "+998901112233"}, auth=False)
+        assert _login(api, "+998901112233") == 201
+    # When the caller claims a new device fingerprint for the same phone
+    refused = api.post(LOGIN, json={"phone": "+998901112233"}, headers={"fingerprint": "new-device"}, auth=False)
+    # Then it is still refused, with Retry-After
     assert refused.status_code == 429
     assert int(refused.headers["Retry-After"]) > 0
-    # Another device is not affected, and the first one may try again in the next window
-    assert (
-        api.post(LOGIN, json={"phone": "+998901112233"}, headers={"fingerprint": "other"}, auth=False).status_code
-        == 201
-    )
+    # And another person is not affected, and the first may try again in the next window
+    assert _login(api, "+998901112244") == 201
     frozen_clock.advance(61)
-    assert api.post(LOGIN, json={"phone": "+998901112233"}, auth=False).status_code == 201
+    assert _login(api, "+998901112233") == 201
+
+
+def test_the_same_pinfl_is_limited_like_the_same_phone(api: ApiClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    _login_limits(monkeypatch, login_rate_limit=2)
+    pin = valid_pinfl("3010199000009")
+    for _ in range(2):
+        assert api.post(LOGIN, json={"pin": pin}, auth=False).status_code == 201
+    assert api.post(LOGIN, json={"pin": pin}, headers={"fingerprint": "new-device"}, auth=False).status_code == 429
+
+
+def test_too_many_logins_from_one_network_address_are_429_whatever_phone_or_device(
+    api: ApiClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a limit of 3 logins per source IP per minute (the local gateway's clients are all 127.0.0.1)
+    _login_limits(monkeypatch, login_ip_rate_limit=3)
+    for index in range(3):
+        assert _login(api, f"+99890111330{index}", fingerprint=f"device-{index}") == 201
+    # When a fourth person logs in from the same address on yet another device
+    refused = api.post(LOGIN, json={"phone": "+998901113309"}, headers={"fingerprint": "device-9"}, auth=False)
+    # Then it is refused
+    assert refused.status_code == 429
+    assert "network address" in refused.json()["message"]
+
+
+def test_each_partner_has_a_login_budget(
+    api: ApiClient, db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from common.partners import register_partner
+
+    # Given a budget of 2 logins per partner per minute, used up by the demo partner
+    _login_limits(monkeypatch, login_partner_rate_limit=2)
+    register_partner("second-partner-key", "Second partner")
+    assert _login(api, "+998901114401") == 201
+    assert _login(api, "+998901114402") == 201
+    # When the demo partner signs in a third person, and another partner its first
+    refused = api.post(LOGIN, json={"phone": "+998901114403"}, auth=False)
+    other = _login(api, "+998901114404", client="second-partner-key")
+    # Then the demo partner is refused and the other partner is not
+    assert refused.status_code == 429
+    assert "partner" in refused.json()["message"]
+    assert other == 201
 
 
 def test_a_login_never_replaces_an_identifier_the_account_has(api: ApiClient, db: Database[dict[str, Any]]) -> None:
@@ -289,7 +420,7 @@ def test_a_refresh_racing_a_reuse_cannot_keep_a_token_of_the_revoked_family(
     # Given an attacker who consumed a stolen refresh token, and has not yet been issued the next one
     stolen = api.login()["refreshToken"]
     claims = tokens.verify(stolen, "refresh")
-    family = tokens.consume_refresh(claims)
+    family = tokens.consume_refresh(claims, client=tokens.refresh_client("Demo partner", "attacker-device"))
     # When the victim presents the same token (a reuse, which revokes the family) before the issue
     assert api.post(REFRESH, json={"token": stolen}, auth=False).status_code == 401
     # Then the attacker's next token is refused as it is issued, and none of the family is usable

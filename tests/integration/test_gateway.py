@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import http.client
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from pymongo.database import Database
 
 from common.partners import register_partner
-from tests.factories import ApiClient
+from tests.factories import ApiClient, common_headers
 
 ME = "/api/v1/auth/me"
 LOGIN = "/api/v1/auth/login"
@@ -90,3 +92,61 @@ def test_the_local_access_log_masks_the_card_number_of_check_card(
     logged = "\n".join(record.getMessage() for record in caplog.records if record.name == "werkzeug")
     assert "check-card?cardNumber=[masked]" in logged
     assert "8600495473316478" not in logged
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "card%4Eumber=8600495473316478",
+        "CARDNUMBER=8600495473316478",
+        "%63ard%6Eumber=8600495473316478",
+        "card%254Eumber=8600495473316478",
+        "cardNumber=8600+4954+7331+6478",
+        "cardNumber=8600%204954%207331%206478",
+        "other=1&number=8600495473316478",
+    ],
+)
+def test_the_local_access_log_masks_a_card_number_however_the_query_is_encoded(
+    api: ApiClient, caplog: pytest.LogCaptureFixture, query: str
+) -> None:
+    # Given a caller who encodes the parameter's name or the number in a way the raw path hides
+    api.login()
+    # (http.client sends the target as written; requests would normalise %4E to N on the way)
+    connection = http.client.HTTPConnection(urlsplit(api.base_url).netloc, timeout=30)
+    with caplog.at_level("INFO", logger="werkzeug"):
+        connection.request(
+            "GET",
+            f"/api/v1/transactions/check-card?{query}",
+            headers={**common_headers(), "Authorization": f"Bearer {api.token}"},
+        )
+        connection.getresponse().read()
+    connection.close()
+    # Then the access log holds none of the card's digits
+    logged = "\n".join(record.getMessage() for record in caplog.records if record.name == "werkzeug")
+    assert "check-card" in logged
+    for digits in ("8600495473316478", "4954", "73316478"):
+        assert digits not in logged
+
+
+def test_a_request_uri_too_long_for_the_server_is_414_in_the_envelope(api: ApiClient) -> None:
+    response = api.get("/api/v1/cars?search=" + "a" * 70_000)
+    assert response.status_code == 414
+    assert response.headers["Content-Type"] == "application/json"
+    assert response.json() == {
+        "success": False,
+        "statusCode": 414,
+        "message": "Request URI is too long",
+        "data": None,
+    }
+
+
+def test_a_header_too_large_for_the_server_is_431_in_the_envelope(api: ApiClient) -> None:
+    response = api.get("/api/v1/cars", headers={"X-Padding": "a" * 70_000})
+    assert response.status_code == 431
+    assert response.headers["Content-Type"] == "application/json"
+    assert response.json() == {
+        "success": False,
+        "statusCode": 431,
+        "message": "Request headers are too large",
+        "data": None,
+    }

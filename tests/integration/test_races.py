@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -42,9 +43,15 @@ def race_database(mongo_uri: str) -> Iterator[str]:
         yield name
 
 
+@dataclass(frozen=True)
+class LocalServer:
+    url: str
+    process: subprocess.Popen[bytes]
+
+
 @pytest.fixture(scope="module")
-def workers_server(mongo_uri: str, race_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`python -m local serve` with WORKERS worker processes on a free port; its base URL."""
+def local_server(mongo_uri: str, race_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServer]:
+    """`python -m local serve` with WORKERS worker processes on a free port."""
     port = free_port()
     log_path = tmp_path_factory.mktemp("workers") / "server.log"
     env = {
@@ -60,7 +67,7 @@ def workers_server(mongo_uri: str, race_database: str, tmp_path_factory: pytest.
     base_url = f"http://127.0.0.1:{port}"
     try:
         wait_until_serving(base_url, server, log_path)
-        yield base_url
+        yield LocalServer(base_url, server)
     finally:
         server.send_signal(signal.SIGTERM)  # the parent stops its workers
         server.wait(timeout=30)
@@ -78,6 +85,11 @@ def wait_until_serving(base_url: str, server: subprocess.Popen[bytes], log_path:
         except requests.ConnectionError:
             time.sleep(0.1)  # waiting for a subprocess to bind its port, not for behaviour under test
     pytest.fail(f"the local server did not answer within {START_TIMEOUT_S:.0f} s:\n{log_path.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="module")
+def workers_server(local_server: LocalServer) -> str:
+    return local_server.url
 
 
 @pytest.fixture
@@ -192,3 +204,32 @@ def test_parallel_saved_car_toggles_from_one_device_each_make_a_real_transition(
     assert len(served_by(answers)) > 1
     for client in clients:
         client.session.close()
+
+
+def worker_pids(server: LocalServer) -> set[int]:
+    """The server's child processes, its workers (Linux: /proc lists a task's children)."""
+    children = Path(f"/proc/{server.process.pid}/task/{server.process.pid}/children").read_text()
+    return {int(pid) for pid in children.split()}
+
+
+def test_a_worker_that_dies_is_replaced_while_the_others_keep_serving(local_server: LocalServer) -> None:
+    # Given the server's workers
+    before = worker_pids(local_server)
+    assert len(before) == WORKERS
+    # When one of them dies
+    victim = min(before)
+    os.kill(victim, signal.SIGKILL)
+    # Then requests are still answered, by the others
+    with ApiClient(local_server.url) as client:
+        answers = [client.get("/api/v1/brands") for _ in range(6)]
+    assert [answer.status_code for answer in answers] == [200] * 6
+    assert str(victim) not in served_by(answers)
+    # And the server starts another worker in its place
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while (victim in worker_pids(local_server) or len(worker_pids(local_server)) < WORKERS) and (
+        time.monotonic() < deadline
+    ):
+        time.sleep(0.1)  # the parent checks its workers every half second
+    after = worker_pids(local_server)
+    assert victim not in after
+    assert len(after) == WORKERS

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 SANDBOX_STAGES = ("local", "dev")
+LOCAL_ORIGINS = ("http://localhost:*", "http://127.0.0.1:*")  # a web app's dev server, on any port
 # `make run` serves local/assets here (it sets ASSETS_BASE_URL to its own host and port).
 LOCAL_ASSETS_BASE_URL = "http://127.0.0.1:3000/assets"
 LOCAL_JWT_SECRET = "local-development-only-jwt-secret-0123456789"  # noqa: S105 (dev default, refused outside local)
@@ -42,14 +43,22 @@ class Settings(BaseModel):
     jwt_issuer: str = "car-retail-api"
     access_token_ttl_seconds: int = Field(default=15 * 60, gt=0)
     refresh_token_ttl_seconds: int = Field(default=30 * 24 * 3600, gt=0)
+    # A used refresh token presented again by the same client this soon is a retry, not a theft.
+    refresh_reuse_grace_seconds: int = Field(default=10, ge=0, le=60)
 
-    login_rate_limit: int = Field(default=20, ge=1, description="logins per fingerprint per window")
+    login_rate_limit: int = Field(default=20, ge=1, description="logins per phone number and per PINFL per window")
+    login_ip_rate_limit: int = Field(default=100, ge=1, description="logins per source IP per window")
+    login_partner_rate_limit: int = Field(default=1000, ge=1, description="logins per partner per window")
     login_rate_window_seconds: int = Field(default=60, ge=1)
     card_create_rate_limit: int = Field(default=5, ge=1, description="card payments started per caller and per card")
     card_create_rate_window_seconds: int = Field(default=600, ge=1)
     partner_cache_seconds: int = Field(default=60, ge=0)
     # Reference data (brands, regions, banks, financing programs...) is cached per instance this long; 0: never.
     reference_cache_seconds: int = Field(default=60, ge=0)
+
+    # Browser origins allowed to call the API (CORS), comma-separated: exact origins, or `scheme://host:*`
+    # for any port. Unset: none, except locally (LOCAL_ORIGINS).
+    allowed_origins: str | None = None
 
     # Where image and file keys (`organizations/kapitalbank.svg`) are served from: required outside
     # `local` (the template passes it), else every image URL a deployed stack answers would be broken.
@@ -98,6 +107,12 @@ class Settings(BaseModel):
     @property
     def is_local(self) -> bool:
         return self.stage == "local"
+
+    @property
+    def allowed_origin_list(self) -> tuple[str, ...]:
+        if self.allowed_origins is None:
+            return LOCAL_ORIGINS if self.is_local else ()
+        return tuple(origin.strip() for origin in self.allowed_origins.split(",") if origin.strip())
 
     @property
     def assets_base(self) -> str:

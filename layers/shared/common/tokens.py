@@ -1,12 +1,14 @@
 """JWTs: HS256 access (15 min) and refresh (30 days) tokens with claims sub, typ, jti, iat, exp, iss.
 
 A refresh token is single-use. Each one is recorded in `refresh_tokens`; refreshing consumes it with a
-conditional update, so of two racing refreshes only one wins. Presenting a consumed token again is
-treated as theft: the whole family (every token rotated from the same login) is revoked.
+conditional update, so of two racing refreshes only one consumes it. Presenting a consumed token again
+is treated as theft: the whole family (every token rotated from the same login) is revoked, unless the
+same client does so within a short grace window (see `consume_refresh`).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -123,17 +125,41 @@ def issue_pair(user_id: str, *, family: str | None = None) -> TokenPair:
     )
 
 
-def consume_refresh(claims: Claims) -> str:
-    """Mark a refresh token used, once. Returns its family so the next token continues it."""
+def consume_refresh(claims: Claims, *, client: str) -> str:
+    """Mark a refresh token used, once, by `client` (who presents it: partner and device). Returns its
+    family so the next token continues it.
+
+    The same client presenting it again within the grace window (`REFRESH_REUSE_GRACE_SECONDS`) is a
+    retry after a lost answer, or two parts of one app refreshing at once: the family lives on and the
+    caller gets a sibling of the token already issued. Any other reuse is treated as theft and revokes
+    the whole family."""
     db = get_db()
     now = clock.now()
     record = db.refresh_tokens.find_one_and_update(
         {"_id": claims.jti, "userId": claims.sub, "usedAt": None, "revokedAt": None},
-        {"$set": {"usedAt": now}},
+        {"$set": {"usedAt": now, "usedBy": client}},
     )
-    if record is None:
-        known = db.refresh_tokens.find_one({"_id": claims.jti}, {"family": 1})
-        if known is not None:
-            db.refresh_tokens.update_many({"family": known["family"]}, {"$set": {"revokedAt": now}})
-        raise Unauthorized("Refresh token has already been used or was revoked")
-    return str(record["family"])
+    if record is not None:
+        return str(record["family"])
+    known = db.refresh_tokens.find_one({"_id": claims.jti}, {"family": 1, "usedAt": 1, "usedBy": 1, "revokedAt": 1})
+    if known is not None and _reused_within_grace(known, client, now):
+        return str(known["family"])
+    if known is not None:
+        db.refresh_tokens.update_many({"family": known["family"]}, {"$set": {"revokedAt": now}})
+    raise Unauthorized("Refresh token has already been used or was revoked")
+
+
+def refresh_client(partner: str, fingerprint: str) -> str:
+    """Who presents a refresh token, as stored beside it: a digest, so any fingerprint fits the record."""
+    return hashlib.sha256(f"{partner}\n{fingerprint}".encode()).hexdigest()
+
+
+def _reused_within_grace(record: dict[str, Any], client: str, now: datetime) -> bool:
+    used_at = record.get("usedAt")
+    grace = timedelta(seconds=get_settings().refresh_reuse_grace_seconds)
+    return (
+        record.get("revokedAt") is None
+        and used_at is not None
+        and record.get("usedBy") == client
+        and now - used_at <= grace
+    )
