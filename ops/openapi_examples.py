@@ -81,7 +81,8 @@ PARAMETER_EXAMPLES: dict[str, Any] = {
     "modificationId": str(PURCHASE["modification"]["_id"]),
     "colorId": str(PURCHASE["colorId"]),
     "orderId": str(DEMO_NEW_ORDER_ID),
-    "bankId": str(financing.organization_id(BANK.slug)),
+    # A bank's offer for the car's modification (what GET /api/v2/payments/banks lists; the seed stores it)
+    "bankId": str(offer_id(financing.credit_product_id(BANK.slug, BRAND_SLUG), PURCHASE["modification"]["_id"])),
     "organizationId": str(financing.organization_id(LEASING.slug)),
     "incomeTypeId": _credit(INCOME),
     "initialPaymentId": _credit(INCOME, PERCENT),
@@ -152,7 +153,7 @@ NAMED_BODY_EXAMPLES: dict[tuple[str, str], dict[str, tuple[str, Any]]] = {
 BODY_EXAMPLES: dict[tuple[str, str], Any] = {
     ("POST", "/api/v1/auth/login"): {"phone": DEMO_USER_PHONE},
     ("POST", "/api/v1/auth/refresh-token"): {"token": "<refreshToken from POST /api/v1/auth/login>"},
-    ("POST", "/api/v1/users/limit"): {"code": "sandbox-oneid-code-1"},
+    ("POST", "/api/v1/users/limit"): {"code": "sandbox-verified"},  # the sandbox provider's code
     ("POST", "/api/v1/orders"): ORDER_BODY,
     ("POST", "/api/v1/orders/apply-promo-code"): {"code": "WELCOME10"},
     ("POST", "/api/v1/payments/leasing/calculate"): {
@@ -269,6 +270,43 @@ LINKS: dict[tuple[str, str], dict[str, dict[str, Any]]] = {
     },
     ("GET", "/api/v1/cars"): {
         "Car": _link(("GET", "/api/v1/cars/{id}"), "The first car", parameters={"path.id": _first("_id")}),
+    },
+    ("GET", "/api/v1/cars/{id}"): {
+        "Banks": _link(
+            ("GET", "/api/v2/payments/banks"),
+            "Credit chain 1/6 for the car's first modification",
+            parameters={
+                "query.brandId": "$response.body#/data/brand/_id",
+                "query.carId": "$response.body#/data/_id",
+                "query.modificationId": "$response.body#/data/modifications/0/_id",
+            },
+        ),
+        "PaymentTypes": _link(
+            ("GET", "/api/v2/payments/types"),
+            "How the car's first modification can be bought",
+            parameters={
+                "query.brandId": "$response.body#/data/brand/_id",
+                "query.modificationId": "$response.body#/data/modifications/0/_id",
+            },
+        ),
+        "Regions": _link(
+            ("GET", "/api/v1/dictionaries/branch/regions"),
+            "Where the first modification in the first color can be bought",
+            parameters={
+                "query.brandId": "$response.body#/data/brand/_id",
+                "query.carId": "$response.body#/data/_id",
+                "query.modificationId": "$response.body#/data/modifications/0/_id",
+                "query.colorId": "$response.body#/data/colors/0/_id",
+            },
+        ),
+        "Modifications": _link(
+            ("GET", "/api/v1/cars/{id}/modifications"),
+            "The car's modifications with their specifications",
+            parameters={"path.id": "$response.body#/data/_id"},
+        ),
+    },
+    ("GET", "/api/v1/orders"): {
+        "Order": _link(("GET", "/api/v1/orders/{id}"), "The newest order", parameters={"path.id": _first("_id")}),
     },
     ("GET", "/api/v1/brands"): {
         "Brand": _link(("GET", "/api/v1/brands/{id}"), "The first brand", parameters={"path.id": _first("_id")}),

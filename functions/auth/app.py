@@ -58,7 +58,10 @@ def me() -> Response[Envelope[Profile]]:
     summary="Verify the user's identity (OneID) to raise the purchase limit",
     description="Send the authorization code the identity provider (OneID) returned. "
     "The sandbox provider accepts any code once.",
-    responses={400: {"description": "The code was rejected or already used"}},
+    responses={
+        400: {"description": "The identity provider rejected the code (invalid or expired)"},
+        409: {"description": "The code was already used"},
+    },
 )
 def verify_identity(body: LimitBody) -> Response[Envelope[VerifiedProfile]]:
     return responses.ok(service.verify_identity(context.caller_id(), body.code))

@@ -46,7 +46,7 @@ CONFIG = schemathesis.Config.from_dict(
     {
         "headers": {name: value for name, value in common_headers().items() if name != "accept-language"},
         "generation": {"mode": "all"},
-        "phases": {"stateful": {"enabled": False}},
+        "phases": {"stateful": {"enabled": True}},
     }
 )
 schema = schemathesis.openapi.from_path(DOCUMENT, config=CONFIG)
@@ -85,3 +85,45 @@ def test_no_server_errors_and_every_response_is_documented(
         assert body["statusCode"] == response.status_code
     else:
         assert (case.method, case.path) in NOT_JSON_OPERATIONS, f"{content_type} answered: {response.text[:300]}"
+
+
+STATEFUL_SCENARIOS = 25
+STATEFUL_STEPS = 8
+
+
+def test_linked_operations_chain_without_server_errors_or_undocumented_responses(
+    api_server: str, seeded_api: dict[str, str]
+) -> None:
+    """Schemathesis' stateful phase: it follows the document's links (login -> me, order -> its steps and
+    payments, transaction create -> apply, the v2 bank chain, list -> item), feeding each response into
+    the next request, with the same checks on every step."""
+    steps: list[tuple[str, str, int]] = []
+
+    class LinkedCalls(schema.as_state_machine()):  # type: ignore[misc]
+        def get_call_kwargs(self, case: schemathesis.Case) -> dict[str, Any]:
+            return {"base_url": api_server, "headers": seeded_api}
+
+        def validate_response(self, response: Any, case: schemathesis.Case, *args: Any, **kwargs: Any) -> None:
+            steps.append((case.method, case.path, response.status_code))
+            case.validate_response(response, checks=CHECKS)
+
+    LinkedCalls.run(
+        settings=settings(
+            max_examples=STATEFUL_SCENARIOS,
+            stateful_step_count=STATEFUL_STEPS,
+            derandomize=True,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+    )
+    # The links were followed: some chained steps reached their target with a 2xx
+    chained = {(method, path) for method, path, status in steps if 200 <= status < 300}
+    print(f"stateful: {len(steps)} calls, 2xx on {sorted(chained)}")
+    assert len(steps) > STATEFUL_SCENARIOS
+    assert chained & {
+        ("GET", "/api/v1/auth/me"),
+        ("GET", "/api/v2/payments/banks/income-types"),
+        ("GET", "/api/v1/orders/{id}"),
+        ("GET", "/api/v1/cars/{id}"),
+    }, steps
