@@ -216,18 +216,21 @@ def warm_requests(events: list[Path], calls: int, warmup: int) -> list[WarmResul
 
 def cold_table(targets: list[Function], medians: dict[str, float], rounds: int) -> list[str]:
     floor = medians[FLOOR]
+    name_width = max(len("function"), *(len(target.name) for target in targets)) + 2
+    module_width = max(len("handler module"), *(len(target.module) for target in targets)) + 2
     lines = [
         f"Cold init: a fresh interpreter importing the handler module, median of {rounds} interleaved runs",
         f"library floor (import {', '.join(FLOOR_MODULES)}): {floor * 1000:.0f} ms",
         "",
-        f"{'function':<14}{'handler module':<22}{'init ms':>9}{'floor ms':>10}{'ratio':>8}",
+        f"{'function':<{name_width}}{'handler module':<{module_width}}{'init ms':>9}{'floor ms':>10}{'ratio':>8}",
     ]
     for target in targets:
         seconds = medians[target.name]
         ratio = seconds / floor
         mark = "" if ratio <= MAX_COLD_RATIO else f"  > {MAX_COLD_RATIO}x"
         lines.append(
-            f"{target.name:<14}{target.module:<22}{seconds * 1000:>9.0f}{floor * 1000:>10.0f}{ratio:>7.2f}x{mark}"
+            f"{target.name:<{name_width}}{target.module:<{module_width}}"
+            f"{seconds * 1000:>9.0f}{floor * 1000:>10.0f}{ratio:>7.2f}x{mark}"
         )
     return lines
 
