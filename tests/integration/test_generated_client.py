@@ -221,7 +221,7 @@ def test_a_generated_client_walks_a_buyers_journey(
         assert sum(row.principal for row in calculation.schedule) == calculation.loan_amount
         assert calculation.schedule[-1].balance == 0
 
-        # When they order the car for cash at its current price
+        # When they order the car on that credit, at its current price
         order = call(
             generated,
             buyer,
@@ -233,17 +233,26 @@ def test_a_generated_client_walks_a_buyers_journey(
                 color_id=color.field_id,
                 region_id=region.field_id,
                 branch_id=branch.field_id,
-                payment_type_id=models.PaymentType.CASH,
+                payment_type_id=models.PaymentType.CREDIT,
                 price=int(modification.price),
+                credit=models.CreditChoice(
+                    bank_id=bank.field_id,
+                    income_type_id=income_type.field_id,
+                    initial_payment_id=initial_payment.field_id,
+                    loan_term_id=loan_term.field_id,
+                    refund_type_id=refund_type.field_id,
+                ),
             ),
         )
-        # Then it has a contract number and waits for payment of the whole price
+        # Then it has a contract number, carries the credit as calculated, and waits for the initial payment
         assert order.contract_number.startswith("CR-")
         assert str(order.status_slug) == "NEW"
         assert order.amount_due == order.price == modification.price
+        assert order.amount_due_now == calculation.initial_payment
+        assert order.financing.monthly_payment == calculation.monthly_payment
         assert order.paid_amount == 0
 
-        # When they pay what is due by card, with the code the sandbox sends
+        # When they pay the initial payment by card, with the code the sandbox sends
         card = call(generated, buyer, "check_card", card_number=PAYS_UZCARD)
         assert str(card.type_) == "UZCARD"
         started = call(
@@ -251,7 +260,7 @@ def test_a_generated_client_walks_a_buyers_journey(
             buyer,
             "create_payment",
             body=models.CreateBody(
-                amount=int(order.amount_due),
+                amount=order.amount_due_now,
                 card_number=PAYS_UZCARD,
                 expiry="12/30",
                 card_type=models.ECardType.UZCARD,
@@ -266,7 +275,7 @@ def test_a_generated_client_walks_a_buyers_journey(
             body=models.ApplyBody(
                 transaction_id=started.transaction_id,
                 otp=SANDBOX_OTP,
-                amount=int(order.amount_due),
+                amount=order.amount_due_now,
                 brand_id=order.brand_id,
                 order_id=order.field_id,
             ),
@@ -286,6 +295,6 @@ def test_a_generated_client_walks_a_buyers_journey(
         assert history.items[0].card_mask == "860049******6478"
         paid = call(generated, buyer, "order", id=order.field_id)
         assert str(paid.status_slug) == "PAID"
-        assert paid.paid_amount == order.amount_due
+        assert paid.paid_amount == order.amount_due_now
         orders = call(generated, buyer, "orders")
         assert [item.contract_number for item in orders.items] == [order.contract_number]

@@ -21,6 +21,7 @@ import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from http import HTTPStatus
+from types import SimpleNamespace
 from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
@@ -78,12 +79,13 @@ def _openapi_path(rule: str) -> str:
 
 def _takes_body(func: Callable[..., Any]) -> bool:
     # A body is a parameter typed with a pydantic model; path and query parameters are plain values.
-    hints = typing.get_type_hints(func)
-    return any(
-        isinstance(hint, type) and issubclass(hint, BaseModel)
-        for name, hint in hints.items()
-        if name != "return" and name in inspect.signature(func).parameters
-    )
+    # Only the parameters' annotations are resolved: resolving the return annotation would build every
+    # route's generic response model (Envelope[Page[...]]) at cold start; Powertools builds the one a
+    # request needs on first use.
+    parameters = inspect.signature(func).parameters
+    annotations = {name: hint for name, hint in func.__annotations__.items() if name in parameters}
+    hints = typing.get_type_hints(SimpleNamespace(__annotations__=annotations), globalns=func.__globals__)
+    return any(isinstance(hint, type) and issubclass(hint, BaseModel) for hint in hints.values())
 
 
 class ApiResolver(APIGatewayRestResolver):

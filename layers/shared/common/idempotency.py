@@ -45,10 +45,16 @@ INDEXES = [Index(COLLECTION, [("expiresAt", 1)], "idempotency_keys_ttl", {"expir
 
 
 def _answer(response: Response) -> dict[str, Any]:
+    """The answer as the store keeps it. The body is serialized here (after response validation made
+    it a dict), so the first answer and every replay carry the same bytes."""
     body = response.body
+    if isinstance(body, bytes):
+        body = body.decode()
+    elif not isinstance(body, str):
+        body = responses.to_json(body)
     return {
         "status": response.status_code,
-        "body": body.decode() if isinstance(body, bytes) else body,
+        "body": body,
         "headers": {name: value for name, value in response.headers.items() if isinstance(value, str)},
     }
 

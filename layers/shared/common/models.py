@@ -50,7 +50,7 @@ Sums = Annotated[int, Field(ge=0, description="in sums (UZS)")]
 class ApiModel(BaseModel):
     """Base of every response model: fields are named as the API sends them (`_id` through its alias)."""
 
-    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True, extra="ignore")
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True, extra="ignore", defer_build=True)
 
 
 class FieldError(ApiModel):
