@@ -717,13 +717,17 @@ def test_a_charge_in_progress_holds_the_order_until_its_lease_runs_out(
     transaction_id = create(api, order, 400)
     lifecycle.take_charge(order["_id"], "another", 400, now=clock.now(), lease_seconds=60)
     calls = _count_processor_calls(monkeypatch)
-    # When the transaction is applied: 409, nothing charged, the transaction still pending
-    body = refused(api.post(APPLY, json=apply_body(order, transaction_id, 400)), 409)
+    # When the transaction is applied 15 s later: 409 saying when to try again, nothing charged, the
+    # transaction still pending
+    frozen_clock.advance(15)
+    response = api.post(APPLY, json=apply_body(order, transaction_id, 400))
+    body = refused(response, 409)
     assert body["message"] == "Another payment of this order is being confirmed, try again"
+    assert response.headers["Retry-After"] == "45"
     assert calls["confirm"] == []
     assert stored(db, transaction_id)["status"] == "PENDING"
     # And once the lease has run out, it pays
-    frozen_clock.advance(60)
+    frozen_clock.advance(45)
     assert api.post(APPLY, json=apply_body(order, transaction_id, 400)).status_code == 200
     paid = stored_order(db, order)
     assert (paid["paidAmount"], paid["chargingPaymentId"]) == (400, None)

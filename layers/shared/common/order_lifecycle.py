@@ -17,6 +17,7 @@ its log entry and the event (in the outbox, `common.outbox`) are one MongoDB tra
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
@@ -219,8 +220,13 @@ def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: dateti
         return claimed
     order = _load(order_id)
     ensure_can_take(order, amount)
+    # When to try again: what is left of the holder's lease (a retry then may take it over).
+    held_since = order.get("chargingSince") or now
+    wait = max(1, math.ceil(lease_seconds - (now - held_since).total_seconds()))
     raise ChargeInProgress(
-        "Another payment of this order is being confirmed, try again", details={"retryAfter": lease_seconds}
+        "Another payment of this order is being confirmed, try again",
+        details={"retryAfter": wait},
+        headers={"Retry-After": str(wait)},
     )
 
 
