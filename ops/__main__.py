@@ -1,6 +1,7 @@
 """Operator commands against the configured database (`python -m ops --help`):
 
 python -m ops indexes                                     create the declared indexes
+python -m ops bank-offers                                 store the bank offers of new cars or credit products
 python -m ops order show <orderId | contractNumber>       an order and its log
 python -m ops order transition <order> READY --cause ...  READY, IMPLEMENTED or CANCELLED
 python -m ops openapi                                     regenerate openapi.json (make openapi)
@@ -29,6 +30,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("indexes", help="create every index declared in code (idempotent)")
+    commands.add_parser(
+        "bank-offers",
+        help="store the missing bank offers (every active credit product x every modification of its brand's "
+        "cars; idempotent): run after adding cars, modifications or credit products",
+    )
     commands.add_parser("openapi", help="write openapi.json, the OpenAPI document generated from the resolvers")
     commands.add_parser("reconcile", help="finish or fail stuck card payments and retry pending refunds, once")
     commands.add_parser("bench", help="cold init per function and warm requests per sample event, measured")
@@ -36,6 +42,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "order":
         return orders.run(args)
+    if args.command == "bank-offers":
+        from payments.store import create_bank_offers
+
+        print(f"bank offers created: {create_bank_offers()}")
+        return 0
     if args.command == "reconcile":
         from ops.reconcile import run
 

@@ -13,19 +13,22 @@ after a few warm-up calls (caches full, connections open) the median of N calls,
 commands one warm call sends (pymongo command monitoring), reads and writes. A GET that sends more than
 3 commands, or writes, is flagged.
 
-The database is MONGODB_URI when set, else the one the tests use, started by this command; a database
-of its own is seeded and dropped afterwards.
+The database is MONGODB_URI when set, else the server the tests use (a real mongod, mongoeco where it
+cannot run), started by this command; a database of its own is seeded and dropped afterwards.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import statistics
 import subprocess
 import sys
 import time
 import uuid
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -132,13 +135,15 @@ class WarmResult:
 
 @contextmanager
 def bench_database() -> Iterator[str]:
-    """A freshly seeded database (MONGODB_URI, else the tests' own kind started here); dropped afterwards."""
-    from local.embedded_db import EmbeddedMongo
+    """A freshly seeded database on MONGODB_URI, else on the server the tests use (a real mongod, or
+    mongoeco where mongod cannot run), started here; dropped afterwards."""
+    from local.runtime import start_local_database
 
-    embedded = None
+    server = None
     if not os.environ.get("MONGODB_URI"):
-        embedded = EmbeddedMongo()
-        os.environ["MONGODB_URI"] = embedded.start()
+        server, fallback = start_local_database(dbpath=None, sqlite_path=None)
+        print(f"database: {server.description}" + (f" (fallback: {fallback})" if fallback else ""), file=sys.stderr)
+        os.environ["MONGODB_URI"] = server.uri
     os.environ["MONGODB_DB"] = f"bench_{uuid.uuid4().hex[:12]}"
     try:
         from local.runtime import prepare_database
@@ -150,8 +155,8 @@ def bench_database() -> Iterator[str]:
 
         get_client().drop_database(os.environ["MONGODB_DB"])
         reset_client()
-        if embedded is not None:
-            embedded.stop()
+        if server is not None:
+            server.stop()
             del os.environ["MONGODB_URI"]
 
 
@@ -164,25 +169,32 @@ def warm_requests(events: list[Path], calls: int, warmup: int) -> list[WarmResul
     import json
 
     from common.db import reset_client
-    from local.invoke import invoke, load_event
+    from common.observability import logger
+    from local.context import LocalLambdaContext
+    from local.gateway import load_handler
+    from local.invoke import load_event
     from local.seed.core import DEMO_USER_ID
     from ops.command_counter import CommandCounter
 
+    logger.setLevel(WARM_ENV["LOG_LEVEL"])  # created when ops imported the layer, before WARM_ENV
+    warnings.filterwarnings("ignore", "No application metrics to publish")  # Powertools, on every call
     counter = CommandCounter()
     reset_client(event_listeners=[counter])
-    function_of = {(route.method, route.path): route.function for route in api_routes()}
+    # Each handler resolved once, as a Lambda instance has it: only the invocation is timed.
+    handler_of = {(route.method, route.path): (route.function, load_handler(route.handler)) for route in api_routes()}
     results = []
     for path in events:
         event = load_event(path, user_id=str(DEMO_USER_ID))
-        function = function_of[(event["httpMethod"], event["resource"])]
+        function, handler = handler_of[(event["httpMethod"], event["resource"])]
+        context = LocalLambdaContext(function_name=function)
         for _ in range(warmup):
-            invoke(function, event)
+            handler(event, context)
         with counter.counting() as counts:
-            answer = invoke(function, event)
+            answer = handler(event, context)
         timings = []
         for _ in range(calls):
             start = time.perf_counter()
-            invoke(function, event)
+            handler(event, context)
             timings.append(time.perf_counter() - start)
         results.append(
             WarmResult(
@@ -262,7 +274,8 @@ def main(argv: list[str] | None = None) -> int:
         from local.runtime import LOCAL_DEFAULTS
 
         os.environ.update({**LOCAL_DEFAULTS, **WARM_ENV})  # before any handler module creates its Logger
-        with bench_database():
+        # Handlers print what a Lambda would log (the cold-start metric line): not part of the table.
+        with bench_database(), contextlib.redirect_stdout(io.StringIO()):
             results = warm_requests(sample_events(args.only), args.calls, args.warmup)
         output += warm_table(results, args.calls, args.warmup)
         if args.verbose:

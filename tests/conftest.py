@@ -36,6 +36,7 @@ TEST_ENV = {
     "LOGIN_IP_RATE_LIMIT": "10000",  # every test logs in from 127.0.0.1
     "LOGIN_PARTNER_RATE_LIMIT": "10000",
     "PARTNER_CACHE_SECONDS": "0",
+    "REFERENCE_CACHE_SECONDS": "0",  # tests about the cache set it and drive the frozen clock
     "LOG_LEVEL": "WARNING",
 }
 for _name, _value in TEST_ENV.items():

@@ -18,6 +18,7 @@ from common import clock
 def reset_process_state() -> None:
     from common.db import reset_client
     from common.partners import clear_partner_cache
+    from common.reference_cache import clear_reference_cache
     from common.secrets import reset_secrets
     from common.settings import reset_settings
 
@@ -25,6 +26,7 @@ def reset_process_state() -> None:
     reset_secrets()
     reset_client()
     clear_partner_cache()
+    clear_reference_cache()
     clock.reset_clock()
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from bson import ObjectId
 
+from payments.store import create_bank_offers
 from tests.data import Db, text
 
 
@@ -74,6 +75,7 @@ def insert_credit_product(
         **fields,
     }
     db.credit_products.insert_one(doc)
+    create_bank_offers(db)  # with the financing data, as operators do: /banks only reads them
     return doc
 
 

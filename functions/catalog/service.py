@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalog import filters
+from catalog import store
 from common import saved_cars
 from common.catalog import brands, cars, views
 from common.catalog.items import car_items
@@ -74,8 +74,8 @@ def car_detail(car_id: str) -> CarDetail:
     return views.car_detail(
         car,
         brand=brands.find_by_id(str(car["brandId"])),
-        body_type=filters.find_body_type(car.get("bodyTypeId")),
-        powertrain=filters.find_powertrain(car.get("powertrainId")),
+        body_type=store.find_body_type(car.get("bodyTypeId")),
+        powertrain=store.find_powertrain(car.get("powertrainId")),
         saved=bool(saved_cars.saved_car_ids(current().fingerprint, [car["_id"]])),
         locale=locale(),
     )
@@ -109,11 +109,11 @@ def _options(docs: list[dict[str, Any]]) -> Page[Option]:
 
 
 def body_types() -> Page[Option]:
-    return _options(filters.body_types())
+    return _options(store.body_types())
 
 
 def powertrains() -> Page[Option]:
-    return _options(filters.powertrains())
+    return _options(store.powertrains())
 
 
 def all_filters() -> AllFilters:

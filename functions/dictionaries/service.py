@@ -13,7 +13,7 @@ from common.context import locale
 from common.errors import NotFound
 from common.locale import Locale, localize
 from common.models import Named, Page
-from dictionaries import documents
+from dictionaries import store
 from dictionaries.models import BranchAvailability, BranchDetail, Contacts, Document, Region
 
 Data = dict[str, Any]
@@ -71,7 +71,7 @@ def branch_detail(branch_id: str) -> BranchDetail:
 
 
 def contacts() -> Contacts:
-    found = documents.find_setting("contacts")
+    found = store.find_setting("contacts")
     if found is None:
         raise NotFound("Contacts are not configured")
     return Contacts(phone=found.get("phone"), tg=found.get("tg"))
@@ -88,7 +88,7 @@ def _document(doc: Data, loc: Locale) -> Document:
 
 
 def _find_document(slug: str) -> Data:
-    doc = documents.find_document(slug)
+    doc = store.find_document(slug)
     if doc is None:
         raise NotFound("Document not found")
     return doc
@@ -100,7 +100,7 @@ def document(slug: str) -> Document:
 
 
 def public_documents() -> Page[Document]:
-    found = documents.public_documents()
+    found = store.public_documents()
     return Page[Document](items=[_document(doc, locale()) for doc in found], total=len(found))
 
 

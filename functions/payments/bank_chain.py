@@ -4,26 +4,24 @@ A bank's credit product for a brand is one `credit_products` document holding it
 `incomeTypes[].initialPayments[].loanTerms[].refundTypes[]`, every node with its own ObjectId (the
 rate sits on the loan term: it depends on income type, initial payment and term). The items of
 `/banks` are *offers*: one `bank_offers` document per product and modification, whose id is derived
-from the two, so it is the same on every call and in every database. `calculate` gets only the five
+from the two, so it is the same on every call and in every database. Offers are created with the
+financing data (`payments.store.create_bank_offers`), so no GET writes. `calculate` gets only the five
 chosen ids: the offer leads back to the modification, whose current price is read from `cars`, and the
 other four ids must follow the offer's tree (404 naming the id that does not belong).
 """
 
 from __future__ import annotations
 
-import hashlib
-
 from bson import ObjectId
-from pymongo import UpdateOne
-from pymongo.errors import BulkWriteError
 
-from common import clock, deals, financing
+from common import deals, financing
 from common.credit_math import RefundType
-from common.db import get_db
 from common.enums import PaymentType
 from common.errors import NotFound
 from common.financing import Doc, listing, offered_payment_types, percent, text
 from common.models import Organization, Page
+from common.observability import logger
+from payments import store
 from payments.models import (
     BankOffer,
     CreditCalculation,
@@ -33,9 +31,9 @@ from payments.models import (
     RefundTypeItem,
     ScheduleRow,
 )
+from payments.store import offer_id
 
 LEVELS = ("incomeTypes", "initialPayments", "loanTerms", "refundTypes")
-DUPLICATE_KEY = 11000
 
 REFUND_TYPE_NAMES: dict[str, dict[str, str]] = {
     RefundType.ANNUITY: {"ru": "Аннуитетный (равными долями)", "uz": "Annuitet (teng ulushlarda)", "en": "Annuity"},
@@ -48,54 +46,31 @@ REFUND_TYPE_NAMES: dict[str, dict[str, str]] = {
 MONTHS_NAME = {"ru": "{} мес.", "uz": "{} oy", "en": "{} months"}
 
 
-def offer_id(product_id: ObjectId, modification_id: ObjectId) -> ObjectId:
-    """The id of a product's offer for a modification: the same for the same pair, everywhere."""
-    digest = hashlib.sha1(f"bank-offer:{product_id}:{modification_id}".encode(), usedforsecurity=False)
-    return ObjectId(digest.hexdigest()[:24])
-
-
 def banks(brand_id: str, car_id: str, modification_id: str) -> Page[BankOffer]:
     """The offers of every bank whose active product serves the car's brand; none for a car not sold
     on credit."""
     car, modification = financing.car_and_modification(modification_id, car_id=car_id, brand_id=brand_id)
     if PaymentType.CREDIT not in offered_payment_types(car):
         return listing([])
-    products = list(get_db().credit_products.find({"brandId": car["brandId"], "active": True}))
+    products = financing.brand_financing(car["brandId"]).credit_products
     banks_by_id = financing.organization_refs([product["organizationId"] for product in products])
     # In the banks' order; a product of an inactive bank is left out.
     products = [product for bank_id in banks_by_id for product in products if product["organizationId"] == bank_id]
-    _save_offers(products, car, modification["_id"])
+    products = _with_stored_offer(products, modification["_id"])
     return listing([_offer_item(product, banks_by_id[product["organizationId"]], modification) for product in products])
 
 
-def offer_documents(products: list[Doc], car: Doc, modification_id: ObjectId) -> list[Doc]:
-    """The `bank_offers` documents of these products for one modification of the car."""
-    now = clock.now()
-    return [
-        {
-            "_id": offer_id(product["_id"], modification_id),
-            "organizationId": product["organizationId"],
-            "productId": product["_id"],
-            "brandId": car["brandId"],
-            "carId": car["_id"],
-            "modificationId": modification_id,
-            "createdAt": now,
-        }
-        for product in products
-    ]
-
-
-def _save_offers(products: list[Doc], car: Doc, modification_id: ObjectId) -> None:
-    """Store the offers that are not stored yet (never changing one: its id is what clients hold)."""
-    documents = offer_documents(products, car, modification_id)
-    if not documents:
-        return
-    operations = [UpdateOne({"_id": doc["_id"]}, {"$setOnInsert": doc}, upsert=True) for doc in documents]
-    try:
-        get_db().bank_offers.bulk_write(operations, ordered=False)
-    except BulkWriteError as exc:  # a concurrent call inserted the same offer first: it is the same document
-        if any(error.get("code") != DUPLICATE_KEY for error in exc.details.get("writeErrors", [])):
-            raise
+def _with_stored_offer(products: list[Doc], modification_id: ObjectId) -> list[Doc]:
+    """The products whose offer for the modification is stored: only those can be calculated."""
+    if not products:
+        return []
+    stored = store.offers_of_modification(modification_id, [product["_id"] for product in products])
+    if missing := [str(product["_id"]) for product in products if product["_id"] not in stored]:
+        logger.warning(
+            "credit products without a stored bank offer are not listed: run python -m ops bank-offers",
+            extra={"modificationId": str(modification_id), "productIds": missing},
+        )
+    return [product for product in products if product["_id"] in stored]
 
 
 def _loan_terms(product: Doc) -> list[Doc]:
@@ -129,7 +104,7 @@ def _node(depth: int, node_id: str, what: str) -> Doc:
     """A node of some active product's tree, found by its id alone (each step gets only that id)."""
     wanted = ObjectId(node_id)
     path = ".".join(LEVELS[: depth + 1]) + "._id"
-    product = get_db().credit_products.find_one({path: wanted, "active": True}, {LEVELS[0]: 1})
+    product = store.product_holding(path, wanted)
     nodes = [product] if product else []
     for level in LEVELS[: depth + 1]:
         nodes = [item for node in nodes for item in node.get(level, [])]

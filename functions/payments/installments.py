@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from common import deals, financing
 from common.credit_math import installment_cell, percent_of
-from common.db import get_db
 from common.enums import PaymentType
 from common.errors import BadRequest
 from common.financing import Doc, offered_payment_types, text
@@ -20,7 +19,7 @@ def matrix(brand_id: str, payment_type: PaymentType, modification_id: str) -> In
     price = modification["price"]
     plans = []
     if PaymentType.INSTALLMENT in offered_payment_types(car):
-        plans = list(get_db().installment_plans.find({"brandId": car["brandId"], "active": True}).sort("order", 1))
+        plans = financing.brand_financing(car["brandId"]).installment_plans
     providers = financing.organization_refs([plan["organizationId"] for plan in plans])
     items = [
         _plan(plan, providers[plan["organizationId"]], price) for plan in plans if plan["organizationId"] in providers

@@ -5,7 +5,6 @@ from __future__ import annotations
 from bson import ObjectId
 
 from common import deals, financing
-from common.db import get_db
 from common.errors import Conflict
 from common.financing import Doc, listing, percent, text
 from common.models import Organization, Page
@@ -21,13 +20,8 @@ from payments.models import (
 def programs(brand_id: str, organization_id: str) -> Page[LeasingProgram]:
     financing.brand(brand_id)
     company = financing.organization(organization_id)
-    found = (
-        get_db()
-        .leasing_programs.find(
-            {"brandId": ObjectId(brand_id), "organizationId": ObjectId(organization_id), "active": True}
-        )
-        .sort([("order", 1), ("_id", 1)])
-    )
+    programs = financing.brand_financing(ObjectId(brand_id)).leasing_programs
+    found = [program for program in programs if program["organizationId"] == ObjectId(organization_id)]
     return listing([_program_item(program, company) for program in found])
 
 

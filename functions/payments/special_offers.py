@@ -18,12 +18,12 @@ from bson import ObjectId
 
 from common import clock, financing
 from common.credit_math import RefundType, credit_quote, leasing_quote
-from common.db import get_db
 from common.deals import credit_figures, leasing_figures, program_terms
 from common.enums import PaymentType
 from common.errors import NotFound
 from common.financing import Doc, ensure_offered, offered_payment_types, percent, text
 from common.models import Organization
+from payments import store
 from payments.leasing import price_terms
 from payments.models import (
     BankOfferTerms,
@@ -49,13 +49,7 @@ def offers(car_id: str, modification_id: str, kind: str) -> SpecialOffers:
     car, modification = financing.car_and_modification(modification_id, car_id=car_id)
     if PAYMENT_TYPE_OF[kind] not in offered_payment_types(car):
         return SpecialOffers(price=modification["price"], items=[], total=0)
-    found = [
-        offer
-        for offer in get_db()
-        .special_offers.find({"carId": ObjectId(car_id), "kind": kind, "active": True})
-        .sort("order", 1)
-        if _applies(offer, modification["_id"])
-    ]
+    found = [offer for offer in store.special_offers_of_car(car_id, kind) if _applies(offer, modification["_id"])]
     organizations = financing.organization_refs([offer["organizationId"] for offer in found])
     items = [
         _priced(offer, organizations[offer["organizationId"]], modification)[0]
@@ -117,7 +111,7 @@ def graph(
     """The offer's month-by-month schedule (`payment = principal + interest + fee`), as data or CSV;
     `file` links the CSV under `api_base`, the API's URL as the client called it."""
     car, modification = financing.car_and_modification(modification_id, car_id=car_id)
-    offer = get_db().special_offers.find_one({"_id": ObjectId(offer_id), "active": True})
+    offer = store.find_special_offer(offer_id)
     if offer is None:
         raise NotFound("Special offer not found")
     if offer["carId"] != ObjectId(car_id) or not _applies(offer, modification["_id"]):

@@ -17,7 +17,7 @@ from bson import ObjectId
 from pymongo.database import Database
 
 from local.seed.support import insert_missing, stable_id
-from payments.bank_chain import offer_documents
+from payments.store import create_bank_offers
 
 Doc = dict[str, Any]
 
@@ -286,20 +286,6 @@ def _special_offers(cars: Iterable[Doc]) -> list[Doc]:
     ]
 
 
-def _demo_bank_offers(products: list[Doc], cars: list[Doc]) -> list[Doc]:
-    """The bank offers of each brand's demo car (its first car by slug, first modification), stored
-    up front so the sample events can name one before anyone called /api/v2/payments/banks."""
-    offers: list[Doc] = []
-    seen: set[ObjectId] = set()
-    for car in cars:
-        if car["brandId"] in seen or not car.get("modifications"):
-            continue
-        seen.add(car["brandId"])
-        serving = [product for product in products if product["brandId"] == car["brandId"]]
-        offers += offer_documents(serving, car, car["modifications"][0]["_id"])
-    return offers
-
-
 def seed(db: Database[dict[str, Any]]) -> int:
     brands = [
         {**brand, "slug": brand.get("slug") or str(brand["_id"])}
@@ -314,7 +300,6 @@ def seed(db: Database[dict[str, Any]]) -> int:
     return (
         insert_missing(db.organizations, _organizations())
         + insert_missing(db.credit_products, products)
-        + insert_missing(db.bank_offers, _demo_bank_offers(products, cars))
         + insert_missing(
             db.leasing_programs,
             [
@@ -325,4 +310,6 @@ def seed(db: Database[dict[str, Any]]) -> int:
         )
         + insert_missing(db.installment_plans, [_installment_plan(brand) for brand in brands])
         + insert_missing(db.special_offers, _special_offers(cars))
+        # Created with the financing data, as operators do (python -m ops bank-offers): no GET writes one.
+        + create_bank_offers(db)
     )

@@ -12,7 +12,8 @@ from bson import ObjectId
 from pymongo.database import Database
 
 from local.seed import financing as demo
-from payments.bank_chain import offer_id as offer_id_of
+from ops.__main__ import main as ops_main
+from payments.store import offer_id as offer_id_of
 from tests.data import CatalogCar, insert_brand, insert_car, purchasable_car
 from tests.factories import ApiClient
 from tests.financing_data import (
@@ -125,16 +126,39 @@ def test_differential_calculation_pays_most_in_the_first_month(
     assert abs(result["totalInterest"] - 77_700_000) <= 36
 
 
-def test_banks_gives_the_same_offer_ids_on_every_call(
+def test_banks_gives_the_same_stored_offer_ids_on_every_call_and_writes_nothing(
     api: ApiClient, db: Db, car: CatalogCar, product: dict[str, Any]
 ) -> None:
+    # Given the product's offers, stored with the financing data: one per modification of the car
+    stored = list(db.bank_offers.find({}).sort("_id", 1))
+    assert len(stored) == len(car.modification_ids)
+    # When /banks is asked twice
     first = data(api.get(BANKS, params=car_query(car)))
     second = data(api.get(BANKS, params=car_query(car)))
+    # Then it answers the same stored offer, and the offers are as they were
     assert first == second
-    assert db.bank_offers.count_documents({}) == 1
+    assert first["items"][0]["_id"] in {str(offer["_id"]) for offer in stored}
+    assert list(db.bank_offers.find({}).sort("_id", 1)) == stored
     other = data(api.get(BANKS, params={**car_query(car), "modificationId": str(car.modification_ids[1])}))
     assert other["items"][0]["_id"] != first["items"][0]["_id"]
     assert other["items"][0]["price"] == 350_000_000
+
+
+def test_a_car_added_later_is_offered_once_an_operator_stores_its_bank_offers(
+    api: ApiClient, db: Db, car: CatalogCar, product: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a new car of the brand, added after the credit product and its offers
+    later = insert_car(db, car.brand_id, name="Tracker")
+    query = {**car_query(car), "carId": str(later["_id"]), "modificationId": str(later["modifications"][0]["_id"])}
+    assert data(api.get(BANKS, params=query))["items"] == []
+    capsys.readouterr()
+    # When the operator stores the missing offers, twice
+    assert ops_main(["bank-offers"]) == 0
+    assert ops_main(["bank-offers"]) == 0
+    # Then /banks offers the bank for the new car, and the second run had nothing left to store
+    items = data(api.get(BANKS, params=query))["items"]
+    assert [item["bank"]["_id"] for item in items] == [str(product["organizationId"])]
+    assert capsys.readouterr().out.splitlines() == ["bank offers created: 2", "bank offers created: 0"]
 
 
 def test_calculate_uses_the_current_price_not_the_price_when_the_offer_was_made(

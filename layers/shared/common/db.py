@@ -97,13 +97,20 @@ def find_page(
     projection: Mapping[str, Any] | None = None,
     collation: Mapping[str, Any] | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
-    """One page of matches and the number of all matches (the API's `{items, total}`); limit 0 and an
-    offset past the end only count. `sort` should end on `_id` so pages never overlap."""
-    total = collection.count_documents(query, collation=collation)
-    if limit == 0 or offset >= total:
-        return [], total
-    found = collection.find(query, projection, collation=collation).sort(sort).skip(offset).limit(limit)
-    return list(found), total
+    """One page of matches and the number of all matches (the API's `{items, total}`), in one round trip;
+    limit 0 and an offset past the end only count. `sort` should end on `_id` so pages never overlap."""
+    # $match and $sort first, where an index serves them; then the count and the page of the same matches.
+    facets: dict[str, list[dict[str, Any]]] = {"total": [{"$count": "n"}]}
+    if limit > 0:
+        facets["items"] = [
+            {"$skip": offset},
+            {"$limit": limit},
+            *([{"$project": dict(projection)}] if projection else []),
+        ]
+    pipeline = [{"$match": dict(query)}, {"$sort": dict(sort)}, {"$facet": facets}]
+    result = next(collection.aggregate(pipeline, collation=collation), {})
+    counted = result.get("total") or [{"n": 0}]
+    return list(result.get("items", [])), int(counted[0]["n"])
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Data access for the dealer network: regions, branches and their stock."""
+"""Data access for the dealer network: regions, branches and their stock. Regions and the active branches
+are reference data cached per instance (`common.reference_cache`); stock never is."""
 
 from __future__ import annotations
 
@@ -7,12 +8,23 @@ from typing import Any
 from bson import ObjectId
 
 from common.db import get_db
+from common.reference_cache import reference_data
 
 Doc = dict[str, Any]
 
 
+@reference_data
+def _active_branches() -> list[Doc]:
+    return list(get_db().branches.find({"active": True}))
+
+
+@reference_data
+def _all_regions() -> list[Doc]:
+    return list(get_db().regions.find({}).sort([("order", 1), ("_id", 1)]))
+
+
 def branches_of_brand(brand_id: ObjectId) -> list[Doc]:
-    return list(get_db().branches.find({"brandIds": brand_id, "active": True}))
+    return [branch for branch in _active_branches() if brand_id in branch.get("brandIds", [])]
 
 
 def find_branch(branch_id: str) -> Doc | None:
@@ -20,11 +32,15 @@ def find_branch(branch_id: str) -> Doc | None:
 
 
 def regions(region_ids: list[ObjectId]) -> list[Doc]:
-    return list(get_db().regions.find({"_id": {"$in": region_ids}}).sort([("order", 1), ("_id", 1)]))
+    """These regions in their order."""
+    wanted = set(region_ids)
+    return [region for region in _all_regions() if region["_id"] in wanted]
 
 
 def find_region(region_id: ObjectId) -> Doc | None:
-    return get_db().regions.find_one({"_id": region_id})
+    """The region, from the cached list; one created since is read from the database."""
+    found = next((region for region in _all_regions() if region["_id"] == region_id), None)
+    return found or get_db().regions.find_one({"_id": region_id})
 
 
 def branches_with_stock(branch_ids: list[ObjectId], modification_id: ObjectId, color_id: ObjectId) -> set[ObjectId]:

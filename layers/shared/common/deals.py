@@ -136,11 +136,17 @@ def credit_figures(quote: CreditQuote) -> CreditSummary:
 def bank_offer(bank_id: str) -> tuple[Doc, Doc, Organization]:
     """The offer, its active product and its active bank; 404 unless all three exist."""
     offer = get_db().bank_offers.find_one({"_id": ObjectId(bank_id)})
-    product = offer and get_db().credit_products.find_one({"_id": offer["productId"], "active": True})
+    product = _active_product(offer) if offer else None
     bank = _organization_of(product)
     if offer is None or product is None or bank is None:
         raise NotFound("Bank offer not found: choose one from /api/v2/payments/banks")
     return offer, product, bank
+
+
+def _active_product(offer: Doc) -> Doc | None:
+    """The offer's product if it is active: from the brand's cached products (`financing.brand_financing`)."""
+    products = financing.brand_financing(offer["brandId"]).credit_products
+    return next((product for product in products if product["_id"] == offer["productId"]), None)
 
 
 def credit_deal(

@@ -1,20 +1,27 @@
 """Read-only look-ups in the catalog collections (docs/DATA_MODEL.md) and in `organizations`, with the
 404s of the financing routes when ids do not belong together, and the one rule of which payment types a
-car is really offered with (the financing routes show it, orders accept it)."""
+car is really offered with (the financing routes show it, orders accept it).
+
+Organizations and each brand's active credit products, leasing programs and installment plans are
+reference data, cached per instance (`common.reference_cache`); the car and its prices never are.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from bson import ObjectId
 
 from common import context
 from common.assets import url
+from common.catalog import brands
 from common.db import get_db
 from common.enums import PaymentType
 from common.errors import NotFound
 from common.locale import localize
 from common.models import Organization, Page
+from common.reference_cache import reference_data
 
 Doc = dict[str, Any]
 
@@ -25,10 +32,10 @@ def text(value: Any) -> Any:
 
 
 def brand(brand_id: str) -> Doc:
-    found = get_db().brands.find_one({"_id": ObjectId(brand_id)}, {"name": 1})
+    found = brands.find_by_id(brand_id)
     if found is None:
         raise NotFound("Brand not found")
-    return found
+    return {"_id": found["_id"], "name": found["name"]}
 
 
 def car_and_modification(
@@ -51,12 +58,16 @@ def car_and_modification(
 
 def organization_refs(organization_ids: list[ObjectId]) -> dict[ObjectId, Organization]:
     """Active organizations by id, as `{_id, name, logo}` (the logo as a URL)."""
-    found = (
-        get_db()
-        .organizations.find({"_id": {"$in": organization_ids}, "active": True}, {"name": 1, "logo": 1, "order": 1})
-        .sort([("order", 1), ("name", 1)])
-    )
+    wanted = set(organization_ids)
+    found = [org for org in _active_organizations() if org["_id"] in wanted]
     return {org["_id"]: Organization(id=org["_id"], name=text(org["name"]), logo=url(org.get("logo"))) for org in found}
+
+
+@reference_data
+def _active_organizations() -> list[Doc]:
+    """Every active bank, leasing company and installment provider, in their order (a few dozen)."""
+    found = get_db().organizations.find({"active": True}, {"name": 1, "logo": 1, "order": 1})
+    return list(found.sort([("order", 1), ("name", 1)]))
 
 
 def organization(organization_id: str) -> Organization:
@@ -87,14 +98,48 @@ SOURCES = {
     PaymentType.LEASING: "leasing_programs",
     PaymentType.INSTALLMENT: "installment_plans",
 }
+ORDER = ("order", "_id")
+
+
+@dataclass(frozen=True)
+class BrandFinancing:
+    """A brand's active credit products, leasing programs and installment plans (programs and plans in
+    their order)."""
+
+    credit_products: list[Doc]
+    leasing_programs: list[Doc]
+    installment_plans: list[Doc]
+
+    def of(self, payment_type: PaymentType) -> list[Doc]:
+        source = SOURCES.get(payment_type)
+        return [] if source is None else list(getattr(self, source))
+
+
+@reference_data
+def brand_financing(brand_id: ObjectId) -> BrandFinancing:
+    """What finances the brand's cars, read in one round trip (the three collections as one union)."""
+    match = {"$match": {"brandId": brand_id, "active": True}}
+    first, *others = SOURCES.values()
+    pipeline: list[Doc] = [match, {"$set": {"_source": first}}]
+    pipeline += [
+        {"$unionWith": {"coll": source, "pipeline": [match, {"$set": {"_source": source}}]}} for source in others
+    ]
+    found: dict[str, list[Doc]] = {source: [] for source in SOURCES.values()}
+    for doc in get_db()[first].aggregate(pipeline):
+        found[doc.pop("_source")].append(doc)
+    in_order = {
+        source: sorted(docs, key=lambda doc: tuple(doc.get(key, 0) for key in ORDER)) for source, docs in found.items()
+    }
+    return BrandFinancing(
+        credit_products=found[SOURCES[PaymentType.CREDIT]],
+        leasing_programs=in_order[SOURCES[PaymentType.LEASING]],
+        installment_plans=in_order[SOURCES[PaymentType.INSTALLMENT]],
+    )
 
 
 def serving(payment_type: PaymentType, brand_id: ObjectId) -> list[ObjectId]:
     """The active organizations serving the brand for this payment type (none for CASH)."""
-    source = SOURCES.get(payment_type)
-    if source is None:
-        return []
-    return list(get_db()[source].distinct("organizationId", {"brandId": brand_id, "active": True}))
+    return list(dict.fromkeys(doc["organizationId"] for doc in brand_financing(brand_id).of(payment_type)))
 
 
 def offered_payment_types(car: dict[str, Any]) -> list[PaymentType]:

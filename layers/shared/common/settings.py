@@ -53,6 +53,8 @@ class Settings(BaseModel):
     card_create_rate_limit: int = Field(default=5, ge=1, description="card payments started per caller and per card")
     card_create_rate_window_seconds: int = Field(default=600, ge=1)
     partner_cache_seconds: int = Field(default=60, ge=0)
+    # Reference data (brands, regions, banks, financing programs...) is cached per instance this long; 0: never.
+    reference_cache_seconds: int = Field(default=60, ge=0)
 
     # Browser origins allowed to call the API (CORS), comma-separated: exact origins, or `scheme://host:*`
     # for any port. Unset: none, except locally (LOCAL_ORIGINS).

@@ -1,4 +1,5 @@
-"""Data access for documents and the settings singletons (contacts)."""
+"""Data access of the Dictionaries function besides the shared dealer network (`common.dealers`): documents
+and the settings singletons (contacts)."""
 
 from __future__ import annotations
 
