@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import importlib
+import typing
 
 import pytest
+from aws_lambda_powertools.event_handler import Response
 
+from common.models import Envelope
 from local.template import api_routes
 from tests.route_table import FUNCTIONS, ROUTES
 
@@ -41,3 +44,17 @@ def test_every_template_handler_is_importable(function: str) -> None:
     assert handlers == {f"{FUNCTIONS[function]}.app.lambda_handler"}
     module = importlib.import_module(f"{FUNCTIONS[function]}.app")
     assert callable(module.lambda_handler)
+
+
+@pytest.mark.parametrize("function", sorted(FUNCTIONS))
+def test_every_route_declares_the_model_it_returns(function: str) -> None:
+    # Powertools checks a response against the handler's return annotation (and documents it from
+    # there): a route without one would go out unchecked.
+    app = importlib.import_module(f"{FUNCTIONS[function]}.app").app
+    for declared in app.declarations.values():
+        returns = typing.get_type_hints(declared.func)["return"]
+        assert typing.get_origin(returns) is Response, (declared.method, declared.path, returns)
+        (payload,) = typing.get_args(returns)
+        if payload is not str:  # term-conditions: Markdown, sent without the envelope
+            envelopes = [kind for kind in typing.get_args(payload) or (payload,) if kind is not str]
+            assert all(issubclass(kind, Envelope) for kind in envelopes), (declared.method, declared.path, payload)
