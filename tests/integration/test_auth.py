@@ -342,7 +342,10 @@ def test_too_many_logins_for_one_phone_are_429_whatever_device_the_caller_claims
     assert _login(api, "+998901112233") == 201
 
 
-def test_the_same_pinfl_is_limited_like_the_same_phone(api: ApiClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_same_pinfl_is_limited_like_the_same_phone(
+    api: ApiClient, monkeypatch: pytest.MonkeyPatch, frozen_clock: FrozenClock
+) -> None:
+    # The clock stands still: logins straddling a window's end would start a new count
     _login_limits(monkeypatch, login_rate_limit=2)
     pin = valid_pinfl("3010199000009")
     for _ in range(2):
@@ -351,7 +354,7 @@ def test_the_same_pinfl_is_limited_like_the_same_phone(api: ApiClient, monkeypat
 
 
 def test_too_many_logins_from_one_network_address_are_429_whatever_phone_or_device(
-    api: ApiClient, monkeypatch: pytest.MonkeyPatch
+    api: ApiClient, monkeypatch: pytest.MonkeyPatch, frozen_clock: FrozenClock
 ) -> None:
     # Given a limit of 3 logins per source IP per minute (the local gateway's clients are all 127.0.0.1)
     _login_limits(monkeypatch, login_ip_rate_limit=3)
@@ -365,7 +368,7 @@ def test_too_many_logins_from_one_network_address_are_429_whatever_phone_or_devi
 
 
 def test_each_partner_has_a_login_budget(
-    api: ApiClient, db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+    api: ApiClient, db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch, frozen_clock: FrozenClock
 ) -> None:
     from common.partners import register_partner
 
