@@ -223,18 +223,42 @@ def leasing_figures(quote: LeasingQuote) -> LeasingCalculation:
     )
 
 
+def _brand_product(
+    collection: str,
+    product_id: str,
+    *,
+    noun: str,
+    field: str,
+    car_id: str,
+    modification_id: str,
+    payment_type: PaymentType,
+) -> tuple[Doc, Organization, Doc, Doc]:
+    """An active leasing program or installment plan with its organization, checked against the car:
+    it must serve the car's brand, and the car must be sold that way."""
+    product = get_db()[collection].find_one({"_id": ObjectId(product_id), "active": True})
+    organization = _organization_of(product)
+    if product is None or organization is None:
+        raise NotFound(f"{noun} not found")
+    car, modification = financing.car_and_modification(modification_id, car_id=car_id)
+    if product["brandId"] != car["brandId"]:
+        raise NotFound(f"{field} does not serve the brand of carId")
+    ensure_offered(car, payment_type)
+    return product, organization, car, modification
+
+
 def leasing_deal(
     leasing_id: str, car_id: str, modification_id: str, loan_term_id: str, initial_payment_id: str
 ) -> LeasingDeal:
     """The lease of the chosen program, term and initial payment for the car's modification."""
-    program = get_db().leasing_programs.find_one({"_id": ObjectId(leasing_id), "active": True})
-    company = _organization_of(program)
-    if program is None or company is None:
-        raise NotFound("Leasing program not found")
-    car, modification = financing.car_and_modification(modification_id, car_id=car_id)
-    if program["brandId"] != car["brandId"]:
-        raise NotFound("leasingId does not serve the brand of carId")
-    ensure_offered(car, PaymentType.LEASING)
+    program, company, car, modification = _brand_product(
+        "leasing_programs",
+        leasing_id,
+        noun="Leasing program",
+        field="leasingId",
+        car_id=car_id,
+        modification_id=modification_id,
+        payment_type=PaymentType.LEASING,
+    )
     term = child(program, "loanTerms", ObjectId(loan_term_id))
     if term is None:
         raise NotFound("loanTermId does not belong to leasingId")
@@ -281,14 +305,15 @@ def installment_deal(
     plan_id: str, car_id: str, modification_id: str, initial_percent: int, months: int
 ) -> InstallmentDeal:
     """The installment of one cell of the plan's matrix (a row's initial percent, a column's months)."""
-    plan = get_db().installment_plans.find_one({"_id": ObjectId(plan_id), "active": True})
-    provider = _organization_of(plan)
-    if plan is None or provider is None:
-        raise NotFound("Installment plan not found")
-    car, modification = financing.car_and_modification(modification_id, car_id=car_id)
-    if plan["brandId"] != car["brandId"]:
-        raise NotFound("planId does not serve the brand of carId")
-    ensure_offered(car, PaymentType.INSTALLMENT)
+    plan, provider, car, modification = _brand_product(
+        "installment_plans",
+        plan_id,
+        noun="Installment plan",
+        field="planId",
+        car_id=car_id,
+        modification_id=modification_id,
+        payment_type=PaymentType.INSTALLMENT,
+    )
     row = next((row for row in plan["rows"] if row["initialPercent"] == initial_percent), None)
     if row is None:
         raise NotFound(
