@@ -26,7 +26,8 @@ from werkzeug.serving import WSGIRequestHandler
 from werkzeug.wrappers import Request, Response
 
 from common import cors
-from common.responses import envelope, to_json
+from common.responses import envelope
+from common.serialization import to_json
 from local.context import LocalLambdaContext
 from local.template import ApiRoute, api_routes
 

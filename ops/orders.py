@@ -23,7 +23,7 @@ from common import outbox
 from common.db import get_db
 from common.errors import AppError, NotFound
 from common.order_lifecycle import BACK_OFFICE_TARGETS, Order, Status
-from common.responses import to_json
+from common.serialization import to_json
 
 
 def find_order(reference: str) -> Order:

@@ -42,6 +42,7 @@ from common.access import UNDECLARED, AccessPolicy, check_request, require_json_
 from common.context import RequestContext, set_current
 from common.errors import AppError
 from common.observability import logger, metrics
+from common.serialization import to_json
 from common.settings import get_settings
 
 DATABASE_ERRORS: list[type[Exception]] = [ConnectionFailure, AutoReconnect, NetworkTimeout, ExecutionTimeout]
@@ -225,7 +226,7 @@ def _refusal(status: int, message: str, **extra: Any) -> dict[str, Any]:
     """The proxy response of a request the gate turned away: the API's envelope, as the resolver sends it."""
     headers = {"Content-Type": ["application/json"]}
     headers.update({name: [value] for name, value in (extra.pop("headers", None) or {}).items()})
-    body = responses.to_json(responses.envelope(status, message, None, **extra))
+    body = to_json(responses.envelope(status, message, None, **extra))
     return {"statusCode": status, "multiValueHeaders": headers, "body": body, "isBase64Encoded": False}
 
 

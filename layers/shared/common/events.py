@@ -21,7 +21,7 @@ from typing import Any
 from aws_lambda_powertools.metrics import MetricUnit
 
 from common.observability import logger, metrics
-from common.responses import to_json
+from common.serialization import to_json
 from common.settings import get_settings
 
 SOURCE = "car-retail-api"

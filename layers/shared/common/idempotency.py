@@ -32,6 +32,7 @@ from common import context, responses
 from common.db import Index
 from common.errors import AppError, BadRequest
 from common.secrets import keyed_hash
+from common.serialization import to_json
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -51,7 +52,7 @@ def _answer(response: Response) -> dict[str, Any]:
     if isinstance(body, bytes):
         body = body.decode()
     elif not isinstance(body, str):
-        body = responses.to_json(body)
+        body = to_json(body)
     return {
         "status": response.status_code,
         "body": body,

@@ -3,37 +3,15 @@
 
 from __future__ import annotations
 
-import json
-from datetime import date, datetime
-from decimal import Decimal
 from typing import Any, TypeVar
 
 from aws_lambda_powertools.event_handler import Response, content_types
-from bson import ObjectId
-from pydantic import BaseModel
 
 from common.models import Envelope
+from common.serialization import to_json
 
 SUCCESS = "Success"
 T = TypeVar("T")
-
-
-def _default(value: Any) -> Any:
-    if isinstance(value, ObjectId):
-        return str(value)
-    if isinstance(value, datetime):
-        return value.isoformat().replace("+00:00", "Z")
-    if isinstance(value, date):
-        return value.isoformat()
-    if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", by_alias=True)
-    raise TypeError(f"{type(value).__name__} is not JSON serializable")
-
-
-def to_json(payload: Any) -> str:
-    return json.dumps(payload, default=_default, ensure_ascii=False, separators=(",", ":"))
 
 
 def envelope(status: int, message: str, data: Any = None, **extra: Any) -> dict[str, Any]:

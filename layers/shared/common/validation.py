@@ -107,6 +107,10 @@ Offset = Annotated[
 
 
 class RequestModel(BaseModel):
-    """Base of every request body: unknown properties are stripped, values are coerced (lax mode)."""
+    """Base of every request body: unknown properties are stripped, values are coerced (lax mode).
 
-    model_config = ConfigDict(extra="ignore", coerce_numbers_to_str=True, str_strip_whitespace=True)
+    Built on first use (`defer_build`), as response models are: a cold start builds the validators of the
+    route it serves, not of every route of its function (SnapStart's warm-up builds them all).
+    """
+
+    model_config = ConfigDict(extra="ignore", coerce_numbers_to_str=True, str_strip_whitespace=True, defer_build=True)
