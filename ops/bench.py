@@ -11,7 +11,8 @@ real Lambda, tracing on). Beside it, in the same run, two references:
   resolver, so the library floor leaves it out; this row shows what it costs by itself.
 Runs are interleaved (floors, Auth, Catalog..., floors, Auth...) and the median is kept, so a busy
 moment of a shared machine hits every column alike; quote ratios of one run, not milliseconds across
-runs.
+runs. Where wall time swings too much to settle a ratio, `--instructions` counts the instructions the
+same imports execute, under valgrind (callgrind): one run each, the same count on every run.
 
 Warm requests: every sample event of events/ goes through its function's real handler in this process
 (the local stage, JWT routes with a fresh token of the demo user) against a freshly seeded database;
@@ -29,6 +30,8 @@ import argparse
 import contextlib
 import io
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -36,6 +39,7 @@ import time
 import uuid
 import warnings
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +49,7 @@ from local.template import ROOT, api_routes, load_template
 FLOOR_MODULES = ("pymongo", "pydantic", "jwt", "aws_lambda_powertools.event_handler")
 FLOOR = "floor"
 VALIDATED_FLOOR = "validated floor"
+STARTUP = "startup"
 FLOORS = {
     FLOOR: f"import {', '.join(FLOOR_MODULES)}",
     VALIDATED_FLOOR: f"import {', '.join(FLOOR_MODULES)}\n"
@@ -126,6 +131,32 @@ def cold_init(targets: list[Function], rounds: int) -> dict[str, float]:
         for label, code in plan:
             samples[label].append(init_seconds(code, label))
     return {label: statistics.median(values) for label, values in samples.items()}
+
+
+def init_instructions(code: str, function: str) -> int:
+    """Instructions a fresh interpreter executes to start, run the probe with `code`, and exit."""
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", INIT_PROBE, code]
+    result = subprocess.run(  # noqa: S603 (valgrind, this interpreter, a fixed probe)
+        command, env=lambda_environment(function), cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    counted = re.search(r"Collected : (\d+)", result.stderr)
+    if result.returncode != 0 or counted is None:
+        raise SystemExit(f"{code!r} under valgrind failed:\n{result.stderr[-2000:]}")
+    return int(counted.group(1))
+
+
+def cold_instructions(targets: list[Function]) -> dict[str, float]:
+    """Instructions of the floors and of every handler module's import, start-up excluded (an empty
+    probe's count is subtracted). Deterministic, so one run each, as many at once as there are cores."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+    plan = [(STARTUP, "pass"), *FLOORS.items(), *((target.name, f"import {target.module}") for target in targets)]
+    init_seconds("pass", STARTUP)  # bytecode caches written before anything is counted
+    labels = [label for label, _ in plan]
+    with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
+        counts = dict(zip(labels, pool.map(init_instructions, [code for _, code in plan], labels), strict=True))
+    startup = counts.pop(STARTUP)
+    return {label: float(count - startup) for label, count in counts.items()}
 
 
 @dataclass(frozen=True)
@@ -226,26 +257,38 @@ def warm_requests(events: list[Path], calls: int, warmup: int) -> list[WarmResul
     return results
 
 
-def cold_table(targets: list[Function], medians: dict[str, float], rounds: int) -> list[str]:
-    floor, validated = medians[FLOOR], medians[VALIDATED_FLOOR]
+@dataclass(frozen=True)
+class ColdMeasure:
+    column: str  # the unit's column heading
+    scale: float  # measured value -> the column's unit
+    unit: str
+
+
+SECONDS = ColdMeasure("init ms", 1000, "ms")
+INSTRUCTIONS = ColdMeasure("M instr", 1e-6, "M instructions")
+
+
+def cold_table(targets: list[Function], values: dict[str, float], title: str, measure: ColdMeasure) -> list[str]:
+    floor, validated = values[FLOOR], values[VALIDATED_FLOOR]
     rows = [(VALIDATED_FLOOR, "(no route)"), *((target.name, target.module) for target in targets)]
     name_width = max(len("function"), *(len(name) for name, _ in rows)) + 2
     module_width = max(len("handler module"), *(len(module) for _, module in rows)) + 2
     lines = [
-        f"Cold init: a fresh interpreter importing the handler module, median of {rounds} interleaved runs",
-        f"library floor (import {', '.join(FLOOR_MODULES)}): {floor * 1000:.0f} ms",
+        title,
+        f"library floor (import {', '.join(FLOOR_MODULES)}): {floor * measure.scale:.0f} {measure.unit}",
         f"validated floor (those libraries and an APIGatewayRestResolver(enable_validation=True)): "
-        f"{validated * 1000:.0f} ms",
+        f"{validated * measure.scale:.0f} {measure.unit}",
         "",
-        f"{'function':<{name_width}}{'handler module':<{module_width}}{'init ms':>9}{'/ floor':>9}{'/ validated':>13}",
+        f"{'function':<{name_width}}{'handler module':<{module_width}}{measure.column:>9}{'/ floor':>9}"
+        f"{'/ validated':>13}",
     ]
     for name, module in rows:
-        seconds = medians[name]
-        ratio = seconds / floor
+        value = values[name]
+        ratio = value / floor
         mark = "" if ratio <= MAX_COLD_RATIO else f"  > {MAX_COLD_RATIO}x the library floor"
         lines.append(
-            f"{name:<{name_width}}{module:<{module_width}}{seconds * 1000:>9.0f}{ratio:>8.2f}x"
-            f"{seconds / validated:>12.2f}x{mark}"
+            f"{name:<{name_width}}{module:<{module_width}}{value * measure.scale:>9.0f}{ratio:>8.2f}x"
+            f"{value / validated:>12.2f}x{mark}"
         )
     return lines
 
@@ -282,12 +325,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="sample events whose path contains this, e.g. payments/")
     parser.add_argument("--no-cold", action="store_true", help="skip the cold-init runs")
     parser.add_argument("--no-warm", action="store_true", help="skip the warm requests")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="cold init as instructions executed (valgrind), instead of wall time: the same on every run",
+    )
     parser.add_argument("--verbose", action="store_true", help="list the commands of each warm call")
     args = parser.parse_args(argv)
     output: list[str] = []
-    if not args.no_cold:
+    if args.instructions:
         targets = functions()
-        output += [*cold_table(targets, cold_init(targets, args.rounds), args.rounds), ""]
+        title = "Cold init: instructions executed importing the handler module (valgrind callgrind, start-up excluded)"
+        output += [*cold_table(targets, cold_instructions(targets), title, INSTRUCTIONS), ""]
+    elif not args.no_cold:
+        targets = functions()
+        title = f"Cold init: a fresh interpreter importing the handler module, median of {args.rounds} interleaved runs"
+        output += [*cold_table(targets, cold_init(targets, args.rounds), title, SECONDS), ""]
     if not args.no_warm:
         from local.runtime import LOCAL_DEFAULTS
 
