@@ -1,7 +1,7 @@
 """JSON text of what the API and its events carry: ObjectIds, UTC datetimes, Decimals, pydantic models.
 
 Kept apart from `common.responses` so that a function that only publishes events (the outbox
-publisher) does not import pydantic's model machinery to write JSON.
+publisher) does not import the API's response models and Powertools' validation to write JSON.
 """
 
 from __future__ import annotations
