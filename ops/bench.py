@@ -107,9 +107,11 @@ def lambda_environment(function: str) -> dict[str, str]:
     }
 
 
-def init_seconds(code: str, function: str) -> float:
+def run_probe(code: str, function: str, *, under: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    """A fresh interpreter with the function's Lambda environment running the probe on `code`, itself
+    run `under` a command (valgrind) when one is given."""
     result = subprocess.run(  # noqa: S603 (this interpreter, a fixed probe, imports of template.yaml's handlers)
-        [sys.executable, "-c", INIT_PROBE, code],
+        [*under, sys.executable, "-c", INIT_PROBE, code],
         env=lambda_environment(function),
         cwd=ROOT,
         capture_output=True,
@@ -117,13 +119,22 @@ def init_seconds(code: str, function: str) -> float:
         check=False,
     )
     if result.returncode != 0:
-        raise SystemExit(f"{code!r} failed:\n{result.stderr}")
-    return float(result.stdout.strip().splitlines()[-1])
+        raise SystemExit(f"{code!r} failed{' under ' + under[0] if under else ''}:\n{result.stderr[-2000:]}")
+    return result
+
+
+def init_seconds(code: str, function: str) -> float:
+    return float(run_probe(code, function).stdout.strip().splitlines()[-1])
+
+
+def cold_plan(targets: list[Function]) -> list[tuple[str, str]]:
+    """What cold init measures, label and code: the floors, then each function's handler import."""
+    return [*FLOORS.items(), *((target.name, f"import {target.module}") for target in targets)]
 
 
 def cold_init(targets: list[Function], rounds: int) -> dict[str, float]:
     """Median init seconds of the floors and of every handler module, from interleaved runs."""
-    plan = [*FLOORS.items(), *((target.name, f"import {target.module}") for target in targets)]
+    plan = cold_plan(targets)
     for label, code in plan:  # one unmeasured run each: bytecode caches written, files in the page cache
         init_seconds(code, label)
     samples: dict[str, list[float]] = {label: [] for label, _ in plan}
@@ -135,13 +146,10 @@ def cold_init(targets: list[Function], rounds: int) -> dict[str, float]:
 
 def init_instructions(code: str, function: str) -> int:
     """Instructions a fresh interpreter executes to start, run the probe with `code`, and exit."""
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", INIT_PROBE, code]
-    result = subprocess.run(  # noqa: S603 (valgrind, this interpreter, a fixed probe)
-        command, env=lambda_environment(function), cwd=ROOT, capture_output=True, text=True, check=False
-    )
+    result = run_probe(code, function, under=("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"))
     counted = re.search(r"Collected : (\d+)", result.stderr)
-    if result.returncode != 0 or counted is None:
-        raise SystemExit(f"{code!r} under valgrind failed:\n{result.stderr[-2000:]}")
+    if counted is None:
+        raise SystemExit(f"valgrind printed no instruction count for {code!r}:\n{result.stderr[-2000:]}")
     return int(counted.group(1))
 
 
@@ -150,7 +158,7 @@ def cold_instructions(targets: list[Function]) -> dict[str, float]:
     probe's count is subtracted). Deterministic, so one run each, as many at once as there are cores."""
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
-    plan = [(STARTUP, "pass"), *FLOORS.items(), *((target.name, f"import {target.module}") for target in targets)]
+    plan = [(STARTUP, "pass"), *cold_plan(targets)]
     init_seconds("pass", STARTUP)  # bytecode caches written before anything is counted
     labels = [label for label, _ in plan]
     with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:

@@ -22,30 +22,31 @@ HEAVY = ("boto3", "botocore.client", "botocore.session", "aws_xray_sdk", "s3tran
 PROBE = "import importlib, json, sys; importlib.import_module(sys.argv[1]); print(json.dumps(sorted(sys.modules)))"
 
 
+def modules_loaded_by_importing(module: str) -> list[str]:
+    """Every module a fresh interpreter holds after importing `module`, as a function's init phase does,
+    with the import roots Lambda gives a function (the layer and the function code)."""
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(str(ROOT / p) for p in ("layers/shared", "functions"))}
+    command = [sys.executable, "-c", PROBE, module]
+    run = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)  # noqa: S603
+    return list(json.loads(run.stdout.splitlines()[-1]))
+
+
 @pytest.mark.parametrize("module", HANDLER_MODULES)
 def test_a_handler_module_imports_no_aws_sdk(module: str) -> None:
     # Given a fresh interpreter with the import roots Lambda gives a function
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(str(ROOT / p) for p in ("layers/shared", "functions"))}
-
     # When it imports the handler module, as the init phase does
-    command = [sys.executable, "-c", PROBE, module]
-    run = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)  # noqa: S603
+    loaded = modules_loaded_by_importing(module)
 
     # Then none of the AWS SDK's clients nor the X-Ray SDK was loaded
-    loaded = json.loads(run.stdout.splitlines()[-1])
     assert [name for name in loaded if name.startswith(HEAVY)] == []
 
 
 def test_the_outbox_publisher_loads_no_response_models() -> None:
     # Given a fresh interpreter with the outbox publisher's import roots
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(str(ROOT / p) for p in ("layers/shared", "functions"))}
-
     # When it imports the publisher's handler module
-    command = [sys.executable, "-c", PROBE, "outbox_publisher.app"]
-    run = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)  # noqa: S603
+    loaded = modules_loaded_by_importing("outbox_publisher.app")
 
     # Then it left out the API's response models and Powertools' validation: it serves no route, it only
     # writes events as JSON (about a tenth of its cold start when it did)
-    loaded = json.loads(run.stdout.splitlines()[-1])
     unneeded = ("common.models", "common.responses", "aws_lambda_powertools.event_handler.openapi.params")
     assert [name for name in unneeded if name in loaded] == []
