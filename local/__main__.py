@@ -18,7 +18,7 @@ from local.static import assets_base_url
 
 
 def serve(port: int, host: str) -> None:
-    from common.db import reset_client
+    from data.mongo import reset_client
     from local.docs import DOCS_PREFIX
     from local.workers import WorkerPool, worker_count
 

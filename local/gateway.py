@@ -25,9 +25,9 @@ from werkzeug.routing import Map, Rule
 from werkzeug.serving import WSGIRequestHandler
 from werkzeug.wrappers import Request, Response
 
-from common import cors
-from common.responses import envelope
-from common.serialization import to_json
+from core.serialization import to_json
+from edge import cors
+from edge.responses import envelope
 from local.context import LocalLambdaContext
 from local.template import ApiRoute, api_routes
 

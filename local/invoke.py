@@ -23,7 +23,7 @@ REFRESH_PLACEHOLDER = "${DEMO_REFRESH_TOKEN}"
 def load_event(path: Path, *, user_id: str | None = None) -> dict[str, Any]:
     text = path.read_text(encoding="utf-8")
     if ACCESS_PLACEHOLDER in text or REFRESH_PLACEHOLDER in text:
-        from common.tokens import issue_pair
+        from domain.identity.tokens import issue_pair
         from local.seed.core import DEMO_USER_ID
 
         pair = issue_pair(user_id or str(DEMO_USER_ID))

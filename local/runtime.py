@@ -81,8 +81,8 @@ def ensure_database(data_dir: Path = DATA_DIR, *, port: int | None = None) -> Lo
 
 def prepare_database(*, seed: bool) -> dict[str, int]:
     """Create indexes and (optionally) load the demo data into the configured database."""
-    from common.db import create_indexes, get_db
-    from common.settings import reset_settings
+    from core.settings import reset_settings
+    from data.mongo import create_indexes, get_db
     from local.seed import seed_all
     from ops.indexes import all_indexes
 

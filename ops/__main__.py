@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from common.db import create_indexes, get_db
+from data.mongo import create_indexes, get_db
 from ops import orders
 from ops.indexes import all_indexes
 

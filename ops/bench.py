@@ -202,7 +202,7 @@ def bench_database() -> Iterator[str]:
         prepare_database(seed=True)
         yield os.environ["MONGODB_DB"]
     finally:
-        from common.db import get_client, reset_client
+        from data.mongo import get_client, reset_client
 
         get_client().drop_database(os.environ["MONGODB_DB"])
         reset_client()
@@ -219,8 +219,8 @@ def sample_events(only: str | None) -> list[Path]:
 def warm_requests(events: list[Path], calls: int, warmup: int) -> list[WarmResult]:
     import json
 
-    from common.db import reset_client
-    from common.observability import logger
+    from core.observability import logger
+    from data.mongo import reset_client
     from local.context import LocalLambdaContext
     from local.gateway import load_handler
     from local.invoke import load_event

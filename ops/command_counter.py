@@ -2,7 +2,7 @@
 writes: what `make bench` prints per sample event and what the round-trip tests assert.
 
 counter = CommandCounter()
-reset_client(event_listeners=[counter])   # common.db: the next client reports to it
+reset_client(event_listeners=[counter])   # data.mongo: the next client reports to it
 with counter.counting() as counts:
     handler(event, context)
 counts.reads, counts.writes, counts.total

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import importlib
 
-from common.db import Index
+from data.mongo import Index
 
 # Each module lists the indexes of the queries it makes, in an INDEXES list.
 INDEX_MODULES = (
-    "common.tokens",
-    "common.rate_limit",
-    "common.idempotency",
-    "common.outbox",
+    "domain.identity.tokens",
+    "data.rate_limit",
+    "edge.idempotency",
+    "data.outbox",
     "auth.indexes",
-    "common.order_lifecycle",
+    "domain.orders.lifecycle",
     "orders.indexes",
     "payments.indexes",
     "transactions.indexes",

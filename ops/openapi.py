@@ -2,7 +2,7 @@
 
 Everything is derived from the code, so the document is regenerated, never edited:
 - the functions and their routes: template.yaml, each function's resolver (`functions/<group>/app.py`)
-  and the declarations it records (`common.app.RouteDeclaration`);
+  and the declarations it records (`edge.app.RouteDeclaration`);
 - paths, parameters, request bodies and each success response with its `data` model: what the routes
   declare (signature, return annotation `Response[Envelope[Model]]`, `status_code=`, `summary=`),
   through `app.get_openapi_json_schema()` of every resolver, merged with Powertools' `OpenAPIMerge`;
@@ -24,10 +24,10 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
 
-from common import idempotency
-from common.access import JWT, MAX_HEADER_LENGTH, PUBLIC
-from common.app import ApiResolver, RouteDeclaration
-from common.models import Envelope
+from edge import idempotency
+from edge.access import JWT, MAX_HEADER_LENGTH, PUBLIC
+from edge.app import ApiResolver, RouteDeclaration
+from edge.envelope import Envelope
 from local.template import ROOT, ApiRoute, api_routes
 from ops.openapi_examples import BODY_EXAMPLES, LINKS, NAMED_BODY_EXAMPLES, PARAMETER_EXAMPLES, PATH_ID_EXAMPLES
 

@@ -3,7 +3,7 @@
     python -m ops order show CR-2026-000042
     python -m ops order transition CR-2026-000042 READY --cause "arrived at the Chilonzor branch"
 
-An order is named by its id or its contract number. Transitions go through `common.order_lifecycle`: only
+An order is named by its id or its contract number. Transitions go through `domain.orders.lifecycle`: only
 legal ones happen (READY after PAID, IMPLEMENTED after READY, CANCELLED before READY), each is logged
 with its cause and published as an `OrderStatusChanged` event. Payments are not set here: they come
 from confirmed card transactions.
@@ -18,12 +18,12 @@ from typing import Any
 
 from bson import ObjectId
 
-from common import order_lifecycle as lifecycle
-from common import outbox
-from common.db import get_db
-from common.errors import AppError, NotFound
-from common.order_lifecycle import BACK_OFFICE_TARGETS, Order, Status
-from common.serialization import to_json
+from core.errors import AppError, NotFound
+from core.serialization import to_json
+from data import outbox
+from data.mongo import get_db
+from domain.orders import lifecycle
+from domain.orders.lifecycle import BACK_OFFICE_TARGETS, Order, Status
 
 
 def find_order(reference: str) -> Order:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from common import outbox
+from data import outbox
 from transactions.reconciliation import reconcile
 
 

@@ -15,8 +15,8 @@ import pytest
 from pymongo.database import Database
 from werkzeug.serving import make_server
 
-from common import clock
-from common.clock import FrozenClock
+from core import clock
+from core.clock import FrozenClock
 from local.runtime import LOCAL_DEFAULTS
 from tests.databases import (
     clear_database,
@@ -93,7 +93,7 @@ def test_database(mongo_uri: str) -> Iterator[str]:
 @pytest.fixture
 def db(mongo_uri: str, test_database: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Database[dict[str, Any]]]:
     """A clean, indexed database with the demo partner registered."""
-    from common.partners import register_partner
+    from domain.partners.store import register_partner
     from local.seed.core import DEMO_PARTNER_KEY
 
     database = use_database(mongo_uri, test_database, monkeypatch)
@@ -178,8 +178,8 @@ def eventbridge(aws_account: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     monkeypatch.setenv("EVENT_BUS_NAME", "car-retail-test")
     import boto3
 
-    from common import events
-    from common.settings import reset_settings
+    from core.settings import reset_settings
+    from data import events
 
     reset_settings()
     events.reset_client()

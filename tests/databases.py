@@ -12,15 +12,15 @@ from typing import Any
 import pytest
 from pymongo.database import Database
 
-from common import clock
+from core import clock
 
 
 def reset_process_state() -> None:
-    from common.db import reset_client
-    from common.partners import clear_partner_cache
-    from common.reference_cache import clear_reference_cache
-    from common.secrets import reset_secrets
-    from common.settings import reset_settings
+    from core.secrets import reset_secrets
+    from core.settings import reset_settings
+    from data.mongo import reset_client
+    from data.reference_cache import clear_reference_cache
+    from domain.partners.store import clear_partner_cache
 
     reset_settings()
     reset_secrets()
@@ -31,7 +31,7 @@ def reset_process_state() -> None:
 
 
 def create_indexes_for(database: Database[dict[str, Any]]) -> None:
-    from common.db import create_indexes
+    from data.mongo import create_indexes
     from ops.indexes import all_indexes
 
     create_indexes(database, all_indexes())
@@ -53,7 +53,7 @@ def redact_uri(uri: str) -> str:
 @contextmanager
 def seeded_database(mongo_uri: str) -> Iterator[str]:
     """A new database with indexes and the whole demo dataset, by name; dropped afterwards."""
-    from common.db import get_db
+    from data.mongo import get_db
     from local.seed import seed_all
 
     name = f"demo_{uuid.uuid4().hex[:12]}"
@@ -72,7 +72,7 @@ def seeded_database(mongo_uri: str) -> Iterator[str]:
 
 
 def use_database(mongo_uri: str, name: str, monkeypatch: pytest.MonkeyPatch) -> Database[dict[str, Any]]:
-    from common.db import get_db
+    from data.mongo import get_db
 
     monkeypatch.setenv("MONGODB_URI", mongo_uri)
     monkeypatch.setenv("MONGODB_DB", name)

@@ -10,8 +10,8 @@ from typing import Any
 
 import requests
 
-from common.errors import Conflict
-from common.validation import pinfl_check_digit
+from core.errors import Conflict
+from edge.validation import pinfl_check_digit
 
 DEMO_CLIENT_KEY = "demo-partner-key"
 

@@ -6,10 +6,10 @@ from aws_lambda_powertools.event_handler import Response
 
 from auth import service
 from auth.models import LimitBody, LoginBody, Profile, RefreshBody, Tokens, VerifiedProfile
-from common import context, responses
-from common.access import JWT, PUBLIC
-from common.app import create_app, lambda_entry
-from common.models import Envelope
+from edge import context, responses
+from edge.access import JWT, PUBLIC
+from edge.app import create_app, lambda_entry
+from edge.envelope import Envelope
 
 app = create_app()
 

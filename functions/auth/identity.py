@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Protocol
 
-from common.errors import BadRequest, ServiceUnavailable
-from common.observability import logger
-from common.settings import get_settings
-from common.validation import pinfl_check_digit
+from core.errors import InvalidInput, Unavailable
+from core.observability import logger
+from core.settings import get_settings
+from edge.validation import pinfl_check_digit
 
 
 @dataclass(frozen=True)
@@ -34,13 +34,13 @@ def mask_pin(pin: str) -> str:
     return "*" * (len(pin) - 4) + pin[-4:]
 
 
-class CodeRejected(BadRequest):
+class CodeRejected(InvalidInput):
     """The provider refused the code (unknown, expired, already redeemed) or did not confirm the person."""
 
     default_message = "The identity provider rejected the authorization code: it is invalid or expired"
 
 
-class ProviderUnavailable(ServiceUnavailable):
+class ProviderUnavailable(Unavailable):
     """The provider is down, slow or answered nonsense; the caller may retry with the same code."""
 
     default_message = "The identity provider is unavailable, try again later"
@@ -100,5 +100,5 @@ def get_provider() -> IdentityProvider:
     if settings.stage == "prod":
         # The sandbox verifies anyone who knows its codes: it must never unlock real purchase limits.
         logger.error("the sandbox identity provider is refused in prod; set IDENTITY_PROVIDER=http")
-        raise ServiceUnavailable("Identity verification is not configured")
+        raise Unavailable("Identity verification is not configured")
     return SandboxIdentityProvider()

@@ -17,10 +17,10 @@ from datetime import timedelta
 from bson import ObjectId
 from pymongo.errors import DuplicateKeyError
 
-from common import clock
-from common.db import get_db
-from common.errors import Conflict
-from common.secrets import keyed_hash
+from core import clock
+from core.errors import Conflict
+from core.secrets import keyed_hash
+from data.mongo import get_db
 
 STALE_CLAIM_SECONDS = 60
 RETENTION = timedelta(days=30)  # far longer than any provider keeps a code valid

@@ -1,6 +1,6 @@
 """Indexes of the users and identity_codes collections."""
 
-from common.db import Index
+from data.mongo import Index
 
 INDEXES = [
     Index(

@@ -6,8 +6,8 @@ from typing import Annotated
 
 from pydantic import Field, StringConstraints, model_validator
 
-from common.models import ApiModel, Id, Timestamp
-from common.validation import Phone, Pinfl, RequestModel
+from core.models import ApiModel, Id, Timestamp
+from edge.validation import Phone, Pinfl, RequestModel
 
 PersonName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
 

@@ -24,10 +24,10 @@ from urllib.parse import urlencode
 from urllib.request import Request, urlopen
 
 from auth.identity import CodeRejected, ProviderUnavailable, VerifiedPerson
-from common.observability import logger
-from common.secrets import oneid_client_secret
-from common.settings import Settings
-from common.validation import pinfl_is_valid
+from core.observability import logger
+from core.secrets import oneid_client_secret
+from core.settings import Settings
+from edge.validation import pinfl_is_valid
 
 Step = Literal["token", "profile"]
 NAME_MAX_LENGTH = 100

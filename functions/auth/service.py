@@ -6,12 +6,13 @@ from aws_lambda_powertools.metrics import MetricUnit
 
 from auth import identity, identity_codes, users
 from auth.models import LoginBody, Profile, Tokens, VerifiedProfile
-from common import rate_limit, tokens
-from common.errors import Unauthorized
-from common.observability import logger, metrics
-from common.secrets import keyed_hash
-from common.settings import get_settings
-from common.tokens import TokenPair
+from core.errors import NotAuthenticated
+from core.observability import logger, metrics
+from core.secrets import keyed_hash
+from core.settings import get_settings
+from data import rate_limit
+from domain.identity import tokens
+from domain.identity.tokens import TokenPair
 
 
 def _tokens(pair: TokenPair) -> Tokens:
@@ -56,7 +57,7 @@ def _limit_logins(body: LoginBody, *, source_ip: str, partner: str) -> None:
 def refresh(refresh_token: str, *, partner: str, fingerprint: str) -> Tokens:
     claims = tokens.verify(refresh_token, "refresh")
     if users.find_by_id(claims.sub) is None:
-        raise Unauthorized("User not found")
+        raise NotAuthenticated("User not found")
     family = tokens.consume_refresh(claims, client=tokens.refresh_client(partner, fingerprint))
     return _tokens(tokens.issue_pair(claims.sub, family=family))
 
@@ -64,7 +65,7 @@ def refresh(refresh_token: str, *, partner: str, fingerprint: str) -> Tokens:
 def profile(user_id: str) -> Profile:
     user = users.find_by_id(user_id)
     if user is None:
-        raise Unauthorized("User not found")
+        raise NotAuthenticated("User not found")
     return Profile(**_profile_fields(user))
 
 

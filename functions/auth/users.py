@@ -9,9 +9,9 @@ from pymongo import ReturnDocument
 from pymongo.errors import DuplicateKeyError
 
 from auth.identity import VerifiedPerson
-from common import clock
-from common.db import get_db
-from common.errors import Conflict, Unauthorized
+from core import clock
+from core.errors import Conflict, NotAuthenticated
+from data.mongo import get_db
 
 User = dict[str, Any]
 
@@ -93,5 +93,5 @@ def apply_verification(user_id: str, person: VerifiedPerson) -> User:
     if user is not None:
         return user
     if find_by_id(user_id) is None:
-        raise Unauthorized("User not found")
+        raise NotAuthenticated("User not found")
     raise Conflict("The verified person's PINFL differs from the PINFL of this account")

@@ -8,10 +8,8 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from catalog import service
-from common import responses
-from common.access import OPTIONAL_JWT, PUBLIC
-from common.app import create_app, lambda_entry
-from common.catalog.models import (
+from core.models import Page
+from domain.catalog.models import (
     AllFilters,
     BrandDetail,
     BrandItem,
@@ -21,9 +19,12 @@ from common.catalog.models import (
     Modification,
     Option,
 )
-from common.catalog.query import BrandSort, CarSort
-from common.models import Envelope, Page
-from common.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
+from domain.catalog.query import BrandSort, CarSort
+from edge import responses
+from edge.access import OPTIONAL_JWT, PUBLIC
+from edge.app import create_app, lambda_entry
+from edge.envelope import Envelope
+from edge.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
 
 app = create_app()
 

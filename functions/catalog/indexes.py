@@ -1,8 +1,8 @@
 """Indexes of the catalog collections, one per query the Catalog function makes."""
 
-from common.catalog.query import NAME_COLLATION
-from common.db import Index
-from common.locale import LOCALES
+from core.locale import LOCALES
+from data.mongo import Index
+from domain.catalog.query import NAME_COLLATION
 
 INDEXES = [
     Index("brands", [("slug", 1)], "brands_slug_unique", {"unique": True}),

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from catalog import store
-from common import saved_cars
-from common.catalog import brands, cars, views
-from common.catalog.items import car_items
-from common.catalog.models import (
+from core.errors import NotFound
+from core.models import Page
+from domain.catalog import brands, cars, views
+from domain.catalog.items import car_items
+from domain.catalog.models import (
     AllFilters,
     BrandDetail,
     BrandItem,
@@ -19,7 +20,7 @@ from common.catalog.models import (
     Option,
     PriceRange,
 )
-from common.catalog.query import (
+from domain.catalog.query import (
     BrandSort,
     CarSort,
     brand_collation,
@@ -29,9 +30,8 @@ from common.catalog.query import (
     car_sort,
     parse_ids,
 )
-from common.context import current, locale
-from common.errors import NotFound
-from common.models import Page
+from domain.saved_cars import store as saved_cars
+from edge.context import current, locale
 
 
 def list_cars(

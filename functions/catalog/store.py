@@ -1,5 +1,5 @@
-"""Data access of the Catalog function besides the shared catalog (`common.catalog`): body types and
-powertrains, reference data cached per instance (`common.reference_cache`)."""
+"""Data access of the Catalog function besides the shared catalog (`domain.catalog`): body types and
+powertrains, reference data cached per instance (`data.reference_cache`)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 from bson import ObjectId
 
-from common.db import get_db
-from common.reference_cache import reference_data
+from data.mongo import get_db
+from data.reference_cache import reference_data
 
 Doc = dict[str, Any]
 ORDER = [("order", 1), ("_id", 1)]

@@ -7,13 +7,14 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from common import responses
-from common.access import JWT, PUBLIC
-from common.app import create_app, lambda_entry
-from common.models import Envelope, Page
-from common.validation import MongoId
+from core.models import Page
 from dictionaries import service
 from dictionaries.models import BranchDetail, Contacts, Document, Region
+from edge import responses
+from edge.access import JWT, PUBLIC
+from edge.app import create_app, lambda_entry
+from edge.envelope import Envelope
+from edge.validation import MongoId
 
 app = create_app()
 

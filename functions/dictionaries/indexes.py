@@ -1,6 +1,6 @@
 """Indexes of the dealer network and documents (the Dictionaries function's queries)."""
 
-from common.db import Index
+from data.mongo import Index
 
 INDEXES = [
     Index("regions", [("slug", 1)], "regions_slug_unique", {"unique": True}),

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from common.models import ApiModel, Id, Named
+from core.models import ApiModel, Id, Named
 
 
 class Location(ApiModel):

@@ -6,15 +6,15 @@ from typing import Any
 
 from bson import ObjectId
 
-from common import dealers
-from common.assets import url
-from common.catalog import brands, cars
-from common.context import locale
-from common.errors import NotFound
-from common.locale import Locale, localize
-from common.models import Named, Page
+from core.assets import url
+from core.errors import NotFound
+from core.locale import Locale, localize
+from core.models import Named, Page
 from dictionaries import store
 from dictionaries.models import BranchAvailability, BranchDetail, Contacts, Document, Region
+from domain.catalog import brands, cars
+from domain.dealers import store as dealers
+from edge.context import locale
 
 Data = dict[str, Any]
 PRIVACY_POLICY = "privacy-policy"

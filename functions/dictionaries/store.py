@@ -1,11 +1,11 @@
-"""Data access of the Dictionaries function besides the shared dealer network (`common.dealers`): documents
+"""Data access of the Dictionaries function besides the shared dealer network (`domain.dealers.store`): documents
 and the settings singletons (contacts)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from common.db import get_db
+from data.mongo import get_db
 
 Doc = dict[str, Any]
 

@@ -7,12 +7,13 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from common import context, responses
-from common.access import JWT
-from common.app import create_app, lambda_entry
-from common.idempotency import IDEMPOTENT
-from common.models import Envelope, Page
-from common.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
+from core.models import Page
+from edge import context, responses
+from edge.access import JWT
+from edge.app import create_app, lambda_entry
+from edge.envelope import Envelope
+from edge.idempotency import IDEMPOTENT
+from edge.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
 from orders import service
 from orders.models import CreateOrderBody, Order, OrderItem, OrderStep, PromoCode, PromoCodeBody
 

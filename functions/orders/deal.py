@@ -1,6 +1,6 @@
 """The financing an order carries (docs/DECISIONS.md, "Financed orders"): the choices the client made on
 the financing routes, re-checked against the ordered car and modification at the current price with
-the same functions those routes answer with (`common.deals`), and the figures they give.
+the same functions those routes answer with (`domain.financing.deals`), and the figures they give.
 
 What the buyer pays the dealer by card now (`amountDueNow`) is the deal's initial payment; the rest is
 the bank's loan, the lessor's financing or the installments.
@@ -13,9 +13,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from common import deals
-from common.enums import PaymentType
-from common.errors import BadRequest, NotFound
+from core.errors import InvalidInput, NotFound
+from domain.catalog.payment_types import PaymentType
+from domain.financing import deals
 from orders.models import CreateOrderBody, CreditChoice
 from orders.references import Purchase
 
@@ -91,8 +91,8 @@ def _check_named(body: CreateOrderBody, deal: Deal) -> None:
     """`organizationId` and `offerId` (optional, from before orders carried the choices) must name the
     deal's organization and offer."""
     if body.organizationId is not None and body.organizationId != deal.organization_id:
-        raise BadRequest.field(
+        raise InvalidInput.field(
             "body.organizationId", f"is not the organization of the chosen offer ({deal.organization_id})"
         )
     if body.offerId is not None and body.offerId != deal.offer_id:
-        raise BadRequest.field("body.offerId", f"is not the chosen offer ({deal.offer_id})")
+        raise InvalidInput.field("body.offerId", f"is not the chosen offer ({deal.offer_id})")

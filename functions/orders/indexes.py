@@ -1,6 +1,6 @@
-"""Indexes of the orders collection (order_logs: common.order_lifecycle; promo codes are found by _id)."""
+"""Indexes of the orders collection (order_logs: domain.orders.lifecycle; promo codes are found by _id)."""
 
-from common.db import Index
+from data.mongo import Index
 
 INDEXES = [
     Index("orders", [("userId", 1), ("createdAt", -1), ("_id", -1)], "orders_by_user_newest"),

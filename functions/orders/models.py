@@ -8,11 +8,11 @@ from typing import Annotated, Literal
 from pydantic import BeforeValidator, Field, StringConstraints, ValidationInfo, WithJsonSchema, field_validator
 from pydantic_core import PydanticCustomError
 
-from common.deals import CreditSummary, InstallmentFigures, LeasingCalculation
-from common.enums import PaymentType
-from common.models import ApiModel, Id, Timestamp
-from common.order_lifecycle import Status
-from common.validation import Money, MongoId, RequestModel
+from core.models import ApiModel, Id, Timestamp
+from domain.catalog.payment_types import PaymentType
+from domain.financing.deals import CreditSummary, InstallmentFigures, LeasingCalculation
+from domain.orders.lifecycle import Status
+from edge.validation import Money, MongoId, RequestModel
 
 FinancingId = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
 

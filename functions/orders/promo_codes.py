@@ -18,9 +18,9 @@ from typing import Any
 from bson import ObjectId
 from pymongo import ReturnDocument
 
-from common import clock
-from common.db import get_db
-from common.errors import Conflict, NotFound
+from core import clock
+from core.errors import Conflict, NotFound
+from data.mongo import get_db
 from orders.models import PromoCode
 
 Promo = dict[str, Any]

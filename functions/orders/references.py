@@ -1,5 +1,5 @@
 """Checks an order request against the catalog (docs/DATA_MODEL.md): every id exists and belongs to
-the others, the payment type is offered (the rule of `common.financing`), the price is current and
+the others, the payment type is offered (the rule of `domain.financing.store`), the price is current and
 the branch has the car in stock.
 
 404 names the reference that does not exist or does not belong; 409 is a state the client can
@@ -13,10 +13,10 @@ from typing import Any
 
 from bson import ObjectId
 
-from common import dealers
-from common.catalog import brands, cars
-from common.errors import Conflict, NotFound
-from common.financing import offered_payment_types
+from core.errors import Conflict, NotFound
+from domain.catalog import brands, cars
+from domain.dealers import store as dealers
+from domain.financing.store import offered_payment_types
 from orders.models import CreateOrderBody
 
 Document = dict[str, Any]

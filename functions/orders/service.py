@@ -10,15 +10,16 @@ from typing import Any
 from aws_lambda_powertools.metrics import MetricUnit
 from bson import ObjectId
 
-from common import clock, counters
-from common import order_lifecycle as lifecycle
-from common.db import find_page, get_db
-from common.errors import Conflict, NotFound
-from common.ids import new_id
-from common.locale import Locale, localize
-from common.models import Page
-from common.observability import metrics
-from common.order_lifecycle import Order, Status
+from core import clock
+from core.errors import Conflict, NotFound
+from core.ids import new_id
+from core.locale import Locale, localize
+from core.models import Page
+from core.observability import metrics
+from data import counters
+from data.mongo import find_page, get_db
+from domain.orders import lifecycle
+from domain.orders.lifecycle import Order, Status
 from orders import promo_codes
 from orders.deal import Deal
 from orders.deal import choose as choose_deal

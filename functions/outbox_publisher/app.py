@@ -1,6 +1,6 @@
 """Outbox publisher, run by EventBridge Scheduler every minute: delivers the events that requests
 committed but did not publish themselves (EventBridge refused them, or the invocation ended between
-the commit and its publish). See common.outbox for the order and duplicate guarantees.
+the commit and its publish). See data.outbox for the order and duplicate guarantees.
 
 A failure (the database unreachable) fails the invocation: the scheduler retries it and then sends it
 to the function's dead-letter queue, and the next minute's run starts again anyway.
@@ -13,8 +13,8 @@ from typing import Any
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from common import outbox
-from common.observability import logger, metrics
+from core.observability import logger, metrics
+from data import outbox
 
 # Well inside the function's timeout; whatever is left waits for the next minute's run.
 MAX_EVENTS_PER_RUN = 2000

@@ -7,12 +7,13 @@ from typing import Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
-from common import responses
-from common.access import JWT, PUBLIC
-from common.app import create_app, lambda_entry
-from common.assets import api_base_url
-from common.enums import PaymentType
-from common.models import Envelope, Page
+from core.models import Page
+from domain.catalog.payment_types import PaymentType
+from edge import responses
+from edge.access import JWT, PUBLIC
+from edge.app import create_app, lambda_entry
+from edge.envelope import Envelope
+from edge.links import api_base_url
 from payments import bank_chain, installments, leasing, service, special_offers
 from payments.models import (
     BankOffer,

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from bson import ObjectId
 
-from common import deals, financing
-from common.credit_math import RefundType
-from common.enums import PaymentType
-from common.errors import NotFound
-from common.financing import Doc, listing, offered_payment_types, percent, text
-from common.models import Organization, Page
-from common.observability import logger
+from core.errors import NotFound
+from core.models import Organization, Page
+from core.observability import logger
+from domain.catalog.payment_types import PaymentType
+from domain.financing import deals
+from domain.financing import store as financing
+from domain.financing.credit_math import RefundType
+from domain.financing.store import Doc, listing, offered_payment_types, percent, text
 from payments import store
 from payments.models import (
     BankOffer,
@@ -159,7 +160,7 @@ def refund_types(loan_term_id: str) -> Page[RefundTypeItem]:
 def calculate(
     bank_id: str, income_type_id: str, initial_payment_id: str, loan_term_id: str, refund_type_id: str
 ) -> CreditCalculation:
-    """The credit for the chosen offer and options, on the modification's current price (`common.deals`,
+    """The credit for the chosen offer and options, on the modification's current price (`domain.financing.deals`,
     which orders use too)."""
     deal = deals.credit_deal(bank_id, income_type_id, initial_payment_id, loan_term_id, refund_type_id)
     return CreditCalculation(

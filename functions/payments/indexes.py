@@ -1,6 +1,6 @@
 """Indexes of the financing collections (docs/DATA_MODEL.md, "Financing")."""
 
-from common.db import Index
+from data.mongo import Index
 
 INDEXES = [
     Index("organizations", [("slug", 1)], "organizations_slug_unique", {"unique": True}),

@@ -3,18 +3,19 @@ for the modification's current price (a plan stores a mark-up per cell; 0 % cell
 
 from __future__ import annotations
 
-from common import deals, financing
-from common.credit_math import installment_cell, percent_of
-from common.enums import PaymentType
-from common.errors import BadRequest
-from common.financing import Doc, offered_payment_types, text
-from common.models import Organization
+from core.errors import InvalidInput
+from core.models import Organization
+from domain.catalog.payment_types import PaymentType
+from domain.financing import deals
+from domain.financing import store as financing
+from domain.financing.credit_math import installment_cell, percent_of
+from domain.financing.store import Doc, offered_payment_types, text
 from payments.models import InstallmentCell, InstallmentMatrix, InstallmentPlan, InstallmentRow
 
 
 def matrix(brand_id: str, payment_type: PaymentType, modification_id: str) -> InstallmentMatrix:
     if payment_type is not PaymentType.INSTALLMENT:
-        raise BadRequest.field("query.paymentTypeId", "installment matrices exist for INSTALLMENT only")
+        raise InvalidInput.field("query.paymentTypeId", "installment matrices exist for INSTALLMENT only")
     car, modification = financing.car_and_modification(modification_id, brand_id=brand_id)
     price = modification["price"]
     plans = []

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from bson import ObjectId
 
-from common import deals, financing
-from common.errors import Conflict
-from common.financing import Doc, listing, percent, text
-from common.models import Organization, Page
+from core.errors import Conflict
+from core.models import Organization, Page
+from domain.financing import deals
+from domain.financing import store as financing
+from domain.financing.store import Doc, listing, percent, text
 from payments.models import (
     InitialPaymentRef,
     LeasingCalculateBody,
@@ -50,7 +51,7 @@ def price_terms(program: Doc) -> Doc:
 
 
 def calculate(body: LeasingCalculateBody) -> LeasingCalculation:
-    """The lease of the chosen program, term and initial payment (`common.deals`, which orders use too),
+    """The lease of the chosen program, term and initial payment (`domain.financing.deals`, which orders use too),
     on the current price: 409 when the client showed another."""
     deal = deals.leasing_deal(body.leasingId, body.carId, body.modificationId, body.loanTermId, body.initialPaymentId)
     if body.price != deal.modification["price"]:

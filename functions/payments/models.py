@@ -7,13 +7,13 @@ from typing import Annotated, Literal
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import Field
 
-from common.credit_math import RefundType
+from core.models import ApiModel, Id, Organization, Timestamp
+from domain.catalog.payment_types import PaymentType
+from domain.financing.credit_math import RefundType
 
 # The figures' models live with the calculations in the layer (orders answer them too).
-from common.deals import CreditSummary, InstallmentCell, LeasingCalculation, Percent
-from common.enums import PaymentType
-from common.models import ApiModel, Id, Organization, Timestamp
-from common.validation import Money, MongoId, RequestModel
+from domain.financing.deals import CreditSummary, InstallmentCell, LeasingCalculation, Percent
+from edge.validation import Money, MongoId, RequestModel
 
 __all__ = ["CreditSummary", "InstallmentCell", "LeasingCalculation", "Percent"]
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from bson import ObjectId
 
-from common import financing
-from common.enums import PAYMENT_TYPE_NAMES, PaymentType
-from common.financing import listing, text
-from common.models import Organization, Page
+from core.models import Organization, Page
+from domain.catalog.payment_types import PAYMENT_TYPE_NAMES, PaymentType
+from domain.financing import store as financing
+from domain.financing.store import listing, text
 from payments.models import PaymentTypeItem
 
 

@@ -16,13 +16,14 @@ from urllib.parse import urlencode
 from aws_lambda_powertools.event_handler import Response
 from bson import ObjectId
 
-from common import clock, financing
-from common.credit_math import RefundType, credit_quote, leasing_quote
-from common.deals import credit_figures, leasing_figures, program_terms
-from common.enums import PaymentType
-from common.errors import NotFound
-from common.financing import Doc, ensure_offered, offered_payment_types, percent, text
-from common.models import Organization
+from core import clock
+from core.errors import NotFound
+from core.models import Organization
+from domain.catalog.payment_types import PaymentType
+from domain.financing import store as financing
+from domain.financing.credit_math import RefundType, credit_quote, leasing_quote
+from domain.financing.deals import credit_figures, leasing_figures, program_terms
+from domain.financing.store import Doc, ensure_offered, offered_payment_types, percent, text
 from payments import store
 from payments.leasing import price_terms
 from payments.models import (

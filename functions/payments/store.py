@@ -1,5 +1,5 @@
-"""Data access of the Payments function besides the shared financing look-ups (`common.financing`, which
-holds the organizations and each brand's products, programs and plans, cached; `common.deals`, the
+"""Data access of the Payments function besides the shared financing look-ups (`domain.financing.store`, which
+holds the organizations and each brand's products, programs and plans, cached; `domain.financing.deals`, the
 chosen offer or program that orders check too): bank offers of a modification, the credit product
 holding a chain node, special offers.
 
@@ -17,8 +17,8 @@ from bson import ObjectId
 from pymongo.database import Database
 from pymongo.errors import BulkWriteError
 
-from common import clock
-from common.db import get_db
+from core import clock
+from data.mongo import get_db
 
 Doc = dict[str, Any]
 DUPLICATE_KEY = 11000

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
 
-from common import context, responses
-from common.access import PUBLIC
-from common.app import create_app, lambda_entry
-from common.catalog.models import CarItem
-from common.models import Envelope, Page
-from common.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
+from core.models import Page
+from domain.catalog.models import CarItem
+from edge import context, responses
+from edge.access import PUBLIC
+from edge.app import create_app, lambda_entry
+from edge.envelope import Envelope
+from edge.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
 from saved_cars import service
 from saved_cars.models import SavedCarToggle
 

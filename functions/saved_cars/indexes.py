@@ -1,6 +1,6 @@
 """Indexes of the saved_cars collection."""
 
-from common.db import Index
+from data.mongo import Index
 
 INDEXES = [
     # The toggle's race guard, and the `saved` flag lookups of the catalog.

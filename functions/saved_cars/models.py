@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from common.models import ApiModel, Id
+from core.models import ApiModel, Id
 
 
 class SavedCarToggle(ApiModel):

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from bson import ObjectId
 
-from common import saved_cars
-from common.catalog import cars
-from common.catalog.items import car_items
-from common.catalog.models import CarItem
-from common.context import locale
-from common.errors import NotFound
-from common.models import Page
+from core.errors import NotFound
+from core.models import Page
+from domain.catalog import cars
+from domain.catalog.items import car_items
+from domain.catalog.models import CarItem
+from domain.saved_cars import store as saved_cars
+from edge.context import locale
 from saved_cars.models import SavedCarToggle
 
 

@@ -9,12 +9,13 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from pydantic import SecretStr
 
-from common import context, responses
-from common.access import JWT
-from common.app import create_app, lambda_entry
-from common.idempotency import IDEMPOTENT
-from common.models import Envelope, Page
-from common.validation import MongoId
+from core.models import Page
+from edge import context, responses
+from edge.access import JWT
+from edge.app import create_app, lambda_entry
+from edge.envelope import Envelope
+from edge.idempotency import IDEMPOTENT
+from edge.validation import MongoId
 from transactions import service
 from transactions.models import (
     AppliedPayment,

@@ -9,8 +9,8 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from common.clock import TASHKENT
-from common.secrets import keyed_hash
+from core.clock import TASHKENT
+from core.secrets import keyed_hash
 
 CARD_LENGTH = 16
 

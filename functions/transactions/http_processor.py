@@ -12,7 +12,7 @@ Its API, JSON over HTTPS, amounts in tiyin:
     errors: 4xx {error: {code, message}}; 401 when the bearer token has expired
 
 The bearer token is cached per process until shortly before it expires, and fetched again once when
-the processor answers 401. Credentials come from common.secrets (env locally, Secrets Manager
+the processor answers 401. Credentials come from core.secrets (env locally, Secrets Manager
 deployed). Timeouts and 5xx are `ProcessorUnavailable` (503). Request bodies and the processor's
 messages are never logged: they may hold card data.
 """
@@ -29,9 +29,9 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
-from common import clock
-from common.observability import logger
-from common.secrets import payment_processor_credentials
+from core import clock
+from core.observability import logger
+from core.secrets import payment_processor_credentials
 from transactions.processor import (
     CARD_BLOCKED,
     CARD_DECLINED,

@@ -1,6 +1,6 @@
 """Indexes of the transactions collection."""
 
-from common.db import Index
+from data.mongo import Index
 
 INDEXES = [
     # history (newest first) and the amount reserved by an order's open transactions

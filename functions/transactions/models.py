@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, StringConstraints, WithJsonSchema
 
-from common.models import ApiModel, Id, Timestamp
-from common.validation import Money, MongoId, RequestModel
+from core.models import ApiModel, Id, Timestamp
+from edge.validation import Money, MongoId, RequestModel
 from transactions.cards import ECardType, parse_card_number, parse_expiry
 from transactions.store import Status
 

@@ -18,9 +18,9 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Protocol
 
-from common.errors import ServiceUnavailable
-from common.observability import logger
-from common.settings import Settings, get_settings
+from core.errors import Unavailable
+from core.observability import logger
+from core.settings import Settings, get_settings
 
 TIYIN_PER_SUM = 100
 
@@ -117,7 +117,7 @@ def _build(settings: Settings) -> CardProcessor:
     if kind == "sandbox":
         if settings.stage == "prod":
             logger.error("the sandbox card processor is refused in prod; set PAYMENT_PROCESSOR=http")
-            raise ServiceUnavailable("Card payments are not configured")
+            raise Unavailable("Card payments are not configured")
         from transactions.sandbox import SandboxProcessor
 
         return SandboxProcessor()
@@ -125,7 +125,7 @@ def _build(settings: Settings) -> CardProcessor:
 
     if not settings.payment_processor_url:
         logger.error("PAYMENT_PROCESSOR_URL is not set")
-        raise ServiceUnavailable("Card payments are not configured")
+        raise Unavailable("Card payments are not configured")
     return HttpCardProcessor(settings.payment_processor_url, timeout=settings.payment_processor_timeout_seconds)
 
 

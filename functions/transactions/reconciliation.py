@@ -29,10 +29,11 @@ from typing import Any
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from common import clock, outbox
-from common import order_lifecycle as lifecycle
-from common.errors import AppError, Conflict
-from common.observability import logger, metrics
+from core import clock
+from core.errors import AppError, Conflict
+from core.observability import logger, metrics
+from data import outbox
+from domain.orders import lifecycle
 from transactions import service, store
 from transactions.processor import (
     CardProcessor,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hmac
 import uuid
 
-from common.secrets import keyed_hash
+from core.secrets import keyed_hash
 from transactions.processor import (
     CARD_BLOCKED,
     INSUFFICIENT_FUNDS,

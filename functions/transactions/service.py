@@ -21,12 +21,13 @@ from typing import Any
 from aws_lambda_powertools.metrics import MetricUnit
 from bson import ObjectId
 
-from common import clock, counters, rate_limit
-from common import order_lifecycle as lifecycle
-from common.errors import AppError, BadRequest, Conflict, NotFound, ServiceUnavailable, TooManyRequests
-from common.models import Page
-from common.observability import logger, metrics
-from common.settings import get_settings
+from core import clock
+from core.errors import AppError, Conflict, InvalidInput, NotFound, TooManyAttempts, Unavailable
+from core.models import Page
+from core.observability import logger, metrics
+from core.settings import get_settings
+from data import counters, rate_limit
+from domain.orders import lifecycle
 from transactions import cards, store
 from transactions.models import (
     AppliedPayment,
@@ -77,10 +78,10 @@ def check_card(raw_number: str) -> CardCheck:
     try:
         digits = cards.parse_card_number(raw_number)
     except ValueError as exc:
-        raise BadRequest.field("query.cardNumber", str(exc)) from None
+        raise InvalidInput.field("query.cardNumber", str(exc)) from None
     card_type = cards.detect_type(digits)
     if card_type is None:
-        raise BadRequest.field("query.cardNumber", "belongs to no supported card network")
+        raise InvalidInput.field("query.cardNumber", "belongs to no supported card network")
     return CardCheck(type=card_type)
 
 
@@ -89,16 +90,16 @@ def create(user_id: str, body: CreateBody) -> TransactionRef:
     now = clock.now()
     order = _own_order(body.orderId, user_id)
     if str(order["brandId"]) != body.brandId:
-        raise BadRequest.field("body.brandId", "does not match the order's brand")
+        raise InvalidInput.field("body.brandId", "does not match the order's brand")
     _check_fits_with_open(order, body.amount, now)
     card_type = cards.detect_type(body.cardNumber)
     if card_type != body.cardType:
-        raise BadRequest.field("body.cardType", "does not match the card number")
+        raise InvalidInput.field("body.cardType", "does not match the card number")
     if card_type not in cards.PAYABLE_TYPES:
-        raise BadRequest.field("body.cardType", "card payments accept UZCARD and HUMO only")
+        raise InvalidInput.field("body.cardType", "card payments accept UZCARD and HUMO only")
     year, month = cards.parse_expiry(body.expiry)
     if cards.expiry_has_passed(year, month, now):
-        raise BadRequest.field("body.expiry", "the card has expired")
+        raise InvalidInput.field("body.expiry", "the card has expired")
     card_hash = cards.lookup_hash(body.cardNumber)
     _limit_creates(user_id, card_hash)
 
@@ -161,7 +162,7 @@ def resend(user_id: str, body: ResendBody) -> TransactionRef:
         if current["status"] != Status.PENDING:
             raise _not_pending(current)
         _check_resend_allowed(current, now)
-        raise TooManyRequests("A new code was just sent", retry_after=RESEND_COOLDOWN_SECONDS)
+        raise TooManyAttempts("A new code was just sent", retry_after=RESEND_COOLDOWN_SECONDS)
     try:
         otp_hash = processor.send_otp(payment_of(transaction))
     except ProcessorError as exc:
@@ -188,7 +189,7 @@ def apply(user_id: str, body: ApplyBody) -> AppliedPayment:
         if getattr(body, field) != value
     ]
     if mismatched:
-        raise BadRequest("The transaction was created for another amount, brand or order", errors=mismatched)
+        raise InvalidInput("The transaction was created for another amount, brand or order", errors=mismatched)
     processor = _processor_of(transaction)
     now = clock.now()
     claim_id = uuid.uuid4().hex
@@ -246,9 +247,9 @@ def record_charged(processor: CardProcessor, transaction: Transaction, claim_id:
     except lifecycle.OrderBusy:
         # Charged and not refused: only lost the race for the order document. Keep the claim (and the
         # order's charging lease); the client's retry after the lease records the payment idempotently.
-        raise ServiceUnavailable(
+        raise Unavailable(
             "The order is being changed by another request; try again in a minute",
-            headers={"Retry-After": str(CLAIM_LEASE_SECONDS)},
+            retry_after=CLAIM_LEASE_SECONDS,
         ) from None
     except (Conflict, NotFound) as refused:
         # Charged, but the order can no longer take it (it was cancelled, or paid by other means).
@@ -330,9 +331,9 @@ def _charge(processor: CardProcessor, transaction: Transaction, claim_id: str, o
     except ProcessorUnavailable:
         # The outcome is unknown: keep the claim and the order's charging lease. After the lease a retry
         # asks the processor again (its apply is idempotent); until then the amount stays reserved.
-        raise ServiceUnavailable(
+        raise Unavailable(
             "The card processor did not answer; try again in a minute",
-            headers={"Retry-After": str(CLAIM_LEASE_SECONDS)},
+            retry_after=CLAIM_LEASE_SECONDS,
         ) from None
     _update_claimed(transaction, claim_id, now, {"processorConfirmedAt": now})
 
@@ -355,7 +356,7 @@ def _update_claimed(
     return updated
 
 
-def _wrong_otp(transaction: Transaction, claim_id: str, now: datetime) -> BadRequest:
+def _wrong_otp(transaction: Transaction, claim_id: str, now: datetime) -> InvalidInput:
     attempts = int(transaction["attempts"]) + 1
     left = MAX_OTP_ATTEMPTS - attempts
     changes: dict[str, Any] = {"status": Status.PENDING.value}
@@ -363,11 +364,11 @@ def _wrong_otp(transaction: Transaction, claim_id: str, now: datetime) -> BadReq
         changes = {"status": Status.FAILED.value, "failureReason": "OTP_ATTEMPTS"}
     _update_claimed(transaction, claim_id, now, changes, inc={"attempts": 1})
     if left <= 0:
-        return BadRequest(
+        return InvalidInput(
             "Wrong code; no attempts left, the transaction has failed",
             details={"attemptsLeft": 0, "status": Status.FAILED.value},
         )
-    return BadRequest("Wrong code", details={"attemptsLeft": left})
+    return InvalidInput("Wrong code", details={"attemptsLeft": left})
 
 
 def _fail(
@@ -445,7 +446,7 @@ def _check_resend_allowed(transaction: Transaction, now: datetime) -> None:
     elapsed = (now - transaction["lastSentAt"]).total_seconds()
     wait = math.ceil(RESEND_COOLDOWN_SECONDS - elapsed)
     if wait > 0:
-        raise TooManyRequests(
+        raise TooManyAttempts(
             f"A new code can be requested in {wait} s", retry_after=wait, details={"retryAfter": wait}
         )
 
@@ -466,7 +467,7 @@ def _not_claimable(transaction: Transaction, now: datetime) -> AppError:
         return Conflict(
             "The transaction is being confirmed by another request",
             details={"status": status.value},
-            headers={"Retry-After": str(wait)},
+            retry_after=wait,
         )
     return _not_pending(transaction)
 
@@ -477,21 +478,21 @@ def _not_pending(transaction: Transaction) -> Conflict:
     )
 
 
-def _expired(transaction: Transaction) -> BadRequest:
+def _expired(transaction: Transaction) -> InvalidInput:
     resends_left = max(0, MAX_RESENDS - int(transaction["resends"]))
     if resends_left == 0:
-        return BadRequest(
+        return InvalidInput(
             "The code has expired and no new code can be sent; start a new payment",
             details={"status": Status.EXPIRED.value, "resendsLeft": 0},
         )
-    return BadRequest("The code has expired; request a new one", details={"resendsLeft": resends_left})
+    return InvalidInput("The code has expired; request a new one", details={"resendsLeft": resends_left})
 
 
 def _processor_refusal(error: ProcessorError, *, failed: bool = False) -> AppError:
     if isinstance(error, PaymentDeclined):
         details = {"reason": error.reason, **({"status": Status.FAILED.value} if failed else {})}
-        return BadRequest(DECLINE_MESSAGES.get(error.reason, "Payment declined by the card's bank"), details=details)
-    return ServiceUnavailable("The card processor is not available, try again later")
+        return InvalidInput(DECLINE_MESSAGES.get(error.reason, "Payment declined by the card's bank"), details=details)
+    return Unavailable("The card processor is not available, try again later")
 
 
 def _shown_status(transaction: Transaction, now: datetime) -> str:

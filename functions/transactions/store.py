@@ -11,8 +11,8 @@ from bson import ObjectId
 from pymongo import DESCENDING, ReturnDocument
 from pymongo.client_session import ClientSession
 
-from common import outbox
-from common.db import get_db, in_transaction
+from data import outbox
+from data.mongo import get_db, in_transaction
 
 Transaction = dict[str, Any]
 

@@ -13,7 +13,7 @@ from typing import Any
 from bson import ObjectId
 from pymongo.database import Database
 
-from common.locale import LOCALES
+from core.locale import LOCALES
 from local.seed.catalog_data import (
     BODY_TYPES,
     BRANDS,

@@ -6,8 +6,8 @@ from typing import Any
 
 from pymongo.database import Database
 
-from common import clock
-from common.partners import hash_client_key
+from core import clock
+from domain.partners.store import hash_client_key
 from local.seed.support import insert_missing, stable_id
 
 DEMO_PARTNER_KEY = "demo-partner-key"

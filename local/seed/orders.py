@@ -12,8 +12,8 @@ from typing import Any
 
 from pymongo.database import Database
 
-from common import clock
-from common.order_lifecycle import Status
+from core import clock
+from domain.orders.lifecycle import Status
 from local.seed.core import DEMO_USER_ID
 from local.seed.support import insert_missing, stable_id
 from orders.references import Purchase

@@ -11,10 +11,12 @@ import pytest
 from aws_lambda_powertools.event_handler import Response
 from pymongo.database import Database
 
-from common import responses, tokens
-from common.access import PUBLIC
-from common.app import create_app, lambda_entry
-from common.models import ApiModel, Envelope
+from core.models import ApiModel
+from domain.identity import tokens
+from edge import responses
+from edge.access import PUBLIC
+from edge.app import create_app, lambda_entry
+from edge.envelope import Envelope
 from local.context import LocalLambdaContext
 from local.invoke import invoke
 from tests.factories import api_event, bearer

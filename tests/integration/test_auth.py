@@ -10,8 +10,8 @@ import jwt
 import pytest
 from pymongo.database import Database
 
-from common.clock import FrozenClock
-from common.errors import Unauthorized
+from core.clock import FrozenClock
+from core.errors import NotAuthenticated
 from tests.data import order_body, purchasable_car
 from tests.factories import ApiClient, bearer, valid_pinfl
 
@@ -169,7 +169,7 @@ def test_a_refresh_token_reused_by_another_device_within_the_window_revokes_its_
 def test_the_grace_window_is_a_setting(
     api: ApiClient, frozen_clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from common.settings import reset_settings
+    from core.settings import reset_settings
 
     monkeypatch.setenv("REFRESH_REUSE_GRACE_SECONDS", "0")
     reset_settings()
@@ -185,7 +185,7 @@ def test_two_parts_of_one_app_refreshing_at_once_both_end_with_working_tokens(
 ) -> None:
     from auth import service
     from auth.models import Tokens
-    from common import tokens
+    from domain.identity import tokens
 
     # Given one refresh token, and the worst interleaving of two refreshes of it by the same app: both
     # have consumed it (one for real, one as a reuse) before either is issued its new pair
@@ -313,7 +313,7 @@ def test_authentication_is_checked_before_the_body(api: ApiClient) -> None:
 
 
 def _login_limits(monkeypatch: pytest.MonkeyPatch, **limits: int) -> None:
-    from common.settings import reset_settings
+    from core.settings import reset_settings
 
     for name, value in limits.items():
         monkeypatch.setenv(name.upper(), str(value))
@@ -370,7 +370,7 @@ def test_too_many_logins_from_one_network_address_are_429_whatever_phone_or_devi
 def test_each_partner_has_a_login_budget(
     api: ApiClient, db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch, frozen_clock: FrozenClock
 ) -> None:
-    from common.partners import register_partner
+    from domain.partners.store import register_partner
 
     # Given a budget of 2 logins per partner per minute, used up by the demo partner
     _login_limits(monkeypatch, login_partner_rate_limit=2)
@@ -418,7 +418,7 @@ def test_a_login_does_not_rename_a_verified_person(api: ApiClient, db: Database[
 def test_a_refresh_racing_a_reuse_cannot_keep_a_token_of_the_revoked_family(
     api: ApiClient, db: Database[dict[str, Any]]
 ) -> None:
-    from common import tokens
+    from domain.identity import tokens
 
     # Given an attacker who consumed a stolen refresh token, and has not yet been issued the next one
     stolen = api.login()["refreshToken"]
@@ -427,7 +427,7 @@ def test_a_refresh_racing_a_reuse_cannot_keep_a_token_of_the_revoked_family(
     # When the victim presents the same token (a reuse, which revokes the family) before the issue
     assert api.post(REFRESH, json={"token": stolen}, auth=False).status_code == 401
     # Then the attacker's next token is refused as it is issued, and none of the family is usable
-    with pytest.raises(Unauthorized):
+    with pytest.raises(NotAuthenticated):
         tokens.issue_pair(claims.sub, family=family)
     assert db.refresh_tokens.count_documents({"family": family, "revokedAt": None}) == 0
 

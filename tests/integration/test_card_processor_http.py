@@ -16,11 +16,11 @@ import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
-from common import order_lifecycle as lifecycle
-from common.clock import FrozenClock
-from common.errors import ServiceUnavailable
-from common.secrets import payment_processor_credentials
-from common.settings import Settings, reset_settings
+from core.clock import FrozenClock
+from core.errors import Unavailable
+from core.secrets import payment_processor_credentials
+from core.settings import Settings, reset_settings
+from domain.orders import lifecycle
 from local.context import LocalLambdaContext
 from tests.data import insert_order, purchasable_car
 from tests.factories import ApiClient
@@ -262,11 +262,11 @@ def test_credentials_come_from_a_secrets_manager_json_secret(
     assert payment_processor_credentials() == ("m", "p")
     monkeypatch.setenv("PAYMENT_PROCESSOR_SECRET_ID", bad["ARN"])
     reset_settings()
-    with pytest.raises(ServiceUnavailable):
+    with pytest.raises(Unavailable):
         payment_processor_credentials()
     monkeypatch.delenv("PAYMENT_PROCESSOR_SECRET_ID")
     reset_settings()
-    with pytest.raises(ServiceUnavailable):
+    with pytest.raises(Unavailable):
         payment_processor_credentials()
 
 
@@ -275,9 +275,9 @@ def test_the_sandbox_is_refused_in_prod_and_the_real_processor_is_the_default_th
     assert Settings(stage="dev").effective_payment_processor == "sandbox"
     assert Settings(stage="staging").effective_payment_processor == "http"
     try:
-        with pytest.raises(ServiceUnavailable):
+        with pytest.raises(Unavailable):
             port._build(Settings(stage="prod", payment_processor="sandbox"))
-        with pytest.raises(ServiceUnavailable):
+        with pytest.raises(Unavailable):
             port._build(Settings(stage="prod"))  # http, but no PAYMENT_PROCESSOR_URL
         built = port._build(Settings(stage="prod", payment_processor_url="https://processor.example"))
         assert isinstance(built, HttpCardProcessor)

@@ -88,7 +88,7 @@ def test_a_preflight_for_an_unknown_path_is_404(api: ApiClient) -> None:
 
 
 def test_deployed_origins_come_from_the_setting_and_are_exact(api: ApiClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    from common.settings import reset_settings
+    from core.settings import reset_settings
 
     # Given an environment that allows one partner web app
     monkeypatch.setenv("ALLOWED_ORIGINS", "https://app.partner.uz")

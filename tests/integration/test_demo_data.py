@@ -8,7 +8,7 @@ from typing import Any
 
 from pymongo.database import Database
 
-from common.locale import LOCALES
+from core.locale import LOCALES
 from local.seed import catalog, seed_all
 from local.static import ASSETS_DIR
 from tests.factories import ApiClient

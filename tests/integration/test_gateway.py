@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 import pytest
 from pymongo.database import Database
 
-from common.partners import register_partner
+from domain.partners.store import register_partner
 from tests.factories import ApiClient, common_headers
 
 ME = "/api/v1/auth/me"
@@ -69,8 +69,8 @@ def test_a_body_over_10_mb_is_413(api: ApiClient) -> None:
 def test_random_client_keys_cannot_grow_the_partner_cache_without_bound(
     db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from common import partners
-    from common.settings import reset_settings
+    from core.settings import reset_settings
+    from domain.partners import store as partners
 
     monkeypatch.setenv("PARTNER_CACHE_SECONDS", "60")
     reset_settings()

@@ -11,10 +11,11 @@ import pytest
 from pymongo.database import Database
 
 from auth.identity import VerifiedPerson, sandbox_person
-from common import clock
-from common.clock import FrozenClock
-from common.errors import AppError
-from common.settings import reset_settings
+from core import clock
+from core.clock import FrozenClock
+from core.errors import AppError
+from core.settings import reset_settings
+from edge.errors import status_of
 from tests.factories import ApiClient, valid_pinfl
 from tests.fake_oneid import FakeOneId, running_fake_oneid
 
@@ -386,7 +387,7 @@ def race(*calls: Any) -> list[int]:
             service.verify_identity(user_id, code)
             statuses.append(200)
         except AppError as exc:
-            statuses.append(exc.status)
+            statuses.append(status_of(exc))
 
     threads = [threading.Thread(target=run, args=call) for call in calls]
     for thread in threads:

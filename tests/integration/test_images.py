@@ -14,7 +14,7 @@ from bson import ObjectId
 from pymongo.database import Database
 from werkzeug.serving import make_server
 
-from common.settings import reset_settings
+from core.settings import reset_settings
 from local.seed.core import DEMO_USER_PHONE
 from local.seed.financing import LEASING_COMPANIES, organization_id
 from local.static import ASSETS_PREFIX, assets_app

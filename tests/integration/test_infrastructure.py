@@ -26,9 +26,10 @@ def test_deployed_functions_read_the_jwt_key_and_mongo_uri_from_secrets_manager(
     monkeypatch.setenv("MONGODB_URI_SECRET_ARN", uri_arn)
     monkeypatch.setenv("MONGODB_DB", "secrets_test")
     reset_process_state()
-    from common import secrets, tokens
-    from common.db import get_client
-    from common.partners import register_partner
+    from core import secrets
+    from data.mongo import get_client
+    from domain.identity import tokens
+    from domain.partners.store import register_partner
 
     try:
         register_partner("demo-partner-key", "Demo partner")
@@ -47,7 +48,7 @@ def test_outside_local_a_missing_jwt_key_is_a_configuration_error(monkeypatch: p
     monkeypatch.setenv("STAGE", "prod")
     monkeypatch.delenv("JWT_SECRET")
     reset_process_state()
-    from common import secrets
+    from core import secrets
 
     try:
         with pytest.raises(RuntimeError, match="JWT_SECRET"):

@@ -10,6 +10,7 @@ import pytest
 
 from auth.identity import CodeRejected, ProviderUnavailable
 from auth.oneid import OneIdProvider
+from edge.errors import status_of
 from tests.factories import valid_pinfl
 from tests.fake_oneid import CLIENT_ID, CLIENT_SECRET, REDIRECT_URI, FakeOneId, running_fake_oneid
 
@@ -81,7 +82,7 @@ def test_retries_are_bounded_then_the_provider_is_unavailable(fake: FakeOneId, t
     fake.fail("profile", 502, 502, 502, 502)
     with pytest.raises(ProviderUnavailable) as raised:
         adapter(fake, time_source, max_retries=2).verify("good-code")
-    assert raised.value.status == 503
+    assert status_of(raised.value) == 503
     assert fake.calls["profile"] == 3
     assert time_source.sleeps == [0.25, 0.5]
 
@@ -100,7 +101,7 @@ def test_a_4xx_is_never_retried(fake: FakeOneId, time_source: FakeTime, status: 
     fake.fail("token", status)
     with pytest.raises(CodeRejected) as raised:
         adapter(fake, time_source).verify("good-code")
-    assert raised.value.status == 400
+    assert status_of(raised.value) == 400
     assert fake.calls["token"] == 1
     assert time_source.sleeps == []
 

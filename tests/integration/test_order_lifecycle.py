@@ -9,11 +9,13 @@ import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
-from common import clock, outbox
-from common import order_lifecycle as lifecycle
-from common.clock import FrozenClock
-from common.errors import Conflict
-from common.order_lifecycle import Status
+from core import clock
+from core.clock import FrozenClock
+from core.errors import Conflict
+from data import outbox
+from domain.orders import lifecycle
+from domain.orders.lifecycle import Status
+from edge.errors import status_of
 from tests.data import insert_order
 from tests.factories import race
 
@@ -130,7 +132,7 @@ def test_a_payment_that_loses_every_compare_and_set_is_busy_not_refused(
     monkeypatch.setattr(lifecycle, "MAX_CAS_ATTEMPTS", 0)  # stands for that many lost compare-and-sets
     with pytest.raises(lifecycle.OrderBusy) as busy:
         lifecycle.record_payment(order["_id"], 50, payment_id="t1", cause="card")
-    assert busy.value.status == 503
+    assert status_of(busy.value) == 503
     assert not isinstance(busy.value, Conflict)
 
 

@@ -12,10 +12,10 @@ import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
-from common import order_lifecycle as lifecycle
-from common import outbox
-from common.clock import FrozenClock
-from common.order_lifecycle import Status
+from core.clock import FrozenClock
+from data import outbox
+from domain.orders import lifecycle
+from domain.orders.lifecycle import Status
 from orders import service
 from orders.models import CreateOrderBody
 from tests.data import (

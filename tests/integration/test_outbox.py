@@ -12,9 +12,9 @@ import pytest
 from outbox_publisher.app import lambda_handler as scheduled_publisher
 from pymongo.database import Database
 
-from common import events, outbox
-from common import order_lifecycle as lifecycle
-from common.clock import FrozenClock
+from core.clock import FrozenClock
+from data import events, outbox
+from domain.orders import lifecycle
 from local.context import LocalLambdaContext
 from tests.data import insert_order, order_body, purchasable_car
 from tests.factories import ApiClient

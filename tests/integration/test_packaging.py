@@ -1,5 +1,5 @@
 """The built artifacts run: the layer's pinned requirements installed for this machine beside the
-`common` package (as layers/shared/Makefile lays out /opt/python), one function's code packaged by
+layer's packages (as layers/shared/Makefile lays out /opt/python), one function's code packaged by
 functions/Makefile exactly as `sam build` runs it, and the function's sample events invoked in an
 interpreter that sees only those two folders and the standard library: no dev dependencies, no
 PYTHONPATH, no site-packages."""
@@ -86,14 +86,13 @@ def link_or_copy(source: str, target: str) -> None:
 
 @pytest.fixture(scope="module")
 def layer(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """/opt/python: the installed requirements (hard links into the cache) and the `common` package."""
+    """/opt/python: the installed requirements (hard links into the cache) and the layer's packages."""
     python = tmp_path_factory.mktemp("opt") / "python"
     shutil.copytree(
         install_requirements(), python, copy_function=link_or_copy, ignore=shutil.ignore_patterns(".complete")
     )
-    shutil.copytree(
-        ROOT / "layers" / "shared" / "common", python / "common", ignore=shutil.ignore_patterns("__pycache__")
-    )
+    for package in (ROOT / "layers" / "shared").glob("*/__init__.py"):
+        shutil.copytree(package.parent, python / package.parent.name, ignore=shutil.ignore_patterns("__pycache__"))
     return python
 
 

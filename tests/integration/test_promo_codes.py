@@ -11,8 +11,8 @@ from bson import ObjectId
 from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError
 
-from common import clock
-from common.clock import FrozenClock
+from core import clock
+from core.clock import FrozenClock
 from orders import promo_codes, service
 from orders.models import CreateOrderBody
 from tests.data import insert_order, insert_promo_code, order_body, purchasable_car

@@ -10,8 +10,8 @@ import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
-from common import outbox
-from common.clock import FrozenClock
+from core.clock import FrozenClock
+from data import outbox
 from ops.__main__ import main as ops_main
 from tests.data import order_body, purchasable_car
 from tests.factories import ApiClient

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from pymongo.database import Database
 
-from common.clock import FrozenClock
-from common.db import get_db, reset_client
-from common.settings import reset_settings
+from core.clock import FrozenClock
+from core.settings import reset_settings
+from data.mongo import get_db, reset_client
 from local.invoke import invoke, load_event
 from local.seed import core
 from local.template import ROOT, api_routes

@@ -9,7 +9,7 @@ import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
-from common.clock import FrozenClock
+from core.clock import FrozenClock
 from tests.data import insert_brand, insert_car
 from tests.factories import ApiClient
 
@@ -140,7 +140,7 @@ def test_concurrent_toggles_of_one_car_each_make_a_real_transition(
     db: Database[dict[str, Any]], cars: list[str]
 ) -> None:
     # Given eight requests from one device racing to toggle the same car
-    from common import saved_cars as store
+    from domain.saved_cars import store
 
     # When they run at once
     with ThreadPoolExecutor(max_workers=8) as pool:

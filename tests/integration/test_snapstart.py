@@ -12,7 +12,9 @@ from pymongo import MongoClient
 from pymongo.database import Database
 from snapshot_restore_py import get_after_restore, get_before_snapshot
 
-from common import db, ids, snapstart
+from core import ids
+from data import mongo as db
+from edge import snapstart
 from orders.app import app as orders_app
 from tests.databases import reset_process_state
 

@@ -16,12 +16,13 @@ import requests
 from bson import ObjectId
 from pymongo.database import Database
 
-from common import clock
-from common import order_lifecycle as lifecycle
-from common.clock import FrozenClock
-from common.errors import AppError
-from common.observability import logger as app_logger
-from common.order_lifecycle import Status
+from core import clock
+from core.clock import FrozenClock
+from core.errors import AppError
+from core.observability import logger as app_logger
+from domain.orders import lifecycle
+from domain.orders.lifecycle import Status
+from edge.errors import status_of
 from tests.data import CatalogCar, order_body, purchasable_car
 from tests.factories import ApiClient
 from transactions import service, store
@@ -564,7 +565,7 @@ def test_concurrent_applies_of_one_transaction_pay_exactly_once(
         try:
             service.apply(user_id, body)
         except AppError as error:
-            return error.status
+            return status_of(error)
         return 200
 
     # When they all apply at once
@@ -685,7 +686,7 @@ def test_racing_applies_of_two_transactions_of_one_order_charge_the_card_once(
         try:
             service.apply(user_id, ApplyBody.model_validate(apply_body(order, transaction_id, 1_000)))
         except AppError as error:
-            return error.status, error.message
+            return status_of(error), error.message
         return 200, "paid"
 
     # When both are applied at once

@@ -7,8 +7,9 @@ from collections.abc import Iterator
 import pytest
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEvent
 
-from common.assets import api_base_url, url
-from common.settings import reset_settings
+from core.assets import url
+from core.settings import reset_settings
+from edge.links import api_base_url
 
 
 @pytest.fixture

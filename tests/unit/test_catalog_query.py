@@ -8,8 +8,8 @@ from typing import get_args
 import pytest
 from bson import ObjectId
 
-from common.catalog.query import CarSort, car_filter, car_sort, contains, parse_ids
-from common.errors import BadRequest
+from core.errors import InvalidInput
+from domain.catalog.query import CarSort, car_filter, car_sort, contains, parse_ids
 
 
 def test_parse_ids_skips_blanks_and_duplicates() -> None:
@@ -21,7 +21,7 @@ def test_parse_ids_skips_blanks_and_duplicates() -> None:
 
 @pytest.mark.parametrize("value", ["abc", f"{ObjectId()},nope", "0" * 23, ",".join(str(ObjectId()) for _ in range(51))])
 def test_parse_ids_refuses_malformed_lists_naming_the_field(value: str) -> None:
-    with pytest.raises(BadRequest) as raised:
+    with pytest.raises(InvalidInput) as raised:
         parse_ids(value, "query.bodyTypes")
     assert [error["field"] for error in raised.value.errors or []] == ["query.bodyTypes"]
 
@@ -50,7 +50,7 @@ def test_car_filter_without_parameters_matches_everything() -> None:
 
 
 def test_car_filter_refuses_min_above_max() -> None:
-    with pytest.raises(BadRequest):
+    with pytest.raises(InvalidInput):
         car_filter(brand_ids=[], body_type_ids=[], min_price=3, max_price=2, search=None, brands_named=[])
 
 

@@ -48,5 +48,5 @@ def test_the_outbox_publisher_loads_no_response_models() -> None:
 
     # Then it left out the API's response models and Powertools' validation: it serves no route, it only
     # writes events as JSON (about a tenth of its cold start when it did)
-    unneeded = ("common.models", "common.responses", "aws_lambda_powertools.event_handler.openapi.params")
+    unneeded = ("core.models", "edge.responses", "aws_lambda_powertools.event_handler.openapi.params")
     assert [name for name in unneeded if name in loaded] == []

@@ -1,4 +1,4 @@
-"""The CORS rule (common.cors) and how the template and samconfig configure it per environment."""
+"""The CORS rule (edge.cors) and how the template and samconfig configure it per environment."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import tomllib
 
 import pytest
 
-from common.cors import origin_allowed
+from edge.cors import origin_allowed
 from local.template import ROOT, load_template
 
 LOCAL = ("http://localhost:*", "http://127.0.0.1:*")

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from common.credit_math import (
+from domain.financing.credit_math import (
     LeasingTerms,
     RefundType,
     annuity_payment,

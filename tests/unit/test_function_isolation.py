@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FUNCTIONS = ROOT / "functions"
-LAYER = ROOT / "layers" / "shared" / "common"
+LAYER = ROOT / "layers" / "shared"
 GROUPS = sorted(path.name for path in FUNCTIONS.iterdir() if (path / "__init__.py").exists())
 
 
@@ -51,7 +51,7 @@ def test_a_function_imports_no_other_function(group):
         for package in imported_packages(module) & (set(GROUPS) - {group})
     }
 
-    # Then none names another function's package (shared code belongs in layers/shared/common)
+    # Then none names another function's package (shared code belongs in the layer, layers/shared)
     assert not foreign
 
 

@@ -16,9 +16,10 @@ from auth.identity import (
     sandbox_person,
 )
 from auth.oneid import OneIdProvider, parse_profile
-from common.errors import ServiceUnavailable
-from common.settings import reset_settings
-from common.validation import pinfl_is_valid
+from core.errors import Unavailable
+from core.settings import reset_settings
+from edge.errors import status_of
+from edge.validation import pinfl_is_valid
 from tests.factories import valid_pinfl
 
 SANDBOX = SandboxIdentityProvider()
@@ -64,7 +65,7 @@ def test_other_sandbox_codes_are_rejected(code: str) -> None:
 def test_sandbox_outage_codes_are_an_outage(code: str) -> None:
     with pytest.raises(ProviderUnavailable) as raised:
         SANDBOX.verify(code)
-    assert raised.value.status == 503
+    assert status_of(raised.value) == 503
 
 
 def test_a_pinfl_shows_only_its_last_four_digits() -> None:
@@ -101,7 +102,7 @@ def test_the_sandbox_is_refused_in_prod(fresh_settings: None, monkeypatch: pytes
     # The template refuses such a deploy; should one happen anyway, callers get a 503, not a verification
     monkeypatch.setenv("STAGE", "prod")
     reset_settings()
-    with pytest.raises(ServiceUnavailable, match="not configured"):
+    with pytest.raises(Unavailable, match="not configured"):
         get_provider()
 
 

@@ -1,4 +1,4 @@
-"""Minted ObjectIds: unique within a process, and minted only through common.ids (SnapStart-safe)."""
+"""Minted ObjectIds: unique within a process, and minted only through core.ids (SnapStart-safe)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bson import ObjectId
 
-from common import ids
+from core import ids
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,7 +35,7 @@ def test_reseeding_draws_a_new_process_random_part():
 
 def test_no_code_lets_bson_mint_an_id():
     # Given every module shipped to Lambda
-    modules = [*(ROOT / "layers" / "shared" / "common").rglob("*.py"), *(ROOT / "functions").rglob("*.py")]
+    modules = [*(ROOT / "layers" / "shared").rglob("*.py"), *(ROOT / "functions").rglob("*.py")]
 
     # When their calls are read
     bare = [
@@ -49,5 +49,5 @@ def test_no_code_lets_bson_mint_an_id():
         and not node.keywords
     ]
 
-    # Then none calls ObjectId() (same ids in every instance restored from one snapshot): common.ids.new_id
+    # Then none calls ObjectId() (same ids in every instance restored from one snapshot): core.ids.new_id
     assert not bare

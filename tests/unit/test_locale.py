@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from common.locale import localize, parse_accept_language
+from core.locale import localize, parse_accept_language
 
 
 @pytest.mark.parametrize(

@@ -12,9 +12,9 @@ from aws_lambda_powertools.event_handler.openapi.models import OpenAPI
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel
 
-from common.access import OPTIONAL_JWT
-from common.app import create_app
-from common.models import Envelope
+from edge.access import OPTIONAL_JWT
+from edge.app import create_app
+from edge.envelope import Envelope
 from local.template import ApiRoute
 from ops.openapi import DOCUMENT, ERRORS, generate, operations, render
 from tests.route_table import ROUTES

@@ -8,7 +8,7 @@ import typing
 import pytest
 from aws_lambda_powertools.event_handler import Response
 
-from common.models import Envelope
+from edge.envelope import Envelope
 from local.template import api_routes
 from tests.route_table import FUNCTIONS, ROUTES
 

@@ -9,8 +9,8 @@ from decimal import Decimal
 import pytest
 from bson import ObjectId
 
-from common.models import ApiModel, Id
-from common.serialization import to_json
+from core.models import ApiModel, Id
+from core.serialization import to_json
 
 
 class Paid(ApiModel):

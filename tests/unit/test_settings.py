@@ -11,9 +11,9 @@ from collections.abc import Iterator
 import pytest
 from pydantic import ValidationError
 
-from common.app import create_app, lambda_entry
-from common.assets import url
-from common.settings import LOCAL_ASSETS_BASE_URL, Settings, reset_settings
+from core.assets import url
+from core.settings import LOCAL_ASSETS_BASE_URL, Settings, reset_settings
+from edge.app import create_app, lambda_entry
 from local.template import ROOT, load_template
 
 ENVIRONMENTS = ("default", "dev", "staging", "prod")

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from common.validation import MAX_OFFSET, Money, MongoId, Offset, Phone, pinfl_is_valid
+from edge.validation import MAX_OFFSET, Money, MongoId, Offset, Phone, pinfl_is_valid
 from tests.factories import valid_pinfl
 
 

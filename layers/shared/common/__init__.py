@@ -1,1 +1,0 @@
-"""Shared layer: what every Lambda function of the Car Retail API needs."""

@@ -1,0 +1,86 @@
+"""The base of every model the API answers with, and the types they share: ids, moments, money, a page.
+
+A handler declares what it returns as `-> Response[Envelope[Model]]` (`edge.envelope`); Powertools
+builds the OpenAPI response from that annotation and validates the response against it, and
+`ops.openapi` writes it to openapi.json. Services build these models, never dicts.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from bson import ObjectId
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+)
+
+OBJECT_ID_PATTERN = r"^[0-9a-f]{24}$"
+
+
+def _id_text(value: Any) -> Any:
+    return str(value) if isinstance(value, ObjectId) else value
+
+
+def _utc_text(value: Any) -> Any:
+    # MongoDB hands back naive UTC datetimes: say so, as the API always has (`...Z`).
+    if isinstance(value, datetime):
+        return value.isoformat().replace("+00:00", "Z") + ("Z" if value.tzinfo is None else "")
+    return value
+
+
+# A MongoDB id as the API sends it: 24 lowercase hex characters.
+Id = Annotated[
+    str,
+    BeforeValidator(_id_text),
+    Field(pattern=OBJECT_ID_PATTERN, examples=["665f1c2e9b1e8a3d4c5b6a79"]),
+]
+# A moment as ISO 8601 text in UTC, e.g. 2026-11-23T19:02:14.123000Z.
+Timestamp = Annotated[
+    str, BeforeValidator(_utc_text), Field(examples=["2026-11-23T19:02:14Z"], json_schema_extra={"format": "date-time"})
+]
+# Money in whole sums (UZS).
+Sums = Annotated[int, Field(ge=0, description="in sums (UZS)")]
+
+
+class ApiModel(BaseModel):
+    """Base of every response model: fields are named as the API sends them (`_id` through its alias)."""
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True, extra="ignore", defer_build=True)
+
+
+class Page[T](ApiModel):
+    """A page of a list: `items` of this page, `total` matches over all pages."""
+
+    items: list[T]
+    total: int = Field(ge=0, description="how many match, over all pages")
+
+    @classmethod
+    def model_parametrized_name(cls, params: tuple[Any, ...]) -> str:
+        return f"{type_name(params[0])}Page"
+
+
+def type_name(param: Any) -> str:
+    """How a parametrized model names its type argument: `Page[CarItem]` is `CarItemPage`."""
+    if isinstance(param, type):
+        return param.__name__
+    origin = getattr(param, "__origin__", None)
+    if origin is list:
+        return f"{type_name(param.__args__[0])}List"
+    return str(param).replace("typing.", "").replace("[", "").replace("]", "").replace(" ", "")
+
+
+class Named(ApiModel):
+    id: Id = Field(alias="_id")
+    name: str = Field(description="in the caller's language (`accept-language`)")
+
+
+class Organization(ApiModel):
+    """A bank, leasing company or installment provider."""
+
+    id: Id = Field(alias="_id")
+    name: str = Field(examples=["Kapitalbank"])
+    logo: str | None = Field(description="logo URL")

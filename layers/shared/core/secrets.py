@@ -1,0 +1,96 @@
+"""Secrets: Secrets Manager (cached by Powertools `parameters`) when deployed, env vars locally."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+
+from core.errors import Unavailable
+from core.settings import LOCAL_JWT_SECRET, get_settings
+
+SECRET_MAX_AGE_SECONDS = 300
+
+
+def _from_secrets_manager(arn: str) -> str:
+    # Imported here: boto3 and the parameters utility are only paid for by deployed cold starts.
+    from aws_lambda_powertools.utilities import parameters
+
+    value = parameters.get_secret(arn, max_age=SECRET_MAX_AGE_SECONDS)
+    if not isinstance(value, str) or not value:
+        raise Unavailable("Configuration secret is empty")
+    return value
+
+
+def jwt_secret() -> str:
+    """The signing key. Deployed, Powertools caches it for SECRET_MAX_AGE_SECONDS, so a rotated key reaches
+    warm instances within minutes (tokens signed with the old key are then refused: users sign in again)."""
+    settings = get_settings()
+    key = _configured(settings.jwt_secret, settings.jwt_secret_arn)
+    if key is not None:
+        return key
+    if settings.is_local:
+        return LOCAL_JWT_SECRET
+    raise RuntimeError("JWT_SECRET or JWT_SECRET_ARN must be set outside the local stage")
+
+
+def keyed_hash(purpose: str, value: str) -> str:
+    """HMAC-SHA256 of `value` under a key derived from the JWT key for one purpose (card lookup, OTP).
+
+    Values with few possibilities (a 6-digit code, a card whose mask is known) must only ever be stored
+    this way: without the key they cannot be guessed, and each purpose has its own key."""
+    key = hmac.new(jwt_secret().encode(), f"car-retail/{purpose}".encode(), hashlib.sha256).digest()
+    return hmac.new(key, value.encode(), hashlib.sha256).hexdigest()
+
+
+def payment_processor_credentials() -> tuple[str, str]:
+    """(login, password) of the card processor: env vars locally, a JSON secret {"login", "password"} deployed."""
+    settings = get_settings()
+    if settings.payment_processor_login and settings.payment_processor_password:
+        return settings.payment_processor_login, settings.payment_processor_password
+    if settings.payment_processor_secret_id:
+        try:
+            secret = json.loads(_from_secrets_manager(settings.payment_processor_secret_id))
+            return str(secret["login"]), str(secret["password"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise Unavailable("Card processor credentials are malformed") from exc
+    raise Unavailable("Card processor credentials are not configured")
+
+
+def _configured(value: str | None, secret_arn: str | None) -> str | None:
+    """A secret given in clear (locally) or by the ARN of its Secrets Manager secret (deployed)."""
+    if value:
+        return value
+    if secret_arn:
+        return _from_secrets_manager(secret_arn)
+    return None
+
+
+def _required(value: str | None, secret_arn: str | None, missing: str) -> str:
+    configured = _configured(value, secret_arn)
+    if configured is None:
+        raise RuntimeError(missing)
+    return configured
+
+
+def mongodb_uri() -> str:
+    settings = get_settings()
+    return _required(
+        settings.mongodb_uri, settings.mongodb_uri_secret_arn, "MONGODB_URI or MONGODB_URI_SECRET_ARN must be set"
+    )
+
+
+def oneid_client_secret() -> str:
+    settings = get_settings()
+    return _required(
+        settings.oneid_client_secret,
+        settings.oneid_client_secret_arn,
+        "ONEID_CLIENT_SECRET or ONEID_CLIENT_SECRET_ARN must be set when IDENTITY_PROVIDER=http",
+    )
+
+
+def reset_secrets() -> None:
+    """Forget cached secret values (tests switch configurations within one process)."""
+    from aws_lambda_powertools.utilities import parameters
+
+    parameters.clear_caches()

@@ -1,0 +1,35 @@
+"""JSON text of what the API and its events carry: ObjectIds, UTC datetimes, Decimals, pydantic models.
+
+Kept apart from `edge.responses` so that a function that only publishes events (the outbox
+publisher) does not import the API's response models and Powertools' validation to write JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from bson import ObjectId
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, ObjectId):
+        return str(value)
+    if isinstance(value, datetime):
+        return value.isoformat().replace("+00:00", "Z")
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    # A pydantic model (`model_dump` is its public API): named by behaviour, not by class, so that this
+    # module does not import pydantic.
+    model_dump = getattr(type(value), "model_dump", None)
+    if callable(model_dump):
+        return model_dump(value, mode="json", by_alias=True)
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+def to_json(payload: Any) -> str:
+    return json.dumps(payload, default=_default, ensure_ascii=False, separators=(",", ":"))

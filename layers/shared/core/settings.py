@@ -1,0 +1,148 @@
+"""One settings object per process, read from the environment once.
+
+Secrets (the JWT key, the Mongo URI) come from AWS Secrets Manager when deployed: the template passes
+their ARNs, and `core.secrets` resolves them lazily. Locally they come straight from env vars.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Literal, Self
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+SANDBOX_STAGES = ("local", "dev")
+LOCAL_ORIGINS = ("http://localhost:*", "http://127.0.0.1:*")  # a web app's dev server, on any port
+# `make run` serves local/assets here (it sets ASSETS_BASE_URL to its own host and port).
+LOCAL_ASSETS_BASE_URL = "http://127.0.0.1:3000/assets"
+LOCAL_JWT_SECRET = "local-development-only-jwt-secret-0123456789"  # noqa: S105 (dev default, refused outside local)
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    # Fail safe: a process that was not told its stage is treated as production (real partners, a real
+    # JWT key required). `make run`, `make test` and `python -m local` set STAGE=local.
+    stage: str = "prod"
+    mongodb_uri: str | None = None
+    mongodb_uri_secret_arn: str | None = None
+    mongodb_db: str = "car_retail"
+    mongodb_server_selection_timeout_ms: int = Field(default=3000, ge=100)
+    # Every database operation gives up after this (pymongo timeoutMS), well inside the Lambda's 10 s,
+    # so a stalled database is our 503 in the envelope rather than API Gateway's timeout.
+    mongodb_timeout_ms: int = Field(default=5000, ge=100)
+    # A Lambda instance serves one request at a time: a small pool, so that scale-out (capped by the
+    # reserved concurrency) cannot exhaust the cluster's connections.
+    mongodb_max_pool_size: int = Field(default=5, ge=1, le=100)
+
+    jwt_secret: str | None = None
+    jwt_secret_arn: str | None = None
+    jwt_issuer: str = "car-retail-api"
+    access_token_ttl_seconds: int = Field(default=15 * 60, gt=0)
+    refresh_token_ttl_seconds: int = Field(default=30 * 24 * 3600, gt=0)
+    # A used refresh token presented again by the same client this soon is a retry, not a theft.
+    refresh_reuse_grace_seconds: int = Field(default=10, ge=0, le=60)
+
+    login_rate_limit: int = Field(default=20, ge=1, description="logins per phone number and per PINFL per window")
+    login_ip_rate_limit: int = Field(default=100, ge=1, description="logins per source IP per window")
+    login_partner_rate_limit: int = Field(default=1000, ge=1, description="logins per partner per window")
+    login_rate_window_seconds: int = Field(default=60, ge=1)
+    card_create_rate_limit: int = Field(default=5, ge=1, description="card payments started per caller and per card")
+    card_create_rate_window_seconds: int = Field(default=600, ge=1)
+    partner_cache_seconds: int = Field(default=60, ge=0)
+    # Reference data (brands, regions, banks, financing programs...) is cached per instance this long; 0: never.
+    reference_cache_seconds: int = Field(default=60, ge=0)
+
+    # Browser origins allowed to call the API (CORS), comma-separated: exact origins, or `scheme://host:*`
+    # for any port. Unset: none, except locally (LOCAL_ORIGINS).
+    allowed_origins: str | None = None
+
+    # Where image and file keys (`organizations/kapitalbank.svg`) are served from: required outside
+    # `local` (the template passes it), else every image URL a deployed stack answers would be broken.
+    assets_base_url: str | None = None
+    event_bus_name: str = "default"
+    event_publisher: Literal["eventbridge", "log"] | None = None
+    payment_processor: Literal["sandbox", "http"] | None = None
+    payment_processor_url: str | None = None
+    payment_processor_login: str | None = None
+    payment_processor_password: str | None = None
+    payment_processor_secret_id: str | None = None
+    payment_processor_timeout_seconds: float = Field(default=5.0, gt=0, le=8)
+    identity_provider: Literal["sandbox", "http"] = "sandbox"
+
+    # Identity verification (POST /api/v1/users/limit) through an OAuth2 provider of the OneID kind.
+    oneid_token_url: str | None = None
+    oneid_profile_url: str | None = None
+    oneid_client_id: str | None = None
+    oneid_client_secret: str | None = None
+    oneid_client_secret_arn: str | None = None
+    oneid_redirect_uri: str | None = None
+    oneid_timeout_seconds: float = Field(default=3.0, gt=0, description="per HTTP request")
+    oneid_max_retries: int = Field(default=2, ge=0, le=5, description="retries on 5xx and connection errors")
+    oneid_retry_backoff_seconds: float = Field(default=0.25, ge=0, description="first retry delay, doubled each time")
+    oneid_deadline_seconds: float = Field(default=8.0, gt=0, description="budget of one verification, retries included")
+    verified_purchase_limit: int = Field(default=500_000_000, ge=0, description="sums unlocked by verification")
+
+    @model_validator(mode="after")
+    def _assets_base_url_is_absolute(self) -> Self:
+        """An assets base URL, when given, is absolute; https outside `local` (partner web apps are served
+        over https, and browsers block http images there)."""
+        if self.assets_base_url is None:
+            return self
+        schemes = ("https", "http") if self.is_local else ("https",)
+        parts = urlsplit(self.assets_base_url)
+        if parts.scheme not in schemes or not parts.netloc:
+            raise ValueError(f"ASSETS_BASE_URL must be an absolute {' or '.join(schemes)} URL")
+        return self
+
+    def ensure_can_serve(self) -> None:
+        """Raise unless a process serving the API has what it needs beyond the defaults. Functions call it
+        when they start (`edge.app.lambda_entry`); operator commands, which serve nothing, do not."""
+        if self.assets_base_url is None and not self.is_local:
+            raise RuntimeError(f"ASSETS_BASE_URL must be set outside the local stage (stage {self.stage!r})")
+
+    @property
+    def is_local(self) -> bool:
+        return self.stage == "local"
+
+    @property
+    def allowed_origin_list(self) -> tuple[str, ...]:
+        if self.allowed_origins is None:
+            return LOCAL_ORIGINS if self.is_local else ()
+        return tuple(origin.strip() for origin in self.allowed_origins.split(",") if origin.strip())
+
+    @property
+    def assets_base(self) -> str:
+        """The base URL of images and files: the configured one, or the local server's on a laptop."""
+        self.ensure_can_serve()
+        return (self.assets_base_url or LOCAL_ASSETS_BASE_URL).rstrip("/")
+
+    @property
+    def effective_event_publisher(self) -> Literal["eventbridge", "log"]:
+        """EventBridge when deployed; the log on a laptop, which has no AWS account."""
+        return self.event_publisher or ("log" if self.is_local else "eventbridge")
+
+    @property
+    def effective_payment_processor(self) -> Literal["sandbox", "http"]:
+        """The sandbox on a laptop and in dev, the real processor in staging and prod unless told otherwise."""
+        return self.payment_processor or ("sandbox" if self.stage in SANDBOX_STAGES else "http")
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
+        values = {
+            name: environ[name.upper()] for name in cls.model_fields if environ.get(name.upper()) not in (None, "")
+        }
+        return cls.model_validate(values)
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings.from_env()
+
+
+def reset_settings() -> None:
+    """Forget the cached settings (tests and the local server change the environment)."""
+    get_settings.cache_clear()

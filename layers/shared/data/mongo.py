@@ -1,0 +1,127 @@
+"""The MongoDB client: created lazily once per process and reused across invocations.
+
+Indexes are declared in code (`Index` lists in each function's `indexes.py`) and created by
+`python -m ops indexes`, never per request.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pymongo import MongoClient
+from pymongo.client_session import ClientSession
+from pymongo.collection import Collection
+from pymongo.database import Database
+from pymongo.errors import OperationFailure
+from pymongo.monitoring import CommandListener
+
+from core.errors import Unavailable
+from core.secrets import mongodb_uri
+from core.settings import get_settings
+
+WRITE_CONFLICT = 112  # MongoDB's error code
+
+_lock = threading.Lock()
+_client: MongoClient[dict[str, Any]] | None = None
+_listeners: tuple[CommandListener, ...] = ()
+
+
+def get_client() -> MongoClient[dict[str, Any]]:
+    global _client  # noqa: PLW0603 (the process-wide client Lambda reuses between invocations)
+    if _client is None:
+        with _lock:
+            if _client is None:
+                settings = get_settings()
+                _client = MongoClient(
+                    mongodb_uri(),
+                    serverSelectionTimeoutMS=settings.mongodb_server_selection_timeout_ms,
+                    connectTimeoutMS=settings.mongodb_server_selection_timeout_ms,
+                    timeoutMS=settings.mongodb_timeout_ms,
+                    maxPoolSize=settings.mongodb_max_pool_size,
+                    tz_aware=True,
+                    appname="car-retail-api",
+                    retryWrites=True,
+                    event_listeners=_listeners,
+                )
+    return _client
+
+
+def get_db() -> Database[dict[str, Any]]:
+    return get_client()[get_settings().mongodb_db]
+
+
+def in_transaction[T](work: Callable[[ClientSession], T]) -> T:
+    """Run `work(session)` as one MongoDB transaction: every write made with `session` happens, or none
+    does. The driver runs `work` again on a transient error (a write conflict with another
+    transaction), so it must only read and write through the session. Needs a replica set (Atlas always
+    is; tests and `make run` start a single-node one)."""
+    try:
+        with get_client().start_session() as session:
+            return session.with_transaction(work)
+    except OperationFailure as failure:
+        if not _is_write_conflict(failure):
+            raise
+        # MongoDB labels a write conflict transient and the driver retries it inside with_transaction
+        # until the operation timeout; the embedded fallback server (mongoeco) reports it at commit
+        # without the label. Either way another request changed the same document: try again.
+        raise Unavailable("The data is being changed by another request; try again", retry_after=1) from None
+
+
+def _is_write_conflict(failure: OperationFailure) -> bool:
+    return failure.code == WRITE_CONFLICT or "write conflict" in str(failure).lower()
+
+
+def reset_client(*, event_listeners: Sequence[CommandListener] = ()) -> None:
+    """Close and forget the client (tests, or the local server switching databases). The next one is
+    created with these pymongo command listeners (the benchmark and tests count round trips with one)."""
+    global _client, _listeners  # noqa: PLW0603
+    with _lock:
+        if _client is not None:
+            _client.close()
+        _client = None
+        _listeners = tuple(event_listeners)
+
+
+def find_page(
+    collection: Collection[dict[str, Any]],
+    query: Mapping[str, Any],
+    sort: list[tuple[str, int]],
+    *,
+    offset: int,
+    limit: int,
+    projection: Mapping[str, Any] | None = None,
+    collation: Mapping[str, Any] | None = None,
+) -> tuple[list[dict[str, Any]], int]:
+    """One page of matches and the number of all matches (the API's `{items, total}`), in one round trip;
+    limit 0 and an offset past the end only count. `sort` should end on `_id` so pages never overlap."""
+    # $match and $sort first, where an index serves them; then the count and the page of the same matches.
+    facets: dict[str, list[dict[str, Any]]] = {"total": [{"$count": "n"}]}
+    if limit > 0:
+        facets["items"] = [
+            {"$skip": offset},
+            {"$limit": limit},
+            *([{"$project": dict(projection)}] if projection else []),
+        ]
+    pipeline = [{"$match": dict(query)}, {"$sort": dict(sort)}, {"$facet": facets}]
+    result = next(collection.aggregate(pipeline, collation=collation), {})
+    counted = result.get("total") or [{"n": 0}]
+    return list(result.get("items", [])), int(counted[0]["n"])
+
+
+@dataclass(frozen=True)
+class Index:
+    collection: str
+    keys: list[tuple[str, int]]
+    name: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def create_indexes(db: Database[dict[str, Any]], indexes: list[Index]) -> list[str]:
+    created = []
+    for index in indexes:
+        db[index.collection].create_index(index.keys, name=index.name, **index.options)
+        created.append(f"{index.collection}.{index.name}")
+    return created

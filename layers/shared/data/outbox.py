@@ -1,0 +1,188 @@
+"""The transactional outbox: an event is stored with the state change it reports, in the same MongoDB
+transaction, and delivered to EventBridge afterwards, at least once.
+
+    def change(session):
+        order = db.orders.find_one_and_update(..., session=session)
+        outbox.add(session, aggregate=f"order:{order['_id']}", sequence=..., detail_type=..., detail=...)
+    in_transaction(change)
+
+So a change is never published without having happened, and never happens without being published:
+if the process dies (or EventBridge fails) after the commit, the entry waits in `outbox` until a
+publisher delivers it. Publishers: `flush()` right after each request (best effort, for the
+aggregates the request touched) and the scheduled outbox function every minute (`publish_pending()`
+for everything left).
+
+Order: each entry has a `sequence` within its aggregate (an order, a card payment). A publisher only
+delivers an aggregate's lowest pending entry, after leasing it (a conditional update), and marks it
+sent before the next one becomes deliverable; so an aggregate's events are put on the bus in sequence
+order, one at a time, even with several publishers running. (EventBridge itself does not keep order:
+consumers that care sort by `detail.sequence`.)
+
+Duplicates: the entry id is the event's `detail.eventId`. A publisher that dies after EventBridge
+took an event but before marking it sent leaves it to be sent again after its lease: consumers drop
+an `eventId` they have seen. Sent entries are kept 7 days, then a TTL index removes them.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Collection
+from contextvars import ContextVar
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from pymongo.client_session import ClientSession
+
+from core import clock, ids
+from core.observability import logger
+from data import events
+from data.mongo import Index, get_db
+
+COLLECTION = "outbox"
+PENDING = "PENDING"
+SENT = "SENT"
+LEASE_SECONDS = 60  # longer than one delivery takes; a dead publisher's entries are free again after it
+SENT_RETENTION_SECONDS = 7 * 24 * 60 * 60
+
+INDEXES = [
+    # the publisher: pending entries, by aggregate in sequence order
+    Index(COLLECTION, [("status", 1), ("aggregate", 1), ("sequence", 1)], "outbox_pending_by_aggregate"),
+    Index(COLLECTION, [("sentAt", 1)], "outbox_sent_ttl", {"expireAfterSeconds": SENT_RETENTION_SECONDS}),
+]
+
+# The aggregates this request wrote events for: `flush()` delivers them right after the request.
+_touched: ContextVar[frozenset[str]] = ContextVar("outbox_touched", default=frozenset())
+
+
+def add(session: ClientSession, *, aggregate: str, sequence: int, detail_type: str, detail: dict[str, Any]) -> str:
+    """Store one event in the caller's transaction; returns its id (the event's `eventId`)."""
+    entry_id = ids.new_id()  # unique across SnapStart-restored instances (core.ids)
+    get_db()[COLLECTION].insert_one(
+        {
+            "_id": entry_id,
+            "aggregate": aggregate,
+            "sequence": sequence,
+            "detailType": detail_type,
+            "detail": {**detail, "eventId": str(entry_id), "sequence": sequence},
+            "status": PENDING,
+            "attempts": 0,
+            "createdAt": clock.now(),
+        },
+        session=session,
+    )
+    _touched.set(_touched.get() | {aggregate})
+    return str(entry_id)
+
+
+def start_request() -> None:
+    """Forget what a previous request on this thread touched."""
+    _touched.set(frozenset())
+
+
+def flush() -> int:
+    """Deliver what this request wrote, right away. Best effort: a failure is logged and the scheduled
+    publisher delivers it later; it never fails the request whose change is already committed."""
+    touched = _touched.get()
+    _touched.set(frozenset())
+    if not touched:
+        return 0
+    try:
+        return publish_pending(aggregates=touched).delivered
+    except Exception:
+        logger.exception(
+            "outbox flush failed; the scheduled publisher will deliver", extra={"aggregates": sorted(touched)}
+        )
+        return 0
+
+
+@dataclass(frozen=True)
+class PublishResult:
+    delivered: int
+    failed: int
+
+
+def publish_pending(*, aggregates: Collection[str] | None = None, limit: int = 1000) -> PublishResult:
+    """Deliver pending entries (of `aggregates`, or all), oldest aggregates first, each aggregate's in
+    sequence order; stops after `limit` deliveries or when nothing more can be delivered now."""
+    delivered = failed = 0
+    lease_id = uuid.uuid4().hex
+    held_back: set[str] = set()  # aggregates whose next event was refused in this run: the rest waits
+    while delivered < limit:
+        now = clock.now()
+        heads = _heads(aggregates, held_back, events.MAX_ENTRIES_PER_CALL)
+        claimed = [entry for entry in heads if _lease(entry, lease_id, now)]
+        if not claimed:
+            break
+        accepted = events.deliver([_event(entry) for entry in claimed])
+        for entry, ok in zip(claimed, accepted, strict=True):
+            if ok and _mark_sent(entry, lease_id, clock.now()):
+                delivered += 1
+            elif not ok:
+                _release(entry, lease_id)
+                held_back.add(entry["aggregate"])
+                failed += 1
+        if not any(accepted):
+            break  # EventBridge refuses everything now: the next run tries again
+    if delivered or failed:
+        logger.info("outbox published", extra={"delivered": delivered, "failed": failed})
+    return PublishResult(delivered, failed)
+
+
+def oldest_pending_age_seconds() -> float:
+    """How long the oldest undelivered event has waited (0 when none): what the stuck-outbox alarm watches."""
+    oldest = get_db()[COLLECTION].find_one({"status": PENDING}, {"createdAt": 1}, sort=[("createdAt", 1)])
+    if oldest is None:
+        return 0.0
+    return max(0.0, (clock.now() - oldest["createdAt"]).total_seconds())
+
+
+def _heads(aggregates: Collection[str] | None, held_back: Collection[str], size: int) -> list[dict[str, Any]]:
+    """The lowest pending entry of each aggregate (the only one that may be delivered), oldest first."""
+    match: dict[str, Any] = {"status": PENDING}
+    if aggregates is not None:
+        match["aggregate"] = {"$in": sorted(set(aggregates) - set(held_back))}
+    elif held_back:
+        match["aggregate"] = {"$nin": sorted(held_back)}
+    pipeline: list[dict[str, Any]] = [
+        {"$match": match},
+        {"$sort": {"aggregate": 1, "sequence": 1, "createdAt": 1}},
+        {"$group": {"_id": "$aggregate", "head": {"$first": "$$ROOT"}}},
+        {"$replaceRoot": {"newRoot": "$head"}},
+        {"$sort": {"createdAt": 1, "_id": 1}},
+        {"$limit": size},
+    ]
+    return list(get_db()[COLLECTION].aggregate(pipeline))
+
+
+def _lease(entry: dict[str, Any], lease_id: str, now: datetime) -> bool:
+    """Take the entry for this publisher, unless another one holds it (and is not presumed dead)."""
+    result = get_db()[COLLECTION].update_one(
+        {
+            "_id": entry["_id"],
+            "status": PENDING,
+            "$or": [{"leaseUntil": None}, {"leaseUntil": {"$lte": now}}],
+        },
+        {"$set": {"leaseId": lease_id, "leaseUntil": now + timedelta(seconds=LEASE_SECONDS)}, "$inc": {"attempts": 1}},
+    )
+    return result.modified_count == 1
+
+
+def _mark_sent(entry: dict[str, Any], lease_id: str, now: datetime) -> bool:
+    result = get_db()[COLLECTION].update_one(
+        {"_id": entry["_id"], "status": PENDING, "leaseId": lease_id},
+        {"$set": {"status": SENT, "sentAt": now, "leaseUntil": None}},
+    )
+    return result.modified_count == 1
+
+
+def _release(entry: dict[str, Any], lease_id: str) -> None:
+    get_db()[COLLECTION].update_one(
+        {"_id": entry["_id"], "status": PENDING, "leaseId": lease_id}, {"$set": {"leaseUntil": None}}
+    )
+
+
+def _event(entry: dict[str, Any]) -> events.Event:
+    return events.Event(
+        id=str(entry["_id"]), detail_type=entry["detailType"], detail=entry["detail"], time=entry["createdAt"]
+    )

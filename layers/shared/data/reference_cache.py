@@ -1,0 +1,66 @@
+"""Per-instance caching of reference data that changes rarely: brands, body types, powertrains, regions and
+branches, banks and the other organizations with their financing programs. A warm Lambda instance reads
+them once per REFERENCE_CACHE_SECONDS (default 60) instead of on every request, so a GET needs only the
+round trips for what is really per request (the car and its prices, stock, the caller's own data).
+
+Prices, stock, orders and anything a caller owns are never cached. An operator's change to reference data
+reaches every instance within the lifetime. 0 turns caching off (the tests do, except those about it,
+which drive the injectable clock). Entries are keyed by database name as well, so a process that switches
+databases (tests, the local server) never sees another's data. Cached values are shared between requests:
+callers treat them as read-only.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable, Hashable
+from datetime import datetime, timedelta
+from typing import Any
+
+from core import clock
+from core.settings import get_settings
+
+MAX_ENTRIES = 1000
+
+_lock = threading.Lock()
+_entries: dict[Hashable, tuple[datetime, Any]] = {}
+
+
+def reference_data[**P, T](load: Callable[P, T]) -> Callable[P, T]:
+    """Cache what `load` returns, by its (hashable) arguments, for REFERENCE_CACHE_SECONDS. None (not
+    found) is not kept: what an operator has just created is found at once."""
+
+    @functools.wraps(load)
+    def cached(*args: P.args, **kwargs: P.kwargs) -> T:
+        settings = get_settings()
+        if settings.reference_cache_seconds == 0:
+            return load(*args, **kwargs)
+        key = (settings.mongodb_db, load.__module__, load.__qualname__, args, tuple(sorted(kwargs.items())))
+        now = clock.now()
+        with _lock:
+            entry = _entries.get(key)
+        if entry is not None and entry[0] > now:
+            value: T = entry[1]
+            return value
+        value = load(*args, **kwargs)
+        if value is None:
+            return value
+        expires = now + timedelta(seconds=settings.reference_cache_seconds)
+        with _lock:
+            if len(_entries) >= MAX_ENTRIES:
+                # Lookups by id a client chose must not grow a warm instance's memory: forget what expired, or all.
+                for stale in [name for name, (until, _) in _entries.items() if until <= now]:
+                    del _entries[stale]
+                if len(_entries) >= MAX_ENTRIES:
+                    _entries.clear()
+            _entries[key] = (expires, value)
+        return value
+
+    return cached
+
+
+def clear_reference_cache() -> None:
+    """Forget everything cached (tests; an operator command that changed reference data in this process)."""
+    with _lock:
+        _entries.clear()

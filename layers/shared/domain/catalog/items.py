@@ -1,0 +1,15 @@
+"""Cars as list items, the shape the catalog list and a device's saved cars share."""
+
+from __future__ import annotations
+
+from core.locale import Locale
+from domain.catalog import brands, cars, views
+from domain.catalog.models import CarItem
+from domain.saved_cars import store as saved_cars
+
+
+def car_items(docs: list[cars.Car], *, fingerprint: str, locale: Locale) -> list[CarItem]:
+    """List items of the given cars, in their order, with `saved` for this device's fingerprint."""
+    names = brands.names(doc["brandId"] for doc in docs)
+    saved = saved_cars.saved_car_ids(fingerprint, [doc["_id"] for doc in docs])
+    return [views.car_item(doc, names, saved, locale) for doc in docs]

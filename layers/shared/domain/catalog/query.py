@@ -1,0 +1,105 @@
+"""Pure query building for the catalog: filters, sort orders and id lists, no I/O (unit-tested)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from bson import ObjectId
+
+from core.errors import InvalidInput
+from core.locale import LOCALES, Locale
+
+CarSort = Literal["new", "name", "-name", "id", "-id", "price", "-price"]
+BrandSort = Literal["order", "name", "-name", "id", "-id"]
+SortSpec = list[tuple[str, int]]
+MAX_IDS = 50
+
+
+def parse_ids(value: str | None, field: str) -> list[ObjectId]:
+    """`"id1,id2"` as ObjectIds; blanks are skipped, anything else malformed is a 400 naming the field."""
+    parts = [part.strip() for part in (value or "").split(",") if part.strip()]
+    if len(parts) > MAX_IDS:
+        raise InvalidInput.field(field, f"at most {MAX_IDS} ids")
+    for part in parts:
+        if not ObjectId.is_valid(part):
+            raise InvalidInput.field(field, f"'{part[:30]}' is not a 24-character hexadecimal id")
+    return list(dict.fromkeys(ObjectId(part) for part in parts))
+
+
+def contains(term: str) -> dict[str, str]:
+    """A case-insensitive substring match; the term's regex characters are escaped, never interpreted."""
+    return {"$regex": re.escape(term), "$options": "i"}
+
+
+def name_matches(term: str) -> list[dict[str, Any]]:
+    """Conditions matching a localized `name` in any locale."""
+    return [{f"name.{locale}": contains(term)} for locale in LOCALES]
+
+
+def car_filter(
+    *,
+    brand_ids: list[ObjectId],
+    body_type_ids: list[ObjectId],
+    min_price: float | None,
+    max_price: float | None,
+    search: str | None,
+    brands_named: list[ObjectId],
+) -> dict[str, Any]:
+    """The cars query. `min`/`max` bound `priceFrom`, the price the list shows; `search` matches the
+    car's name in every locale or the name of its brand (`brands_named`)."""
+    if min_price is not None and max_price is not None and min_price > max_price:
+        raise InvalidInput.field("query.min", "must not be greater than max")
+    query: dict[str, Any] = {}
+    if brand_ids:
+        query["brandId"] = {"$in": brand_ids}
+    if body_type_ids:
+        query["bodyTypeId"] = {"$in": body_type_ids}
+    price = {op: bound for op, bound in (("$gte", min_price), ("$lte", max_price)) if bound is not None}
+    if price:
+        query["priceFrom"] = price
+    if search:
+        by_brand = [{"brandId": {"$in": brands_named}}] if brands_named else []
+        query["$or"] = name_matches(search) + by_brand
+    return query
+
+
+# Names sort case-insensitively ("Captiva" before "CS55 Plus"): strength 2 ignores case, not letters or
+# accents. "en" is ICU's root order, which sorts Latin (English, Uzbek) and Cyrillic (Russian) names
+# alphabetically; MongoDB has no Uzbek collation, and mongoeco (the fallback) knows only "en".
+# The name indexes declare the same collation, so the sorts use them.
+NAME_COLLATION: dict[str, Any] = {"locale": "en", "strength": 2}
+
+
+def car_collation(sort: CarSort) -> dict[str, Any] | None:
+    """The collation a car sort needs: only the name orders compare strings."""
+    return NAME_COLLATION if sort in ("name", "-name") else None
+
+
+def brand_collation(sort: BrandSort) -> dict[str, Any] | None:
+    return NAME_COLLATION if sort in ("name", "-name") else None
+
+
+def car_sort(sort: CarSort, locale: Locale) -> SortSpec:
+    """Every order ends with `_id` (in the main key's direction), so equal keys keep a stable order."""
+    orders: dict[str, SortSpec] = {
+        "new": [("createdAt", -1), ("_id", -1)],
+        "name": [(f"name.{locale}", 1), ("_id", 1)],
+        "-name": [(f"name.{locale}", -1), ("_id", -1)],
+        "id": [("_id", 1)],
+        "-id": [("_id", -1)],
+        "price": [("priceFrom", 1), ("_id", 1)],
+        "-price": [("priceFrom", -1), ("_id", -1)],
+    }
+    return orders[sort]
+
+
+def brand_sort(sort: BrandSort) -> SortSpec:
+    orders: dict[str, SortSpec] = {
+        "order": [("order", 1), ("_id", 1)],
+        "name": [("name", 1), ("_id", 1)],
+        "-name": [("name", -1), ("_id", -1)],
+        "id": [("_id", 1)],
+        "-id": [("_id", -1)],
+    }
+    return orders[sort]

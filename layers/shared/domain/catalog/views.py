@@ -1,0 +1,141 @@
+"""Catalog documents rendered for the API in one locale, with storage keys turned into URLs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bson import ObjectId
+
+from core.assets import url
+from core.locale import Locale, localize
+from domain.catalog.models import (
+    BrandDetail,
+    BrandItem,
+    BrandLogoRef,
+    BrandRef,
+    CarDetail,
+    CarItem,
+    ColorItem,
+    InfoBlock,
+    Modification,
+    ModificationItem,
+    Option,
+    SpecItem,
+    SpecSection,
+)
+
+
+def car_item(car: dict[str, Any], brand_names: dict[ObjectId, str], saved: set[ObjectId], locale: Locale) -> CarItem:
+    """A car in a list (`_id`, `name`, `priceFrom`), with what a list screen shows besides."""
+    return CarItem(
+        **_car_fields(car, saved, locale), brand=BrandRef(id=car["brandId"], name=brand_names.get(car["brandId"], ""))
+    )
+
+
+def _car_fields(car: dict[str, Any], saved: set[ObjectId], locale: Locale) -> dict[str, Any]:
+    return {
+        "_id": car["_id"],
+        "slug": car.get("slug"),
+        "name": localize(car["name"], locale),
+        "priceFrom": car["priceFrom"],
+        "image": url(car.get("image")),
+        "year": car.get("year"),
+        "isNew": bool(car.get("isNew")),
+        "bodyTypeId": car.get("bodyTypeId"),
+        "powertrainId": car.get("powertrainId"),
+        "saved": car["_id"] in saved,
+    }
+
+
+def option(doc: dict[str, Any] | None, locale: Locale) -> Option | None:
+    """A body type or powertrain: `_id`, `slug`, `name`, and `image` when it has one."""
+    if doc is None:
+        return None
+    return Option(id=doc["_id"], slug=doc["slug"], name=localize(doc["name"], locale), image=url(doc.get("image")))
+
+
+def _brand_fields(brand: dict[str, Any], locale: Locale) -> dict[str, Any]:
+    return {
+        "_id": brand["_id"],
+        "slug": brand["slug"],
+        "name": brand["name"],
+        "logo": url(brand.get("logo")),
+        "country": localize(brand.get("country"), locale),
+    }
+
+
+def brand_item(brand: dict[str, Any], locale: Locale) -> BrandItem:
+    return BrandItem(**_brand_fields(brand, locale))
+
+
+def brand_detail(brand: dict[str, Any], cars_count: int, locale: Locale) -> BrandDetail:
+    return BrandDetail(
+        **_brand_fields(brand, locale),
+        description=localize(brand.get("description"), locale),
+        carsCount=cars_count,
+    )
+
+
+def car_detail(
+    car: dict[str, Any],
+    *,
+    brand: dict[str, Any] | None,
+    body_type: dict[str, Any] | None,
+    powertrain: dict[str, Any] | None,
+    saved: bool,
+    locale: Locale,
+) -> CarDetail:
+    return CarDetail(
+        **_car_fields(car, {car["_id"]} if saved else set(), locale),
+        brand=BrandLogoRef(
+            id=car["brandId"],
+            name=brand["name"] if brand else "",
+            logo=url(brand.get("logo")) if brand else None,
+        ),
+        description=localize(car.get("description"), locale),
+        gallery=[link for link in (url(image) for image in car.get("gallery", [])) if link],
+        paymentTypes=car.get("paymentTypes", []),
+        bodyType=option(body_type, locale),
+        powertrain=option(powertrain, locale),
+        modifications=[
+            ModificationItem(id=mod["_id"], name=localize(mod["name"], locale), price=mod["price"])
+            for mod in car.get("modifications", [])
+        ],
+        colors=[
+            ColorItem(
+                id=color["_id"],
+                name=localize(color["name"], locale),
+                hex=color["hex"],
+                image=url(color.get("image")),
+            )
+            for color in car.get("colors", [])
+        ],
+    )
+
+
+def info_block(block: dict[str, Any], locale: Locale) -> InfoBlock:
+    return InfoBlock(
+        id=block["_id"],
+        title=localize(block["title"], locale),
+        description=localize(block["description"], locale),
+        image=url(block.get("image")),
+    )
+
+
+def modification(mod: dict[str, Any], locale: Locale) -> Modification:
+    """A modification with its technical sections: `specs [{title, items [{name, value}]}]`."""
+    return Modification(
+        id=mod["_id"],
+        name=localize(mod["name"], locale),
+        price=mod["price"],
+        specs=[
+            SpecSection(
+                title=localize(section["title"], locale),
+                items=[
+                    SpecItem(name=localize(item["name"], locale), value=localize(item["value"], locale))
+                    for item in section.get("items", [])
+                ],
+            )
+            for section in mod.get("specs", [])
+        ],
+    )

@@ -1,0 +1,165 @@
+"""JWTs: HS256 access (15 min) and refresh (30 days) tokens with claims sub, typ, jti, iat, exp, iss.
+
+A refresh token is single-use. Each one is recorded in `refresh_tokens`; refreshing consumes it with a
+conditional update, so of two racing refreshes only one consumes it. Presenting a consumed token again
+is treated as theft: the whole family (every token rotated from the same login) is revoked, unless the
+same client does so within a short grace window (see `consume_refresh`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+import jwt
+from bson import ObjectId
+
+from core import clock
+from core.errors import NotAuthenticated
+from core.ids import new_id
+from core.secrets import jwt_secret
+from core.settings import get_settings
+from data.mongo import Index, get_db
+
+TokenType = Literal["access", "refresh"]
+ALGORITHM = "HS256"
+REQUIRED_CLAIMS = ("sub", "typ", "jti", "iat", "exp", "iss")
+CLOCK_SKEW_SECONDS = 30
+
+INDEXES = [
+    Index("refresh_tokens", [("expiresAt", 1)], "refresh_tokens_ttl", {"expireAfterSeconds": 0}),
+    Index("refresh_tokens", [("family", 1)], "refresh_tokens_family"),
+]
+
+
+@dataclass(frozen=True)
+class Claims:
+    sub: str
+    typ: TokenType
+    jti: str
+    iat: datetime
+    exp: datetime
+
+
+@dataclass(frozen=True)
+class TokenPair:
+    access_token: str
+    refresh_token: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"accessToken": self.access_token, "refreshToken": self.refresh_token}
+
+
+def _encode(subject: str, token_type: TokenType, jti: str, issued: datetime, ttl_seconds: int) -> str:
+    payload = {
+        "sub": subject,
+        "typ": token_type,
+        "jti": jti,
+        "iat": int(issued.timestamp()),
+        "exp": int((issued + timedelta(seconds=ttl_seconds)).timestamp()),
+        "iss": get_settings().jwt_issuer,
+    }
+    return jwt.encode(payload, jwt_secret(), algorithm=ALGORITHM)
+
+
+def verify(token: str, expected: TokenType) -> Claims:
+    """Decode and check a token; any defect is a 401 with a message that does not echo the token."""
+    try:
+        payload: dict[str, Any] = jwt.decode(
+            token,
+            jwt_secret(),
+            algorithms=[ALGORITHM],  # never "none", never a key-confusion algorithm
+            issuer=get_settings().jwt_issuer,
+            options={"require": list(REQUIRED_CLAIMS), "verify_exp": False, "verify_iat": False},
+        )
+    except jwt.PyJWTError as exc:
+        raise NotAuthenticated("Invalid token") from exc
+    if payload.get("typ") != expected:
+        raise NotAuthenticated(f"Invalid token: an {expected} token is required")
+    issued = _timestamp(payload["iat"])
+    expires = _timestamp(payload["exp"])
+    now = clock.now()
+    if expires <= now:
+        raise NotAuthenticated("Token has expired")
+    if issued > now + timedelta(seconds=CLOCK_SKEW_SECONDS):
+        raise NotAuthenticated("Invalid token")
+    if not isinstance(payload["sub"], str) or not ObjectId.is_valid(payload["sub"]):
+        raise NotAuthenticated("Invalid token")
+    return Claims(sub=payload["sub"], typ=expected, jti=str(payload["jti"]), iat=issued, exp=expires)
+
+
+def _timestamp(value: Any) -> datetime:
+    """A NumericDate claim as a time; a value no calendar holds (1e20, NaN, a string) is an invalid token."""
+    try:
+        return datetime.fromtimestamp(int(value), tz=clock.now().tzinfo)
+    except (TypeError, ValueError, OverflowError, OSError) as exc:
+        raise NotAuthenticated("Invalid token") from exc
+
+
+def issue_pair(user_id: str, *, family: str | None = None) -> TokenPair:
+    settings = get_settings()
+    issued = clock.now()
+    refresh_jti = str(new_id())
+    refresh_tokens = get_db().refresh_tokens
+    refresh_tokens.insert_one(
+        {
+            "_id": refresh_jti,
+            "userId": user_id,
+            "family": family or refresh_jti,
+            "createdAt": issued,
+            "expiresAt": issued + timedelta(seconds=settings.refresh_token_ttl_seconds),
+            "usedAt": None,
+            "revokedAt": None,
+        }
+    )
+    # A reuse may have revoked the family between consuming the old token and inserting this one; the
+    # revocation did not see this token, so it must not survive it. One of the two writes sees the other.
+    if family and refresh_tokens.count_documents({"family": family, "revokedAt": {"$ne": None}}, limit=1):
+        refresh_tokens.update_one({"_id": refresh_jti}, {"$set": {"revokedAt": issued}})
+        raise NotAuthenticated("Refresh token has already been used or was revoked")
+    return TokenPair(
+        access_token=_encode(user_id, "access", str(new_id()), issued, settings.access_token_ttl_seconds),
+        refresh_token=_encode(user_id, "refresh", refresh_jti, issued, settings.refresh_token_ttl_seconds),
+    )
+
+
+def consume_refresh(claims: Claims, *, client: str) -> str:
+    """Mark a refresh token used, once, by `client` (who presents it: partner and device). Returns its
+    family so the next token continues it.
+
+    The same client presenting it again within the grace window (`REFRESH_REUSE_GRACE_SECONDS`) is a
+    retry after a lost answer, or two parts of one app refreshing at once: the family lives on and the
+    caller gets a sibling of the token already issued. Any other reuse is treated as theft and revokes
+    the whole family."""
+    db = get_db()
+    now = clock.now()
+    record = db.refresh_tokens.find_one_and_update(
+        {"_id": claims.jti, "userId": claims.sub, "usedAt": None, "revokedAt": None},
+        {"$set": {"usedAt": now, "usedBy": client}},
+    )
+    if record is not None:
+        return str(record["family"])
+    known = db.refresh_tokens.find_one({"_id": claims.jti}, {"family": 1, "usedAt": 1, "usedBy": 1, "revokedAt": 1})
+    if known is not None and _reused_within_grace(known, client, now):
+        return str(known["family"])
+    if known is not None:
+        db.refresh_tokens.update_many({"family": known["family"]}, {"$set": {"revokedAt": now}})
+    raise NotAuthenticated("Refresh token has already been used or was revoked")
+
+
+def refresh_client(partner: str, fingerprint: str) -> str:
+    """Who presents a refresh token, as stored beside it: a digest, so any fingerprint fits the record."""
+    return hashlib.sha256(f"{partner}\n{fingerprint}".encode()).hexdigest()
+
+
+def _reused_within_grace(record: dict[str, Any], client: str, now: datetime) -> bool:
+    used_at = record.get("usedAt")
+    grace = timedelta(seconds=get_settings().refresh_reuse_grace_seconds)
+    return (
+        record.get("revokedAt") is None
+        and used_at is not None
+        and record.get("usedBy") == client
+        and now - used_at <= grace
+    )

@@ -1,0 +1,324 @@
+"""The order lifecycle: one state machine, every change a conditional update on the expected state.
+
+    NEW -> PARTIALLY_PAID -> PAID -> READY -> IMPLEMENTED
+    NEW | PARTIALLY_PAID | PAID -> CANCELLED
+
+What card payments may take is `amountDueNow` (`due_now`): the price after discount for CASH, the
+initial payment of a financed order, whose rest the bank, lessor or installments pay. PAID means that
+is paid: the buyer owes the dealer nothing more now, and the back office can prepare the car.
+
+Payments move an order from NEW or PARTIALLY_PAID to PARTIALLY_PAID or PAID (`record_payment`); the
+back office moves it to READY, IMPLEMENTED or CANCELLED (`transition`). Two racing changes cannot both
+win: each update matches the state (and paid amount) it was computed from. Every change is logged in
+`order_logs` with time and cause, and published as an `OrderStatusChanged` event: the order update,
+its log entry and the event (in the outbox, `data.outbox`) are one MongoDB transaction. The order's
+`eventSeq`, incremented by each update, orders its events.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+from bson import ObjectId
+from pymongo import ReturnDocument
+from pymongo.client_session import ClientSession
+
+from core import clock
+from core.errors import Conflict, NotFound, Unavailable
+from core.ids import new_id
+from core.locale import Locale
+from data import outbox
+from data.mongo import Index, get_db, in_transaction
+
+Order = dict[str, Any]
+
+INDEXES = [Index("order_logs", [("orderId", 1), ("at", 1)], "order_logs_by_order")]
+
+MAX_CAS_ATTEMPTS = 10
+
+
+class OrderBusy(Unavailable):
+    """`record_payment` lost every compare-and-set to other changes of the order: nothing was refused,
+    the same call later will very likely succeed (503, not a refusal)."""
+
+
+class ChargeInProgress(Conflict):
+    """Another payment of the order holds the charging lease (`take_charge`)."""
+
+
+class Status(StrEnum):
+    NEW = "NEW"
+    PARTIALLY_PAID = "PARTIALLY_PAID"
+    PAID = "PAID"
+    READY = "READY"
+    IMPLEMENTED = "IMPLEMENTED"
+    CANCELLED = "CANCELLED"
+
+
+HAPPY_PATH = (Status.NEW, Status.PARTIALLY_PAID, Status.PAID, Status.READY, Status.IMPLEMENTED)
+PAYABLE = frozenset({Status.NEW, Status.PARTIALLY_PAID})
+# Only a recorded payment moves an order to PARTIALLY_PAID or PAID (`record_payment`), never `transition`.
+PAID_BY_PAYMENT = frozenset({Status.PARTIALLY_PAID, Status.PAID})
+BACK_OFFICE_TARGETS = (Status.READY, Status.IMPLEMENTED, Status.CANCELLED)
+TRANSITIONS: dict[Status, frozenset[Status]] = {
+    Status.NEW: frozenset({Status.PARTIALLY_PAID, Status.PAID, Status.CANCELLED}),
+    Status.PARTIALLY_PAID: frozenset({Status.PAID, Status.CANCELLED}),
+    Status.PAID: frozenset({Status.READY, Status.CANCELLED}),
+    Status.READY: frozenset({Status.IMPLEMENTED}),
+    Status.IMPLEMENTED: frozenset(),
+    Status.CANCELLED: frozenset(),
+}
+
+STEP_NAMES: dict[Status, dict[str, str]] = {
+    Status.NEW: {"ru": "Заказ оформлен", "uz": "Buyurtma rasmiylashtirildi", "en": "Order placed"},
+    Status.PARTIALLY_PAID: {"ru": "Частично оплачен", "uz": "Qisman to'langan", "en": "Partially paid"},
+    Status.PAID: {"ru": "Оплачен", "uz": "To'langan", "en": "Paid"},
+    Status.READY: {"ru": "Готов к выдаче", "uz": "Topshirishga tayyor", "en": "Ready for handover"},
+    Status.IMPLEMENTED: {"ru": "Автомобиль выдан", "uz": "Avtomobil topshirildi", "en": "Car handed over"},
+    Status.CANCELLED: {"ru": "Отменён", "uz": "Bekor qilingan", "en": "Cancelled"},
+}
+
+
+def can_transition(current: Status, target: Status) -> bool:
+    return target in TRANSITIONS[current]
+
+
+def log_change(order: Order, previous: Status | None, cause: str, *, session: ClientSession) -> None:
+    """Append one entry to the order's log and put its `OrderStatusChanged` event in the outbox, in the
+    transaction (`session`) that changed the order."""
+    now = clock.now()
+    get_db().order_logs.insert_one(
+        {
+            "_id": new_id(),
+            "orderId": order["_id"],
+            "userId": order["userId"],
+            "from": previous.value if previous else None,
+            "to": order["statusSlug"],
+            "cause": cause,
+            "at": now,
+        },
+        session=session,
+    )
+    outbox.add(
+        session,
+        aggregate=f"order:{order['_id']}",
+        sequence=int(order.get("eventSeq", 0)),
+        detail_type="OrderStatusChanged",
+        detail={
+            "orderId": order["_id"],
+            "contractNumber": order.get("contractNumber"),
+            "brandId": order.get("brandId"),
+            "branchId": order.get("branchId"),
+            "from": previous.value if previous else None,
+            "to": order["statusSlug"],
+            "paidAmount": order.get("paidAmount", 0),
+            "amountDue": order.get("amountDue"),
+            "amountDueNow": due_now(order),
+            "cause": cause,
+            "at": now,
+        },
+    )
+
+
+def create(order: Order, *, cause: str) -> None:
+    """Store a new order with its first log entry and event, all or nothing."""
+
+    def insert(session: ClientSession) -> None:
+        get_db().orders.insert_one(order, session=session)
+        log_change(order, None, cause, session=session)
+
+    in_transaction(insert)
+
+
+def _load(order_id: ObjectId) -> Order:
+    order = get_db().orders.find_one({"_id": order_id})
+    if order is None:
+        raise NotFound("Order not found")
+    return order
+
+
+def transition(order_id: ObjectId, target: Status, *, cause: str) -> Order:
+    """Move an order to `target` (READY, IMPLEMENTED or CANCELLED) if that is legal from its current
+    state; 409 otherwise. Paid states are reached only by `record_payment`, so nothing marks an order
+    paid without the money."""
+    if target in PAID_BY_PAYMENT:
+        raise Conflict(f"Only a confirmed payment moves an order to {target}", details={"target": target.value})
+    for _ in range(MAX_CAS_ATTEMPTS):
+        order = _load(order_id)
+        current = Status(order["statusSlug"])
+        if not can_transition(current, target):
+            allowed = sorted(TRANSITIONS[current] - PAID_BY_PAYMENT)
+            raise Conflict(
+                f"Order cannot go from {current} to {target}", details={"statusSlug": current.value, "allowed": allowed}
+            )
+        updated = _change(
+            {"_id": order_id, "statusSlug": current.value},
+            {"$set": {"statusSlug": target.value, "updatedAt": clock.now()}},
+            previous=current,
+            cause=cause,
+        )
+        if updated is not None:
+            return updated
+    raise Conflict("The order is being changed by another request, try again")
+
+
+# `amountDueNow` of an order stored before orders carried it: `amountDue` (they were all paid in full).
+DUE_NOW = {"$ifNull": ["$amountDueNow", "$amountDue"]}
+
+
+def due_now(order: Order) -> int:
+    """What card payments may take in all: `amountDueNow` (`amountDue` for an order stored before it)."""
+    stored = order.get("amountDueNow")
+    return int(order["amountDue"] if stored is None else stored)
+
+
+def remaining(order: Order) -> int:
+    """What the order can still take: 0 unless it is payable."""
+    if Status(order["statusSlug"]) not in PAYABLE:
+        return 0
+    return due_now(order) - int(order.get("paidAmount", 0))
+
+
+def ensure_can_take(order: Order, amount: int) -> int:
+    """What the order can still take; 409 if it takes no payments or less than `amount`. The one rule
+    for card transactions (create, resend, apply) and `record_payment`."""
+    current = Status(order["statusSlug"])
+    if current not in PAYABLE:
+        raise Conflict(f"Order is {current} and cannot take payments", details={"statusSlug": current.value})
+    left = remaining(order)
+    if amount > left:
+        raise Conflict("Payment is larger than the amount still due", details={"remaining": left, "amount": amount})
+    return left
+
+
+def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: datetime, lease_seconds: int) -> Order:
+    """Take the order's charging lease for `payment_id`, with one conditional update: free, already this
+    payment's, or older than `lease_seconds` (its holder died), and only while the order is payable and
+    can take `amount`. At most one payment of an order is being charged at a time, so two charges can
+    never both land on an order that can take only one. Released by `record_payment` of the same
+    payment id, or `release_charge`.
+
+    409 `ChargeInProgress` when another payment holds it; 409 (`ensure_can_take`) when the order cannot
+    take the amount; 404 when it is gone."""
+    claimed = get_db().orders.find_one_and_update(
+        {
+            "_id": order_id,
+            "statusSlug": {"$in": [status.value for status in PAYABLE]},
+            "$expr": {"$lte": [{"$add": [{"$ifNull": ["$paidAmount", 0]}, amount]}, DUE_NOW]},
+            "$or": [
+                {"chargingPaymentId": None},
+                {"chargingPaymentId": payment_id},
+                {"chargingSince": {"$lte": now - timedelta(seconds=lease_seconds)}},
+            ],
+        },
+        {"$set": {"chargingPaymentId": payment_id, "chargingSince": now}},
+        return_document=ReturnDocument.AFTER,
+    )
+    if claimed is not None:
+        return claimed
+    order = _load(order_id)
+    ensure_can_take(order, amount)
+    # When to try again: what is left of the holder's lease (a retry then may take it over).
+    held_since = order.get("chargingSince") or now
+    wait = max(1, math.ceil(lease_seconds - (now - held_since).total_seconds()))
+    raise ChargeInProgress(
+        "Another payment of this order is being confirmed, try again",
+        details={"retryAfter": wait},
+        retry_after=wait,
+    )
+
+
+def release_charge(order_id: ObjectId, payment_id: str) -> None:
+    """Give the charging lease back, if `payment_id` still holds it."""
+    get_db().orders.update_one(
+        {"_id": order_id, "chargingPaymentId": payment_id},
+        {"$set": {"chargingPaymentId": None, "chargingSince": None}},
+    )
+
+
+def record_payment(order_id: ObjectId, amount: int, *, payment_id: str, cause: str) -> Order:
+    """Add a confirmed payment to the order, once per `payment_id`, moving it to PARTIALLY_PAID or PAID.
+
+    Idempotent: applying the same payment_id again returns the order unchanged. Refuses (409) an order
+    that is not payable and an amount above what is still due; 503 `OrderBusy` when every
+    compare-and-set lost to another change. Releases the charging lease this payment holds
+    (`take_charge`) in the same update.
+    """
+    if amount <= 0:
+        raise Conflict("A payment must be a positive amount")
+    for _ in range(MAX_CAS_ATTEMPTS):
+        order = _load(order_id)
+        if payment_id in order.get("paymentIds", []):
+            return order
+        current = Status(order["statusSlug"])
+        ensure_can_take(order, amount)
+        paid = int(order.get("paidAmount", 0))
+        target = Status.PAID if paid + amount == due_now(order) else Status.PARTIALLY_PAID
+        query: dict[str, Any] = {
+            "_id": order_id,
+            "statusSlug": current.value,
+            "paidAmount": paid,
+            "paymentIds": {"$ne": payment_id},
+        }
+        changes: dict[str, Any] = {"statusSlug": target.value, "paidAmount": paid + amount, "updatedAt": clock.now()}
+        if order.get("chargingPaymentId") == payment_id:
+            query["chargingPaymentId"] = payment_id
+            changes |= {"chargingPaymentId": None, "chargingSince": None}
+        updated = _change(
+            query,
+            {"$set": changes, "$push": {"paymentIds": payment_id}},
+            previous=current if target != current else None,
+            cause=cause,
+        )
+        if updated is not None:
+            return updated
+    raise OrderBusy(
+        "The order is being paid by another request, try again",
+        retry_after=1,
+    )
+
+
+def _change(query: dict[str, Any], update: dict[str, Any], *, previous: Status | None, cause: str) -> Order | None:
+    """One compare-and-set of an order and, when its status changed (`previous` given), its log entry and
+    event, in one transaction; None when the order no longer matches `query` (nothing is written)."""
+
+    def apply(session: ClientSession) -> Order | None:
+        updated: Order | None = get_db().orders.find_one_and_update(
+            query, {**update, "$inc": {"eventSeq": 1}}, return_document=ReturnDocument.AFTER, session=session
+        )
+        if updated is not None and previous is not None:
+            log_change(updated, previous, cause, session=session)
+        return updated
+
+    return in_transaction(apply)
+
+
+def steps(order: Order, locale: Locale) -> list[dict[str, Any]]:
+    """The order's path with the current step marked: the happy path, or the path up to a cancellation.
+
+    Each step says when it was reached (`at`, null for steps ahead). PARTIALLY_PAID is left out once an
+    order has gone past it without stopping there (paid in full at once)."""
+    reached: dict[str, Any] = {}
+    for entry in get_db().order_logs.find({"orderId": order["_id"]}).sort([("at", 1), ("_id", 1)]):
+        reached.setdefault(entry["to"], entry["at"])
+    current = Status(order["statusSlug"])
+    if current is Status.CANCELLED:
+        path = [status for status in HAPPY_PATH if status.value in reached] + [Status.CANCELLED]
+    else:
+        path = list(HAPPY_PATH)
+        skipped_partial = Status.PARTIALLY_PAID.value not in reached and HAPPY_PATH.index(current) > 1
+        if skipped_partial:
+            path.remove(Status.PARTIALLY_PAID)
+    return [
+        {
+            "slug": status.value,
+            "name": STEP_NAMES[status][locale],
+            "isCurrent": status is current,
+            "done": status.value in reached and status is not current,
+            "at": reached.get(status.value),
+        }
+        for status in path
+    ]

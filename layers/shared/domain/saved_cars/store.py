@@ -1,0 +1,61 @@
+"""Data access for saved cars: one document per (fingerprint, car), unique, whose `saved` flag the
+toggle flips in one atomic update. A document without the flag (written before it existed) is saved."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from bson import ObjectId
+from pymongo import ReturnDocument
+from pymongo.errors import DuplicateKeyError
+
+from core import clock
+from data import mongo as db
+from data.mongo import get_db
+
+NEWEST_FIRST = [("createdAt", -1), ("_id", -1)]
+IS_SAVED = {"saved": {"$ne": False}}
+# In the update below, the state before it: saved when the record exists and is not flagged unsaved.
+WAS_SAVED = {"$and": [{"$eq": [{"$type": "$createdAt"}, "date"]}, {"$ne": ["$saved", False]}]}
+
+
+def toggle(fingerprint: str, car_id: ObjectId) -> Literal["saved", "removed"]:
+    """Save the car if this device has not, else remove it: ONE atomic update (upsert) flips the flag,
+    so parallel toggles from one device each make a real transition and the final state is their parity.
+    `createdAt` is when it was last saved (the list's order). The first toggle's upsert has the server
+    mint the `_id` (unique per server, unlike ids minted in a restored SnapStart snapshot)."""
+    flip = [
+        {"$set": {"saved": {"$cond": [WAS_SAVED, False, True]}}},
+        {"$set": {"createdAt": {"$cond": ["$saved", clock.now(), "$createdAt"]}}},
+    ]
+    key = {"fingerprint": fingerprint, "carId": car_id}
+    saved_cars = get_db().saved_cars
+    try:
+        after = saved_cars.find_one_and_update(
+            key, flip, upsert=True, return_document=ReturnDocument.AFTER, projection={"saved": 1}
+        )
+    except DuplicateKeyError:
+        # Two first toggles raced to insert (MongoDB retries this itself; other servers may not):
+        # the record exists now, so the same update flips it.
+        after = saved_cars.find_one_and_update(key, flip, return_document=ReturnDocument.AFTER, projection={"saved": 1})
+    return "saved" if after and after["saved"] else "removed"
+
+
+def find_page(fingerprint: str, *, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+    """The device's saved cars, newest first; limit 0 only counts."""
+    query = {"fingerprint": fingerprint, **IS_SAVED}
+    return db.find_page(get_db().saved_cars, query, NEWEST_FIRST, offset=offset, limit=limit, projection={"carId": 1})
+
+
+def forget(fingerprint: str, car_ids: list[ObjectId]) -> int:
+    """Drop these cars from the device's list; returns how many were saved."""
+    query = {"fingerprint": fingerprint, "carId": {"$in": car_ids}, **IS_SAVED}
+    return get_db().saved_cars.delete_many(query).deleted_count
+
+
+def saved_car_ids(fingerprint: str, car_ids: list[ObjectId]) -> set[ObjectId]:
+    """Which of these cars the device has saved."""
+    if not car_ids:
+        return set()
+    found = get_db().saved_cars.find({"fingerprint": fingerprint, "carId": {"$in": car_ids}, **IS_SAVED}, {"carId": 1})
+    return {doc["carId"] for doc in found}

@@ -1,0 +1,119 @@
+"""The request gate: the common headers (docs/INTERFACE.md) and the route's access level, checked first.
+
+`edge.app.lambda_entry` runs the gate on the raw event before Powertools resolves it (Powertools
+validates a request before any middleware runs), so a caller without a valid token or partner key learns
+nothing about the body schema: 400 for a missing header, 403 for an unknown partner, 401 for a bad
+token, and only then 400 (or 415) for bad input.
+
+Every route declares its access level: `@app.get(path, middlewares=[PUBLIC])`, `[JWT]` or
+`[OPTIONAL_JWT]`. The resolver of `edge.app` records the declaration and takes the marker out of the
+middlewares; a route declared without one is JWT, so nothing is open by omission.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aws_lambda_powertools.event_handler.api_gateway import Response
+from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
+
+from core.errors import InvalidInput, NotAuthenticated, NotPermitted
+from core.locale import parse_accept_language
+from domain.identity import tokens
+from domain.partners.store import find_active_partner
+from edge.context import RequestContext
+from edge.errors import UnsupportedMediaType
+
+REQUIRED_HEADERS = ("User-Agent", "fingerprint", "client")
+MAX_HEADER_LENGTH = 512
+
+
+class AccessPolicy:
+    """A route's access level, declared among the route's middlewares; the gate enforces it."""
+
+    def __init__(self, name: str, *, token_required: bool, token_accepted: bool = True) -> None:
+        self.name = name
+        self.token_required = token_required
+        self.token_accepted = token_accepted
+        self.__name__ = f"access_{name}"
+
+    def __call__(self, app: Any, next_middleware: NextMiddleware) -> Response:
+        # Never reached: the resolver takes the marker out of the route's middlewares.
+        raise TypeError(f"{self!r} is an access declaration, not a middleware")
+
+    def authenticate(self, authorization: str | None) -> str | None:
+        if not self.token_accepted:
+            return None  # a public route ignores any Authorization header, as API Gateway would
+        if not authorization:
+            if self.token_required:
+                raise NotAuthenticated("Authorization header with a Bearer access token is required")
+            return None
+        scheme, _, token = authorization.strip().partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise NotAuthenticated("Authorization header must be 'Bearer <access token>'")
+        return tokens.verify(token.strip(), "access").sub
+
+    def __repr__(self) -> str:
+        return f"AccessPolicy({self.name})"
+
+
+PUBLIC = AccessPolicy("public", token_required=False, token_accepted=False)
+JWT = AccessPolicy("jwt", token_required=True)
+OPTIONAL_JWT = AccessPolicy("optional_jwt", token_required=False)
+# What a route gets when it declares nothing: refused without a valid token.
+UNDECLARED = JWT
+
+
+def check_request(headers: Any, policy: AccessPolicy) -> RequestContext:
+    """Run the gate for one request; raises the error the caller should see."""
+    values = {}
+    for name in REQUIRED_HEADERS:
+        value = (headers.get(name) or "").strip()
+        if not value:
+            raise InvalidInput(
+                f"Missing required header: {name}",
+                errors=[{"field": f"header.{name}", "message": "is required"}],
+            )
+        if len(value) > MAX_HEADER_LENGTH:
+            raise InvalidInput.field(f"header.{name}", f"must be at most {MAX_HEADER_LENGTH} characters")
+        values[name] = value
+    partner = find_active_partner(values["client"])
+    if partner is None:
+        raise NotPermitted("Unknown or inactive client key")
+    user_id = policy.authenticate(headers.get("Authorization"))
+    return RequestContext(
+        locale=parse_accept_language(headers.get("accept-language")),
+        fingerprint=values["fingerprint"],
+        partner=str(partner.get("name", "")),
+        user_id=user_id,
+    )
+
+
+def require_json_body(event: Any, takes_body: bool) -> None:
+    """Bodies are UTF-8 JSON (docs/INTERFACE.md): Powertools would also parse forms (and fail on a malformed
+    multipart), and fail on bytes that are not UTF-8, both as unexpected errors."""
+    if not takes_body:
+        return
+    content_type = (event.headers.get("content-type") or "").strip().lower()
+    if content_type and not content_type.startswith("application/json"):
+        raise UnsupportedMediaType()
+    try:
+        event.decoded_body  # noqa: B018 (decoding is the check)
+    except ValueError:
+        raise InvalidInput.field("body", "must be UTF-8 encoded JSON") from None
+    parse_json_body(event)
+
+
+def parse_json_body(event: Any) -> None:
+    """Parse the body, turning what Python's parser refuses beyond bad syntax into a 400 naming the body
+    instead of a 500 (the gate refuses it before Powertools parses it again)."""
+    try:
+        event.json_body  # noqa: B018 (parsing is the check)
+    except RecursionError:
+        raise InvalidInput.field("body", "is nested too deeply") from None
+    except json.JSONDecodeError:
+        pass  # not JSON at all: validation answers with its own 400
+    except ValueError:
+        # An integer literal longer than Python converts (sys.get_int_max_str_digits(), 4,300 digits).
+        raise InvalidInput.field("body", "holds a number with too many digits") from None

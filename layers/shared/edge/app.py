@@ -1,0 +1,271 @@
+"""The resolver every function uses: its routes' declarations, the one error mapping, the request gate.
+
+app = create_app()
+
+@app.get("/api/v1/auth/me", middlewares=[JWT])
+def me() -> Response[Envelope[Profile]]: ...
+
+lambda_handler = lambda_entry(app)
+
+A route declares its access level among its middlewares (`PUBLIC`, `JWT`, `OPTIONAL_JWT`; none is JWT),
+what it returns as its return annotation, its success status as `status_code=` and its own error
+statuses as `responses=`. `ApiResolver` records each declaration (`app.declarations`), which the gate
+enforces in `lambda_entry`, before Powertools sees the event, and `ops.openapi` documents.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from http import HTTPStatus
+from types import SimpleNamespace
+from typing import Any
+
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
+from aws_lambda_powertools.event_handler.openapi.constants import (
+    DEFAULT_OPENAPI_RESPONSE_DESCRIPTION,
+    DEFAULT_STATUS_CODE,
+)
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError, ResponseValidationError
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEvent
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from pydantic import BaseModel
+from pymongo.errors import AutoReconnect, ConnectionFailure, ExecutionTimeout, NetworkTimeout
+
+from core.errors import AppError
+from core.observability import logger, metrics
+from core.serialization import to_json
+from core.settings import get_settings
+from data import outbox
+from edge import cors, responses, snapstart
+from edge.access import UNDECLARED, AccessPolicy, check_request, require_json_body
+from edge.context import RequestContext, set_current
+from edge.errors import headers_of, status_of
+
+DATABASE_ERRORS: list[type[Exception]] = [ConnectionFailure, AutoReconnect, NetworkTimeout, ExecutionTimeout]
+
+
+def _field_name(location: tuple[Any, ...]) -> str:
+    # ("body", "price") -> "body.price"; a whole-body error ("body",) stays "body".
+    return ".".join(str(part) for part in location)
+
+
+def validation_errors(exc: RequestValidationError) -> list[dict[str, str]]:
+    return [
+        {"field": _field_name(tuple(error.get("loc", ()))), "message": str(error.get("msg", "is invalid"))}
+        for error in exc.errors()
+    ]
+
+
+@dataclass(frozen=True)
+class RouteDeclaration:
+    """What a route declares: who may call it, whether it takes a JSON body, its success and errors."""
+
+    method: str
+    path: str  # as API Gateway names the resource: /api/v1/cars/{id}
+    func: Callable[..., Any]
+    access: AccessPolicy
+    takes_body: bool
+    status_code: int
+    errors: Mapping[int, str]  # the route's own error statuses -> when
+    middlewares: tuple[Callable[..., Any], ...]  # the route's own middlewares, besides its access level
+
+
+def _openapi_path(rule: str) -> str:
+    return re.sub(r"<(\w+)>", r"{\1}", rule)
+
+
+def _takes_body(func: Callable[..., Any]) -> bool:
+    # A body is a parameter typed with a pydantic model; path and query parameters are plain values.
+    # Only the parameters' annotations are resolved: resolving the return annotation would build every
+    # route's generic response model (Envelope[Page[...]]) at cold start; Powertools builds the one a
+    # request needs on first use.
+    parameters = inspect.signature(func).parameters
+    annotations = {name: hint for name, hint in func.__annotations__.items() if name in parameters}
+    hints = typing.get_type_hints(SimpleNamespace(__annotations__=annotations), globalns=func.__globals__)
+    return any(isinstance(hint, type) and issubclass(hint, BaseModel) for hint in hints.values())
+
+
+class ApiResolver(APIGatewayRestResolver):
+    """Powertools' REST resolver that records each route's declaration in `declarations`."""
+
+    def __init__(self) -> None:
+        # A response that does not match its declared model is our bug: 500, never the caller's 400.
+        super().__init__(enable_validation=True, response_validation_error_http_code=HTTPStatus.INTERNAL_SERVER_ERROR)
+        self.declarations: dict[tuple[str, str], RouteDeclaration] = {}
+
+    def route(  # noqa: PLR0917 (Powertools' own signature: get/post/... call it positionally)
+        self,
+        rule: str,
+        method: str | list[str] | tuple[str],
+        cors: bool | None = None,
+        compress: bool = False,
+        cache_control: str | None = None,
+        summary: str | None = None,
+        description: str | None = None,
+        responses: dict[int, OpenAPIResponse] | None = None,
+        response_description: str = DEFAULT_OPENAPI_RESPONSE_DESCRIPTION,
+        tags: list[str] | None = None,
+        operation_id: str | None = None,
+        include_in_schema: bool = True,
+        security: list[dict[str, list[str]]] | None = None,
+        openapi_extensions: dict[str, Any] | None = None,
+        deprecated: bool = False,
+        enable_validation: bool | None = None,
+        custom_response_validation_http_code: int | HTTPStatus | None = None,
+        status_code: int = DEFAULT_STATUS_CODE,
+        middlewares: list[Callable[..., Any]] | None = None,
+    ) -> Callable[[Any], Any]:
+        policies = [item for item in middlewares or [] if isinstance(item, AccessPolicy)]
+        if len(policies) > 1:
+            raise ValueError(f"{rule}: declare one access level, not {policies}")
+        access = policies[0] if policies else UNDECLARED
+        route_middlewares = [item for item in middlewares or [] if not isinstance(item, AccessPolicy)]
+        errors = {code: str(response.get("description", "")) for code, response in (responses or {}).items()}
+        if responses:
+            # Powertools documents only `responses` once given: keep the success beside the errors.
+            success: OpenAPIResponse = {"description": response_description}
+            responses = {status_code: success} | responses
+        register = super().route(
+            rule,
+            method,
+            cors,
+            compress,
+            cache_control,
+            summary,
+            description,
+            responses,
+            response_description,
+            tags,
+            operation_id,
+            include_in_schema,
+            security,
+            openapi_extensions,
+            deprecated,
+            enable_validation,
+            custom_response_validation_http_code,
+            status_code,
+            route_middlewares or None,
+        )
+
+        def declare(func: Any) -> Any:
+            methods = [method] if isinstance(method, str) else list(method)
+            takes_body = _takes_body(func)
+            for item in methods:
+                path = _openapi_path(rule)
+                self.declarations[(item.upper(), path)] = RouteDeclaration(
+                    item.upper(), path, func, access, takes_body, status_code, errors, tuple(route_middlewares)
+                )
+            return register(func)
+
+        return declare
+
+    def declaration(self, method: str, resource: str) -> RouteDeclaration | None:
+        return self.declarations.get((method.upper(), resource))
+
+
+def create_app() -> ApiResolver:
+    app = ApiResolver()
+
+    @app.exception_handler(AppError)
+    def handle_app_error(exc: AppError) -> Response:
+        if status_of(exc) >= 500:
+            logger.error("request failed", extra={"status": status_of(exc), "reason": exc.message})
+        return responses.refusal(exc)
+
+    @app.exception_handler(RequestValidationError)
+    def handle_validation_error(exc: RequestValidationError) -> Response:
+        errors = validation_errors(exc)
+        summary = "; ".join(f"{error['field']}: {error['message']}" for error in errors[:5])
+        return responses.error(400, f"Validation failed: {summary}", errors=errors)
+
+    @app.exception_handler(ResponseValidationError)
+    def handle_response_validation_error(exc: ResponseValidationError) -> Response:
+        # Where and why only: the values may be tokens or personal data.
+        mismatches = [{"loc": error.get("loc"), "type": error.get("type")} for error in exc.errors()]
+        logger.error("response does not match its declared model", extra={"errors": mismatches})
+        return responses.error(500, "Internal server error")
+
+    @app.exception_handler(DATABASE_ERRORS)
+    def handle_database_unavailable(exc: Exception) -> Response:
+        logger.exception("database unavailable")
+        return responses.error(503, "Service temporarily unavailable, try again later")
+
+    @app.exception_handler(Exception)
+    def handle_unexpected(exc: Exception) -> Response:
+        logger.exception("unexpected error")
+        return responses.error(500, "Internal server error")
+
+    @app.not_found
+    def handle_not_found(exc: Exception) -> Response:
+        return responses.error(404, "Route not found")
+
+    return app
+
+
+def gate(app: ApiResolver, event: dict[str, Any]) -> RequestContext | None:
+    """The gate for one event: the caller's context, or None for a CORS preflight (no credentials by design).
+
+    The route is the one API Gateway matched (`resource` + `httpMethod`); one that declared nothing,
+    or that the resolver does not know, is gated as JWT.
+    """
+    method = str(event.get("httpMethod", "")).upper()
+    declared = app.declaration(method, str(event.get("resource", "")))
+    if declared is None and method == "OPTIONS":
+        return None
+    proxy_event = APIGatewayProxyEvent(event)
+    caller = check_request(proxy_event.headers, declared.access if declared else UNDECLARED)
+    require_json_body(proxy_event, declared.takes_body if declared else False)
+    return caller
+
+
+def _refusal(status: int, message: str, **extra: Any) -> dict[str, Any]:
+    """The proxy response of a request the gate turned away: the API's envelope, as the resolver sends it."""
+    headers = {"Content-Type": ["application/json"]}
+    headers.update({name: [value] for name, value in (extra.pop("headers", None) or {}).items()})
+    body = to_json(responses.envelope(status, message, None, **extra))
+    return {"statusCode": status, "multiValueHeaders": headers, "body": body, "isBase64Encoded": False}
+
+
+def gate_or_refuse(app: ApiResolver, event: dict[str, Any]) -> dict[str, Any] | None:
+    """Run the gate; the response to send instead of resolving the event, if it refuses."""
+    try:
+        set_current(gate(app, event) or RequestContext())
+    except AppError as refused:
+        return _refusal(status_of(refused), refused.message, errors=refused.errors, headers=headers_of(refused))
+    except tuple(DATABASE_ERRORS):
+        logger.exception("database unavailable")
+        return _refusal(503, "Service temporarily unavailable, try again later")
+    except Exception:
+        logger.exception("unexpected error")
+        return _refusal(500, "Internal server error")
+    return None
+
+
+def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
+    """The Lambda handler of a function: the gate, then the resolver; logging with the API Gateway
+    correlation id, and metrics (traces come from Lambda's active tracing, see core.observability).
+
+    Reads the settings first: a deployment missing required configuration (ASSETS_BASE_URL...) fails
+    its cold start with the reason in the logs, instead of answering customers with broken data."""
+    get_settings().ensure_can_serve()
+
+    @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True)
+    @metrics.log_metrics(capture_cold_start_metric=True)
+    def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+        set_current(RequestContext())  # nothing of the previous invocation leaks into this one
+        refused = gate_or_refuse(app, event)
+        if refused is not None:
+            return cors.add_headers(event, refused)
+        outbox.start_request()
+        response = app.resolve(event, context)
+        outbox.flush()  # the events this request committed, right away (best effort, never raises)
+        return cors.add_headers(event, response)
+
+    snapstart.register(app)
+    return lambda_handler

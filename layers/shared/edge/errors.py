@@ -1,0 +1,41 @@
+"""The one place an error's kind becomes an HTTP status (docs/INTERFACE.md, "Statuses")."""
+
+from __future__ import annotations
+
+from core.errors import (
+    AppError,
+    Conflict,
+    InvalidInput,
+    NotAuthenticated,
+    NotFound,
+    NotPermitted,
+    TooManyAttempts,
+    Unavailable,
+)
+
+
+class UnsupportedMediaType(InvalidInput):
+    """A body sent as anything but JSON."""
+
+    default_message = "Unsupported Content-Type: send the body as application/json"
+
+
+# Most specific first: an error takes the status of the first class here it is an instance of.
+STATUSES: tuple[tuple[type[AppError], int], ...] = (
+    (UnsupportedMediaType, 415),
+    (InvalidInput, 400),
+    (NotAuthenticated, 401),
+    (NotPermitted, 403),
+    (NotFound, 404),
+    (Conflict, 409),
+    (TooManyAttempts, 429),
+    (Unavailable, 503),
+)
+
+
+def status_of(error: AppError) -> int:
+    return next((status for kind, status in STATUSES if isinstance(error, kind)), 500)
+
+
+def headers_of(error: AppError) -> dict[str, str]:
+    return {} if error.retry_after is None else {"Retry-After": str(error.retry_after)}

@@ -1,0 +1,64 @@
+"""The response envelope every JSON response carries:
+`{"success", "statusCode", "message", "data"}` (+ `errors` / `details` on some errors)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.event_handler import Response, content_types
+
+from core.errors import AppError
+from core.serialization import to_json
+from edge.envelope import Envelope
+from edge.errors import headers_of, status_of
+
+SUCCESS = "Success"
+
+
+def envelope(status: int, message: str, data: Any = None, **extra: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"success": status < 400, "statusCode": status, "message": message, "data": data}
+    body.update({key: value for key, value in extra.items() if value is not None})
+    return body
+
+
+def ok[T](
+    data: T, *, status: int = 200, message: str = SUCCESS, headers: dict[str, str] | None = None
+) -> Response[Envelope[T]]:
+    """A success in the envelope; Powertools checks it against the handler's declared model and serializes it."""
+    return Response(
+        status_code=status,
+        content_type=content_types.APPLICATION_JSON,
+        body=Envelope[Any](success=True, statusCode=status, message=message, data=data),
+        headers=headers,
+    )
+
+
+def created[T](data: T, *, message: str = SUCCESS) -> Response[Envelope[T]]:
+    return ok(data, status=201, message=message)
+
+
+def error(
+    status: int,
+    message: str,
+    *,
+    errors: list[dict[str, Any]] | None = None,
+    details: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response:
+    return Response(
+        status_code=status,
+        content_type=content_types.APPLICATION_JSON,
+        body=to_json(envelope(status, message, None, errors=errors, details=details)),
+        headers=headers,
+    )
+
+
+def refusal(refused: AppError) -> Response:
+    """The envelope of an error the service raised, with the status and headers its kind has."""
+    return error(
+        status_of(refused),
+        refused.message,
+        errors=refused.errors,
+        details=refused.details,
+        headers=headers_of(refused),
+    )
