@@ -25,10 +25,6 @@ from types import SimpleNamespace
 from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
-from aws_lambda_powertools.event_handler.openapi.constants import (
-    DEFAULT_OPENAPI_RESPONSE_DESCRIPTION,
-    DEFAULT_STATUS_CODE,
-)
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError, ResponseValidationError
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.logging import correlation_paths
@@ -47,6 +43,7 @@ from edge.access import UNDECLARED, AccessPolicy, check_request, require_json_bo
 from edge.context import RequestContext, set_current
 from edge.errors import headers_of, status_of
 
+ROUTE_SIGNATURE = inspect.signature(APIGatewayRestResolver.route)
 DATABASE_ERRORS: list[type[Exception]] = [ConnectionFailure, AutoReconnect, NetworkTimeout, ExecutionTimeout]
 
 
@@ -99,59 +96,27 @@ class ApiResolver(APIGatewayRestResolver):
         super().__init__(enable_validation=True, response_validation_error_http_code=HTTPStatus.INTERNAL_SERVER_ERROR)
         self.declarations: dict[tuple[str, str], RouteDeclaration] = {}
 
-    def route(  # noqa: PLR0917 (Powertools' own signature: get/post/... call it positionally)
-        self,
-        rule: str,
-        method: str | list[str] | tuple[str],
-        cors: bool | None = None,
-        compress: bool = False,
-        cache_control: str | None = None,
-        summary: str | None = None,
-        description: str | None = None,
-        responses: dict[int, OpenAPIResponse] | None = None,
-        response_description: str = DEFAULT_OPENAPI_RESPONSE_DESCRIPTION,
-        tags: list[str] | None = None,
-        operation_id: str | None = None,
-        include_in_schema: bool = True,
-        security: list[dict[str, list[str]]] | None = None,
-        openapi_extensions: dict[str, Any] | None = None,
-        deprecated: bool = False,
-        enable_validation: bool | None = None,
-        custom_response_validation_http_code: int | HTTPStatus | None = None,
-        status_code: int = DEFAULT_STATUS_CODE,
-        middlewares: list[Callable[..., Any]] | None = None,
-    ) -> Callable[[Any], Any]:
-        policies = [item for item in middlewares or [] if isinstance(item, AccessPolicy)]
+    def route(self, rule: str, method: str | list[str] | tuple[str], *args: Any, **kwargs: Any) -> Callable[[Any], Any]:
+        # get(), post()... call route() with every argument by position: bind them to Powertools' own
+        # signature (read from the library, never copied) to find the ones a declaration needs by name.
+        call = ROUTE_SIGNATURE.bind(self, rule, method, *args, **kwargs)
+        call.apply_defaults()
+        given = call.arguments
+        middlewares = given["middlewares"] or []
+        policies = [item for item in middlewares if isinstance(item, AccessPolicy)]
         if len(policies) > 1:
             raise ValueError(f"{rule}: declare one access level, not {policies}")
         access = policies[0] if policies else UNDECLARED
-        route_middlewares = [item for item in middlewares or [] if not isinstance(item, AccessPolicy)]
+        route_middlewares = [item for item in middlewares if not isinstance(item, AccessPolicy)]
+        responses: dict[int, OpenAPIResponse] | None = given["responses"]
+        status_code: int = given["status_code"]
         errors = {code: str(response.get("description", "")) for code, response in (responses or {}).items()}
         if responses:
             # Powertools documents only `responses` once given: keep the success beside the errors.
-            success: OpenAPIResponse = {"description": response_description}
-            responses = {status_code: success} | responses
-        register = super().route(
-            rule,
-            method,
-            cors,
-            compress,
-            cache_control,
-            summary,
-            description,
-            responses,
-            response_description,
-            tags,
-            operation_id,
-            include_in_schema,
-            security,
-            openapi_extensions,
-            deprecated,
-            enable_validation,
-            custom_response_validation_http_code,
-            status_code,
-            route_middlewares or None,
-        )
+            success: OpenAPIResponse = {"description": given["response_description"]}
+            given["responses"] = {status_code: success} | responses
+        given["middlewares"] = route_middlewares or None
+        register = super().route(*call.args[1:], **call.kwargs)
 
         def declare(func: Any) -> Any:
             methods = [method] if isinstance(method, str) else list(method)
