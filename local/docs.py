@@ -1,26 +1,54 @@
 """Swagger UI for the committed openapi.json at /api/docs (development only, works offline).
 
-The Swagger UI script and stylesheet are the ones Powertools ships inside its package, so no CDN is
-needed. The document is read on every request: `make openapi` shows without a restart.
+The page is our own; the Swagger UI script and stylesheet are the files Powertools ships as package data
+(read as resources, no code of it imported), so no CDN is needed. The page loads the document from
+/api/docs/openapi.json, read on every request: `make openapi` shows without a restart.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from aws_lambda_powertools.event_handler.openapi import swagger_ui
-from aws_lambda_powertools.event_handler.openapi.swagger_ui.html import generate_swagger_html
 from werkzeug.wrappers import Request, Response
 
 from local.template import ROOT
 
 DOCS_PREFIX = "/api/docs"
+# Where Powertools keeps the Swagger UI files it serves itself (`enable_swagger`).
+SWAGGER_ASSETS_PACKAGE = "aws_lambda_powertools.event_handler.openapi.swagger_ui"
 SWAGGER_ASSETS = {
     "swagger-ui-bundle.min.js": "application/javascript",
     "swagger-ui.min.css": "text/css",
 }
+
+PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Car Retail API</title>
+  <meta http-equiv="Cache-Control" content="no-cache, no-store, must-revalidate">
+  <link rel="stylesheet" href="{prefix}/swagger-ui.min.css">
+</head>
+<body>
+  <div id="swagger-ui">Loading...</div>
+  <script src="{prefix}/swagger-ui-bundle.min.js"></script>
+  <script>
+    SwaggerUIBundle({{
+      url: "{prefix}/openapi.json",
+      dom_id: "#swagger-ui",
+      deepLinking: true,
+      filter: true,
+      docExpansion: "list",
+      persistAuthorization: true,
+      presets: [SwaggerUIBundle.presets.apis],
+    }});
+  </script>
+</body>
+</html>
+"""
 
 
 class ApiDocs:
@@ -29,7 +57,7 @@ class ApiDocs:
     def __init__(self, document: Path = ROOT / "openapi.json", prefix: str = DOCS_PREFIX) -> None:
         self.document = document
         self.prefix = prefix.rstrip("/")
-        self.assets = Path(swagger_ui.__file__).parent
+        self.assets = files(SWAGGER_ASSETS_PACKAGE)
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         return self.respond(Request(environ))(environ, start_response)
@@ -39,17 +67,9 @@ class ApiDocs:
         if name == "openapi.json" or (not name and request.args.get("format") == "json"):
             return Response(self.document.read_bytes(), content_type="application/json")
         if not name:
-            html = generate_swagger_html(
-                spec=self.document.read_text(encoding="utf-8"),
-                swagger_js=f"{self.prefix}/swagger-ui-bundle.min.js",
-                swagger_css=f"{self.prefix}/swagger-ui.min.css",
-                swagger_base_url=self.prefix,
-                oauth2_config=None,
-                persist_authorization=True,
-            )
-            return Response(html, content_type="text/html; charset=utf-8")
+            return Response(PAGE.format(prefix=self.prefix), content_type="text/html; charset=utf-8")
         if name in SWAGGER_ASSETS:
-            return Response((self.assets / name).read_bytes(), content_type=SWAGGER_ASSETS[name])
+            return Response(self.assets.joinpath(name).read_bytes(), content_type=SWAGGER_ASSETS[name])
         return Response(
             '{"success":false,"statusCode":404,"message":"Route not found","data":null}',
             status=404,
