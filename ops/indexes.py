@@ -10,7 +10,7 @@ from data.mongo import Index
 INDEX_MODULES = (
     "domain.identity.tokens",
     "data.rate_limit",
-    "edge.idempotency",
+    "data.idempotency_store",
     "data.outbox",
     "auth.indexes",
     "domain.orders.lifecycle",

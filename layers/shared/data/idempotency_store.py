@@ -21,8 +21,13 @@ from pymongo.errors import DuplicateKeyError
 
 from core.errors import Conflict, Unavailable
 from core.observability import logger
-from data.mongo import get_db
-from edge.idempotency import COLLECTION, HEADER, IN_PROGRESS_RETRY_AFTER_SECONDS, TTL_SECONDS
+from data.mongo import Index, get_db
+
+COLLECTION = "idempotency_keys"
+TTL_SECONDS = 24 * 60 * 60  # how long an answer is kept for a repeat
+IN_PROGRESS_RETRY_AFTER_SECONDS = 2  # what a repeat arriving while the first still runs is told to wait
+
+INDEXES = [Index(COLLECTION, [("expiresAt", 1)], "idempotency_keys_ttl", {"expireAfterSeconds": 0})]
 
 
 class MongoPersistenceLayer(BasePersistenceLayer):
@@ -102,10 +107,10 @@ def _replayed(response: Any, idempotent_data: DataRecord) -> Any:
 
 
 def run_idempotent(
-    request: dict[str, Any], run: Callable[[], dict[str, Any]], lambda_context: LambdaContext | None
+    request: dict[str, Any], run: Callable[[], dict[str, Any]], lambda_context: LambdaContext | None, *, key_name: str
 ) -> dict[str, Any]:
     """`run()` once per (route, user, key): a repeat with the same body gets the kept answer (marked
-    `replayed`); another body, or the first still running, is 409."""
+    `replayed`); another body, or the first still running, is a conflict naming the key (`key_name`)."""
     config = IdempotencyConfig(
         event_key_jmespath="[route, user, key]",
         payload_validation_jmespath="body",
@@ -126,13 +131,13 @@ def run_idempotent(
         answer: dict[str, Any] = guarded(request=request)
     except IdempotencyValidationError:
         raise Conflict(
-            f"This {HEADER} was already used with a different request body; send a new key for a new request",
-            details={"header": HEADER},
+            f"This {key_name} was already used with a different request body; send a new key for a new request",
+            details={"header": key_name},
         ) from None
     except IdempotencyAlreadyInProgressError:
         raise Conflict(
-            f"A request with this {HEADER} is still being processed; retry shortly",
-            details={"header": HEADER},
+            f"A request with this {key_name} is still being processed; retry shortly",
+            details={"header": key_name},
             retry_after=IN_PROGRESS_RETRY_AFTER_SECONDS,
         ) from None
     except IdempotencyPersistenceLayerError:

@@ -31,19 +31,13 @@ from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 from core.errors import AppError, InvalidInput
 from core.secrets import keyed_hash
 from core.serialization import to_json
-from data.mongo import Index
 from edge import context, responses
 from edge.errors import status_of
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
-TTL_SECONDS = 24 * 60 * 60
-IN_PROGRESS_RETRY_AFTER_SECONDS = 2
-COLLECTION = "idempotency_keys"
 # Final refusals: the same request would be refused the same way, so the answer is kept.
 KEPT_ERROR_STATUSES = frozenset({400, 404, 422})
-
-INDEXES = [Index(COLLECTION, [("expiresAt", 1)], "idempotency_keys_ttl", {"expireAfterSeconds": 0})]
 
 
 def _answer(response: Response) -> dict[str, Any]:
@@ -103,7 +97,7 @@ class IdempotentRoute:
         # would otherwise weigh on every cold start of the functions using this middleware.
         from data.idempotency_store import run_idempotent
 
-        answer = run_idempotent(request, lambda: _run(next_middleware, app), app.lambda_context)
+        answer = run_idempotent(request, lambda: _run(next_middleware, app), app.lambda_context, key_name=HEADER)
         headers = dict(answer["headers"])
         if answer.get("replayed"):
             headers[REPLAYED_HEADER] = "true"
