@@ -16,10 +16,11 @@ INDEX_MODULES = (
     "domain.orders.lifecycle",
     "orders.indexes",
     "payments.indexes",
-    "transactions.indexes",
+    "domain.payments.store",
     "catalog.indexes",
-    "saved_cars.indexes",
+    "domain.saved_cars.store",
     "dictionaries.indexes",
+    "domain.content.store",
 )
 
 

@@ -16,7 +16,7 @@ from local.seed.dealers_data import BRANCHES
 from local.seed.orders import DEMO_NEW_ORDER_ID
 from payments.bank_chain import offer_id
 
-SANDBOX_CARD = "8600 4954 7331 6478"  # transactions.sandbox.PAYS_UZCARD
+SANDBOX_CARD = "8600 4954 7331 6478"  # domain.payments.sandbox.PAYS_UZCARD
 SANDBOX_OTP = "666666"
 SANDBOX_EXPIRY = "12/30"
 

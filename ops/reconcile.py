@@ -1,12 +1,12 @@
 """`python -m ops reconcile`: the scheduled payment reconciliation pass, run by hand against the
-configured database and card processor (transactions.reconciliation)."""
+configured database and card processor (domain.payments.reconciliation)."""
 
 from __future__ import annotations
 
 import json
 
 from data import outbox
-from transactions.reconciliation import reconcile
+from domain.payments.reconciliation import reconcile
 
 
 def run() -> int:

@@ -1,4 +1,4 @@
-"""Indexes of the dealer network and documents (the Dictionaries function's queries)."""
+"""Indexes of the dealer network (the Dictionaries function's queries; the documents' are in domain.content.store)."""
 
 from data.mongo import Index
 
@@ -14,6 +14,4 @@ INDEXES = [
         "stock_branch_modification_color_unique",
         {"unique": True},
     ),
-    Index("documents", [("slug", 1)], "documents_slug_unique", {"unique": True}),
-    Index("documents", [("public", 1), ("order", 1), ("_id", 1)], "documents_public_order"),
 ]

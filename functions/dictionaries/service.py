@@ -10,9 +10,10 @@ from core.assets import url
 from core.errors import NotFound
 from core.locale import Locale, localize
 from core.models import Named, Page
-from dictionaries import store
 from dictionaries.models import BranchAvailability, BranchDetail, Contacts, Document, Region
 from domain.catalog import brands, cars
+from domain.content import store
+from domain.content.store import LegalDocument
 from domain.dealers import store as dealers
 from edge.context import locale
 
@@ -77,7 +78,7 @@ def contacts() -> Contacts:
     return Contacts(phone=found.get("phone"), tg=found.get("tg"))
 
 
-def _document(doc: Data, loc: Locale) -> Document:
+def _document(doc: LegalDocument, loc: Locale) -> Document:
     return Document(
         id=doc["_id"],
         slug=doc["slug"],
@@ -87,7 +88,7 @@ def _document(doc: Data, loc: Locale) -> Document:
     )
 
 
-def _find_document(slug: str) -> Data:
+def _find_document(slug: str) -> LegalDocument:
     doc = store.find_document(slug)
     if doc is None:
         raise NotFound("Document not found")

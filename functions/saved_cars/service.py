@@ -24,12 +24,11 @@ def toggle(car_id: str, fingerprint: str) -> SavedCarToggle:
 def list_saved(fingerprint: str, *, limit: int, offset: int) -> Page[CarItem]:
     """The device's saved cars as car list items, most recently saved first. A car removed from the
     catalog since it was saved is dropped from the device's list when met, and from the total."""
-    saved, total = saved_cars.find_page(fingerprint, offset=offset, limit=limit)
-    found = cars.find_many(doc["carId"] for doc in saved)
-    gone = [doc["carId"] for doc in saved if doc["carId"] not in found]
+    car_ids, total = saved_cars.find_page(fingerprint, offset=offset, limit=limit)
+    found = cars.find_many(car_ids)
+    gone = [car_id for car_id in car_ids if car_id not in found]
     if gone:
         total -= saved_cars.forget(fingerprint, gone)
-    items = car_items(
-        [found[doc["carId"]] for doc in saved if doc["carId"] in found], fingerprint=fingerprint, locale=locale()
-    )
+    kept = [found[car_id] for car_id in car_ids if car_id in found]
+    items = car_items(kept, fingerprint=fingerprint, locale=locale())
     return Page[CarItem](items=items, total=total)

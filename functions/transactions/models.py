@@ -8,9 +8,9 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, StringConstraints, WithJsonSchema
 
 from core.models import ApiModel, Id, Timestamp
+from domain.payments.cards import ECardType, parse_card_number, parse_expiry
+from domain.payments.store import Status
 from edge.validation import Money, MongoId, RequestModel
-from transactions.cards import ECardType, parse_card_number, parse_expiry
-from transactions.store import Status
 
 # The order states, as the orders function names them (a function does not import another's package).
 OrderStatus = Literal["NEW", "PARTIALLY_PAID", "PAID", "READY", "IMPLEMENTED", "CANCELLED"]

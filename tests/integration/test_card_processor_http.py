@@ -21,12 +21,9 @@ from core.errors import Unavailable
 from core.secrets import payment_processor_credentials
 from core.settings import Settings, reset_settings
 from domain.orders import lifecycle
-from local.context import LocalLambdaContext
-from tests.data import insert_order, purchasable_car
-from tests.factories import ApiClient
-from transactions import processor as port
-from transactions.http_processor import HttpCardProcessor
-from transactions.processor import (
+from domain.payments import processor_factory as port
+from domain.payments.http_processor import HttpCardProcessor
+from domain.payments.processor import (
     CardDetails,
     OtpExpired,
     PaymentDeclined,
@@ -37,8 +34,11 @@ from transactions.processor import (
     WrongOtp,
     to_tiyin,
 )
+from domain.payments.sandbox import INSUFFICIENT_FUNDS_CARD, PAYS_UZCARD
+from local.context import LocalLambdaContext
+from tests.data import insert_order, purchasable_car
+from tests.factories import ApiClient
 from transactions.reconciliation import lambda_handler as reconcile_handler
-from transactions.sandbox import INSUFFICIENT_FUNDS_CARD, PAYS_UZCARD
 
 LOGIN, PASSWORD = "merchant", "processor-password"
 OTP = "482913"  # what the fake processor "sends by SMS"

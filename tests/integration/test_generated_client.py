@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 from pymongo.database import Database
 
+from domain.payments.sandbox import PAYS_UZCARD, SANDBOX_OTP
 from local.template import ROOT
 from tests.databases import seeded_database
-from transactions.sandbox import PAYS_UZCARD, SANDBOX_OTP
 
 PACKAGE = "car_retail_client"
 # The generator's defaults run ruff over its output: formatting a throwaway client buys nothing here.

@@ -12,12 +12,12 @@ from pymongo.database import Database
 
 from core.clock import FrozenClock
 from data import outbox
+from domain.payments import reconciliation
+from domain.payments.processor import ProcessorUnavailable
+from domain.payments.sandbox import INSUFFICIENT_FUNDS_CARD, PAYS_UZCARD, SandboxProcessor
 from ops.__main__ import main as ops_main
 from tests.data import order_body, purchasable_car
 from tests.factories import ApiClient
-from transactions import reconciliation
-from transactions.processor import ProcessorUnavailable
-from transactions.sandbox import INSUFFICIENT_FUNDS_CARD, PAYS_UZCARD, SandboxProcessor
 
 Db = Database[dict[str, Any]]
 AMOUNT = 400_000

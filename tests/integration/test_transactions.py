@@ -22,13 +22,14 @@ from core.errors import AppError
 from core.observability import logger as app_logger
 from domain.orders import lifecycle
 from domain.orders.lifecycle import Status
+from domain.payments import store
+from domain.payments.processor import ProcessorUnavailable
+from domain.payments.sandbox import BLOCKED_CARD, INSUFFICIENT_FUNDS_CARD, PAYS_HUMO, PAYS_UZCARD, SandboxProcessor
 from edge.errors import status_of
 from tests.data import CatalogCar, order_body, purchasable_car
 from tests.factories import ApiClient
-from transactions import service, store
+from transactions import service
 from transactions.models import ApplyBody, CreateBody
-from transactions.processor import ProcessorUnavailable
-from transactions.sandbox import BLOCKED_CARD, INSUFFICIENT_FUNDS_CARD, PAYS_HUMO, PAYS_UZCARD, SandboxProcessor
 
 CHECK = "/api/v1/transactions/check-card"
 CREATE = "/api/v1/transactions/create"

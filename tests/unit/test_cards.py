@@ -7,11 +7,11 @@ from datetime import UTC, datetime
 import pytest
 from pydantic import ValidationError
 
-from transactions import cards
-from transactions.cards import ECardType
+from domain.payments import cards
+from domain.payments.cards import ECardType
+from domain.payments.processor import to_tiyin
+from domain.payments.sandbox import BLOCKED_CARD, INSUFFICIENT_FUNDS_CARD, PAYS_HUMO, PAYS_UZCARD
 from transactions.models import ApplyBody
-from transactions.processor import to_tiyin
-from transactions.sandbox import BLOCKED_CARD, INSUFFICIENT_FUNDS_CARD, PAYS_HUMO, PAYS_UZCARD
 
 
 @pytest.mark.parametrize("number", [PAYS_UZCARD, PAYS_HUMO, INSUFFICIENT_FUNDS_CARD, BLOCKED_CARD, "4111111111111111"])

@@ -322,3 +322,11 @@ def steps(order: Order, locale: Locale) -> list[dict[str, Any]]:
         }
         for status in path
     ]
+
+
+def find_order(order_id: ObjectId, user_id: str | None = None) -> Order | None:
+    """An order, or only the caller's order when `user_id` is given (card payments read the order they pay)."""
+    query: dict[str, Any] = {"_id": order_id}
+    if user_id is not None:
+        query["userId"] = ObjectId(user_id)
+    return get_db().orders.find_one(query)

@@ -1,22 +1,46 @@
-"""Data access for saved cars: one document per (fingerprint, car), unique, whose `saved` flag the
-toggle flips in one atomic update. A document without the flag (written before it existed) is saved."""
+"""Data access for saved cars, the one module that reads and writes `saved_cars`: one document per
+(fingerprint, car), unique, whose `saved` flag the toggle flips in one atomic update. A document without
+the flag (written before it existed) is saved."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from datetime import datetime
+from typing import Literal, NotRequired, TypedDict, cast
 
 from bson import ObjectId
 from pymongo import ReturnDocument
+from pymongo.collection import Collection
 from pymongo.errors import DuplicateKeyError
 
 from core import clock
 from data import mongo as db
-from data.mongo import get_db
+from data.mongo import Index, get_db
+
+INDEXES = [
+    # The toggle's race guard, and the `saved` flag lookups of the catalog.
+    Index("saved_cars", [("fingerprint", 1), ("carId", 1)], "saved_cars_fingerprint_car_unique", {"unique": True}),
+    # The list: a device's saved cars, newest first.
+    Index("saved_cars", [("fingerprint", 1), ("createdAt", -1), ("_id", -1)], "saved_cars_fingerprint_newest"),
+]
 
 NEWEST_FIRST = [("createdAt", -1), ("_id", -1)]
 IS_SAVED = {"saved": {"$ne": False}}
 # In the update below, the state before it: saved when the record exists and is not flagged unsaved.
 WAS_SAVED = {"$and": [{"$eq": [{"$type": "$createdAt"}, "date"]}, {"$ne": ["$saved", False]}]}
+
+
+class SavedCar(TypedDict):
+    """A car saved on a device (the `fingerprint` header), or saved once and since removed."""
+
+    _id: ObjectId
+    fingerprint: str
+    carId: ObjectId
+    createdAt: datetime  # when it was last saved: the list's order
+    saved: NotRequired[bool]  # False once removed; absent (written before the flag): saved
+
+
+def _saved_cars() -> Collection[SavedCar]:
+    return cast("Collection[SavedCar]", get_db().saved_cars)
 
 
 def toggle(fingerprint: str, car_id: ObjectId) -> Literal["saved", "removed"]:
@@ -29,7 +53,7 @@ def toggle(fingerprint: str, car_id: ObjectId) -> Literal["saved", "removed"]:
         {"$set": {"createdAt": {"$cond": ["$saved", clock.now(), "$createdAt"]}}},
     ]
     key = {"fingerprint": fingerprint, "carId": car_id}
-    saved_cars = get_db().saved_cars
+    saved_cars = _saved_cars()
     try:
         after = saved_cars.find_one_and_update(
             key, flip, upsert=True, return_document=ReturnDocument.AFTER, projection={"saved": 1}
@@ -41,21 +65,24 @@ def toggle(fingerprint: str, car_id: ObjectId) -> Literal["saved", "removed"]:
     return "saved" if after and after["saved"] else "removed"
 
 
-def find_page(fingerprint: str, *, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
-    """The device's saved cars, newest first; limit 0 only counts."""
+def find_page(fingerprint: str, *, offset: int, limit: int) -> tuple[list[ObjectId], int]:
+    """The ids of the device's saved cars, newest first, and how many it has saved; limit 0 only counts."""
     query = {"fingerprint": fingerprint, **IS_SAVED}
-    return db.find_page(get_db().saved_cars, query, NEWEST_FIRST, offset=offset, limit=limit, projection={"carId": 1})
+    found, total = db.find_page(
+        get_db().saved_cars, query, NEWEST_FIRST, offset=offset, limit=limit, projection={"carId": 1}
+    )
+    return [saved["carId"] for saved in found], total
 
 
 def forget(fingerprint: str, car_ids: list[ObjectId]) -> int:
     """Drop these cars from the device's list; returns how many were saved."""
     query = {"fingerprint": fingerprint, "carId": {"$in": car_ids}, **IS_SAVED}
-    return get_db().saved_cars.delete_many(query).deleted_count
+    return _saved_cars().delete_many(query).deleted_count
 
 
 def saved_car_ids(fingerprint: str, car_ids: list[ObjectId]) -> set[ObjectId]:
     """Which of these cars the device has saved."""
     if not car_ids:
         return set()
-    found = get_db().saved_cars.find({"fingerprint": fingerprint, "carId": {"$in": car_ids}, **IS_SAVED}, {"carId": 1})
-    return {doc["carId"] for doc in found}
+    found = _saved_cars().find({"fingerprint": fingerprint, "carId": {"$in": car_ids}, **IS_SAVED}, {"carId": 1})
+    return {saved["carId"] for saved in found}

@@ -7,20 +7,15 @@ payment that the order can no longer take, `status` says what became of a paymen
 reconciliation of one whose confirm answer was lost). Nothing is debited before `confirm`.
 
 Adapters: `sandbox` (the default on a laptop and in dev, behaving like the processors' sandboxes) and
-`http` (a real processor over HTTPS), chosen by PAYMENT_PROCESSOR; the HTTP one is imported only when
-chosen.
+`http_processor` (a real processor over HTTPS), each importing this port; `processor_factory` chooses
+one by PAYMENT_PROCESSOR.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
 from typing import Protocol
-
-from core.errors import Unavailable
-from core.observability import logger
-from core.settings import Settings, get_settings
 
 TIYIN_PER_SUM = 100
 
@@ -105,30 +100,3 @@ class CardProcessor(Protocol):
     def status(self, payment: ProcessorPayment) -> PaymentStatus:
         """Ask what became of a payment whose confirm answer was lost (payment reconciliation)."""
         ...
-
-
-def get_processor() -> CardProcessor:
-    return _build(get_settings())
-
-
-@lru_cache(maxsize=1)
-def _build(settings: Settings) -> CardProcessor:
-    kind = settings.effective_payment_processor
-    if kind == "sandbox":
-        if settings.stage == "prod":
-            logger.error("the sandbox card processor is refused in prod; set PAYMENT_PROCESSOR=http")
-            raise Unavailable("Card payments are not configured")
-        from transactions.sandbox import SandboxProcessor
-
-        return SandboxProcessor()
-    from transactions.http_processor import HttpCardProcessor
-
-    if not settings.payment_processor_url:
-        logger.error("PAYMENT_PROCESSOR_URL is not set")
-        raise Unavailable("Card payments are not configured")
-    return HttpCardProcessor(settings.payment_processor_url, timeout=settings.payment_processor_timeout_seconds)
-
-
-def reset_processor() -> None:
-    """Forget the process's adapter (and its cached token); tests that change the settings call it."""
-    _build.cache_clear()

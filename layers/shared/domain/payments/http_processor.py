@@ -32,7 +32,7 @@ from typing import Any
 from core import clock
 from core.observability import logger
 from core.secrets import payment_processor_credentials
-from transactions.processor import (
+from domain.payments.processor import (
     CARD_BLOCKED,
     CARD_DECLINED,
     INSUFFICIENT_FUNDS,

@@ -1,20 +1,31 @@
-"""Data access for card transactions (docs/DATA_MODEL.md). Every state change is a conditional update
-on the state it was decided from, so racing requests cannot both win."""
+"""Data access for card transactions (docs/DATA_MODEL.md): the one module that reads and writes the
+`transactions` collection. Every state change is a conditional update on the state it was decided
+from, so racing requests cannot both win."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 from bson import ObjectId
 from pymongo import DESCENDING, ReturnDocument
 from pymongo.client_session import ClientSession
+from pymongo.collection import Collection
 
 from data import outbox
-from data.mongo import get_db, in_transaction
+from data.mongo import Index, get_db, in_transaction
+from domain.orders import lifecycle
 
-Transaction = dict[str, Any]
+INDEXES = [
+    # history (newest first) and the amount reserved by an order's open transactions
+    Index("transactions", [("orderId", 1), ("createdAt", -1)], "transactions_by_order"),
+    # resend-code: the caller's pending transaction for a card and amount
+    Index("transactions", [("userId", 1), ("cardHash", 1), ("status", 1)], "transactions_by_card"),
+    # the payment reconciliation: stale confirmations, and refunds still to be done (few: sparse)
+    Index("transactions", [("status", 1), ("claimedAt", 1)], "transactions_by_status_claimed"),
+    Index("transactions", [("refund", 1), ("updatedAt", 1)], "transactions_refund_pending", {"sparse": True}),
+]
 
 OTP_TTL_SECONDS = 120
 MAX_OTP_ATTEMPTS = 3
@@ -33,26 +44,70 @@ class Status(StrEnum):
     EXPIRED = "EXPIRED"
 
 
+class Transaction(TypedDict):
+    """One card payment of an order. The card number is kept only masked and as a keyed hash."""
+
+    _id: int  # data.counters "transaction"
+    userId: ObjectId
+    orderId: ObjectId
+    brandId: ObjectId
+    amount: int  # whole sums
+    cardMask: str
+    cardType: str  # cards.ECardType
+    cardHash: str
+    processor: str  # the adapter's name: "sandbox" | "http"
+    processorId: str
+    processorToken: str
+    otpHash: str | None  # sandbox only
+    status: str  # Status
+    attempts: int  # wrong codes
+    resends: int
+    lastSentAt: datetime
+    expiresAt: datetime
+    createdAt: datetime
+    updatedAt: datetime
+    # Set as the payment goes on
+    claimId: NotRequired[str]
+    claimedAt: NotRequired[datetime]
+    confirmStartedAt: NotRequired[datetime]  # an apply asked the processor to charge
+    processorConfirmedAt: NotRequired[datetime]  # the processor said charged
+    confirmedAt: NotRequired[datetime]
+    failureReason: NotRequired[str]
+    refund: NotRequired[str]  # "PENDING" | "DONE": a charge the order refused is (to be) cancelled
+
+
+class TransactionChanges(TypedDict, total=False):
+    """What an apply or the reconciliation changes on a transaction it holds (`update_claimed`)."""
+
+    status: str
+    failureReason: str
+    expiresAt: datetime
+    confirmStartedAt: datetime
+    processorConfirmedAt: datetime
+    refund: str
+
+
+def _transactions() -> Collection[Transaction]:
+    return cast("Collection[Transaction]", get_db().transactions)
+
+
 def insert(transaction: Transaction) -> None:
-    get_db().transactions.insert_one(transaction)
+    _transactions().insert_one(transaction)
 
 
-def find_order(order_id: ObjectId, user_id: str | None = None) -> dict[str, Any] | None:
-    """An order, or only the caller's order when `user_id` is given."""
-    query: dict[str, Any] = {"_id": order_id}
-    if user_id is not None:
-        query["userId"] = ObjectId(user_id)
-    return get_db().orders.find_one(query)
+def find_order(order_id: ObjectId, user_id: str | None = None) -> lifecycle.Order | None:
+    """The order a transaction pays (only the caller's when `user_id` is given), read by the orders area."""
+    return lifecycle.find_order(order_id, user_id)
 
 
 def find_own(transaction_id: int, user_id: str) -> Transaction | None:
-    return get_db().transactions.find_one({"_id": transaction_id, "userId": ObjectId(user_id)})
+    return _transactions().find_one({"_id": transaction_id, "userId": ObjectId(user_id)})
 
 
 def reserved_amount(order_id: ObjectId, now: datetime, *, excluding: int | None = None) -> int:
     """What open transactions of the order (but `excluding`) may still pay: pending ones whose code is
     alive, and the ones being confirmed right now."""
-    open_transactions = get_db().transactions.find(
+    open_transactions = _transactions().find(
         {
             "orderId": order_id,
             **({"_id": {"$ne": excluding}} if excluding is not None else {}),
@@ -69,7 +124,7 @@ def reserved_amount(order_id: ObjectId, now: datetime, *, excluding: int | None 
 def claim(transaction_id: int, user_id: str, claim_id: str, now: datetime) -> Transaction | None:
     """Take the transaction for one apply: pending with a live code and attempts left, or abandoned
     mid-confirmation by an invocation that died (its lease ran out)."""
-    return get_db().transactions.find_one_and_update(
+    return _transactions().find_one_and_update(
         {
             "_id": transaction_id,
             "userId": ObjectId(user_id),
@@ -91,13 +146,18 @@ def claim(transaction_id: int, user_id: str, claim_id: str, now: datetime) -> Tr
 
 
 def update_claimed(
-    transaction_id: int, claim_id: str, now: datetime, changes: dict[str, Any], *, inc: dict[str, int] | None = None
+    transaction_id: int,
+    claim_id: str,
+    now: datetime,
+    changes: TransactionChanges,
+    *,
+    inc: dict[str, int] | None = None,
 ) -> Transaction | None:
     """Change a transaction this apply still holds; None if the claim was lost."""
     update: dict[str, Any] = {"$set": {**changes, "updatedAt": now}}
     if inc:
         update["$inc"] = inc
-    return get_db().transactions.find_one_and_update(
+    return _transactions().find_one_and_update(
         {"_id": transaction_id, "status": Status.CONFIRMING.value, "claimId": claim_id},
         update,
         return_document=ReturnDocument.AFTER,
@@ -109,7 +169,7 @@ def mark_confirmed(transaction_id: int, claim_id: str, now: datetime, event: dic
     in the outbox in the same transaction."""
 
     def confirm(session: ClientSession) -> bool:
-        result = get_db().transactions.update_one(
+        result = _transactions().update_one(
             {"_id": transaction_id, "status": Status.CONFIRMING.value, "claimId": claim_id},
             {"$set": {"status": Status.CONFIRMED.value, "confirmedAt": now, "updatedAt": now}},
             session=session,
@@ -125,14 +185,14 @@ def mark_confirmed(transaction_id: int, claim_id: str, now: datetime, event: dic
 
 
 def expire(transaction_id: int, now: datetime) -> None:
-    get_db().transactions.update_one(
+    _transactions().update_one(
         {"_id": transaction_id, "status": Status.PENDING.value, "expiresAt": {"$lte": now}},
         {"$set": {"status": Status.EXPIRED.value, "failureReason": "OTP_EXPIRED", "updatedAt": now}},
     )
 
 
 def find_pending_for_card(user_id: str, card_hash: str, amount: int) -> Transaction | None:
-    return get_db().transactions.find_one(
+    return _transactions().find_one(
         {"userId": ObjectId(user_id), "cardHash": card_hash, "amount": amount, "status": Status.PENDING.value},
         sort=[("_id", DESCENDING)],
     )
@@ -140,7 +200,7 @@ def find_pending_for_card(user_id: str, card_hash: str, amount: int) -> Transact
 
 def take_resend_slot(transaction: Transaction, now: datetime) -> bool:
     """Count one resend, if nobody else resent or applied since `transaction` was read."""
-    result = get_db().transactions.update_one(
+    result = _transactions().update_one(
         {
             "_id": transaction["_id"],
             "status": Status.PENDING.value,
@@ -161,14 +221,14 @@ def take_resend_slot(transaction: Transaction, now: datetime) -> bool:
 
 def record_resend(transaction_id: int, sent_at: datetime, otp_hash: str | None) -> None:
     """Keep what the new send produced: the sandbox's hash of the new code."""
-    get_db().transactions.update_one(
+    _transactions().update_one(
         {"_id": transaction_id, "status": Status.PENDING.value, "lastSentAt": sent_at}, {"$set": {"otpHash": otp_hash}}
     )
 
 
 def undo_resend(transaction: Transaction, sent_at: datetime) -> None:
     """Give the slot back when the processor could not send: an outage must not cost a resend."""
-    get_db().transactions.update_one(
+    _transactions().update_one(
         {"_id": transaction["_id"], "status": Status.PENDING.value, "lastSentAt": sent_at},
         {
             "$inc": {"resends": -1},
@@ -179,8 +239,8 @@ def undo_resend(transaction: Transaction, sent_at: datetime) -> None:
 
 def of_order(order_id: ObjectId, user_id: str) -> list[Transaction]:
     return list(
-        get_db()
-        .transactions.find({"orderId": order_id, "userId": ObjectId(user_id)})
+        _transactions()
+        .find({"orderId": order_id, "userId": ObjectId(user_id)})
         .sort([("createdAt", DESCENDING), ("_id", DESCENDING)])
     )
 
@@ -191,8 +251,8 @@ def of_order(order_id: ObjectId, user_id: str) -> list[Transaction]:
 def stale_confirming(claimed_before: datetime, limit: int) -> list[Transaction]:
     """Transactions left CONFIRMING by an apply that stopped (claimed before `claimed_before`), oldest first."""
     return list(
-        get_db()
-        .transactions.find({"status": Status.CONFIRMING.value, "claimedAt": {"$lte": claimed_before}})
+        _transactions()
+        .find({"status": Status.CONFIRMING.value, "claimedAt": {"$lte": claimed_before}})
         .sort([("claimedAt", 1), ("_id", 1)])
         .limit(limit)
     )
@@ -200,12 +260,12 @@ def stale_confirming(claimed_before: datetime, limit: int) -> list[Transaction]:
 
 def refunds_pending(limit: int) -> list[Transaction]:
     """Failed transactions whose charge still has to be cancelled, oldest first."""
-    return list(get_db().transactions.find({"refund": "PENDING"}).sort([("updatedAt", 1), ("_id", 1)]).limit(limit))
+    return list(_transactions().find({"refund": "PENDING"}).sort([("updatedAt", 1), ("_id", 1)]).limit(limit))
 
 
 def take_over(transaction: Transaction, claim_id: str, now: datetime) -> Transaction | None:
     """Claim a stale CONFIRMING transaction for the reconciliation, if nobody touched it since it was read."""
-    return get_db().transactions.find_one_and_update(
+    return _transactions().find_one_and_update(
         {"_id": transaction["_id"], "status": Status.CONFIRMING.value, "claimId": transaction.get("claimId")},
         {"$set": {"claimId": claim_id, "claimedAt": now, "updatedAt": now}},
         return_document=ReturnDocument.AFTER,
@@ -214,7 +274,7 @@ def take_over(transaction: Transaction, claim_id: str, now: datetime) -> Transac
 
 def settle_refund(transaction_id: int, outcome: str, now: datetime) -> bool:
     """Record what became of a pending refund ("DONE"), once."""
-    result = get_db().transactions.update_one(
+    result = _transactions().update_one(
         {"_id": transaction_id, "refund": "PENDING"}, {"$set": {"refund": outcome, "updatedAt": now}}
     )
     return result.modified_count == 1
@@ -222,7 +282,7 @@ def settle_refund(transaction_id: int, outcome: str, now: datetime) -> bool:
 
 def unresolved_since(before: datetime) -> int:
     """Payments still unresolved that started before `before`: confirming, or a refund not yet done."""
-    return get_db().transactions.count_documents(
+    return _transactions().count_documents(
         {
             "$or": [
                 {"status": Status.CONFIRMING.value, "createdAt": {"$lte": before}},

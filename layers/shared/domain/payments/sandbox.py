@@ -12,7 +12,7 @@ import hmac
 import uuid
 
 from core.secrets import keyed_hash
-from transactions.processor import (
+from domain.payments.processor import (
     CARD_BLOCKED,
     INSUFFICIENT_FUNDS,
     CardDetails,

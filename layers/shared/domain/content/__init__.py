@@ -1,0 +1,1 @@
+"""domain.content: the documents and the settings singletons (contacts)."""

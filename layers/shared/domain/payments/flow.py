@@ -1,0 +1,557 @@
+"""Card payment by OTP: check-card, create, resend-code, apply, history.
+
+Rules (docs/INTERFACE.md): UZCARD and HUMO only; a 6-digit code valid 120 s from the last send; 3 wrong codes
+fail the transaction; a new code after a 60 s cooldown, at most 3 times. Amounts are whole sums, sent
+to the processor in tiyin. Card numbers, expiry dates and codes are never stored in clear or logged.
+
+Apply pays at most once (docs/DECISIONS.md, "Card payments"): one apply claims the transaction
+(PENDING -> CONFIRMING, conditional), confirms with the processor, records the payment on the order
+through the lifecycle (idempotent per transaction id), then marks it CONFIRMED (conditional). Before
+the processor is asked to charge, the apply takes the order's charging lease (`lifecycle.take_charge`),
+so of two transactions of one order only one is charged at a time, and only if the order can take it.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from aws_lambda_powertools.metrics import MetricUnit
+from bson import ObjectId
+
+from core import clock
+from core.errors import AppError, Conflict, InvalidInput, NotFound, TooManyAttempts, Unavailable
+from core.observability import logger, metrics
+from core.settings import get_settings
+from data import counters, rate_limit
+from domain.orders import lifecycle
+from domain.payments import cards, store
+from domain.payments.cards import ECardType
+from domain.payments.processor import (
+    CARD_BLOCKED,
+    INSUFFICIENT_FUNDS,
+    CardDetails,
+    CardProcessor,
+    OtpExpired,
+    PaymentDeclined,
+    ProcessorError,
+    ProcessorPayment,
+    ProcessorUnavailable,
+    WrongOtp,
+    to_tiyin,
+)
+from domain.payments.processor_factory import get_processor
+from domain.payments.store import (
+    CLAIM_LEASE_SECONDS,
+    MAX_OTP_ATTEMPTS,
+    MAX_RESENDS,
+    OTP_TTL_SECONDS,
+    RESEND_COOLDOWN_SECONDS,
+    Status,
+    Transaction,
+    TransactionChanges,
+)
+
+DECLINE_MESSAGES = {
+    INSUFFICIENT_FUNDS: "Payment declined: insufficient funds on the card",
+    CARD_BLOCKED: "Payment declined: the card is blocked",
+}
+
+# What became of a charge the order refused, told to the client (`_fail`).
+REFUND_OUTCOMES = {
+    "DONE": "the card payment was reversed with the processor",
+    "PENDING": "the card payment is being reversed; any money taken will be returned to the card",
+}
+
+
+@dataclass(frozen=True)
+class ConfirmedPayment:
+    """A confirmed transaction and the order it was recorded on, as they stand after the payment."""
+
+    transaction_id: int
+    amount: int
+    order_id: ObjectId
+    order_status: str
+    paid_amount: int
+    amount_due: int
+    amount_due_now: int
+    card_mask: str
+    card_type: str
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One card transaction of an order, with the status the caller sees."""
+
+    transaction_id: int
+    amount: int
+    status: str
+    card_mask: str
+    card_type: str
+    created_at: datetime
+    confirmed_at: datetime | None
+
+
+def card_type_of(raw_number: str) -> ECardType:
+    """The network of a card number (the `cardNumber` query parameter); 400 for one that is not a card's."""
+    try:
+        digits = cards.parse_card_number(raw_number)
+    except ValueError as exc:
+        raise InvalidInput.field("query.cardNumber", str(exc)) from None
+    card_type = cards.detect_type(digits)
+    if card_type is None:
+        raise InvalidInput.field("query.cardNumber", "belongs to no supported card network")
+    return card_type
+
+
+def create(
+    user_id: str,
+    *,
+    order_id: str,
+    brand_id: str,
+    amount: int,
+    card_number: str,
+    expiry: str,
+    card_type: ECardType,
+) -> int:
+    """Check the order, the amount and the card, register the payment and send the code; the
+    transaction's id. `card_number` is the 16 digits, `expiry` MM/YY."""
+    now = clock.now()
+    order = _own_order(order_id, user_id)
+    if str(order["brandId"]) != brand_id:
+        raise InvalidInput.field("body.brandId", "does not match the order's brand")
+    _check_fits_with_open(order, amount, now)
+    detected = cards.detect_type(card_number)
+    if detected != card_type:
+        raise InvalidInput.field("body.cardType", "does not match the card number")
+    if detected not in cards.PAYABLE_TYPES:
+        raise InvalidInput.field("body.cardType", "card payments accept UZCARD and HUMO only")
+    year, month = cards.parse_expiry(expiry)
+    if cards.expiry_has_passed(year, month, now):
+        raise InvalidInput.field("body.expiry", "the card has expired")
+    card_hash = cards.lookup_hash(card_number)
+    _limit_creates(user_id, card_hash)
+
+    transaction_id = counters.next_value("transaction")
+    processor = get_processor()
+    try:
+        payment = processor.create(CardDetails(card_number, year, month), to_tiyin(amount), str(transaction_id))
+        otp_hash = processor.send_otp(payment)
+    except ProcessorError as exc:
+        raise _processor_refusal(exc) from None
+    store.insert(
+        {
+            "_id": transaction_id,
+            "userId": ObjectId(user_id),
+            "orderId": order["_id"],
+            "brandId": order["brandId"],
+            "amount": amount,
+            "cardMask": cards.mask(card_number),
+            "cardType": detected.value,
+            "cardHash": card_hash,
+            "processor": processor.name,
+            "processorId": payment.processor_id,
+            "processorToken": payment.token,
+            "otpHash": otp_hash,
+            "status": Status.PENDING.value,
+            "attempts": 0,
+            "resends": 0,
+            "lastSentAt": now,
+            "expiresAt": now + timedelta(seconds=OTP_TTL_SECONDS),
+            "createdAt": now,
+            "updatedAt": now,
+        }
+    )
+    logger.info(
+        "card transaction created",
+        extra={"transaction_id": transaction_id, "order_id": str(order["_id"]), "amount": amount},
+    )
+    return transaction_id
+
+
+def resend(user_id: str, *, card_number: str, amount: int) -> int:
+    """A new code for the caller's pending transaction of this card and amount; the transaction's id."""
+    now = clock.now()
+    transaction = store.find_pending_for_card(user_id, cards.lookup_hash(card_number), amount)
+    if transaction is None:
+        raise NotFound("No pending transaction for this card and amount")
+    processor = _processor_of(transaction)
+    _check_resend_allowed(transaction, now)
+    if transaction["expiresAt"] <= now:
+        # An expired code held nothing on the order: reviving it must fit like a new payment.
+        order = store.find_order(transaction["orderId"])
+        if order is None:
+            raise Conflict("The order no longer exists")
+        _check_fits_with_open(order, int(transaction["amount"]), now, excluding=int(transaction["_id"]))
+    if not store.take_resend_slot(transaction, now):
+        # Another resend or an apply got there first: judge again from what it left.
+        current = store.find_own(transaction["_id"], user_id) or transaction
+        if current["status"] != Status.PENDING:
+            raise _not_pending(current)
+        _check_resend_allowed(current, now)
+        raise TooManyAttempts("A new code was just sent", retry_after=RESEND_COOLDOWN_SECONDS)
+    try:
+        otp_hash = processor.send_otp(payment_of(transaction))
+    except ProcessorError as exc:
+        store.undo_resend(transaction, now)
+        raise _processor_refusal(exc) from None
+    store.record_resend(transaction["_id"], now, otp_hash)
+    logger.info("card transaction code resent", extra={"transaction_id": transaction["_id"]})
+    return int(transaction["_id"])
+
+
+def apply(
+    user_id: str, *, transaction_id: int, otp: str, amount: int, brand_id: str, order_id: str
+) -> ConfirmedPayment:
+    """Confirm the transaction with the code and pay the order, exactly once. `amount`, `brand_id` and
+    `order_id` must be the transaction's."""
+    transaction = store.find_own(transaction_id, user_id)
+    if transaction is None:
+        raise NotFound("Transaction not found")
+    given = {"amount": amount, "brandId": brand_id, "orderId": order_id}
+    expected = {
+        "amount": transaction["amount"],
+        "brandId": str(transaction["brandId"]),
+        "orderId": str(transaction["orderId"]),
+    }
+    mismatched = [
+        {"field": f"body.{field}", "message": "does not match the transaction"}
+        for field, value in expected.items()
+        if given[field] != value
+    ]
+    if mismatched:
+        raise InvalidInput("The transaction was created for another amount, brand or order", errors=mismatched)
+    processor = _processor_of(transaction)
+    now = clock.now()
+    claim_id = uuid.uuid4().hex
+    claimed = store.claim(transaction_id, user_id, claim_id, now)
+    if claimed is None:
+        raise _not_claimable(store.find_own(transaction_id, user_id) or transaction, now)
+    return _settle(processor, claimed, claim_id, otp, now)
+
+
+def history(user_id: str, order_id: str) -> list[HistoryEntry]:
+    """The caller's order's card transactions, newest first."""
+    order = _own_order(order_id, user_id)
+    now = clock.now()
+    return [
+        HistoryEntry(
+            transaction_id=transaction["_id"],
+            amount=transaction["amount"],
+            status=_shown_status(transaction, now),
+            card_mask=transaction["cardMask"],
+            card_type=transaction["cardType"],
+            created_at=transaction["createdAt"],
+            confirmed_at=transaction.get("confirmedAt"),
+        )
+        for transaction in store.of_order(order["_id"], user_id)
+    ]
+
+
+# --- apply, step by step -------------------------------------------------------------------------
+
+
+def _settle(
+    processor: CardProcessor, transaction: Transaction, claim_id: str, otp: str, now: datetime
+) -> ConfirmedPayment:
+    transaction_id = int(transaction["_id"])
+    order_id = transaction["orderId"]
+    if transaction.get("processorConfirmedAt") is None and not _already_recorded(order_id, transaction_id):
+        _charge(processor, transaction, claim_id, otp, now)
+    return record_charged(processor, transaction, claim_id, now)
+
+
+def record_charged(
+    processor: CardProcessor, transaction: Transaction, claim_id: str, now: datetime
+) -> ConfirmedPayment:
+    """A charged transaction held by `claim_id`: record the payment on the order (once per transaction)
+    and mark it CONFIRMED with its event; if the order refuses it, fail it and give the money back
+    (409). Used by apply and by the payment reconciliation."""
+    transaction_id = int(transaction["_id"])
+    order_id = transaction["orderId"]
+    try:
+        order = lifecycle.record_payment(
+            order_id,
+            int(transaction["amount"]),
+            payment_id=str(transaction_id),
+            cause=f"card payment {transaction_id}",
+        )
+    except lifecycle.OrderBusy:
+        # Charged and not refused: only lost the race for the order document. Keep the claim (and the
+        # order's charging lease); the client's retry after the lease records the payment idempotently.
+        raise Unavailable(
+            "The order is being changed by another request; try again in a minute",
+            retry_after=CLAIM_LEASE_SECONDS,
+        ) from None
+    except (Conflict, NotFound) as refused:
+        # Charged, but the order can no longer take it (it was cancelled, or paid by other means).
+        raise _fail(transaction, claim_id, now, refused, processor) from None
+
+    confirmed_event = {
+        "transactionId": transaction_id,
+        "orderId": order["_id"],
+        "brandId": transaction["brandId"],
+        "amount": transaction["amount"],
+        "cardType": transaction["cardType"],
+        "orderStatus": order["statusSlug"],
+        "paidAmount": order["paidAmount"],
+        "amountDue": order["amountDue"],
+        "amountDueNow": lifecycle.due_now(order),
+        "at": now,
+    }
+    if store.mark_confirmed(transaction_id, claim_id, now, confirmed_event):
+        metrics.add_metric(name="CardPaymentsConfirmed", unit=MetricUnit.Count, value=1)
+        logger.info(
+            "card payment confirmed",
+            extra={"transaction_id": transaction_id, "order_id": str(order["_id"]), "amount": transaction["amount"]},
+        )
+    return ConfirmedPayment(
+        transaction_id=transaction_id,
+        amount=transaction["amount"],
+        order_id=order["_id"],
+        order_status=order["statusSlug"],
+        paid_amount=order["paidAmount"],
+        amount_due=order["amountDue"],
+        amount_due_now=lifecycle.due_now(order),
+        card_mask=transaction["cardMask"],
+        card_type=transaction["cardType"],
+    )
+
+
+def _already_recorded(order_id: ObjectId, transaction_id: int) -> bool:
+    """A previous apply of this transaction recorded the payment and died before marking it confirmed."""
+    order = store.find_order(order_id)
+    return order is not None and str(transaction_id) in order.get("paymentIds", [])
+
+
+def _charge(processor: CardProcessor, transaction: Transaction, claim_id: str, otp: str, now: datetime) -> None:
+    """Take the order's charging lease, then ask the processor to charge; raise unless it charged."""
+    transaction_id = int(transaction["_id"])
+    order_id = transaction["orderId"]
+    payment_id = str(transaction_id)
+    # A previous apply that died after calling the processor may have been charged.
+    maybe_charged = transaction.get("confirmStartedAt") is not None
+    try:
+        lifecycle.take_charge(
+            order_id, payment_id, int(transaction["amount"]), now=now, lease_seconds=CLAIM_LEASE_SECONDS
+        )
+    except lifecycle.ChargeInProgress as busy:
+        # Nothing charged by this apply: give the transaction back so the client can apply again.
+        _update_claimed(transaction, claim_id, now, {"status": Status.PENDING.value})
+        raise busy from None
+    except (Conflict, NotFound) as refused:
+        raise _fail(transaction, claim_id, now, refused, processor if maybe_charged else None) from None
+    try:
+        _update_claimed(transaction, claim_id, now, {"confirmStartedAt": now})
+    except Conflict:
+        lifecycle.release_charge(order_id, payment_id)
+        raise
+    try:
+        processor.confirm(payment_of(transaction), otp)
+    except WrongOtp:
+        lifecycle.release_charge(order_id, payment_id)
+        raise _wrong_otp(transaction, claim_id, now) from None
+    except OtpExpired:
+        lifecycle.release_charge(order_id, payment_id)
+        _update_claimed(transaction, claim_id, now, {"status": Status.PENDING.value, "expiresAt": now})
+        raise _expired(transaction) from None
+    except PaymentDeclined as declined:
+        lifecycle.release_charge(order_id, payment_id)
+        _update_claimed(transaction, claim_id, now, {"status": Status.FAILED.value, "failureReason": declined.reason})
+        raise _processor_refusal(declined, failed=True) from None
+    except ProcessorUnavailable:
+        # The outcome is unknown: keep the claim and the order's charging lease. After the lease a retry
+        # asks the processor again (its apply is idempotent); until then the amount stays reserved.
+        raise Unavailable(
+            "The card processor did not answer; try again in a minute",
+            retry_after=CLAIM_LEASE_SECONDS,
+        ) from None
+    _update_claimed(transaction, claim_id, now, {"processorConfirmedAt": now})
+
+
+def _update_claimed(
+    transaction: Transaction,
+    claim_id: str,
+    now: datetime,
+    changes: TransactionChanges,
+    *,
+    inc: dict[str, int] | None = None,
+) -> Transaction:
+    """Change the transaction this apply holds; 409 when the claim was lost (its lease ran out and
+    another apply took it over: that one carries on)."""
+    updated = store.update_claimed(int(transaction["_id"]), claim_id, now, changes, inc=inc)
+    if updated is None:
+        raise Conflict(
+            "The transaction is being confirmed by another request", details={"status": Status.CONFIRMING.value}
+        )
+    return updated
+
+
+def _wrong_otp(transaction: Transaction, claim_id: str, now: datetime) -> InvalidInput:
+    attempts = int(transaction["attempts"]) + 1
+    left = MAX_OTP_ATTEMPTS - attempts
+    changes: TransactionChanges = {"status": Status.PENDING.value}
+    if left <= 0:
+        changes = {"status": Status.FAILED.value, "failureReason": "OTP_ATTEMPTS"}
+    _update_claimed(transaction, claim_id, now, changes, inc={"attempts": 1})
+    if left <= 0:
+        return InvalidInput(
+            "Wrong code; no attempts left, the transaction has failed",
+            details={"attemptsLeft": 0, "status": Status.FAILED.value},
+        )
+    return InvalidInput("Wrong code", details={"attemptsLeft": left})
+
+
+def _fail(
+    transaction: Transaction, claim_id: str, now: datetime, refused: AppError, refund_with: CardProcessor | None
+) -> Conflict:
+    """The order refused the payment: fail the transaction, giving the money back if it may have moved."""
+    changes: TransactionChanges = {"status": Status.FAILED.value, "failureReason": "ORDER_REFUSED"}
+    outcome = "the card was not charged"
+    if refund_with is not None:
+        changes["refund"] = cancel_charge(refund_with, transaction)
+        outcome = REFUND_OUTCOMES[changes["refund"]]
+    lifecycle.release_charge(transaction["orderId"], str(transaction["_id"]))
+    store.update_claimed(int(transaction["_id"]), claim_id, now, changes)
+    return Conflict(
+        f"{refused.message}; {outcome}",
+        details={**(refused.details or {}), "status": Status.FAILED.value},
+    )
+
+
+def cancel_charge(processor: CardProcessor, transaction: Transaction) -> str:
+    """Void or refund the charge: "DONE", or "PENDING" when the processor could not be reached (the
+    payment reconciliation tries again)."""
+    try:
+        processor.cancel(payment_of(transaction))
+    except ProcessorError:
+        logger.error(
+            "card payment could not be cancelled; the reconciliation retries it",
+            extra={"transaction_id": transaction["_id"]},
+        )
+        metrics.add_metric(name="CardRefundFailures", unit=MetricUnit.Count, value=1)
+        return "PENDING"
+    return "DONE"
+
+
+# --- shared checks and refusals --------------------------------------------------------------------
+
+
+def _own_order(order_id: str, user_id: str) -> lifecycle.Order:
+    order = store.find_order(ObjectId(order_id), user_id)
+    if order is None:
+        raise NotFound("Order not found")
+    return order
+
+
+def _check_fits_with_open(order: lifecycle.Order, amount: int, now: datetime, *, excluding: int | None = None) -> None:
+    """409 unless the order can take `amount` on top of its other open transactions. Advisory: it reads
+    and the transaction is stored later, so two racing creates may both pass; the charging lease taken at
+    apply (`lifecycle.take_charge`) is what keeps the charges within what is due."""
+    remaining = lifecycle.ensure_can_take(order, amount)
+    in_progress = store.reserved_amount(order["_id"], now, excluding=excluding)
+    if amount > remaining - in_progress:
+        raise Conflict(
+            "Amount is larger than what is due after the payments in progress",
+            details={"remaining": remaining, "inProgress": in_progress, "amount": amount},
+        )
+
+
+def _limit_creates(user_id: str, card_hash: str) -> None:
+    """Each create sends a code and gives 3 tries at it: limit them per caller and per card."""
+    settings = get_settings()
+    for key in (f"card-create:user:{user_id}", f"card-create:card:{card_hash}"):
+        rate_limit.hit(
+            key,
+            limit=settings.card_create_rate_limit,
+            window_seconds=settings.card_create_rate_window_seconds,
+            message="Too many card payments started, try again later",
+        )
+
+
+def _check_resend_allowed(transaction: Transaction, now: datetime) -> None:
+    if transaction["resends"] >= MAX_RESENDS:
+        raise Conflict(
+            f"The code was already resent {MAX_RESENDS} times; start a new payment", details={"resendsLeft": 0}
+        )
+    elapsed = (now - transaction["lastSentAt"]).total_seconds()
+    wait = math.ceil(RESEND_COOLDOWN_SECONDS - elapsed)
+    if wait > 0:
+        raise TooManyAttempts(
+            f"A new code can be requested in {wait} s", retry_after=wait, details={"retryAfter": wait}
+        )
+
+
+def _not_claimable(transaction: Transaction, now: datetime) -> AppError:
+    status = Status(transaction["status"])
+    if status is Status.PENDING and transaction["expiresAt"] <= now:
+        if transaction["resends"] >= MAX_RESENDS:
+            store.expire(int(transaction["_id"]), now)
+        return _expired(transaction)
+    if status is Status.PENDING:
+        return Conflict("The transaction changed while applying, try again", details={"status": status.value})
+    if status is Status.CONFIRMING:
+        # Another apply holds it, or one whose outcome is unknown (503) does: a retry can take it over
+        # once the claim's lease has run out.
+        claimed_for = (now - transaction["claimedAt"]).total_seconds()
+        wait = max(1, math.ceil(CLAIM_LEASE_SECONDS - claimed_for))
+        return Conflict(
+            "The transaction is being confirmed by another request",
+            details={"status": status.value},
+            retry_after=wait,
+        )
+    return _not_pending(transaction)
+
+
+def _not_pending(transaction: Transaction) -> Conflict:
+    return Conflict(
+        f"The transaction is {transaction['status']}, not pending", details={"status": transaction["status"]}
+    )
+
+
+def _expired(transaction: Transaction) -> InvalidInput:
+    resends_left = max(0, MAX_RESENDS - int(transaction["resends"]))
+    if resends_left == 0:
+        return InvalidInput(
+            "The code has expired and no new code can be sent; start a new payment",
+            details={"status": Status.EXPIRED.value, "resendsLeft": 0},
+        )
+    return InvalidInput("The code has expired; request a new one", details={"resendsLeft": resends_left})
+
+
+def _processor_refusal(error: ProcessorError, *, failed: bool = False) -> AppError:
+    if isinstance(error, PaymentDeclined):
+        details = {"reason": error.reason, **({"status": Status.FAILED.value} if failed else {})}
+        return InvalidInput(DECLINE_MESSAGES.get(error.reason, "Payment declined by the card's bank"), details=details)
+    return Unavailable("The card processor is not available, try again later")
+
+
+def _shown_status(transaction: Transaction, now: datetime) -> str:
+    """CONFIRMING is internal (still in progress); a pending one whose code expired with no resend left is dead."""
+    status = Status(transaction["status"])
+    if status is Status.CONFIRMING:
+        return Status.PENDING.value
+    if status is Status.PENDING and transaction["expiresAt"] <= now and transaction["resends"] >= MAX_RESENDS:
+        return Status.EXPIRED.value
+    return status.value
+
+
+def _processor_of(transaction: Transaction) -> CardProcessor:
+    """The configured processor, if it is the one that registered this payment."""
+    processor = get_processor()
+    if transaction.get("processor") != processor.name:
+        raise Conflict(
+            "The transaction was started with another card processor; start a new payment",
+            details={"status": transaction["status"]},
+        )
+    return processor
+
+
+def payment_of(transaction: Transaction) -> ProcessorPayment:
+    return ProcessorPayment(
+        processor_id=str(transaction["processorId"]),
+        token=str(transaction["processorToken"]),
+        otp_hash=transaction.get("otpHash"),
+    )
