@@ -44,9 +44,6 @@ class TokenPair:
     access_token: str
     refresh_token: str
 
-    def as_dict(self) -> dict[str, str]:
-        return {"accessToken": self.access_token, "refreshToken": self.refresh_token}
-
 
 def _encode(subject: str, token_type: TokenType, jti: str, issued: datetime, ttl_seconds: int) -> str:
     payload = {
@@ -131,10 +128,10 @@ def consume_refresh(claims: Claims, *, client: str) -> str:
     now = clock.now()
     record = store.use_refresh_token(claims.jti, claims.sub, client=client, at=now)
     if record is not None:
-        return str(record["family"])
+        return record["family"]
     known = store.find_refresh_token_use(claims.jti)
     if known is not None and _reused_within_grace(known, client, now):
-        return str(known["family"])
+        return known["family"]
     if known is not None:
         store.revoke_family(known["family"], now)
     raise NotAuthenticated("Refresh token has already been used or was revoked")
