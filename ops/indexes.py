@@ -8,11 +8,11 @@ from data.mongo import Index
 
 # Each module lists the indexes of the queries it makes, in an INDEXES list.
 INDEX_MODULES = (
-    "domain.identity.tokens",
+    "domain.identity.store",
+    "domain.partners.store",
     "data.rate_limit",
     "data.idempotency_store",
     "data.outbox",
-    "auth.indexes",
     "domain.orders.lifecycle",
     "orders.indexes",
     "payments.indexes",

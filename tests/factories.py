@@ -11,7 +11,7 @@ from typing import Any
 import requests
 
 from core.errors import Conflict
-from edge.validation import pinfl_check_digit
+from core.pinfl import pinfl_check_digit
 
 DEMO_CLIENT_KEY = "demo-partner-key"
 

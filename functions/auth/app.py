@@ -6,12 +6,13 @@ from aws_lambda_powertools.event_handler import Response
 
 from auth import service
 from auth.models import LimitBody, LoginBody, Profile, RefreshBody, Tokens, VerifiedProfile
+from domain.identity import callers
 from edge import context, responses
 from edge.access import JWT, PUBLIC
 from edge.app import create_app, lambda_entry
 from edge.envelope import Envelope
 
-app = create_app()
+app = create_app(callers=callers)
 
 
 @app.post(

@@ -20,13 +20,14 @@ from domain.catalog.models import (
     Option,
 )
 from domain.catalog.query import BrandSort, CarSort
+from domain.identity import callers
 from edge import responses
 from edge.access import OPTIONAL_JWT, PUBLIC
 from edge.app import create_app, lambda_entry
 from edge.envelope import Envelope
 from edge.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
 
-app = create_app()
+app = create_app(callers=callers)
 
 Ids = Annotated[str | None, Query(max_length=2000, description="comma-separated ids")]
 # Control characters are refused: MongoDB rejects a $regex holding a NUL byte, and no name has one.

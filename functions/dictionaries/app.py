@@ -10,13 +10,14 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from core.models import Page
 from dictionaries import service
 from dictionaries.models import BranchDetail, Contacts, Document, Region
+from domain.identity import callers
 from edge import responses
 from edge.access import JWT, PUBLIC
 from edge.app import create_app, lambda_entry
 from edge.envelope import Envelope
 from edge.validation import MongoId
 
-app = create_app()
+app = create_app(callers=callers)
 
 RequiredId = Annotated[MongoId, Query()]
 MARKDOWN = "text/markdown; charset=utf-8"

@@ -8,6 +8,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from core.models import Page
+from domain.identity import callers
 from edge import context, responses
 from edge.access import JWT
 from edge.app import create_app, lambda_entry
@@ -17,7 +18,7 @@ from edge.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
 from orders import service
 from orders.models import CreateOrderBody, Order, OrderItem, OrderStep, PromoCode, PromoCodeBody
 
-app = create_app()
+app = create_app(callers=callers)
 
 
 @app.post(

@@ -9,6 +9,7 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from core.models import Page
 from domain.catalog.payment_types import PaymentType
+from domain.identity import callers
 from edge import responses
 from edge.access import JWT, PUBLIC
 from edge.app import create_app, lambda_entry
@@ -38,7 +39,7 @@ NOT_FOUND: dict[int, OpenAPIResponse] = {
     404: {"description": "Something named by id does not exist, or does not belong to the rest"}
 }
 
-app = create_app()
+app = create_app(callers=callers)
 
 
 @app.get(

@@ -6,6 +6,7 @@ from aws_lambda_powertools.event_handler import Response
 
 from core.models import Page
 from domain.catalog.models import CarItem
+from domain.identity import callers
 from edge import context, responses
 from edge.access import PUBLIC
 from edge.app import create_app, lambda_entry
@@ -14,7 +15,7 @@ from edge.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
 from saved_cars import service
 from saved_cars.models import SavedCarToggle
 
-app = create_app()
+app = create_app(callers=callers)
 
 MESSAGES = {"saved": "Car saved", "removed": "Car removed from saved cars"}
 

@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from pydantic import SecretStr
 
 from core.models import Page
+from domain.identity import callers
 from edge import context, responses
 from edge.access import JWT
 from edge.app import create_app, lambda_entry
@@ -32,7 +33,7 @@ CONFLICT: dict[int, OpenAPIResponse] = {
     409: {"description": "The order is not payable, the amount is more than is due, or the transaction is closed"},
 }
 
-app = create_app()
+app = create_app(callers=callers)
 
 
 @app.get(

@@ -12,7 +12,7 @@ from aws_lambda_powertools.event_handler import Response
 from pymongo.database import Database
 
 from core.models import ApiModel
-from domain.identity import tokens
+from domain.identity import callers, tokens
 from edge import responses
 from edge.access import PUBLIC
 from edge.app import create_app, lambda_entry
@@ -82,7 +82,7 @@ class Thing(ApiModel):
 
 def new_function() -> Any:
     """A function added later: one route that forgot its access level, one declared public."""
-    app = create_app()
+    app = create_app(callers=callers)
 
     @app.get("/api/v1/things")
     def things() -> Response[Envelope[Thing]]:
@@ -127,7 +127,7 @@ def test_a_route_the_resolver_does_not_know_is_gated_too(db: Database[Any]) -> N
 
 def test_a_response_that_breaks_its_model_is_a_500_not_a_leak(db: Database[Any]) -> None:
     # Given a route whose service returns something else than it declares
-    app = create_app()
+    app = create_app(callers=callers)
 
     @app.get("/api/v1/broken", middlewares=[PUBLIC])
     def broken() -> Response[Envelope[Thing]]:

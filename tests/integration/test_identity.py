@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 from pymongo.database import Database
 
-from auth.identity import VerifiedPerson, sandbox_person
 from core import clock
 from core.clock import FrozenClock
 from core.errors import AppError
 from core.settings import reset_settings
+from domain.identity.provider import VerifiedPerson
+from domain.identity.sandbox import sandbox_person
 from edge.errors import status_of
 from tests.factories import ApiClient, valid_pinfl
 from tests.fake_oneid import FakeOneId, running_fake_oneid

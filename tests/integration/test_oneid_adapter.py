@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from auth.identity import CodeRejected, ProviderUnavailable
-from auth.oneid import OneIdProvider
+from domain.identity.oneid import OneIdProvider
+from domain.identity.provider import CodeRejected, ProviderUnavailable
 from edge.errors import status_of
 from tests.factories import valid_pinfl
 from tests.fake_oneid import CLIENT_ID, CLIENT_SECRET, REDIRECT_URI, FakeOneId, running_fake_oneid

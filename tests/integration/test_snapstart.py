@@ -102,3 +102,23 @@ def test_without_the_restore_hook_restored_instances_would_mint_the_same_ids():
     # Then the ids collide in the same second: why refresh() re-seeds
     assert first.binary[4:] == second.binary[4:]
     ids.reseed()
+
+
+def test_a_restored_instance_forgets_the_partner_keys_the_snapshot_cached(
+    db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+):
+    from core.settings import reset_settings
+    from domain.partners.store import find_active_partner
+
+    # Given an instance that cached the demo partner's key, which an operator then deactivated
+    monkeypatch.setenv("PARTNER_CACHE_SECONDS", "60")
+    reset_settings()
+    assert find_active_partner("demo-partner-key") is not None
+    db.partners.update_many({}, {"$set": {"active": False}})
+    assert find_active_partner("demo-partner-key") is not None  # still cached
+
+    # When it is restored from its snapshot
+    run_after_restore()
+
+    # Then it asks the database again and refuses the key
+    assert find_active_partner("demo-partner-key") is None

@@ -7,19 +7,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from auth.identity import (
-    CodeRejected,
-    ProviderUnavailable,
-    SandboxIdentityProvider,
-    get_provider,
-    mask_pin,
-    sandbox_person,
-)
-from auth.oneid import OneIdProvider, parse_profile
 from core.errors import Unavailable
+from core.pinfl import pinfl_is_valid
 from core.settings import reset_settings
+from domain.identity.oneid import OneIdProvider, parse_profile
+from domain.identity.provider import CodeRejected, ProviderUnavailable, mask_pin
+from domain.identity.sandbox import SandboxIdentityProvider, sandbox_person
+from domain.identity.verification import get_provider
 from edge.errors import status_of
-from edge.validation import pinfl_is_valid
 from tests.factories import valid_pinfl
 
 SANDBOX = SandboxIdentityProvider()

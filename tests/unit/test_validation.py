@@ -3,7 +3,8 @@ from __future__ import annotations
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from edge.validation import MAX_OFFSET, Money, MongoId, Offset, Phone, pinfl_is_valid
+from core.pinfl import pinfl_is_valid
+from edge.validation import MAX_OFFSET, Money, MongoId, Offset, Phone
 from tests.factories import valid_pinfl
 
 

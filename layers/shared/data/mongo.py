@@ -24,6 +24,9 @@ from core.settings import get_settings
 
 WRITE_CONFLICT = 112  # MongoDB's error code
 
+# A raw document as pymongo reads and writes it; stores turn it into their typed records.
+Document = dict[str, Any]
+
 _lock = threading.Lock()
 _client: MongoClient[dict[str, Any]] | None = None
 _listeners: tuple[CommandListener, ...] = ()

@@ -20,6 +20,7 @@ from typing import Any
 
 from core import clock
 from core.settings import get_settings
+from data.caches import register_cache
 
 MAX_ENTRIES = 1000
 
@@ -60,6 +61,7 @@ def reference_data[**P, T](load: Callable[P, T]) -> Callable[P, T]:
     return cached
 
 
+@register_cache
 def clear_reference_cache() -> None:
     """Forget everything cached (tests; an operator command that changed reference data in this process)."""
     with _lock:

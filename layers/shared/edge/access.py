@@ -20,9 +20,7 @@ from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 
 from core.errors import InvalidInput, NotAuthenticated, NotPermitted
 from core.locale import parse_accept_language
-from domain.identity import tokens
-from domain.partners.store import find_active_partner
-from edge.context import RequestContext
+from edge.context import Callers, RequestContext
 from edge.errors import UnsupportedMediaType
 
 REQUIRED_HEADERS = ("User-Agent", "fingerprint", "client")
@@ -42,7 +40,7 @@ class AccessPolicy:
         # Never reached: the resolver takes the marker out of the route's middlewares.
         raise TypeError(f"{self!r} is an access declaration, not a middleware")
 
-    def authenticate(self, authorization: str | None) -> str | None:
+    def authenticate(self, authorization: str | None, callers: Callers) -> str | None:
         if not self.token_accepted:
             return None  # a public route ignores any Authorization header, as API Gateway would
         if not authorization:
@@ -52,7 +50,7 @@ class AccessPolicy:
         scheme, _, token = authorization.strip().partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise NotAuthenticated("Authorization header must be 'Bearer <access token>'")
-        return tokens.verify(token.strip(), "access").sub
+        return callers.verify_access_token(token.strip())
 
     def __repr__(self) -> str:
         return f"AccessPolicy({self.name})"
@@ -65,8 +63,9 @@ OPTIONAL_JWT = AccessPolicy("optional_jwt", token_required=False)
 UNDECLARED = JWT
 
 
-def check_request(headers: Any, policy: AccessPolicy) -> RequestContext:
-    """Run the gate for one request; raises the error the caller should see."""
+def check_request(headers: Any, policy: AccessPolicy, callers: Callers) -> RequestContext:
+    """Run the gate for one request, asking `callers` about the partner and the token; raises the error
+    the caller should see."""
     values = {}
     for name in REQUIRED_HEADERS:
         value = (headers.get(name) or "").strip()
@@ -78,15 +77,16 @@ def check_request(headers: Any, policy: AccessPolicy) -> RequestContext:
         if len(value) > MAX_HEADER_LENGTH:
             raise InvalidInput.field(f"header.{name}", f"must be at most {MAX_HEADER_LENGTH} characters")
         values[name] = value
-    partner = find_active_partner(values["client"])
+    partner = callers.partner_name(values["client"])
     if partner is None:
         raise NotPermitted("Unknown or inactive client key")
-    user_id = policy.authenticate(headers.get("Authorization"))
+    user_id = policy.authenticate(headers.get("Authorization"), callers)
     return RequestContext(
         locale=parse_accept_language(headers.get("accept-language")),
         fingerprint=values["fingerprint"],
-        partner=str(partner.get("name", "")),
+        partner=partner,
         user_id=user_id,
+        callers=callers,
     )
 
 

@@ -1,6 +1,6 @@
 """The resolver every function uses: its routes' declarations, the one error mapping, the request gate.
 
-app = create_app()
+app = create_app(callers=callers)  # domain.identity.callers: what the gate asks about a caller
 
 @app.get("/api/v1/auth/me", middlewares=[JWT])
 def me() -> Response[Envelope[Profile]]: ...
@@ -40,7 +40,7 @@ from core.settings import get_settings
 from data import outbox
 from edge import cors, responses, snapstart
 from edge.access import UNDECLARED, AccessPolicy, check_request, require_json_body
-from edge.context import RequestContext, set_current
+from edge.context import Callers, RequestContext, set_current
 from edge.errors import headers_of, status_of
 
 ROUTE_SIGNATURE = inspect.signature(APIGatewayRestResolver.route)
@@ -91,10 +91,11 @@ def _takes_body(func: Callable[..., Any]) -> bool:
 class ApiResolver(APIGatewayRestResolver):
     """Powertools' REST resolver that records each route's declaration in `declarations`."""
 
-    def __init__(self) -> None:
+    def __init__(self, callers: Callers | None = None) -> None:
         # A response that does not match its declared model is our bug: 500, never the caller's 400.
         super().__init__(enable_validation=True, response_validation_error_http_code=HTTPStatus.INTERNAL_SERVER_ERROR)
         self.declarations: dict[tuple[str, str], RouteDeclaration] = {}
+        self.callers = callers
 
     def route(self, rule: str, method: str | list[str] | tuple[str], *args: Any, **kwargs: Any) -> Callable[[Any], Any]:
         # get(), post()... call route() with every argument by position: bind them to Powertools' own
@@ -134,8 +135,10 @@ class ApiResolver(APIGatewayRestResolver):
         return self.declarations.get((method.upper(), resource))
 
 
-def create_app() -> ApiResolver:
-    app = ApiResolver()
+def create_app(*, callers: Callers | None = None) -> ApiResolver:
+    """The resolver of one function. `callers` answers the gate's questions about a caller (partner key,
+    access token, does the user exist); an app without it serves no request (500), only its documentation."""
+    app = ApiResolver(callers)
 
     @app.exception_handler(AppError)
     def handle_app_error(exc: AppError) -> Response:
@@ -183,8 +186,10 @@ def gate(app: ApiResolver, event: dict[str, Any]) -> RequestContext | None:
     declared = app.declaration(method, str(event.get("resource", "")))
     if declared is None and method == "OPTIONS":
         return None
+    if app.callers is None:
+        raise RuntimeError("this app was created without callers: create_app(callers=...)")
     proxy_event = APIGatewayProxyEvent(event)
-    caller = check_request(proxy_event.headers, declared.access if declared else UNDECLARED)
+    caller = check_request(proxy_event.headers, declared.access if declared else UNDECLARED, app.callers)
     require_json_body(proxy_event, declared.takes_body if declared else False)
     return caller
 

@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
-
-from bson import ObjectId
+from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from core.errors import NotAuthenticated
 from core.locale import DEFAULT_LOCALE, Locale
-from data.mongo import get_db
+
+
+class Callers(Protocol):
+    """What the edge must know about callers and cannot know itself: the domain answers (the function
+    that creates the app gives it, `create_app(callers=...)`), so the edge never imports the domain."""
+
+    def partner_name(self, client_key: str) -> str | None:
+        """The name of the active partner owning this client key; None for an unknown or inactive key."""
+        ...
+
+    def user_exists(self, user_id: str) -> bool: ...
+
+    def verify_access_token(self, token: str) -> str:
+        """The user id the access token was issued to; raises NotAuthenticated for any defect."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -19,6 +32,7 @@ class RequestContext:
     partner: str = ""
     user_id: str | None = None
     user_exists: bool = False  # the user of `user_id` was found in this request
+    callers: Callers | None = field(default=None, repr=False, compare=False)  # whom the gate asked
 
 
 _current: ContextVar[RequestContext] = ContextVar("request_context", default=RequestContext())  # noqa: B039 (frozen dataclass)
@@ -41,7 +55,7 @@ def caller_id() -> str:
     if current.user_id is None:
         raise NotAuthenticated("Authorization required")
     if not current.user_exists:
-        if get_db().users.count_documents({"_id": ObjectId(current.user_id)}, limit=1) == 0:
+        if current.callers is None or not current.callers.user_exists(current.user_id):
             raise NotAuthenticated("User not found")
         _current.set(replace(current, user_exists=True))
     return current.user_id

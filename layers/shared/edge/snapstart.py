@@ -7,8 +7,9 @@ later instance from that snapshot, possibly days later and many at once. So:
   same everywhere: read the settings, import what the first AWS call imports (boto3 and the Powertools
   parameters utility that fetches the secrets), build the validation models of every route;
 - after a restore, forget what belongs to the process that was snapshotted (the MongoDB and
-  EventBridge clients with their sockets, cached secrets that may have rotated, cached partner keys)
-  and draw again what must differ between instances (minted ObjectIds, `random`).
+  EventBridge clients with their sockets, cached secrets that may have rotated, every per-process cache
+  registered in `data.caches`, such as the partner keys) and draw again what must differ between
+  instances (minted ObjectIds, `random`).
 
 Nothing before the snapshot connects to the database or reads a secret.
 """
@@ -22,9 +23,8 @@ from snapshot_restore_py import register_after_restore, register_before_snapshot
 
 from core import ids, secrets
 from core.settings import get_settings
-from data import events
+from data import caches, events
 from data import mongo as db
-from domain.partners import store as partners
 
 
 def warm(app: APIGatewayRestResolver) -> None:
@@ -43,7 +43,7 @@ def refresh() -> None:
     db.reset_client()
     events.reset_client()
     secrets.reset_secrets()
-    partners.clear_partner_cache()
+    caches.clear_caches()
     ids.reseed()
     random.seed()
 

@@ -19,8 +19,9 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
+from core.pinfl import pinfl_is_valid
+
 E164 = re.compile(r"^\+[1-9]\d{7,14}$")
-PINFL_WEIGHTS = (7, 3, 1)
 MAX_PAGE_SIZE = 100
 # Deep paging past this is no use case, and it keeps `skip` within every server's integer range.
 DEFAULT_PAGE_SIZE = 10
@@ -37,18 +38,6 @@ def _phone(value: str) -> str:
     if not E164.match(compact):
         raise ValueError("must be an international number with country prefix, e.g. +998901234567")
     return compact
-
-
-def pinfl_check_digit(first13: str) -> str:
-    """The 14th digit of a PINFL: the weighted sum (7, 3, 1, ...) of the first 13 digits, mod 10."""
-    return str(sum(int(digit) * PINFL_WEIGHTS[i % 3] for i, digit in enumerate(first13)) % 10)
-
-
-def pinfl_is_valid(value: str) -> bool:
-    """PINFL (JShShIR): 14 digits; the last is the check digit of the first 13."""
-    if len(value) != 14 or not value.isdigit():
-        return False
-    return value[13] == pinfl_check_digit(value[:13])
 
 
 def _pinfl(value: str) -> str:

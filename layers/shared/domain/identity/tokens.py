@@ -21,17 +21,13 @@ from core.errors import NotAuthenticated
 from core.ids import new_id
 from core.secrets import jwt_secret
 from core.settings import get_settings
-from data.mongo import Index, get_db
+from domain.identity import store
+from domain.identity.store import RefreshToken, RefreshTokenUse
 
 TokenType = Literal["access", "refresh"]
 ALGORITHM = "HS256"
 REQUIRED_CLAIMS = ("sub", "typ", "jti", "iat", "exp", "iss")
 CLOCK_SKEW_SECONDS = 30
-
-INDEXES = [
-    Index("refresh_tokens", [("expiresAt", 1)], "refresh_tokens_ttl", {"expireAfterSeconds": 0}),
-    Index("refresh_tokens", [("family", 1)], "refresh_tokens_family"),
-]
 
 
 @dataclass(frozen=True)
@@ -47,9 +43,6 @@ class Claims:
 class TokenPair:
     access_token: str
     refresh_token: str
-
-    def as_dict(self) -> dict[str, str]:
-        return {"accessToken": self.access_token, "refreshToken": self.refresh_token}
 
 
 def _encode(subject: str, token_type: TokenType, jti: str, issued: datetime, ttl_seconds: int) -> str:
@@ -102,22 +95,21 @@ def issue_pair(user_id: str, *, family: str | None = None) -> TokenPair:
     settings = get_settings()
     issued = clock.now()
     refresh_jti = str(new_id())
-    refresh_tokens = get_db().refresh_tokens
-    refresh_tokens.insert_one(
-        {
-            "_id": refresh_jti,
-            "userId": user_id,
-            "family": family or refresh_jti,
-            "createdAt": issued,
-            "expiresAt": issued + timedelta(seconds=settings.refresh_token_ttl_seconds),
-            "usedAt": None,
-            "revokedAt": None,
-        }
+    store.insert_refresh_token(
+        RefreshToken(
+            _id=refresh_jti,
+            userId=user_id,
+            family=family or refresh_jti,
+            createdAt=issued,
+            expiresAt=issued + timedelta(seconds=settings.refresh_token_ttl_seconds),
+            usedAt=None,
+            revokedAt=None,
+        )
     )
     # A reuse may have revoked the family between consuming the old token and inserting this one; the
     # revocation did not see this token, so it must not survive it. One of the two writes sees the other.
-    if family and refresh_tokens.count_documents({"family": family, "revokedAt": {"$ne": None}}, limit=1):
-        refresh_tokens.update_one({"_id": refresh_jti}, {"$set": {"revokedAt": issued}})
+    if family and store.family_is_revoked(family):
+        store.revoke_refresh_token(refresh_jti, issued)
         raise NotAuthenticated("Refresh token has already been used or was revoked")
     return TokenPair(
         access_token=_encode(user_id, "access", str(new_id()), issued, settings.access_token_ttl_seconds),
@@ -133,20 +125,24 @@ def consume_refresh(claims: Claims, *, client: str) -> str:
     retry after a lost answer, or two parts of one app refreshing at once: the family lives on and the
     caller gets a sibling of the token already issued. Any other reuse is treated as theft and revokes
     the whole family."""
-    db = get_db()
     now = clock.now()
-    record = db.refresh_tokens.find_one_and_update(
-        {"_id": claims.jti, "userId": claims.sub, "usedAt": None, "revokedAt": None},
-        {"$set": {"usedAt": now, "usedBy": client}},
-    )
+    record = store.use_refresh_token(claims.jti, claims.sub, client=client, at=now)
     if record is not None:
-        return str(record["family"])
-    known = db.refresh_tokens.find_one({"_id": claims.jti}, {"family": 1, "usedAt": 1, "usedBy": 1, "revokedAt": 1})
+        return record["family"]
+    known = store.find_refresh_token_use(claims.jti)
     if known is not None and _reused_within_grace(known, client, now):
-        return str(known["family"])
+        return known["family"]
     if known is not None:
-        db.refresh_tokens.update_many({"family": known["family"]}, {"$set": {"revokedAt": now}})
+        store.revoke_family(known["family"], now)
     raise NotAuthenticated("Refresh token has already been used or was revoked")
+
+
+def rotate(refresh_token: str, *, client: str) -> TokenPair:
+    """A new pair for a refresh token of a user who still exists, which the token's family continues."""
+    claims = verify(refresh_token, "refresh")
+    if store.find_user(claims.sub) is None:
+        raise NotAuthenticated("User not found")
+    return issue_pair(claims.sub, family=consume_refresh(claims, client=client))
 
 
 def refresh_client(partner: str, fingerprint: str) -> str:
@@ -154,7 +150,7 @@ def refresh_client(partner: str, fingerprint: str) -> str:
     return hashlib.sha256(f"{partner}\n{fingerprint}".encode()).hexdigest()
 
 
-def _reused_within_grace(record: dict[str, Any], client: str, now: datetime) -> bool:
+def _reused_within_grace(record: RefreshTokenUse, client: str, now: datetime) -> bool:
     used_at = record.get("usedAt")
     grace = timedelta(seconds=get_settings().refresh_reuse_grace_seconds)
     return (

@@ -14,13 +14,9 @@ import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 
-from bson import ObjectId
-from pymongo.errors import DuplicateKeyError
-
 from core import clock
-from core.errors import Conflict
 from core.secrets import keyed_hash
-from data.mongo import get_db
+from domain.identity import store
 
 STALE_CLAIM_SECONDS = 60
 RETENTION = timedelta(days=30)  # far longer than any provider keeps a code valid
@@ -38,39 +34,23 @@ def code_hash(code: str) -> str:
 
 
 def claim(code: str, user_id: str) -> Claim:
+    """Claim the code for this verification; a code used (or being used) by another is a 409."""
     now = clock.now()
     taken = Claim(code_hash(code), uuid.uuid4().hex)
-    try:
-        # Inserts a new claim or takes over a stale pending one; any other existing claim fails the
-        # upsert on the `_id` unique index.
-        get_db().identity_codes.update_one(
-            {
-                "_id": taken.code_hash,
-                "state": "pending",
-                "claimedAt": {"$lt": now - timedelta(seconds=STALE_CLAIM_SECONDS)},
-            },
-            {
-                "$set": {
-                    "state": "pending",
-                    "claimId": taken.claim_id,
-                    "userId": ObjectId(user_id),
-                    "claimedAt": now,
-                    "expiresAt": now + RETENTION,
-                }
-            },
-            upsert=True,
-        )
-    except DuplicateKeyError as exc:
-        raise Conflict("This authorization code has already been used") from exc
+    store.claim_code(
+        taken.code_hash,
+        taken.claim_id,
+        user_id,
+        at=now,
+        stale_before=now - timedelta(seconds=STALE_CLAIM_SECONDS),
+        expires_at=now + RETENTION,
+    )
     return taken
 
 
 def release(taken: Claim) -> None:
-    get_db().identity_codes.delete_one({"_id": taken.code_hash, "claimId": taken.claim_id, "state": "pending"})
+    store.release_code(taken.code_hash, taken.claim_id)
 
 
 def mark_used(taken: Claim) -> None:
-    get_db().identity_codes.update_one(
-        {"_id": taken.code_hash, "claimId": taken.claim_id},
-        {"$set": {"state": "used", "usedAt": clock.now()}},
-    )
+    store.mark_code_used(taken.code_hash, taken.claim_id, at=clock.now())

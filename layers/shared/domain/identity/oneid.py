@@ -23,11 +23,11 @@ from urllib.error import HTTPError
 from urllib.parse import urlencode
 from urllib.request import Request, urlopen
 
-from auth.identity import CodeRejected, ProviderUnavailable, VerifiedPerson
 from core.observability import logger
+from core.pinfl import pinfl_is_valid
 from core.secrets import oneid_client_secret
 from core.settings import Settings
-from edge.validation import pinfl_is_valid
+from domain.identity.provider import CodeRejected, ProviderUnavailable, VerifiedPerson
 
 Step = Literal["token", "profile"]
 NAME_MAX_LENGTH = 100

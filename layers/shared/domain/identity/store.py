@@ -1,0 +1,242 @@
+"""The identity collections: `users`, `refresh_tokens` and `identity_codes`. Only this module reads and
+writes them; the rules that decide what to write are beside it (users, tokens, codes).
+
+A unique index answers for a value another document holds (a phone, a PINFL, a code's hash): the
+write that would break it is refused as a `Conflict` here, where the index is known.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import NotRequired, Required, TypedDict, cast
+
+from bson import ObjectId
+from pymongo import ReturnDocument
+from pymongo.errors import DuplicateKeyError
+
+from core.errors import Conflict
+from data.mongo import Document, Index, get_db
+
+INDEXES = [
+    Index(
+        "users",
+        [("phone", 1)],
+        "users_phone_unique",
+        {"unique": True, "partialFilterExpression": {"phone": {"$type": "string"}}},
+    ),
+    Index(
+        "users",
+        [("pin", 1)],
+        "users_pin_unique",
+        {"unique": True, "partialFilterExpression": {"pin": {"$type": "string"}}},
+    ),
+    # Used authorization codes: `_id` is the code's keyed hash (unique by nature); kept 30 days.
+    Index("identity_codes", [("expiresAt", 1)], "identity_codes_ttl", {"expireAfterSeconds": 0}),
+    Index("refresh_tokens", [("expiresAt", 1)], "refresh_tokens_ttl", {"expireAfterSeconds": 0}),
+    Index("refresh_tokens", [("family", 1)], "refresh_tokens_family"),
+]
+
+
+class User(TypedDict, total=False):
+    """A user as stored. A user created by a login has every field but the verification's."""
+
+    _id: Required[ObjectId]
+    phone: str | None  # E.164; absent or None for a user who signed in by PINFL only
+    pin: str | None  # the PINFL
+    firstName: str
+    lastName: str
+    middleName: str | None  # from the identity provider
+    birthDate: str | None  # YYYY-MM-DD, from the identity provider
+    balance: int  # in sums
+    verified: bool
+    verifiedAt: datetime
+    createdAt: datetime
+    updatedAt: datetime
+
+
+class LoginChanges(TypedDict, total=False):
+    """What a login sets on a user: the identifiers and names it carries, and the time."""
+
+    phone: str
+    pin: str
+    firstName: str
+    lastName: str
+    updatedAt: Required[datetime]
+
+
+class Verification(TypedDict):
+    """What a verified identity sets on a user."""
+
+    pin: str
+    firstName: str
+    lastName: str
+    middleName: str | None
+    birthDate: str | None
+    verified: bool
+    verifiedAt: datetime
+    updatedAt: datetime
+
+
+class RefreshToken(TypedDict):
+    """A refresh token as recorded: `_id` is its `jti`; `family` the jti of the login's first token."""
+
+    _id: str
+    userId: str
+    family: str
+    createdAt: datetime
+    expiresAt: datetime
+    usedAt: datetime | None
+    usedBy: NotRequired[str]  # who presented it: tokens.refresh_client(partner, fingerprint)
+    revokedAt: datetime | None
+
+
+class RefreshTokenUse(TypedDict, total=False):
+    """The part of a refresh token record that tells how it was used (a projection)."""
+
+    _id: Required[str]
+    family: Required[str]
+    usedAt: datetime | None
+    usedBy: str
+    revokedAt: datetime | None
+
+
+# -- users
+
+
+def find_user(user_id: str) -> User | None:
+    return cast(User | None, get_db().users.find_one({"_id": ObjectId(user_id)}))
+
+
+def user_exists(user_id: str) -> bool:
+    return get_db().users.count_documents({"_id": ObjectId(user_id)}, limit=1) > 0
+
+
+def find_user_by_phone(phone: str) -> User | None:
+    return cast(User | None, get_db().users.find_one({"phone": phone}))
+
+
+def find_user_by_pin(pin: str) -> User | None:
+    return cast(User | None, get_db().users.find_one({"pin": pin}))
+
+
+LOGIN_CONFLICT = "This phone number or PINFL is already registered to another user"
+
+
+def create_user_on_login(changes: LoginChanges) -> User:
+    """Create the user a login names, keyed by its PINFL, else its phone; a concurrent login creating the
+    same person meets the unique index (409)."""
+    key: Document = {"pin": changes["pin"]} if changes.get("pin") else {"phone": changes.get("phone")}
+    defaults: Document = {
+        "firstName": "",
+        "lastName": "",
+        "balance": 0,
+        "verified": False,
+        "createdAt": changes["updatedAt"],
+    }
+    update = {"$set": changes, "$setOnInsert": {k: v for k, v in defaults.items() if k not in changes}}
+    try:
+        user = get_db().users.find_one_and_update(key, update, upsert=True, return_document=ReturnDocument.AFTER)
+    except DuplicateKeyError as exc:
+        raise Conflict(LOGIN_CONFLICT) from exc
+    return cast(User, user)
+
+
+def update_user_on_login(user_id: ObjectId, changes: LoginChanges) -> User | None:
+    """Set what a login carries on an existing user, provided each identifier it sets is still missing or
+    the same (the condition holds against a concurrent change since the user was read). None when it is
+    not: the account has another phone or PINFL."""
+    key: Document = {"_id": user_id}
+    if "phone" in changes:
+        key["phone"] = {"$in": [None, changes["phone"]]}
+    if "pin" in changes:
+        key["pin"] = {"$in": [None, changes["pin"]]}
+    try:
+        user = get_db().users.find_one_and_update(key, {"$set": changes}, return_document=ReturnDocument.AFTER)
+    except DuplicateKeyError as exc:
+        raise Conflict(LOGIN_CONFLICT) from exc
+    return cast(User | None, user)
+
+
+def record_verification(user_id: str, verification: Verification) -> User | None:
+    """Record a verified person on the user, provided the account carries no PINFL or the same one. One
+    conditional write: None (nothing written) when the user is gone or has another PINFL. The unique index
+    on `pin` refuses a PINFL another user holds (409), even under concurrent requests."""
+    try:
+        user = get_db().users.find_one_and_update(
+            {"_id": ObjectId(user_id), "$or": [{"pin": None}, {"pin": verification["pin"]}]},
+            {"$set": verification},
+            return_document=ReturnDocument.AFTER,
+        )
+    except DuplicateKeyError as exc:
+        raise Conflict("This person's PINFL is already registered to another user") from exc
+    return cast(User | None, user)
+
+
+# -- refresh_tokens
+
+
+def insert_refresh_token(record: RefreshToken) -> None:
+    get_db().refresh_tokens.insert_one(cast(Document, record))
+
+
+def family_is_revoked(family: str) -> bool:
+    return get_db().refresh_tokens.count_documents({"family": family, "revokedAt": {"$ne": None}}, limit=1) > 0
+
+
+def revoke_refresh_token(jti: str, at: datetime) -> None:
+    get_db().refresh_tokens.update_one({"_id": jti}, {"$set": {"revokedAt": at}})
+
+
+def use_refresh_token(jti: str, user_id: str, *, client: str, at: datetime) -> RefreshToken | None:
+    """Mark the user's token used by `client`, if it is neither used nor revoked: of two racing uses, one
+    gets the record (as it was), the other None."""
+    record = get_db().refresh_tokens.find_one_and_update(
+        {"_id": jti, "userId": user_id, "usedAt": None, "revokedAt": None},
+        {"$set": {"usedAt": at, "usedBy": client}},
+    )
+    return cast(RefreshToken | None, record)
+
+
+def find_refresh_token_use(jti: str) -> RefreshTokenUse | None:
+    record = get_db().refresh_tokens.find_one({"_id": jti}, {"family": 1, "usedAt": 1, "usedBy": 1, "revokedAt": 1})
+    return cast(RefreshTokenUse | None, record)
+
+
+def revoke_family(family: str, at: datetime) -> None:
+    get_db().refresh_tokens.update_many({"family": family}, {"$set": {"revokedAt": at}})
+
+
+# -- identity_codes
+
+
+def claim_code(
+    code_hash: str, claim_id: str, user_id: str, *, at: datetime, stale_before: datetime, expires_at: datetime
+) -> None:
+    """Insert a pending claim on the code, or take over a pending one claimed before `stale_before`. Any
+    other existing claim fails the upsert on the `_id` unique index: the code was used (409)."""
+    update: Document = {
+        "$set": {
+            "state": "pending",
+            "claimId": claim_id,
+            "userId": ObjectId(user_id),
+            "claimedAt": at,
+            "expiresAt": expires_at,
+        }
+    }
+    try:
+        get_db().identity_codes.update_one(
+            {"_id": code_hash, "state": "pending", "claimedAt": {"$lt": stale_before}}, update, upsert=True
+        )
+    except DuplicateKeyError as exc:
+        raise Conflict("This authorization code has already been used") from exc
+
+
+def release_code(code_hash: str, claim_id: str) -> None:
+    """Drop a pending claim, so the code can be used again."""
+    get_db().identity_codes.delete_one({"_id": code_hash, "claimId": claim_id, "state": "pending"})
+
+
+def mark_code_used(code_hash: str, claim_id: str, *, at: datetime) -> None:
+    get_db().identity_codes.update_one(
+        {"_id": code_hash, "claimId": claim_id}, {"$set": {"state": "used", "usedAt": at}}
+    )

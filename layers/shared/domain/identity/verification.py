@@ -1,0 +1,44 @@
+"""Identity verification: the caller redeems an identity provider's authorization code once, and the
+person it vouches for is recorded on their account."""
+
+from __future__ import annotations
+
+from aws_lambda_powertools.metrics import MetricUnit
+
+from core.errors import Unavailable
+from core.observability import logger, metrics
+from core.settings import get_settings
+from domain.identity import codes, users
+from domain.identity.provider import IdentityProvider, VerifiedPerson, mask_pin
+from domain.identity.sandbox import SandboxIdentityProvider
+from domain.identity.store import User
+
+
+def get_provider() -> IdentityProvider:
+    """The configured adapter: OneID over HTTP when `IDENTITY_PROVIDER=http`, else the sandbox."""
+    settings = get_settings()
+    if settings.identity_provider == "http":
+        from domain.identity.oneid import OneIdProvider  # only the deployed HTTP path pays for it
+
+        return OneIdProvider.from_settings(settings)
+    if settings.stage == "prod":
+        # The sandbox verifies anyone who knows its codes: it must never unlock real purchase limits.
+        logger.error("the sandbox identity provider is refused in prod; set IDENTITY_PROVIDER=http")
+        raise Unavailable("Identity verification is not configured")
+    return SandboxIdentityProvider()
+
+
+def verify_identity(user_id: str, code: str) -> tuple[User, VerifiedPerson]:
+    """Verify the user through the identity provider; on any failure the user and the code are untouched."""
+    provider = get_provider()  # a configuration error surfaces before the code is claimed
+    claim = codes.claim(code, user_id)
+    try:
+        person = provider.verify(code)
+        user = users.apply_verification(user_id, person)
+    except Exception:
+        codes.release(claim)
+        raise
+    codes.mark_used(claim)
+    metrics.add_metric(name="IdentityVerifications", unit=MetricUnit.Count, value=1)
+    logger.info("identity verified", extra={"userId": user_id, "pin": mask_pin(person.pin)})
+    return user, person

@@ -1,0 +1,147 @@
+"""The request gate on its own, with a fake `Callers` (no database): 400 for a missing header, then 403 for
+an unknown partner, then 401 for a bad token, each asked only once the one before has passed; and the
+caller's user checked once per request, only when a route acts for its caller."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from aws_lambda_powertools.event_handler import Response
+
+from core.errors import NotAuthenticated
+from core.models import ApiModel
+from edge import context, responses
+from edge.access import PUBLIC
+from edge.app import ApiResolver, create_app, gate_or_refuse
+from edge.context import RequestContext, set_current
+from edge.envelope import Envelope
+from tests.factories import DEMO_CLIENT_KEY, api_event, bearer
+
+USER_ID = "665f1c2e9b1e8a3d4c5b6a79"
+GOOD_TOKEN = "good-access-token"
+
+
+class FakeCallers:
+    """Knows one partner (the demo key), one token and one user; records what the gate asked, in order."""
+
+    def __init__(self) -> None:
+        self.partners = {DEMO_CLIENT_KEY: "Demo partner"}
+        self.users = {USER_ID}
+        self.asked: list[str] = []
+
+    def partner_name(self, client_key: str) -> str | None:
+        self.asked.append("partner")
+        return self.partners.get(client_key)
+
+    def user_exists(self, user_id: str) -> bool:
+        self.asked.append("user")
+        return user_id in self.users
+
+    def verify_access_token(self, token: str) -> str:
+        self.asked.append("token")
+        if token != GOOD_TOKEN:
+            raise NotAuthenticated("Invalid token")
+        return USER_ID
+
+
+class Thing(ApiModel):
+    name: str
+
+
+def app_with(callers: FakeCallers | None) -> ApiResolver:
+    app = create_app(callers=callers)
+
+    @app.get("/api/v1/things")
+    def things() -> Response[Envelope[Thing]]:
+        return responses.ok(Thing(name="mine"))
+
+    @app.get("/api/v1/things/public", middlewares=[PUBLIC])
+    def public_things() -> Response[Envelope[Thing]]:
+        return responses.ok(Thing(name="open"))
+
+    return app
+
+
+@pytest.fixture
+def callers() -> FakeCallers:
+    set_current(RequestContext())
+    return FakeCallers()
+
+
+def refusal(result: dict[str, Any] | None) -> tuple[int, str]:
+    assert result is not None, "the gate let the request through"
+    return result["statusCode"], json.loads(result["body"])["message"]
+
+
+def test_a_missing_header_is_400_before_the_partner_is_asked(callers: FakeCallers) -> None:
+    # Given a request without its fingerprint, from an unknown partner, with a bad token
+    event = api_event("GET", "/api/v1/things", headers={"fingerprint": "", "client": "nobody", **bearer("forged")})
+    # When it reaches the gate
+    result = gate_or_refuse(app_with(callers), event)
+    # Then it is refused 400 naming the header, and nobody was asked anything
+    assert refusal(result) == (400, "Missing required header: fingerprint")
+    assert callers.asked == []
+
+
+def test_an_unknown_partner_is_403_before_the_token_is_read(callers: FakeCallers) -> None:
+    # Given a request with every header, from an unknown partner, with a bad token
+    event = api_event("GET", "/api/v1/things", headers={"client": "nobody", **bearer("forged")})
+    # When it reaches the gate
+    result = gate_or_refuse(app_with(callers), event)
+    # Then it is refused 403, and the token was never verified
+    assert refusal(result) == (403, "Unknown or inactive client key")
+    assert callers.asked == ["partner"]
+
+
+def test_a_bad_token_is_401_once_the_partner_is_known(callers: FakeCallers) -> None:
+    # Given a request of a known partner with a token the callers refuse
+    event = api_event("GET", "/api/v1/things", headers=bearer("forged"))
+    # When it reaches the gate
+    result = gate_or_refuse(app_with(callers), event)
+    # Then it is refused 401 with the callers' reason, after the partner was asked
+    assert refusal(result) == (401, "Invalid token")
+    assert callers.asked == ["partner", "token"]
+
+
+def test_a_jwt_route_without_a_token_is_401(callers: FakeCallers) -> None:
+    result = gate_or_refuse(app_with(callers), api_event("GET", "/api/v1/things"))
+    assert refusal(result) == (401, "Authorization header with a Bearer access token is required")
+    assert callers.asked == ["partner"]
+
+
+def test_a_public_route_never_reads_the_token(callers: FakeCallers) -> None:
+    # Given a public route called with a token that would be refused
+    event = api_event("GET", "/api/v1/things/public", headers=bearer("forged"))
+    # When it reaches the gate, then it passes, knowing the partner and no user
+    assert gate_or_refuse(app_with(callers), event) is None
+    assert (context.current().partner, context.current().user_id) == ("Demo partner", None)
+    assert callers.asked == ["partner"]
+
+
+def test_the_users_existence_is_checked_once_per_request_and_only_when_asked(callers: FakeCallers) -> None:
+    # Given a request with a valid token that passed the gate
+    assert gate_or_refuse(app_with(callers), api_event("GET", "/api/v1/things", headers=bearer(GOOD_TOKEN))) is None
+    assert callers.asked == ["partner", "token"]
+    # When a route asks for its caller twice
+    first, second = context.caller_id(), context.caller_id()
+    # Then it gets the token's user, whose existence was checked once
+    assert first == second == USER_ID
+    assert callers.asked == ["partner", "token", "user"]
+
+
+def test_a_user_deleted_since_the_token_was_issued_is_not_authenticated(callers: FakeCallers) -> None:
+    # Given a valid token of a user who no longer exists
+    callers.users.clear()
+    assert gate_or_refuse(app_with(callers), api_event("GET", "/api/v1/things", headers=bearer(GOOD_TOKEN))) is None
+    # When a route acts for its caller, then it is refused
+    with pytest.raises(NotAuthenticated, match="User not found"):
+        context.caller_id()
+
+
+def test_an_app_created_without_callers_serves_no_request(callers: FakeCallers) -> None:
+    # Given an app that was not told whom to ask about callers (only good for its documentation)
+    # When a request reaches its gate, then it is a plain 500, never let through
+    result = gate_or_refuse(app_with(None), api_event("GET", "/api/v1/things/public"))
+    assert refusal(result) == (500, "Internal server error")
