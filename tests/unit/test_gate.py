@@ -50,7 +50,7 @@ class Thing(ApiModel):
     name: str
 
 
-def app_with(callers: FakeCallers | None) -> ApiResolver:
+def app_with(callers: FakeCallers) -> ApiResolver:
     app = create_app(callers=callers)
 
     @app.get("/api/v1/things")
@@ -138,10 +138,3 @@ def test_a_user_deleted_since_the_token_was_issued_is_not_authenticated(callers:
     # When a route acts for its caller, then it is refused
     with pytest.raises(NotAuthenticated, match="User not found"):
         context.caller_id()
-
-
-def test_an_app_created_without_callers_serves_no_request(callers: FakeCallers) -> None:
-    # Given an app that was not told whom to ask about callers (only good for its documentation)
-    # When a request reaches its gate, then it is a plain 500, never let through
-    result = gate_or_refuse(app_with(None), api_event("GET", "/api/v1/things/public"))
-    assert refusal(result) == (500, "Internal server error")

@@ -12,6 +12,7 @@ from aws_lambda_powertools.event_handler.openapi.models import OpenAPI
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel
 
+from domain.identity import callers
 from edge.access import OPTIONAL_JWT
 from edge.app import create_app
 from edge.envelope import Envelope
@@ -232,7 +233,7 @@ class CarBody(BaseModel):
 
 def test_what_a_route_declares_itself_wins_and_gets_the_envelope() -> None:
     # Given a route filled in later, declaring its body, a query parameter, its success and a conflict
-    app = create_app()
+    app = create_app(callers=callers)
 
     @app.post(
         "/api/v1/things/<id>",

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from core.assets import url
 from core.settings import LOCAL_ASSETS_BASE_URL, Settings, reset_settings
+from domain.identity import callers
 from edge.app import create_app, lambda_entry
 from local.template import ROOT, load_template
 
@@ -34,7 +35,7 @@ def test_a_function_outside_local_without_an_assets_base_url_refuses_to_start(
     monkeypatch.delenv("ASSETS_BASE_URL", raising=False)
     # When a function starts, then it fails its start saying what is missing
     with pytest.raises(RuntimeError, match="ASSETS_BASE_URL must be set outside the local stage"):
-        lambda_entry(create_app())
+        lambda_entry(create_app(callers=callers))
     # And nothing could have answered a storage key as an image URL
     with pytest.raises(RuntimeError, match="ASSETS_BASE_URL"):
         url("organizations/kapitalbank.svg")
@@ -45,7 +46,7 @@ def test_a_function_with_the_templates_assets_base_url_starts_and_answers_urls_u
 ) -> None:
     monkeypatch.setenv("STAGE", "prod")
     monkeypatch.setenv("ASSETS_BASE_URL", "https://d111111abcdef8.cloudfront.net/media/")
-    assert callable(lambda_entry(create_app()))
+    assert callable(lambda_entry(create_app(callers=callers)))
     assert (
         url("organizations/kapitalbank.svg")
         == "https://d111111abcdef8.cloudfront.net/media/organizations/kapitalbank.svg"

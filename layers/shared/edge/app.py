@@ -91,7 +91,7 @@ def _takes_body(func: Callable[..., Any]) -> bool:
 class ApiResolver(APIGatewayRestResolver):
     """Powertools' REST resolver that records each route's declaration in `declarations`."""
 
-    def __init__(self, callers: Callers | None = None) -> None:
+    def __init__(self, callers: Callers) -> None:
         # A response that does not match its declared model is our bug: 500, never the caller's 400.
         super().__init__(enable_validation=True, response_validation_error_http_code=HTTPStatus.INTERNAL_SERVER_ERROR)
         self.declarations: dict[tuple[str, str], RouteDeclaration] = {}
@@ -135,9 +135,9 @@ class ApiResolver(APIGatewayRestResolver):
         return self.declarations.get((method.upper(), resource))
 
 
-def create_app(*, callers: Callers | None = None) -> ApiResolver:
+def create_app(*, callers: Callers) -> ApiResolver:
     """The resolver of one function. `callers` answers the gate's questions about a caller (partner key,
-    access token, does the user exist); an app without it serves no request (500), only its documentation."""
+    access token, does the user exist)."""
     app = ApiResolver(callers)
 
     @app.exception_handler(AppError)
@@ -186,8 +186,6 @@ def gate(app: ApiResolver, event: dict[str, Any]) -> RequestContext | None:
     declared = app.declaration(method, str(event.get("resource", "")))
     if declared is None and method == "OPTIONS":
         return None
-    if app.callers is None:
-        raise RuntimeError("this app was created without callers: create_app(callers=...)")
     proxy_event = APIGatewayProxyEvent(event)
     caller = check_request(proxy_event.headers, declared.access if declared else UNDECLARED, app.callers)
     require_json_body(proxy_event, declared.takes_body if declared else False)
