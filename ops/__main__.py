@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "order":
         return orders.run(args)
     if args.command == "bank-offers":
-        from payments.store import create_bank_offers
+        from domain.financing.store import create_bank_offers
 
         print(f"bank offers created: {create_bank_offers()}")
         return 0

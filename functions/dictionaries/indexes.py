@@ -1,19 +1,9 @@
-"""Indexes of the dealer network and documents (the Dictionaries function's queries)."""
+"""Indexes of the documents (the Dictionaries function's queries; the dealer network's are in
+`domain.dealers.store`)."""
 
 from data.mongo import Index
 
 INDEXES = [
-    Index("regions", [("slug", 1)], "regions_slug_unique", {"unique": True}),
-    Index("regions", [("order", 1), ("_id", 1)], "regions_order"),
-    # The branches that sell a brand (multikey on brandIds).
-    Index("branches", [("brandIds", 1), ("active", 1)], "branches_brand"),
-    # One row per branch, modification and color; serves "which of these branches have it".
-    Index(
-        "stock",
-        [("branchId", 1), ("modificationId", 1), ("colorId", 1)],
-        "stock_branch_modification_color_unique",
-        {"unique": True},
-    ),
     Index("documents", [("slug", 1)], "documents_slug_unique", {"unique": True}),
     Index("documents", [("public", 1), ("order", 1), ("_id", 1)], "documents_public_order"),
 ]

@@ -16,8 +16,8 @@ from typing import Any
 from bson import ObjectId
 from pymongo.database import Database
 
+from domain.financing.store import create_bank_offers
 from local.seed.support import insert_missing, stable_id
-from payments.store import create_bank_offers
 
 Doc = dict[str, Any]
 

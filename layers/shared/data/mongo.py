@@ -1,6 +1,6 @@
 """The MongoDB client: created lazily once per process and reused across invocations.
 
-Indexes are declared in code (`Index` lists in each function's `indexes.py`) and created by
+Indexes are declared in code (`Index` lists in each store's `INDEXES`) and created by
 `python -m ops indexes`, never per request.
 """
 
@@ -21,6 +21,9 @@ from pymongo.monitoring import CommandListener
 from core.errors import Unavailable
 from core.secrets import mongodb_uri
 from core.settings import get_settings
+
+# A document as pymongo hands it over, before a store gives it its record type.
+Document = dict[str, Any]
 
 WRITE_CONFLICT = 112  # MongoDB's error code
 
