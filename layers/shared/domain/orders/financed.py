@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.errors import InvalidInput, NotFound
+from data.mongo import Document
 from domain.catalog.payment_types import PaymentType
 from domain.catalog.records import CarRecord, ModificationRecord
 from domain.financing import deals
 from domain.financing.records import BankOfferRecord
 from domain.orders.purchase import Purchase
-from domain.orders.records import FinancingDocument
 from domain.orders.requests import CreditRequest, InstallmentRequest, LeasingRequest, OrderRequest
 
 
@@ -35,7 +35,7 @@ class FinancedDeal:
     def initial_payment(self) -> int:
         return int(self.figures["initialPayment"])
 
-    def document(self) -> FinancingDocument:
+    def document(self) -> Document:
         """What the order stores under `financing`."""
         return {
             "paymentType": self.payment_type.value,

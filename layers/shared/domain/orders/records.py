@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Required, TypedDict
+from typing import Required, TypedDict
 
 from bson import ObjectId
 
+from data.mongo import Document
 from domain.catalog.records import LocalizedText
-
-# What a financed order stores under `financing`: `{paymentType, organizationId, offerId, choices, ...figures}`,
-# the figures as the financing route answered them (`domain.orders.financed.FinancedDeal.document`).
-FinancingDocument = dict[str, Any]
 
 
 class OrderRecord(TypedDict, total=False):
@@ -31,7 +28,9 @@ class OrderRecord(TypedDict, total=False):
     paymentTypeId: str
     organizationId: str | None
     offerId: str | None
-    financing: FinancingDocument | None
+    # `{paymentType, organizationId, offerId, choices, ...figures}`, the figures as the financing route
+    # answered them (`domain.orders.financed.FinancedDeal.document`)
+    financing: Document | None
     price: int
     discount: int
     promoCode: str | None
