@@ -82,11 +82,10 @@ def ensure_database(data_dir: Path = DATA_DIR, *, port: int | None = None) -> Lo
 def prepare_database(*, seed: bool) -> dict[str, int]:
     """Create indexes and (optionally) load the demo data into the configured database."""
     from core.settings import reset_settings
-    from data.mongo import create_indexes, get_db
+    from data.mongo import create_indexes
+    from domain.indexes import ALL_INDEXES
     from local.seed import seed_all
-    from ops.indexes import all_indexes
 
     reset_settings()
-    db = get_db()
-    create_indexes(db, all_indexes())
-    return seed_all(db) if seed else {}
+    create_indexes(ALL_INDEXES)
+    return seed_all() if seed else {}

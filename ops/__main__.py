@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from data.mongo import create_indexes, get_db
+from data.mongo import create_indexes
+from domain.indexes import ALL_INDEXES
 from ops import orders
-from ops.indexes import all_indexes
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "order":
         return orders.run(args)
     if args.command == "bank-offers":
-        from payments.store import create_bank_offers
+        from domain.financing.store import create_bank_offers
 
         print(f"bank offers created: {create_bank_offers()}")
         return 0
@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
 
         print(f"wrote {write()}")
         return 0
-    for name in create_indexes(get_db(), all_indexes()):
+    for name in create_indexes(ALL_INDEXES):
         print(f"index ok: {name}")
     return 0
 

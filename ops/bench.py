@@ -202,9 +202,9 @@ def bench_database() -> Iterator[str]:
         prepare_database(seed=True)
         yield os.environ["MONGODB_DB"]
     finally:
-        from data.mongo import get_client, reset_client
+        from data.mongo import drop_database, reset_client
 
-        get_client().drop_database(os.environ["MONGODB_DB"])
+        drop_database()
         reset_client()
         if server is not None:
             server.stop()

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.financing.store import offer_id
 from local.seed import catalog, financing
 from local.seed.core import DEMO_USER_PHONE
 from local.seed.dealers_data import BRANCHES
 from local.seed.orders import DEMO_NEW_ORDER_ID
-from payments.bank_chain import offer_id
 
 SANDBOX_CARD = "8600 4954 7331 6478"  # domain.payments.sandbox.PAYS_UZCARD
 SANDBOX_OTP = "666666"

@@ -21,18 +21,20 @@ from bson import ObjectId
 from core.errors import AppError, NotFound
 from core.serialization import to_json
 from data import outbox
-from data.mongo import get_db
-from domain.orders import lifecycle
-from domain.orders.lifecycle import BACK_OFFICE_TARGETS, Order, Status
+from domain.orders import lifecycle, store
+from domain.orders.lifecycle import BACK_OFFICE_TARGETS, Status
+from domain.orders.records import OrderRecord
+
+# What `show` leaves out of each log entry: the order says them once.
+LOG_FIELDS_LEFT_OUT = ("_id", "orderId", "userId")
 
 
-def find_order(reference: str) -> Order:
+def find_order(reference: str) -> OrderRecord:
     reference = reference.strip()
     if ObjectId.is_valid(reference):
-        query: dict[str, Any] = {"_id": ObjectId(reference)}
+        order = store.find_order(ObjectId(reference))
     else:
-        query = {"contractNumber": {"$in": [reference, reference.upper()]}}
-    order = get_db().orders.find_one(query)
+        order = store.find_order_by_contract_number([reference, reference.upper()])
     if order is None:
         raise NotFound(f"No order with id or contract number {reference}")
     return order
@@ -40,11 +42,14 @@ def find_order(reference: str) -> Order:
 
 def show(reference: str) -> dict[str, Any]:
     order = find_order(reference)
-    log = get_db().order_logs.find({"orderId": order["_id"]}, {"_id": 0, "orderId": 0, "userId": 0})
-    return {"order": order, "log": list(log.sort([("at", 1), ("_id", 1)]))}
+    log = [
+        {name: value for name, value in entry.items() if name not in LOG_FIELDS_LEFT_OUT}
+        for entry in store.order_log(order["_id"])
+    ]
+    return {"order": order, "log": log}
 
 
-def transition(reference: str, target: Status, cause: str) -> Order:
+def transition(reference: str, target: Status, cause: str) -> OrderRecord:
     order = lifecycle.transition(find_order(reference)["_id"], target, cause=cause)
     outbox.flush()  # publish now; the scheduled outbox publisher would otherwise within a minute
     return order

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from bson import ObjectId
 from pymongo.database import Database
+
+from domain.orders.records import OrderRecord
 
 Db = Database[dict[str, Any]]
 
@@ -186,7 +188,7 @@ def insert_order(
     paid: int = 0,
     payment_type: str = "CASH",
     **fields: Any,
-) -> dict[str, Any]:
+) -> OrderRecord:
     """An order document as POST /api/v1/orders stores it (docs/DATA_MODEL.md), with its creation log."""
     now = datetime.now(UTC)
     order_id = ObjectId()
@@ -216,7 +218,7 @@ def insert_order(
     db.order_logs.insert_one(
         {"orderId": order_id, "userId": user_id, "from": None, "to": status, "cause": "created", "at": now}
     )
-    return doc
+    return cast("OrderRecord", doc)
 
 
 def order_body(car: CatalogCar, **overrides: Any) -> dict[str, Any]:

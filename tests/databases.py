@@ -32,9 +32,9 @@ def reset_process_state() -> None:
 
 def create_indexes_for(database: Database[dict[str, Any]]) -> None:
     from data.mongo import create_indexes
-    from ops.indexes import all_indexes
+    from domain.indexes import ALL_INDEXES
 
-    create_indexes(database, all_indexes())
+    create_indexes(ALL_INDEXES, database=database)
 
 
 def clear_database(database: Database[dict[str, Any]]) -> None:

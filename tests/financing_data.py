@@ -8,7 +8,7 @@ from typing import Any
 
 from bson import ObjectId
 
-from payments.store import create_bank_offers
+from domain.financing.store import create_bank_offers
 from tests.data import Db, text
 
 

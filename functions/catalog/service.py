@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from catalog import store
 from core.errors import NotFound
 from core.models import Page
-from domain.catalog import brands, cars, views
+from domain.catalog import store, views
 from domain.catalog.items import car_items
 from domain.catalog.models import (
     AllFilters,
@@ -30,6 +27,7 @@ from domain.catalog.query import (
     car_sort,
     parse_ids,
 )
+from domain.catalog.records import CarRecord, OptionRecord
 from domain.saved_cars import store as saved_cars
 from edge.context import current, locale
 
@@ -52,28 +50,28 @@ def list_cars(
         min_price=min_price,
         max_price=max_price,
         search=term,
-        brands_named=brands.ids_named(term) if term else [],
+        brands_named=store.brand_ids_named(term) if term else [],
     )
-    docs, total = cars.find_page(
+    docs, total = store.find_car_page(
         query, car_sort(sort, locale()), offset=offset, limit=limit, collation=car_collation(sort)
     )
     return Page[CarItem](items=car_items(docs, fingerprint=current().fingerprint, locale=locale()), total=total)
 
 
-def _car(car_id: str, *fields: str) -> cars.Car:
-    car = cars.find_fields(car_id, *fields)
+def _car(car_id: str, *fields: str) -> CarRecord:
+    car = store.find_car_fields(car_id, *fields)
     if car is None:
         raise NotFound("Car not found")
     return car
 
 
 def car_detail(car_id: str) -> CarDetail:
-    car = cars.find_detail(car_id)
+    car = store.find_car(car_id)
     if car is None:
         raise NotFound("Car not found")
     return views.car_detail(
         car,
-        brand=brands.find_by_id(str(car["brandId"])),
+        brand=store.find_brand(car["brandId"]),
         body_type=store.find_body_type(car.get("bodyTypeId")),
         powertrain=store.find_powertrain(car.get("powertrainId")),
         saved=bool(saved_cars.saved_car_ids(current().fingerprint, [car["_id"]])),
@@ -92,18 +90,18 @@ def car_modifications(car_id: str) -> Page[Modification]:
 
 
 def list_brands(*, search: str | None, sort: BrandSort) -> Page[BrandItem]:
-    found = brands.find_all(search=(search or "").strip(), sort=brand_sort(sort), collation=brand_collation(sort))
+    found = store.find_brands(search=(search or "").strip(), sort=brand_sort(sort), collation=brand_collation(sort))
     return Page[BrandItem](items=[views.brand_item(brand, locale()) for brand in found], total=len(found))
 
 
 def brand_detail(brand_id: str) -> BrandDetail:
-    brand = brands.find_by_id(brand_id)
+    brand = store.find_brand(brand_id)
     if brand is None:
         raise NotFound("Brand not found")
-    return views.brand_detail(brand, cars.count_by_brand(brand["_id"]), locale())
+    return views.brand_detail(brand, store.count_cars_of_brand(brand["_id"]), locale())
 
 
-def _options(docs: list[dict[str, Any]]) -> Page[Option]:
+def _options(docs: list[OptionRecord]) -> Page[Option]:
     options = [option for option in (views.option(doc, locale()) for doc in docs) if option is not None]
     return Page[Option](items=options, total=len(options))
 
@@ -117,9 +115,10 @@ def powertrains() -> Page[Option]:
 
 
 def all_filters() -> AllFilters:
+    cheapest, dearest = store.price_range()
     return AllFilters(
         brands=list_brands(search=None, sort="order"),
         bodyTypes=body_types(),
         powertrains=powertrains(),
-        price=PriceRange(**cars.price_range()),
+        price=PriceRange(min=cheapest, max=dearest),
     )

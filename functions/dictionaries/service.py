@@ -11,17 +11,18 @@ from core.errors import NotFound
 from core.locale import Locale, localize
 from core.models import Named, Page
 from dictionaries.models import BranchAvailability, BranchDetail, Contacts, Document, Region
-from domain.catalog import brands, cars
+from domain.catalog import cars
+from domain.catalog import store as catalog
 from domain.content import store
 from domain.content.store import LegalDocument
 from domain.dealers import store as dealers
+from domain.dealers.records import BranchRecord
 from edge.context import locale
 
-Data = dict[str, Any]
 PRIVACY_POLICY = "privacy-policy"
 
 
-def _branch(branch: Data, loc: Locale) -> Data:
+def _branch(branch: BranchRecord, loc: Locale) -> dict[str, Any]:
     return {
         "_id": branch["_id"],
         "name": localize(branch["name"], loc),
@@ -63,7 +64,7 @@ def branch_detail(branch_id: str) -> BranchDetail:
         raise NotFound("Branch not found")
     loc = locale()
     region = dealers.find_region(branch["regionId"])
-    names = brands.names(branch.get("brandIds", []))
+    names = catalog.brand_names(branch.get("brandIds", []))
     return BranchDetail(
         **_branch(branch, loc),
         region=Named(id=region["_id"], name=localize(region["name"], loc)) if region else None,

@@ -10,7 +10,7 @@ from pydantic_core import PydanticCustomError
 
 from core.models import ApiModel, Id, Timestamp
 from domain.catalog.payment_types import PaymentType
-from domain.financing.deals import CreditSummary, InstallmentFigures, LeasingCalculation
+from domain.financing.models import CreditFigures, InstallmentFigures, LeasingCalculation
 from domain.orders.lifecycle import Status
 from edge.validation import Money, MongoId, RequestModel
 
@@ -129,7 +129,7 @@ class PromoCodeBody(RequestModel):
 # Responses
 
 
-class CreditFinancing(CreditSummary):
+class CreditFinancing(CreditFigures):
     """A credit order's deal: the bank chain's choices and the figures of /api/v2/payments/banks/calculate."""
 
     paymentType: Literal["CREDIT"]

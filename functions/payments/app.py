@@ -10,7 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from core.models import Page
 from domain.catalog.payment_types import PaymentType
 from domain.identity import callers
-from edge import responses
+from edge import context, responses
 from edge.access import JWT, PUBLIC
 from edge.app import create_app, lambda_entry
 from edge.envelope import Envelope
@@ -49,7 +49,7 @@ app = create_app(callers=callers)
     responses={404: {"description": "No such brand"}},
 )
 def get_payments_organizations(brandId: QueryId, slug: PaymentType) -> Response[Envelope[Page[Organization]]]:
-    return responses.ok(service.organizations(brandId, slug))
+    return responses.ok(service.organizations(brandId, slug, locale=context.locale()))
 
 
 @app.get(
@@ -61,7 +61,7 @@ def get_payments_organizations(brandId: QueryId, slug: PaymentType) -> Response[
 def get_payments_installment(
     brandId: QueryId, paymentTypeId: PaymentType, modificationId: QueryId
 ) -> Response[Envelope[InstallmentMatrix]]:
-    return responses.ok(installments.matrix(brandId, paymentTypeId, modificationId))
+    return responses.ok(installments.matrix(brandId, paymentTypeId, modificationId, locale=context.locale()))
 
 
 @app.get(
@@ -71,7 +71,7 @@ def get_payments_installment(
     responses=NOT_FOUND,
 )
 def get_payments_leasing(brandId: QueryId, organizationId: QueryId) -> Response[Envelope[Page[LeasingProgram]]]:
-    return responses.ok(leasing.programs(brandId, organizationId))
+    return responses.ok(leasing.programs(brandId, organizationId, locale=context.locale()))
 
 
 @app.post(
@@ -94,7 +94,7 @@ def post_payments_leasing_calculate(body: LeasingCalculateBody) -> Response[Enve
     responses=NOT_FOUND,
 )
 def get_payments_special_offers(carId: QueryId, modificationId: QueryId) -> Response[Envelope[SpecialOffers]]:
-    return responses.ok(special_offers.offers(carId, modificationId, special_offers.BANK))
+    return responses.ok(special_offers.offers(carId, modificationId, special_offers.BANK, locale=context.locale()))
 
 
 @app.get(
@@ -104,7 +104,7 @@ def get_payments_special_offers(carId: QueryId, modificationId: QueryId) -> Resp
     responses=NOT_FOUND,
 )
 def get_payments_special_offers_leasing(carId: QueryId, modificationId: QueryId) -> Response[Envelope[SpecialOffers]]:
-    return responses.ok(special_offers.offers(carId, modificationId, special_offers.LEASING))
+    return responses.ok(special_offers.offers(carId, modificationId, special_offers.LEASING, locale=context.locale()))
 
 
 @app.get(
@@ -125,7 +125,9 @@ def get_payments_special_offers_leasing(carId: QueryId, modificationId: QueryId)
 def get_payments_special_offers_graph(
     carId: QueryId, modificationId: QueryId, offerId: QueryId, format: GraphFormat = "json"
 ) -> Response[Envelope[OfferGraph] | str]:
-    graph = special_offers.graph(carId, modificationId, offerId, format, api_base=api_base_url(app.current_event))
+    graph = special_offers.graph(
+        carId, modificationId, offerId, format, api_base=api_base_url(app.current_event), locale=context.locale()
+    )
     # The CSV download is sent as it is; the schedule as data goes in the envelope.
     answer: Response[Any] = graph if isinstance(graph, Response) else responses.ok(graph)
     return answer
@@ -138,7 +140,7 @@ def get_payments_special_offers_graph(
     responses=NOT_FOUND,
 )
 def get_payments_types(modificationId: QueryId, brandId: QueryId) -> Response[Envelope[Page[PaymentTypeItem]]]:
-    return responses.ok(service.payment_types(modificationId, brandId))
+    return responses.ok(service.payment_types(modificationId, brandId, locale=context.locale()))
 
 
 @app.get(
@@ -150,7 +152,7 @@ def get_payments_types(modificationId: QueryId, brandId: QueryId) -> Response[En
 def get_payments_banks(
     brandId: QueryId, carId: QueryId, modificationId: QueryId
 ) -> Response[Envelope[Page[BankOffer]]]:
-    return responses.ok(bank_chain.banks(brandId, carId, modificationId))
+    return responses.ok(bank_chain.banks(brandId, carId, modificationId, locale=context.locale()))
 
 
 @app.get(
@@ -160,7 +162,7 @@ def get_payments_banks(
     responses=NOT_FOUND,
 )
 def get_payments_banks_income_types(bankId: QueryId) -> Response[Envelope[Page[IncomeType]]]:
-    return responses.ok(bank_chain.income_types(bankId))
+    return responses.ok(bank_chain.income_types(bankId, locale=context.locale()))
 
 
 @app.get(
@@ -180,7 +182,7 @@ def get_payments_banks_initial_payment(incomeTypeId: QueryId) -> Response[Envelo
     responses=NOT_FOUND,
 )
 def get_payments_banks_loan_terms(initialPaymentId: QueryId) -> Response[Envelope[Page[LoanTerm]]]:
-    return responses.ok(bank_chain.loan_terms(initialPaymentId))
+    return responses.ok(bank_chain.loan_terms(initialPaymentId, locale=context.locale()))
 
 
 @app.get(
@@ -190,7 +192,7 @@ def get_payments_banks_loan_terms(initialPaymentId: QueryId) -> Response[Envelop
     responses=NOT_FOUND,
 )
 def get_payments_banks_refund_types(loanTermId: QueryId) -> Response[Envelope[Page[RefundTypeItem]]]:
-    return responses.ok(bank_chain.refund_types(loanTermId))
+    return responses.ok(bank_chain.refund_types(loanTermId, locale=context.locale()))
 
 
 @app.get(
@@ -202,7 +204,9 @@ def get_payments_banks_refund_types(loanTermId: QueryId) -> Response[Envelope[Pa
 def get_payments_banks_calculate(
     bankId: QueryId, incomeTypeId: QueryId, initialPaymentId: QueryId, loanTermId: QueryId, refundTypeId: QueryId
 ) -> Response[Envelope[CreditCalculation]]:
-    return responses.ok(bank_chain.calculate(bankId, incomeTypeId, initialPaymentId, loanTermId, refundTypeId))
+    return responses.ok(
+        bank_chain.calculate(bankId, incomeTypeId, initialPaymentId, loanTermId, refundTypeId, locale=context.locale())
+    )
 
 
 lambda_handler = lambda_entry(app)

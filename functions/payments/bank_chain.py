@@ -5,24 +5,29 @@ A bank's credit product for a brand is one `credit_products` document holding it
 rate sits on the loan term: it depends on income type, initial payment and term). The items of
 `/banks` are *offers*: one `bank_offers` document per product and modification, whose id is derived
 from the two, so it is the same on every call and in every database. Offers are created with the
-financing data (`payments.store.create_bank_offers`), so no GET writes. `calculate` gets only the five
+financing data (`domain.financing.store.create_bank_offers`), so no GET writes. `calculate` gets only the five
 chosen ids: the offer leads back to the modification, whose current price is read from `cars`, and the
 other four ids must follow the offer's tree (404 naming the id that does not belong).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from bson import ObjectId
 
 from core.errors import NotFound
+from core.locale import Locale, localize
 from core.models import Organization, Page
 from core.observability import logger
 from domain.catalog.payment_types import PaymentType
-from domain.financing import deals
-from domain.financing import store as financing
+from domain.catalog.records import ModificationRecord
+from domain.financing import deals, references, store
 from domain.financing.credit_math import RefundType
-from domain.financing.store import Doc, listing, offered_payment_types, percent, text
-from payments import store
+from domain.financing.offered import offered_payment_types
+from domain.financing.records import CreditProductRecord
+from domain.financing.store import offer_id
+from domain.financing.views import organization_ref, percent
 from payments.models import (
     BankOffer,
     CreditCalculation,
@@ -32,7 +37,7 @@ from payments.models import (
     RefundTypeItem,
     ScheduleRow,
 )
-from payments.store import offer_id
+from payments.service import listing
 
 LEVELS = ("incomeTypes", "initialPayments", "loanTerms", "refundTypes")
 
@@ -47,21 +52,26 @@ REFUND_TYPE_NAMES: dict[str, dict[str, str]] = {
 MONTHS_NAME = {"ru": "{} мес.", "uz": "{} oy", "en": "{} months"}
 
 
-def banks(brand_id: str, car_id: str, modification_id: str) -> Page[BankOffer]:
+def banks(brand_id: str, car_id: str, modification_id: str, *, locale: Locale) -> Page[BankOffer]:
     """The offers of every bank whose active product serves the car's brand; none for a car not sold
     on credit."""
-    car, modification = financing.car_and_modification(modification_id, car_id=car_id, brand_id=brand_id)
+    car, modification = references.car_and_modification(modification_id, car_id=car_id, brand_id=brand_id)
     if PaymentType.CREDIT not in offered_payment_types(car):
         return listing([])
-    products = financing.brand_financing(car["brandId"]).credit_products
-    banks_by_id = financing.organization_refs([product["organizationId"] for product in products])
+    products = store.brand_financing(car["brandId"]).credit_products
+    banks_by_id = store.active_organizations([product["organizationId"] for product in products])
     # In the banks' order; a product of an inactive bank is left out.
     products = [product for bank_id in banks_by_id for product in products if product["organizationId"] == bank_id]
     products = _with_stored_offer(products, modification["_id"])
-    return listing([_offer_item(product, banks_by_id[product["organizationId"]], modification) for product in products])
+    return listing(
+        [
+            _offer_item(product, organization_ref(banks_by_id[product["organizationId"]], locale), modification, locale)
+            for product in products
+        ]
+    )
 
 
-def _with_stored_offer(products: list[Doc], modification_id: ObjectId) -> list[Doc]:
+def _with_stored_offer(products: list[CreditProductRecord], modification_id: ObjectId) -> list[CreditProductRecord]:
     """The products whose offer for the modification is stored: only those can be calculated."""
     if not products:
         return []
@@ -74,7 +84,7 @@ def _with_stored_offer(products: list[Doc], modification_id: ObjectId) -> list[D
     return [product for product in products if product["_id"] in stored]
 
 
-def _loan_terms(product: Doc) -> list[Doc]:
+def _loan_terms(product: CreditProductRecord) -> list[Any]:
     return [
         term
         for income in product.get("incomeTypes", [])
@@ -83,7 +93,9 @@ def _loan_terms(product: Doc) -> list[Doc]:
     ]
 
 
-def _offer_item(product: Doc, bank: Organization, modification: Doc) -> BankOffer:
+def _offer_item(
+    product: CreditProductRecord, bank: Organization, modification: ModificationRecord, locale: Locale
+) -> BankOffer:
     terms = _loan_terms(product)
     initials = [
         initial["percent"] for income in product.get("incomeTypes", []) for initial in income["initialPayments"]
@@ -93,7 +105,7 @@ def _offer_item(product: Doc, bank: Organization, modification: Doc) -> BankOffe
         name=bank.name,
         logo=bank.logo,
         bank=bank,
-        product=text(product["name"]),
+        product=localize(product["name"], locale),
         rateFrom=percent(min((term["rateBp"] for term in terms), default=0)),
         initialPaymentFrom=min(initials, default=0),
         maxMonths=max((term["months"] for term in terms), default=0),
@@ -101,12 +113,12 @@ def _offer_item(product: Doc, bank: Organization, modification: Doc) -> BankOffe
     )
 
 
-def _node(depth: int, node_id: str, what: str) -> Doc:
+def _node(depth: int, node_id: str, what: str) -> Any:
     """A node of some active product's tree, found by its id alone (each step gets only that id)."""
     wanted = ObjectId(node_id)
     path = ".".join(LEVELS[: depth + 1]) + "._id"
     product = store.product_holding(path, wanted)
-    nodes = [product] if product else []
+    nodes: list[Any] = [product] if product else []
     for level in LEVELS[: depth + 1]:
         nodes = [item for node in nodes for item in node.get(level, [])]
     found = next((node for node in nodes if node["_id"] == wanted), None)
@@ -115,10 +127,13 @@ def _node(depth: int, node_id: str, what: str) -> Doc:
     return found
 
 
-def income_types(bank_id: str) -> Page[IncomeType]:
+def income_types(bank_id: str, *, locale: Locale) -> Page[IncomeType]:
     _, product, _ = deals.bank_offer(bank_id)
     return listing(
-        [IncomeType(id=node["_id"], name=text(node["name"]), slug=node["slug"]) for node in product["incomeTypes"]]
+        [
+            IncomeType(id=node["_id"], name=localize(node["name"], locale), slug=node["slug"])
+            for node in product["incomeTypes"]
+        ]
     )
 
 
@@ -132,13 +147,13 @@ def initial_payments(income_type_id: str) -> Page[InitialPayment]:
     )
 
 
-def loan_terms(initial_payment_id: str) -> Page[LoanTerm]:
+def loan_terms(initial_payment_id: str, *, locale: Locale) -> Page[LoanTerm]:
     initial = _node(1, initial_payment_id, "Initial payment")
     return listing(
         [
             LoanTerm(
                 id=node["_id"],
-                name=text(MONTHS_NAME).format(node["months"]),
+                name=localize(MONTHS_NAME, locale).format(node["months"]),
                 months=node["months"],
                 rate=percent(node["rateBp"]),
             )
@@ -147,26 +162,32 @@ def loan_terms(initial_payment_id: str) -> Page[LoanTerm]:
     )
 
 
-def refund_types(loan_term_id: str) -> Page[RefundTypeItem]:
+def refund_types(loan_term_id: str, *, locale: Locale) -> Page[RefundTypeItem]:
     term = _node(2, loan_term_id, "Loan term")
     return listing(
         [
-            RefundTypeItem(id=node["_id"], name=text(REFUND_TYPE_NAMES[node["slug"]]), slug=node["slug"])
+            RefundTypeItem(id=node["_id"], name=localize(REFUND_TYPE_NAMES[node["slug"]], locale), slug=node["slug"])
             for node in term["refundTypes"]
         ]
     )
 
 
 def calculate(
-    bank_id: str, income_type_id: str, initial_payment_id: str, loan_term_id: str, refund_type_id: str
+    bank_id: str,
+    income_type_id: str,
+    initial_payment_id: str,
+    loan_term_id: str,
+    refund_type_id: str,
+    *,
+    locale: Locale,
 ) -> CreditCalculation:
     """The credit for the chosen offer and options, on the modification's current price (`domain.financing.deals`,
     which orders use too)."""
     deal = deals.credit_deal(bank_id, income_type_id, initial_payment_id, loan_term_id, refund_type_id)
     return CreditCalculation(
         **deal.figures().model_dump(),
-        bank=deal.bank,
-        incomeType=text(deal.chosen["incomeTypes"]["name"]),
+        bank=organization_ref(deal.bank, locale),
+        incomeType=localize(deal.chosen["incomeTypes"]["name"], locale),
         modificationId=deal.modification["_id"],
         schedule=[ScheduleRow(**row.as_dict()) for row in deal.quote.schedule.rows],
     )

@@ -4,34 +4,38 @@ for the modification's current price (a plan stores a mark-up per cell; 0 % cell
 from __future__ import annotations
 
 from core.errors import InvalidInput
+from core.locale import Locale, localize
 from core.models import Organization
 from domain.catalog.payment_types import PaymentType
-from domain.financing import deals
-from domain.financing import store as financing
+from domain.financing import references, store
 from domain.financing.credit_math import installment_cell, percent_of
-from domain.financing.store import Doc, offered_payment_types, text
+from domain.financing.offered import offered_payment_types
+from domain.financing.records import InstallmentPlanRecord
+from domain.financing.views import installment_cell_figures, organization_ref
 from payments.models import InstallmentCell, InstallmentMatrix, InstallmentPlan, InstallmentRow
 
 
-def matrix(brand_id: str, payment_type: PaymentType, modification_id: str) -> InstallmentMatrix:
+def matrix(brand_id: str, payment_type: PaymentType, modification_id: str, *, locale: Locale) -> InstallmentMatrix:
     if payment_type is not PaymentType.INSTALLMENT:
         raise InvalidInput.field("query.paymentTypeId", "installment matrices exist for INSTALLMENT only")
-    car, modification = financing.car_and_modification(modification_id, brand_id=brand_id)
+    car, modification = references.car_and_modification(modification_id, brand_id=brand_id)
     price = modification["price"]
-    plans = []
+    plans: list[InstallmentPlanRecord] = []
     if PaymentType.INSTALLMENT in offered_payment_types(car):
-        plans = financing.brand_financing(car["brandId"]).installment_plans
-    providers = financing.organization_refs([plan["organizationId"] for plan in plans])
+        plans = store.brand_financing(car["brandId"]).installment_plans
+    providers = store.active_organizations([plan["organizationId"] for plan in plans])
     items = [
-        _plan(plan, providers[plan["organizationId"]], price) for plan in plans if plan["organizationId"] in providers
+        _plan(plan, organization_ref(providers[plan["organizationId"]], locale), price, locale)
+        for plan in plans
+        if plan["organizationId"] in providers
     ]
     return InstallmentMatrix(price=price, modificationId=modification["_id"], items=items, total=len(items))
 
 
-def _plan(plan: Doc, provider: Organization, price: int) -> InstallmentPlan:
+def _plan(plan: InstallmentPlanRecord, provider: Organization, price: int, locale: Locale) -> InstallmentPlan:
     return InstallmentPlan(
         id=plan["_id"],
-        name=text(plan["name"]),
+        name=localize(plan["name"], locale),
         organization=provider,
         terms=plan["terms"],
         rows=[
@@ -49,4 +53,4 @@ def _plan(plan: Doc, provider: Organization, price: int) -> InstallmentPlan:
 
 
 def _cell(price: int, initial_percent: int, months: int, markup_bp: int) -> InstallmentCell:
-    return deals.installment_cell_figures(installment_cell(price, initial_percent, months, markup_bp))
+    return installment_cell_figures(installment_cell(price, initial_percent, months, markup_bp))

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bson import ObjectId
 
 from core.errors import Conflict
+from core.locale import Locale, localize
 from core.models import Organization, Page
-from domain.financing import deals
-from domain.financing import store as financing
-from domain.financing.store import Doc, listing, percent, text
+from domain.financing import deals, references, store
+from domain.financing.records import LeasingProgramRecord, LeasingRates
+from domain.financing.views import organization_ref, percent
 from payments.models import (
     InitialPaymentRef,
     LeasingCalculateBody,
@@ -16,20 +19,21 @@ from payments.models import (
     LeasingProgram,
     LoanTermRef,
 )
+from payments.service import listing
 
 
-def programs(brand_id: str, organization_id: str) -> Page[LeasingProgram]:
-    financing.brand(brand_id)
-    company = financing.organization(organization_id)
-    programs = financing.brand_financing(ObjectId(brand_id)).leasing_programs
+def programs(brand_id: str, organization_id: str, *, locale: Locale) -> Page[LeasingProgram]:
+    references.brand(brand_id)
+    company = organization_ref(references.organization(organization_id), locale)
+    programs = store.brand_financing(ObjectId(brand_id)).leasing_programs
     found = [program for program in programs if program["organizationId"] == ObjectId(organization_id)]
-    return listing([_program_item(program, company) for program in found])
+    return listing([_program_item(program, company, locale) for program in found])
 
 
-def _program_item(program: Doc, company: Organization) -> LeasingProgram:
+def _program_item(program: LeasingProgramRecord, company: Organization, locale: Locale) -> LeasingProgram:
     return LeasingProgram(
         id=program["_id"],
-        name=text(program["name"]),
+        name=localize(program["name"], locale),
         organization=company,
         loanTerms=[LoanTermRef(id=term["_id"], months=term["months"]) for term in program["loanTerms"]],
         initialPayments=[
@@ -39,7 +43,7 @@ def _program_item(program: Doc, company: Organization) -> LeasingProgram:
     )
 
 
-def price_terms(program: Doc) -> Doc:
+def price_terms(program: LeasingRates) -> dict[str, Any]:
     """The rate, mark-up, fees and buyout of a program (or of a special leasing offer's terms)."""
     return {
         "rate": percent(program["rateBp"]),

@@ -7,15 +7,15 @@ from typing import Annotated, Literal
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import Field
 
-from core.models import ApiModel, Id, Organization, Timestamp
+from core.models import ApiModel, Id, Organization, Sums, Timestamp
 from domain.catalog.payment_types import PaymentType
 from domain.financing.credit_math import RefundType
 
 # The figures' models live with the calculations in the layer (orders answer them too).
-from domain.financing.deals import CreditSummary, InstallmentCell, LeasingCalculation, Percent
+from domain.financing.models import CreditFigures, InstallmentCell, LeasingCalculation, Percent
 from edge.validation import Money, MongoId, RequestModel
 
-__all__ = ["CreditSummary", "InstallmentCell", "LeasingCalculation", "Percent"]
+__all__ = ["CreditFigures", "InstallmentCell", "LeasingCalculation", "Percent"]
 
 # Query parameters: a required ObjectId, named in a 400 when malformed (`query.brandId`).
 QueryId = Annotated[MongoId, Query()]
@@ -33,7 +33,9 @@ class LeasingCalculateBody(RequestModel):
 
 # Responses
 
-Sums = Annotated[int, Field(description="in sums (UZS)")]
+# Money these routes have always published without the minimum of `core.models.Sums`: the contract
+# (openapi.json) keeps them so.
+UnboundedSums = Annotated[int, Field(description="in sums (UZS)")]
 
 
 class PaymentTypeItem(ApiModel):
@@ -41,27 +43,27 @@ class PaymentTypeItem(ApiModel):
     name: str = Field(description="in the caller's language", examples=["Bank credit"])
 
 
-class Choice(ApiModel):
+class ChainOption(ApiModel):
     """One option of a step of the credit chain (income type, initial payment, loan term, refund type)."""
 
     id: Id = Field(alias="_id", description="pass it to the next step")
     name: str = Field(description="in the caller's language", examples=["Salaried"])
 
 
-class IncomeType(Choice):
+class IncomeType(ChainOption):
     slug: str = Field(examples=["SALARIED"])
 
 
-class InitialPayment(Choice):
+class InitialPayment(ChainOption):
     percent: Percent
 
 
-class LoanTerm(Choice):
+class LoanTerm(ChainOption):
     months: int = Field(gt=0, examples=[36])
     rate: Percent = Field(description="annual rate for this term, percent")
 
 
-class RefundTypeItem(Choice):
+class RefundTypeItem(ChainOption):
     slug: RefundType
 
 
@@ -76,22 +78,22 @@ class BankOffer(ApiModel):
     rateFrom: Percent = Field(description="the lowest annual rate, percent")
     initialPaymentFrom: Percent = Field(description="the lowest initial payment, percent")
     maxMonths: int = Field(ge=0, description="the longest term")
-    price: Sums = Field(ge=0, description="the modification's current price")
+    price: Sums = Field(description="the modification's current price")
 
 
 class ScheduleRow(ApiModel):
     month: int = Field(ge=1)
-    payment: Sums = Field(description="principal + interest (+ fee)")
-    principal: Sums
-    interest: Sums
-    balance: Sums = Field(description="left to repay after this payment")
+    payment: UnboundedSums = Field(description="principal + interest (+ fee)")
+    principal: UnboundedSums
+    interest: UnboundedSums
+    balance: UnboundedSums = Field(description="left to repay after this payment")
 
 
 class LeasingScheduleRow(ScheduleRow):
-    fee: Sums = Field(description="the monthly fee included in `payment`")
+    fee: UnboundedSums = Field(description="the monthly fee included in `payment`")
 
 
-class CreditCalculation(CreditSummary):
+class CreditCalculation(CreditFigures):
     bank: Organization
     incomeType: str = Field(description="the chosen income type's name")
     modificationId: Id
@@ -112,7 +114,7 @@ class PriceTerms(ApiModel):
     rate: Percent = Field(description="annual rate, percent")
     markupPercent: Percent
     contractFeePercent: Percent
-    monthlyFee: Sums
+    monthlyFee: UnboundedSums
     buyoutPercent: Percent
 
 
@@ -126,7 +128,7 @@ class LeasingProgram(PriceTerms):
 
 class InstallmentRow(ApiModel):
     initialPercent: Percent
-    initialPayment: Sums
+    initialPayment: UnboundedSums
     cells: list[InstallmentCell] = Field(description="one per term of `terms`, in order")
 
 
@@ -139,7 +141,7 @@ class InstallmentPlan(ApiModel):
 
 
 class InstallmentMatrix(ApiModel):
-    price: Sums = Field(ge=0, description="the modification's current price")
+    price: Sums = Field(description="the modification's current price")
     modificationId: Id
     items: list[InstallmentPlan]
     total: int = Field(ge=0)
@@ -166,7 +168,7 @@ class _OfferBase(ApiModel):
     modificationId: Id
 
 
-class BankSpecialOffer(CreditSummary, _OfferBase):
+class BankSpecialOffer(CreditFigures, _OfferBase):
     """A bank's special offer with its credit figures for the modification."""
 
     kind: Literal["BANK"]
@@ -184,7 +186,7 @@ SpecialOffer = Annotated[BankSpecialOffer | LeasingSpecialOffer, Field(discrimin
 
 
 class SpecialOffers(ApiModel):
-    price: Sums = Field(ge=0, description="the modification's current price")
+    price: Sums = Field(description="the modification's current price")
     items: list[SpecialOffer]
     total: int = Field(ge=0)
 

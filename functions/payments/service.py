@@ -2,23 +2,32 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bson import ObjectId
 
+from core.locale import Locale, localize
 from core.models import Organization, Page
 from domain.catalog.payment_types import PAYMENT_TYPE_NAMES, PaymentType
-from domain.financing import store as financing
-from domain.financing.store import listing, text
+from domain.financing import references, store
+from domain.financing.offered import offered_payment_types
+from domain.financing.views import organization_ref
 from payments.models import PaymentTypeItem
 
 
-def organizations(brand_id: str, payment_type: PaymentType) -> Page[Organization]:
+def listing[T](items: list[T]) -> Page[T]:
+    """A complete list in the API's list shape."""
+    return Page[Any](items=items, total=len(items))
+
+
+def organizations(brand_id: str, payment_type: PaymentType, *, locale: Locale) -> Page[Organization]:
     """The active banks, leasing companies or installment providers serving the brand."""
-    financing.brand(brand_id)
-    found = financing.organization_refs(financing.serving(payment_type, ObjectId(brand_id)))
-    return listing(list(found.values()))
+    references.brand(brand_id)
+    found = store.active_organizations(store.serving(payment_type, ObjectId(brand_id)))
+    return listing([organization_ref(organization, locale) for organization in found.values()])
 
 
-def payment_types(modification_id: str, brand_id: str) -> Page[PaymentTypeItem]:
-    car, _ = financing.car_and_modification(modification_id, brand_id=brand_id)
-    offered = financing.offered_payment_types(car)
-    return listing([PaymentTypeItem(slug=kind, name=text(PAYMENT_TYPE_NAMES[kind])) for kind in offered])
+def payment_types(modification_id: str, brand_id: str, *, locale: Locale) -> Page[PaymentTypeItem]:
+    car, _ = references.car_and_modification(modification_id, brand_id=brand_id)
+    offered = offered_payment_types(car)
+    return listing([PaymentTypeItem(slug=kind, name=localize(PAYMENT_TYPE_NAMES[kind], locale)) for kind in offered])

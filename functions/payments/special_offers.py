@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 from urllib.parse import urlencode
 
 from aws_lambda_powertools.event_handler import Response
@@ -18,13 +19,16 @@ from bson import ObjectId
 
 from core import clock
 from core.errors import NotFound
+from core.locale import Locale, localize
 from core.models import Organization
 from domain.catalog.payment_types import PaymentType
-from domain.financing import store as financing
+from domain.catalog.records import ModificationRecord
+from domain.financing import references, store
 from domain.financing.credit_math import RefundType, credit_quote, leasing_quote
-from domain.financing.deals import credit_figures, leasing_figures, program_terms
-from domain.financing.store import Doc, ensure_offered, offered_payment_types, percent, text
-from payments import store
+from domain.financing.deals import program_terms
+from domain.financing.offered import ensure_offered, offered_payment_types
+from domain.financing.records import SpecialOfferRecord
+from domain.financing.views import credit_figures, leasing_figures, organization_ref, percent
 from payments.leasing import price_terms
 from payments.models import (
     BankOfferTerms,
@@ -44,37 +48,37 @@ GRAPH_PATH = "/api/v1/payments/special-offers/graph"
 CSV_COLUMNS = ("month", "payment", "principal", "interest", "fee", "balance")
 
 
-def offers(car_id: str, modification_id: str, kind: str) -> SpecialOffers:
+def offers(car_id: str, modification_id: str, kind: str, *, locale: Locale) -> SpecialOffers:
     """The active special offers of one kind for the car's modification; none when the car is not sold
     by that kind's payment type."""
-    car, modification = financing.car_and_modification(modification_id, car_id=car_id)
+    car, modification = references.car_and_modification(modification_id, car_id=car_id)
     if PAYMENT_TYPE_OF[kind] not in offered_payment_types(car):
         return SpecialOffers(price=modification["price"], items=[], total=0)
     found = [offer for offer in store.special_offers_of_car(car_id, kind) if _applies(offer, modification["_id"])]
-    organizations = financing.organization_refs([offer["organizationId"] for offer in found])
+    organizations = store.active_organizations([offer["organizationId"] for offer in found])
     items = [
-        _priced(offer, organizations[offer["organizationId"]], modification)[0]
+        _priced(offer, organization_ref(organizations[offer["organizationId"]], locale), modification, locale)[0]
         for offer in found
         if offer["organizationId"] in organizations
     ]
     return SpecialOffers(price=modification["price"], items=items, total=len(items))
 
 
-def _applies(offer: Doc, modification_id: ObjectId) -> bool:
+def _applies(offer: SpecialOfferRecord, modification_id: ObjectId) -> bool:
     listed = offer.get("modificationIds") or []
     valid_until = offer.get("validUntil")
     return (not listed or modification_id in listed) and (valid_until is None or valid_until >= clock.now())
 
 
 def _priced(
-    offer: Doc, organization: Organization, modification: Doc
+    offer: SpecialOfferRecord, organization: Organization, modification: ModificationRecord, locale: Locale
 ) -> tuple[SpecialOffer, list[ScheduleRow] | list[LeasingScheduleRow]]:
     """The offer as a list item with its figures for this modification, and its schedule rows."""
     terms, price = offer["terms"], modification["price"]
-    common: Doc = {
+    common: dict[str, Any] = {
         "_id": offer["_id"],
-        "title": text(offer["title"]),
-        "description": text(offer.get("description", "")),
+        "title": localize(offer["title"], locale),
+        "description": localize(offer.get("description", ""), locale),
         "organization": organization,
         "validUntil": offer.get("validUntil"),
         "modificationId": modification["_id"],
@@ -107,21 +111,21 @@ def _priced(
 
 
 def graph(
-    car_id: str, modification_id: str, offer_id: str, file_format: str, *, api_base: str
+    car_id: str, modification_id: str, offer_id: str, file_format: str, *, api_base: str, locale: Locale
 ) -> OfferGraph | Response[str]:
     """The offer's month-by-month schedule (`payment = principal + interest + fee`), as data or CSV;
     `file` links the CSV under `api_base`, the API's URL as the client called it."""
-    car, modification = financing.car_and_modification(modification_id, car_id=car_id)
+    car, modification = references.car_and_modification(modification_id, car_id=car_id)
     offer = store.find_special_offer(offer_id)
     if offer is None:
         raise NotFound("Special offer not found")
     if offer["carId"] != ObjectId(car_id) or not _applies(offer, modification["_id"]):
         raise NotFound("offerId does not belong to carId and modificationId")
     ensure_offered(car, PAYMENT_TYPE_OF[offer["kind"]])
-    organization = financing.organization_refs([offer["organizationId"]]).get(offer["organizationId"])
+    organization = store.active_organizations([offer["organizationId"]]).get(offer["organizationId"])
     if organization is None:
         raise NotFound("Special offer not found")
-    item, rows = _priced(offer, organization, modification)
+    item, rows = _priced(offer, organization_ref(organization, locale), modification, locale)
     if file_format == "csv":
         return _csv(rows, f"offer-{offer_id}-schedule.csv")
     query = urlencode({"carId": car_id, "modificationId": modification_id, "offerId": offer_id, "format": "csv"})

@@ -6,7 +6,7 @@ from bson import ObjectId
 
 from core.errors import NotFound
 from core.models import Page
-from domain.catalog import cars
+from domain.catalog import store as catalog
 from domain.catalog.items import car_items
 from domain.catalog.models import CarItem
 from domain.saved_cars import store as saved_cars
@@ -16,7 +16,7 @@ from saved_cars.models import SavedCarToggle
 
 def toggle(car_id: str, fingerprint: str) -> SavedCarToggle:
     car = ObjectId(car_id)
-    if not cars.exists(car):
+    if not catalog.car_exists(car):
         raise NotFound("Car not found")
     return SavedCarToggle(status=saved_cars.toggle(fingerprint, car), carId=car_id)
 
@@ -25,7 +25,7 @@ def list_saved(fingerprint: str, *, limit: int, offset: int) -> Page[CarItem]:
     """The device's saved cars as car list items, most recently saved first. A car removed from the
     catalog since it was saved is dropped from the device's list when met, and from the total."""
     car_ids, total = saved_cars.find_page(fingerprint, offset=offset, limit=limit)
-    found = cars.find_many(car_ids)
+    found = catalog.find_cars(car_ids)
     gone = [car_id for car_id in car_ids if car_id not in found]
     if gone:
         total -= saved_cars.forget(fingerprint, gone)

@@ -7,6 +7,7 @@ from typing import Any
 
 from pymongo.database import Database
 
+from data.mongo import get_db
 from local.seed import catalog, core, financing, orders
 
 Seeder = Callable[[Database[dict[str, Any]]], int]
@@ -20,5 +21,10 @@ SEEDERS: list[tuple[str, Seeder]] = [
 ]
 
 
-def seed_all(db: Database[dict[str, Any]]) -> dict[str, int]:
-    return {name: seeder(db) for name, seeder in SEEDERS}
+def seed_all(db: Database[dict[str, Any]] | None = None) -> dict[str, int]:
+    """Load the demo data into the configured database, or into `db` (the tests make one each).
+
+    The seeders write the documents of docs/DATA_MODEL.md as they are, beside the stores: this loader
+    is the one writer outside them (tests/unit/test_architecture.py names it)."""
+    database = get_db() if db is None else db
+    return {name: seeder(database) for name, seeder in SEEDERS}

@@ -14,6 +14,7 @@ from bson import ObjectId
 from pymongo.database import Database
 
 from core.locale import LOCALES
+from data.mongo import Document
 from local.seed.catalog_data import (
     BODY_TYPES,
     BRANDS,
@@ -30,7 +31,6 @@ from local.seed.catalog_data import (
 from local.seed.dealers_data import BRANCHES, HOURS, REGIONS, Branch
 from local.seed.support import insert_missing, stable_id
 
-Doc = dict[str, Any]
 DOCUMENTS_DIR = Path(__file__).parent / "documents"
 CATALOG_SINCE = datetime(2025, 1, 1, tzinfo=UTC)
 STOCK_BRANCHES_PER_CAR = 3
@@ -83,7 +83,7 @@ def color_image(body: str, hex_code: str) -> str:
     return f"colors/{body}-{hex_code.lstrip('#').lower()}.svg"
 
 
-def brand_docs() -> list[Doc]:
+def brand_docs() -> list[Document]:
     return [
         {
             "_id": brand_id(brand.slug),
@@ -99,21 +99,21 @@ def brand_docs() -> list[Doc]:
     ]
 
 
-def body_type_docs() -> list[Doc]:
+def body_type_docs() -> list[Document]:
     return [
         {"_id": stable_id(f"body:{slug}"), "slug": slug, "name": text(name), "image": f"bodies/{slug}.svg", "order": n}
         for n, (slug, name) in enumerate(BODY_TYPES.items(), start=1)
     ]
 
 
-def powertrain_docs() -> list[Doc]:
+def powertrain_docs() -> list[Document]:
     return [
         {"_id": stable_id(f"powertrain:{slug}"), "slug": slug, "name": text(name), "order": n}
         for n, (slug, name) in enumerate(POWERTRAINS.items(), start=1)
     ]
 
 
-def engine_section(model: Model, mod: Mod) -> Doc:
+def engine_section(model: Model, mod: Mod) -> Document:
     electric = model.powertrain == "EV"
     items = [{"name": text(("Тип", "Turi", "Type")), "value": text(POWERTRAINS[model.powertrain])}]
     if electric:
@@ -140,7 +140,7 @@ def engine_section(model: Model, mod: Mod) -> Doc:
     return {"title": text(title), "items": items}
 
 
-def specs(model: Model, mod: Mod) -> list[Doc]:
+def specs(model: Model, mod: Mod) -> list[Document]:
     length, width, height, wheelbase, clearance, seats = model.dims
     return [
         engine_section(model, mod),
@@ -203,7 +203,7 @@ def powertrain_block(model: Model) -> tuple[Text, Text]:
     )
 
 
-def info_blocks(model: Model, brand: Brand) -> list[Doc]:
+def info_blocks(model: Model, brand: Brand) -> list[Document]:
     slug, name = car_slug(model), model.name
     ru_w, uz_w, en_w = brand.warranty
     blocks: list[tuple[str, Text, Text]] = [
@@ -247,7 +247,7 @@ def info_blocks(model: Model, brand: Brand) -> list[Doc]:
     ]
 
 
-def car_docs() -> list[Doc]:
+def car_docs() -> list[Document]:
     brands = {brand.slug: brand for brand in BRANDS}
     docs = []
     for model in MODELS:
@@ -289,14 +289,14 @@ def car_docs() -> list[Doc]:
     return docs
 
 
-def region_docs() -> list[Doc]:
+def region_docs() -> list[Document]:
     return [
         {"_id": region_id(region.slug), "slug": region.slug, "name": text(region.name), "order": order}
         for order, region in enumerate(REGIONS, start=1)
     ]
 
 
-def branch_doc(branch: Branch) -> Doc:
+def branch_doc(branch: Branch) -> Document:
     lat, lng = branch.location
     return {
         "_id": branch_id(branch.slug),
@@ -312,7 +312,7 @@ def branch_doc(branch: Branch) -> Doc:
     }
 
 
-def stock_docs() -> list[Doc]:
+def stock_docs() -> list[Document]:
     """Each model is stocked in up to three branches of its brand, one modification and color in each
     (the first branch has the first modification in the first color); some rows are sold out
     (quantity 0), as real stock is. Kept small: the embedded database checks unique keys slowly."""
@@ -346,7 +346,7 @@ def per_locale_file(slug: str) -> dict[str, str]:
     return {locale: f"documents/{slug}-{locale}.pdf" for locale in LOCALES}
 
 
-def document_docs() -> list[Doc]:
+def document_docs() -> list[Document]:
     return [
         {
             "_id": stable_id("document:offer"),

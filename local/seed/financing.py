@@ -16,10 +16,9 @@ from typing import Any
 from bson import ObjectId
 from pymongo.database import Database
 
+from data.mongo import Document
+from domain.financing.store import create_bank_offers
 from local.seed.support import insert_missing, stable_id
-from payments.store import create_bank_offers
-
-Doc = dict[str, Any]
 
 INCOME_TYPES: dict[str, tuple[dict[str, str], int]] = {
     # slug: (name, rate surcharge in basis points)
@@ -100,7 +99,7 @@ class SpecialOffer:
     kind: str
     payment_type: str  # the car must be sold this way
     organizations: tuple[tuple[str, str], ...]  # (slug, name), one per car in turn
-    terms: Doc
+    terms: Document
     title: dict[str, str]  # with {name}
     description: dict[str, str]
 
@@ -163,7 +162,7 @@ def special_offer_id(kind: str, car_slug: str) -> ObjectId:
     return stable_id(f"special-offer:{kind.lower()}:{car_slug}")
 
 
-def _organizations() -> list[Doc]:
+def _organizations() -> list[Document]:
     kinds = [
         *(("BANK", bank.slug, bank.name) for bank in BANKS),
         *(("LEASING_COMPANY", company.slug, company.name) for company in LEASING_COMPANIES),
@@ -183,7 +182,7 @@ def _organizations() -> list[Doc]:
     ]
 
 
-def _credit_product(bank: Bank, brand: Doc) -> Doc:
+def _credit_product(bank: Bank, brand: Document) -> Document:
     slug, node = brand["slug"], credit_node_id
     return {
         "_id": credit_product_id(bank.slug, slug),
@@ -225,7 +224,7 @@ def _credit_product(bank: Bank, brand: Doc) -> Doc:
     }
 
 
-def _leasing_program(company: LeasingCompany, brand: Doc, order: int) -> Doc:
+def _leasing_program(company: LeasingCompany, brand: Document, order: int) -> Document:
     slug = brand["slug"]
     return {
         "_id": leasing_program_id(company.slug, slug),
@@ -250,7 +249,7 @@ def _leasing_program(company: LeasingCompany, brand: Doc, order: int) -> Doc:
     }
 
 
-def _installment_plan(brand: Doc) -> Doc:
+def _installment_plan(brand: Document) -> Document:
     return {
         "_id": installment_plan_id(brand["slug"]),
         "organizationId": organization_id(INSTALLMENT_PROVIDER[0]),
@@ -263,7 +262,7 @@ def _installment_plan(brand: Doc) -> Doc:
     }
 
 
-def _special_offers(cars: Iterable[Doc]) -> list[Doc]:
+def _special_offers(cars: Iterable[Document]) -> list[Document]:
     """A special bank offer and a special leasing offer per car, the organizations taken in turn."""
     return [
         {

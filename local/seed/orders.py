@@ -8,16 +8,19 @@ Orders: CR-DEMO-000001 (NEW, cash, ready to pay by card) and CR-DEMO-000002 (PAI
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from pymongo.database import Database
 
 from core import clock
+from domain.catalog.records import BrandRecord, CarRecord, ColorRecord, ModificationRecord
+from domain.dealers.records import BranchRecord
 from domain.orders.lifecycle import Status
+from domain.orders.placement import new_order
+from domain.orders.purchase import Purchase
+from domain.orders.records import OrderRecord
 from local.seed.core import DEMO_USER_ID
 from local.seed.support import insert_missing, stable_id
-from orders.references import Purchase
-from orders.service import new_order
 
 Db = Database[dict[str, Any]]
 
@@ -61,26 +64,36 @@ def _demo_purchase(db: Db) -> Purchase | None:
             color = next((c for c in car.get("colors", []) if c["_id"] == stock["colorId"]), None)
             if branch and modification and color:
                 brand = db.brands.find_one({"_id": car["brandId"]})
-                return Purchase(car=car, modification=modification, color=color, branch=branch, brand=brand)
+                return Purchase(
+                    car=cast("CarRecord", car),
+                    modification=cast("ModificationRecord", modification),
+                    color=cast("ColorRecord", color),
+                    branch=cast("BranchRecord", branch),
+                    brand=cast("BrandRecord | None", brand),
+                )
     return None
 
 
-def _demo_orders(purchase: Purchase) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _demo_orders(purchase: Purchase) -> tuple[list[OrderRecord], list[dict[str, Any]]]:
     placed = clock.now() - timedelta(days=3)
     fresh = new_order(purchase, owner=DEMO_USER_ID, payment_type="CASH")
-    fresh.update(_id=DEMO_NEW_ORDER_ID, contractNumber="CR-DEMO-000001", createdAt=placed, updatedAt=placed)
+    fresh.update(
+        {"_id": DEMO_NEW_ORDER_ID, "contractNumber": "CR-DEMO-000001", "createdAt": placed, "updatedAt": placed}
+    )
     paid = new_order(purchase, owner=DEMO_USER_ID, payment_type="CASH")
     paid_at = placed + timedelta(hours=2)
     paid.update(
-        _id=DEMO_PAID_ORDER_ID,
-        contractNumber="CR-DEMO-000002",
-        statusSlug=Status.PAID.value,
-        paidAmount=paid["amountDue"],
-        paymentIds=["demo-payment"],
-        createdAt=placed,
-        updatedAt=paid_at,
+        {
+            "_id": DEMO_PAID_ORDER_ID,
+            "contractNumber": "CR-DEMO-000002",
+            "statusSlug": Status.PAID.value,
+            "paidAmount": paid["amountDue"],
+            "paymentIds": ["demo-payment"],
+            "createdAt": placed,
+            "updatedAt": paid_at,
+        }
     )
-    changes: list[tuple[dict[str, Any], Status | None, Status, str, datetime]] = [
+    changes: list[tuple[OrderRecord, Status | None, Status, str, datetime]] = [
         (fresh, None, Status.NEW, "created", placed),
         (paid, None, Status.NEW, "created", placed),
         (paid, Status.NEW, Status.PAID, "card payment demo-payment", paid_at),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from bson import ObjectId
@@ -16,7 +16,7 @@ def stable_id(name: str) -> ObjectId:
     return ObjectId(hashlib.sha1(name.encode(), usedforsecurity=False).hexdigest()[:24])
 
 
-def insert_missing(collection: Collection[dict[str, Any]], documents: Iterable[dict[str, Any]]) -> int:
+def insert_missing(collection: Collection[dict[str, Any]], documents: Iterable[Mapping[str, Any]]) -> int:
     """Insert the documents whose _id is absent; never overwrite what a developer changed. Returns inserts."""
     operations = [UpdateOne({"_id": doc["_id"]}, {"$setOnInsert": doc}, upsert=True) for doc in documents]
     if not operations:

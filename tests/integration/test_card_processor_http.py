@@ -21,6 +21,7 @@ from core.errors import Unavailable
 from core.secrets import payment_processor_credentials
 from core.settings import Settings, reset_settings
 from domain.orders import lifecycle
+from domain.orders.records import OrderRecord
 from domain.payments import processor_factory as port
 from domain.payments.http_processor import HttpCardProcessor
 from domain.payments.processor import (
@@ -300,7 +301,7 @@ def through_http(
     return fake[0]
 
 
-def start_payment(api: ApiClient, db: Db, amount: int, amount_due: int) -> tuple[dict[str, Any], dict[str, Any]]:
+def start_payment(api: ApiClient, db: Db, amount: int, amount_due: int) -> tuple[OrderRecord, dict[str, Any]]:
     """A signed-in caller's order and a created transaction; returns (order, apply body)."""
     api.login()
     user_id = ObjectId(api.get("/api/v1/auth/me").json()["data"]["_id"])

@@ -11,9 +11,9 @@ import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
+from domain.financing.store import offer_id as offer_id_of
 from local.seed import financing as demo
 from ops.__main__ import main as ops_main
-from payments.store import offer_id as offer_id_of
 from tests.data import CatalogCar, insert_brand, insert_car, purchasable_car
 from tests.factories import ApiClient
 from tests.financing_data import (

@@ -15,6 +15,7 @@ from core.errors import Conflict
 from data import outbox
 from domain.orders import lifecycle
 from domain.orders.lifecycle import Status
+from domain.orders.records import OrderRecord
 from edge.errors import status_of
 from tests.data import insert_order
 from tests.factories import race
@@ -177,7 +178,7 @@ def everyone_reads_before_anyone_writes(monkeypatch: pytest.MonkeyPatch, parties
     first_read = threading.local()
     load = lifecycle._load
 
-    def load_then_wait(order_id: ObjectId) -> dict[str, Any]:
+    def load_then_wait(order_id: ObjectId) -> OrderRecord:
         order = load(order_id)
         if not getattr(first_read, "done", False):
             first_read.done = True

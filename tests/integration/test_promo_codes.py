@@ -13,7 +13,9 @@ from pymongo.errors import DuplicateKeyError
 
 from core import clock
 from core.clock import FrozenClock
-from orders import promo_codes, service
+from domain.orders import promo_codes
+from domain.orders.records import PromoCodeRecord
+from orders import service
 from orders.models import CreateOrderBody
 from tests.data import insert_order, insert_promo_code, order_body, purchasable_car
 from tests.factories import ApiClient, race
@@ -29,7 +31,7 @@ def everyone_checks_before_anyone_consumes(monkeypatch: pytest.MonkeyPatch, part
     barrier = threading.Barrier(parties, timeout=10)
     check = promo_codes.check
 
-    def check_then_wait(code: str, user_id: ObjectId) -> dict[str, Any]:
+    def check_then_wait(code: str, user_id: ObjectId) -> PromoCodeRecord:
         promo = check(code, user_id)
         barrier.wait()
         return promo

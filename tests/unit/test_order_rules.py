@@ -8,9 +8,10 @@ import pytest
 from bson import ObjectId
 from pydantic import ValidationError
 
+from domain.orders.placement import contract_number
+from domain.orders.promo_codes import discount_for, normalize
 from orders.models import CreateOrderBody
-from orders.promo_codes import describe, discount_for, normalize
-from orders.service import contract_number
+from orders.service import describe_promo_code as describe
 
 
 def promo(discount_type: str, value: int, cap: int | None = None) -> dict[str, Any]:

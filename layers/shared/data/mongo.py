@@ -1,13 +1,13 @@
 """The MongoDB client: created lazily once per process and reused across invocations.
 
-Indexes are declared in code (`Index` lists in each function's `indexes.py`) and created by
+Indexes are declared in code (each store's `INDEXES`, gathered in `domain.indexes`) and created by
 `python -m ops indexes`, never per request.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,6 +77,11 @@ def _is_write_conflict(failure: OperationFailure) -> bool:
     return failure.code == WRITE_CONFLICT or "write conflict" in str(failure).lower()
 
 
+def drop_database() -> None:
+    """Drop the configured database with everything in it (the benchmark's throwaway database)."""
+    get_client().drop_database(get_settings().mongodb_db)
+
+
 def reset_client(*, event_listeners: Sequence[CommandListener] = ()) -> None:
     """Close and forget the client (tests, or the local server switching databases). The next one is
     created with these pymongo command listeners (the benchmark and tests count round trips with one)."""
@@ -122,7 +127,9 @@ class Index:
     options: dict[str, Any] = field(default_factory=dict)
 
 
-def create_indexes(db: Database[dict[str, Any]], indexes: list[Index]) -> list[str]:
+def create_indexes(indexes: Iterable[Index], *, database: Database[dict[str, Any]] | None = None) -> list[str]:
+    """Create the indexes (idempotent) in the configured database, or in `database` (the tests make one each)."""
+    db = get_db() if database is None else database
     created = []
     for index in indexes:
         db[index.collection].create_index(index.keys, name=index.name, **index.options)

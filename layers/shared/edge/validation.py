@@ -67,7 +67,6 @@ MongoId = Annotated[
 ]
 Phone = Annotated[str, AfterValidator(_phone)]
 Pinfl = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(_pinfl)]
-NonEmptyStr = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 
 # Money is whole sums. Far above any car, and keeps tiyin (sums x 100) inside 64 bits.
 MAX_MONEY = 10**12

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from core.locale import Locale
-from domain.catalog import brands, cars, views
+from domain.catalog import store, views
 from domain.catalog.models import CarItem
+from domain.catalog.records import CarRecord
 from domain.saved_cars import store as saved_cars
 
 
-def car_items(docs: list[cars.Car], *, fingerprint: str, locale: Locale) -> list[CarItem]:
+def car_items(docs: list[CarRecord], *, fingerprint: str, locale: Locale) -> list[CarItem]:
     """List items of the given cars, in their order, with `saved` for this device's fingerprint."""
-    names = brands.names(doc["brandId"] for doc in docs)
+    names = store.brand_names(doc["brandId"] for doc in docs)
     saved = saved_cars.saved_car_ids(fingerprint, [doc["_id"] for doc in docs])
     return [views.car_item(doc, names, saved, locale) for doc in docs]

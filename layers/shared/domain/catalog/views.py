@@ -23,16 +23,23 @@ from domain.catalog.models import (
     SpecItem,
     SpecSection,
 )
+from domain.catalog.records import (
+    BrandRecord,
+    CarRecord,
+    InfoBlockRecord,
+    ModificationRecord,
+    OptionRecord,
+)
 
 
-def car_item(car: dict[str, Any], brand_names: dict[ObjectId, str], saved: set[ObjectId], locale: Locale) -> CarItem:
+def car_item(car: CarRecord, brand_names: dict[ObjectId, str], saved: set[ObjectId], locale: Locale) -> CarItem:
     """A car in a list (`_id`, `name`, `priceFrom`), with what a list screen shows besides."""
     return CarItem(
         **_car_fields(car, saved, locale), brand=BrandRef(id=car["brandId"], name=brand_names.get(car["brandId"], ""))
     )
 
 
-def _car_fields(car: dict[str, Any], saved: set[ObjectId], locale: Locale) -> dict[str, Any]:
+def _car_fields(car: CarRecord, saved: set[ObjectId], locale: Locale) -> dict[str, Any]:
     return {
         "_id": car["_id"],
         "slug": car.get("slug"),
@@ -47,14 +54,14 @@ def _car_fields(car: dict[str, Any], saved: set[ObjectId], locale: Locale) -> di
     }
 
 
-def option(doc: dict[str, Any] | None, locale: Locale) -> Option | None:
+def option(doc: OptionRecord | None, locale: Locale) -> Option | None:
     """A body type or powertrain: `_id`, `slug`, `name`, and `image` when it has one."""
     if doc is None:
         return None
     return Option(id=doc["_id"], slug=doc["slug"], name=localize(doc["name"], locale), image=url(doc.get("image")))
 
 
-def _brand_fields(brand: dict[str, Any], locale: Locale) -> dict[str, Any]:
+def _brand_fields(brand: BrandRecord, locale: Locale) -> dict[str, Any]:
     return {
         "_id": brand["_id"],
         "slug": brand["slug"],
@@ -64,11 +71,11 @@ def _brand_fields(brand: dict[str, Any], locale: Locale) -> dict[str, Any]:
     }
 
 
-def brand_item(brand: dict[str, Any], locale: Locale) -> BrandItem:
+def brand_item(brand: BrandRecord, locale: Locale) -> BrandItem:
     return BrandItem(**_brand_fields(brand, locale))
 
 
-def brand_detail(brand: dict[str, Any], cars_count: int, locale: Locale) -> BrandDetail:
+def brand_detail(brand: BrandRecord, cars_count: int, locale: Locale) -> BrandDetail:
     return BrandDetail(
         **_brand_fields(brand, locale),
         description=localize(brand.get("description"), locale),
@@ -77,11 +84,11 @@ def brand_detail(brand: dict[str, Any], cars_count: int, locale: Locale) -> Bran
 
 
 def car_detail(
-    car: dict[str, Any],
+    car: CarRecord,
     *,
-    brand: dict[str, Any] | None,
-    body_type: dict[str, Any] | None,
-    powertrain: dict[str, Any] | None,
+    brand: BrandRecord | None,
+    body_type: OptionRecord | None,
+    powertrain: OptionRecord | None,
     saved: bool,
     locale: Locale,
 ) -> CarDetail:
@@ -113,7 +120,7 @@ def car_detail(
     )
 
 
-def info_block(block: dict[str, Any], locale: Locale) -> InfoBlock:
+def info_block(block: InfoBlockRecord, locale: Locale) -> InfoBlock:
     return InfoBlock(
         id=block["_id"],
         title=localize(block["title"], locale),
@@ -122,7 +129,7 @@ def info_block(block: dict[str, Any], locale: Locale) -> InfoBlock:
     )
 
 
-def modification(mod: dict[str, Any], locale: Locale) -> Modification:
+def modification(mod: ModificationRecord, locale: Locale) -> Modification:
     """A modification with its technical sections: `specs [{title, items [{name, value}]}]`."""
     return Modification(
         id=mod["_id"],

@@ -218,7 +218,7 @@ def leasing_quote(price: int, terms: LeasingTerms) -> LeasingQuote:
 
 
 @dataclass(frozen=True)
-class InstallmentCell:
+class InstallmentQuote:
     initial_percent: int
     months: int
     markup_bp: int
@@ -227,11 +227,11 @@ class InstallmentCell:
     monthly_payment: int
 
 
-def installment_cell(price: int, initial_percent: int, months: int, markup_bp: int) -> InstallmentCell:
+def installment_cell(price: int, initial_percent: int, months: int, markup_bp: int) -> InstallmentQuote:
     """An installment: the rest after the down payment, plus the plan's mark-up, in equal months
     (a 0 % cell is the rest divided by the months, rounded up; the last month takes the remainder)."""
     initial_payment = percent_of(price, initial_percent * 100)
     rest = price - initial_payment
     total = rest + percent_of(rest, markup_bp)
     monthly = schedule(total, 0, months, RefundType.ANNUITY).first_payment
-    return InstallmentCell(initial_percent, months, markup_bp, initial_payment, total, monthly)
+    return InstallmentQuote(initial_percent, months, markup_bp, initial_payment, total, monthly)

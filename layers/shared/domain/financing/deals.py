@@ -5,24 +5,27 @@ installment plan's cell (initial payment percent and months).
 The one place for these checks and figures: the financing routes answer them and orders store them
 (docs/DECISIONS.md, "Financed orders"), so an order carries exactly what the client was shown. Each
 function checks that the ids belong together (404 naming the id that does not) and that the car is
-sold that way (`financing.ensure_offered`); the maths is `domain.financing.credit_math`.
+sold that way (`domain.financing.offered`); the maths is `domain.financing.credit_math`.
+
+The names: a quote is the maths of one choice (`credit_math`), a deal the chosen offer with its quote,
+figures what the API shows of a quote (`domain.financing.models`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Any
 
 from bson import ObjectId
-from pydantic import Field
 
 from core.errors import NotFound
-from core.models import ApiModel, Organization, Sums
-from data.mongo import get_db
 from domain.catalog.payment_types import PaymentType
-from domain.financing import store as financing
+from domain.catalog.records import CarRecord, ModificationRecord
+from domain.financing import references, store
 from domain.financing.credit_math import (
     CreditQuote,
+    InstallmentQuote,
     LeasingQuote,
     LeasingTerms,
     RefundType,
@@ -30,61 +33,17 @@ from domain.financing.credit_math import (
     installment_cell,
     leasing_quote,
 )
-from domain.financing.credit_math import InstallmentCell as Cell
-from domain.financing.store import Doc, child, ensure_offered, percent
-
-Percent = Annotated[float, Field(ge=0, le=100, description="percent, e.g. 24.0")]
-
-
-class CreditSummary(ApiModel):
-    """A credit's figures (GET /api/v2/payments/banks/calculate without the schedule rows)."""
-
-    monthlyPayment: Sums = Field(description="the first month's payment")
-    loanAmount: Sums
-    initialPayment: Sums
-    totalInterest: Sums
-    totalPayment: Sums
-    rate: Percent = Field(description="annual rate, percent")
-    termMonths: int = Field(gt=0)
-    refundType: RefundType
-    carPrice: Sums
-
-
-class LeasingCalculation(ApiModel):
-    """A lease's figures (POST /api/v1/payments/leasing/calculate)."""
-
-    monthlyPayment: Sums
-    totalCarPrice: Sums = Field(description="everything paid over the lease, initial payment included")
-    price: Sums = Field(description="the car's price")
-    initialPayment: Sums
-    contractFee: Sums
-    markup: Sums
-    financedAmount: Sums
-    monthlyFee: Sums
-    leasePayments: Sums
-    buyout: Sums
-    termMonths: int = Field(gt=0)
-    rate: Percent
-
-
-class InstallmentCell(ApiModel):
-    """One cell of an installment matrix (GET /api/v1/payments/installment): a term of a row."""
-
-    months: int = Field(gt=0)
-    markupPercent: Percent
-    monthlyPayment: Sums
-    totalPayment: Sums = Field(description="the initial payment, plus the rest with its mark-up")
-
-
-class InstallmentFigures(InstallmentCell):
-    """The cell an order chose, with its row's initial payment."""
-
-    initialPercent: Percent
-    initialPayment: Sums
-    termMonths: int = Field(gt=0, description="= months")
-    financedAmount: Sums = Field(description="the rest after the initial payment, with the mark-up")
-    price: Sums = Field(description="the car's price")
-
+from domain.financing.models import CreditFigures, InstallmentFigures, LeasingCalculation
+from domain.financing.offered import ensure_offered
+from domain.financing.records import (
+    BankOfferRecord,
+    CreditProductRecord,
+    InstallmentPlanRecord,
+    LeasingProgramRecord,
+    LeasingRates,
+    OrganizationRecord,
+)
+from domain.financing.views import credit_figures, installment_cell_figures, leasing_figures
 
 # (query field, tree level, the choice it must belong to), in the order of the bank chain.
 CHAIN = (
@@ -95,9 +54,15 @@ CHAIN = (
 )
 
 
-def _organization_of(doc: Doc | None) -> Organization | None:
-    """The active organization of a product, program or plan (None if it is not active)."""
-    return financing.organization_refs([doc["organizationId"]]).get(doc["organizationId"]) if doc else None
+def _active_organization(organization_id: ObjectId) -> OrganizationRecord | None:
+    """The organization of a product, program or plan, if it is active."""
+    return store.active_organizations([organization_id]).get(organization_id)
+
+
+def child(node: Any, level: str, child_id: ObjectId) -> Any:
+    """The element of `node[level]` (a node of a credit product's tree, a program's terms) with this id,
+    or None."""
+    return next((item for item in node.get(level, []) if item["_id"] == child_id), None)
 
 
 # --- bank credit ------------------------------------------------------------------------------------
@@ -105,57 +70,63 @@ def _organization_of(doc: Doc | None) -> Organization | None:
 
 @dataclass(frozen=True)
 class CreditDeal:
-    offer: Doc
-    product: Doc
-    bank: Organization
-    chosen: dict[str, Doc]  # tree level -> the chosen node
-    car: Doc
-    modification: Doc
+    offer: BankOfferRecord
+    product: CreditProductRecord
+    bank: OrganizationRecord
+    chosen: dict[str, Any]  # tree level -> the chosen node
+    car: CarRecord
+    modification: ModificationRecord
     quote: CreditQuote
 
-    def figures(self) -> CreditSummary:
+    def figures(self) -> CreditFigures:
         return credit_figures(self.quote)
 
 
-def credit_figures(quote: CreditQuote) -> CreditSummary:
-    """The credit calculate fields (without the schedule rows), of a chosen offer or a special offer."""
-    schedule = quote.schedule
-    return CreditSummary(
-        monthlyPayment=schedule.first_payment,
-        loanAmount=schedule.loan,
-        initialPayment=quote.initial_payment,
-        totalInterest=schedule.total_interest,
-        totalPayment=schedule.total_payment,
-        rate=percent(schedule.annual_rate_bp),
-        termMonths=schedule.months,
-        refundType=schedule.refund_type,
-        carPrice=quote.price,
-    )
-
-
-def bank_offer(bank_id: str) -> tuple[Doc, Doc, Organization]:
+def bank_offer(bank_id: str) -> tuple[BankOfferRecord, CreditProductRecord, OrganizationRecord]:
     """The offer, its active product and its active bank; 404 unless all three exist."""
-    offer = get_db().bank_offers.find_one({"_id": ObjectId(bank_id)})
+    offer = store.find_bank_offer(bank_id)
     product = _active_product(offer) if offer else None
-    bank = _organization_of(product)
+    bank = _active_organization(product["organizationId"]) if product else None
     if offer is None or product is None or bank is None:
         raise NotFound("Bank offer not found: choose one from /api/v2/payments/banks")
     return offer, product, bank
 
 
-def _active_product(offer: Doc) -> Doc | None:
-    """The offer's product if it is active: from the brand's cached products (`financing.brand_financing`)."""
-    products = financing.brand_financing(offer["brandId"]).credit_products
+def _active_product(offer: BankOfferRecord) -> CreditProductRecord | None:
+    """The offer's product if it is active: from the brand's cached products (`store.brand_financing`)."""
+    products = store.brand_financing(offer["brandId"]).credit_products
     return next((product for product in products if product["_id"] == offer["productId"]), None)
 
 
+# Gives the car and modification a bank offer prices, checked to be sold on credit.
+CarOfOffer = Callable[[BankOfferRecord], tuple[CarRecord, ModificationRecord]]
+
+
+def car_of_offer(offer: BankOfferRecord) -> tuple[CarRecord, ModificationRecord]:
+    """The car and modification of the offer, read now (their current price), and sold on credit."""
+    try:
+        car, modification = references.car_and_modification(str(offer["modificationId"]), car_id=str(offer["carId"]))
+    except NotFound as exc:
+        raise NotFound("The car modification of this bank offer is no longer sold") from exc
+    ensure_offered(car, PaymentType.CREDIT)
+    return car, modification
+
+
 def credit_deal(
-    bank_id: str, income_type_id: str, initial_payment_id: str, loan_term_id: str, refund_type_id: str
+    bank_id: str,
+    income_type_id: str,
+    initial_payment_id: str,
+    loan_term_id: str,
+    refund_type_id: str,
+    *,
+    priced: CarOfOffer = car_of_offer,
 ) -> CreditDeal:
-    """The credit of the chosen offer and options: every id must follow the offer's tree."""
+    """The credit of the chosen offer and options: every id must follow the offer's tree. `priced` gives
+    the car and modification of the offer, checked to be sold on credit: read by default; an order
+    that has read and checked its car already passes it in."""
     offer, product, bank = bank_offer(bank_id)
-    chosen: dict[str, Doc] = {}
-    node = product
+    chosen: dict[str, Any] = {}
+    node: Any = product
     for (field, level, parent), node_id in zip(
         CHAIN, (income_type_id, initial_payment_id, loan_term_id, refund_type_id), strict=True
     ):
@@ -165,11 +136,7 @@ def credit_deal(
                 f"{field} does not belong to the chosen {parent}", details={"field": field, "parent": parent}
             )
         chosen[level] = node = found
-    try:
-        car, modification = financing.car_and_modification(str(offer["modificationId"]), car_id=str(offer["carId"]))
-    except NotFound as exc:
-        raise NotFound("The car modification of this bank offer is no longer sold") from exc
-    ensure_offered(car, PaymentType.CREDIT)
+    car, modification = priced(offer)
     term, refund_type = chosen["loanTerms"], RefundType(chosen["refundTypes"]["slug"])
     quote = credit_quote(
         modification["price"], chosen["initialPayments"]["percent"], term["months"], term["rateBp"], refund_type
@@ -182,64 +149,44 @@ def credit_deal(
 
 @dataclass(frozen=True)
 class LeasingDeal:
-    program: Doc
-    company: Organization
-    car: Doc
-    modification: Doc
+    program: LeasingProgramRecord
+    company: OrganizationRecord
+    car: CarRecord
+    modification: ModificationRecord
     quote: LeasingQuote
 
     def figures(self) -> LeasingCalculation:
         return leasing_figures(self.quote)
 
 
-def program_terms(program: Doc, initial_percent: int, months: int) -> LeasingTerms:
+def program_terms(rates: LeasingRates, initial_percent: int, months: int) -> LeasingTerms:
     """The terms of a program (or of a special leasing offer, stored alike) for one choice."""
     return LeasingTerms(
         initial_percent=initial_percent,
         months=months,
-        annual_rate_bp=program["rateBp"],
-        markup_bp=program.get("markupBp", 0),
-        contract_fee_bp=program.get("contractFeeBp", 0),
-        monthly_fee=program.get("monthlyFee", 0),
-        buyout_bp=program.get("buyoutBp", 0),
+        annual_rate_bp=rates["rateBp"],
+        markup_bp=rates.get("markupBp", 0),
+        contract_fee_bp=rates.get("contractFeeBp", 0),
+        monthly_fee=rates.get("monthlyFee", 0),
+        buyout_bp=rates.get("buyoutBp", 0),
     )
 
 
-def leasing_figures(quote: LeasingQuote) -> LeasingCalculation:
-    """`{monthlyPayment, totalCarPrice}` and the breakdown that adds up to the total."""
-    return LeasingCalculation(
-        monthlyPayment=quote.monthly_payment,
-        totalCarPrice=quote.total_car_price,
-        price=quote.price,
-        initialPayment=quote.initial_payment,
-        contractFee=quote.contract_fee,
-        markup=quote.markup,
-        financedAmount=quote.financed,
-        monthlyFee=quote.monthly_fee,
-        leasePayments=quote.lease_payments,
-        buyout=quote.buyout,
-        termMonths=quote.schedule.months,
-        rate=percent(quote.schedule.annual_rate_bp),
-    )
-
-
-def _brand_product(
-    collection: str,
-    product_id: str,
+def _checked_against_car[Product: (LeasingProgramRecord, InstallmentPlanRecord)](
+    product: Product | None,
     *,
     noun: str,
     field: str,
     car_id: str,
     modification_id: str,
     payment_type: PaymentType,
-) -> tuple[Doc, Organization, Doc, Doc]:
-    """An active leasing program or installment plan with its organization, checked against the car:
-    it must serve the car's brand, and the car must be sold that way."""
-    product = get_db()[collection].find_one({"_id": ObjectId(product_id), "active": True})
-    organization = _organization_of(product)
+) -> tuple[Product, OrganizationRecord, CarRecord, ModificationRecord]:
+    """An active leasing program or installment plan with its organization, and the car it is checked
+    against: it must serve the car's brand, and the car must be sold that way."""
+    organization = _active_organization(product["organizationId"]) if product else None
     if product is None or organization is None:
         raise NotFound(f"{noun} not found")
-    car, modification = financing.car_and_modification(modification_id, car_id=car_id)
+    car, modification = references.car_and_modification(modification_id, car_id=car_id)
     if product["brandId"] != car["brandId"]:
         raise NotFound(f"{field} does not serve the brand of carId")
     ensure_offered(car, payment_type)
@@ -250,9 +197,8 @@ def leasing_deal(
     leasing_id: str, car_id: str, modification_id: str, loan_term_id: str, initial_payment_id: str
 ) -> LeasingDeal:
     """The lease of the chosen program, term and initial payment for the car's modification."""
-    program, company, car, modification = _brand_product(
-        "leasing_programs",
-        leasing_id,
+    program, company, car, modification = _checked_against_car(
+        store.find_leasing_program(leasing_id),
         noun="Leasing program",
         field="leasingId",
         car_id=car_id,
@@ -272,31 +218,21 @@ def leasing_deal(
 # --- installment ------------------------------------------------------------------------------------
 
 
-def installment_cell_figures(cell: Cell) -> InstallmentCell:
-    """One cell of an installment matrix: months across, initial payment percent down."""
-    return InstallmentCell(
-        months=cell.months,
-        markupPercent=percent(cell.markup_bp),
-        monthlyPayment=cell.monthly_payment,
-        totalPayment=cell.initial_payment + cell.total,
-    )
-
-
 @dataclass(frozen=True)
 class InstallmentDeal:
-    plan: Doc
-    provider: Organization
-    car: Doc
-    modification: Doc
-    cell: Cell
+    plan: InstallmentPlanRecord
+    provider: OrganizationRecord
+    car: CarRecord
+    modification: ModificationRecord
+    quote: InstallmentQuote
 
     def figures(self) -> InstallmentFigures:
         return InstallmentFigures(
-            **installment_cell_figures(self.cell).model_dump(),
-            initialPercent=self.cell.initial_percent,
-            initialPayment=self.cell.initial_payment,
-            termMonths=self.cell.months,
-            financedAmount=self.cell.total,
+            **installment_cell_figures(self.quote).model_dump(),
+            initialPercent=self.quote.initial_percent,
+            initialPayment=self.quote.initial_payment,
+            termMonths=self.quote.months,
+            financedAmount=self.quote.total,
             price=self.modification["price"],
         )
 
@@ -305,9 +241,8 @@ def installment_deal(
     plan_id: str, car_id: str, modification_id: str, initial_percent: int, months: int
 ) -> InstallmentDeal:
     """The installment of one cell of the plan's matrix (a row's initial percent, a column's months)."""
-    plan, provider, car, modification = _brand_product(
-        "installment_plans",
-        plan_id,
+    plan, provider, car, modification = _checked_against_car(
+        store.find_installment_plan(plan_id),
         noun="Installment plan",
         field="planId",
         car_id=car_id,
@@ -323,5 +258,5 @@ def installment_deal(
     if months not in plan["terms"]:
         raise NotFound("months is not a term of the plan", details={"terms": plan["terms"]})
     markup_bp = row["markupBp"][plan["terms"].index(months)]
-    cell = installment_cell(modification["price"], initial_percent, months, markup_bp)
-    return InstallmentDeal(plan, provider, car, modification, cell)
+    quote = installment_cell(modification["price"], initial_percent, months, markup_bp)
+    return InstallmentDeal(plan, provider, car, modification, quote)

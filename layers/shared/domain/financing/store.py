@@ -1,96 +1,90 @@
-"""Read-only look-ups in the catalog collections (docs/DATA_MODEL.md) and in `organizations`, with the
-404s of the financing routes when ids do not belong together, and the one rule of which payment types a
-car is really offered with (the financing routes show it, orders accept it).
+"""The financing data: `organizations`, `credit_products`, `leasing_programs`, `installment_plans`,
+`bank_offers` and `special_offers`; this module alone reads and writes them.
 
 Organizations and each brand's active credit products, leasing programs and installment plans are
-reference data, cached per instance (`data.reference_cache`); the car and its prices never are.
+reference data, cached per instance (`data.reference_cache`); offers are not.
+
+Bank offers are created with the financing data, never by a GET: `create_bank_offers` stores the offer of
+every active credit product for every modification of its brand's cars (the seed runs it, operators run
+`python -m ops bank-offers` after adding cars, modifications or credit products).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 from bson import ObjectId
+from pymongo.collection import Collection
+from pymongo.database import Database
+from pymongo.errors import BulkWriteError
 
-from core.assets import url
-from core.errors import NotFound
-from core.locale import localize
-from core.models import Organization, Page
-from data.mongo import get_db
+from core import clock
+from data.mongo import Document, Index, get_db
 from data.reference_cache import reference_data
-from domain.catalog import brands
+from domain.catalog import store as catalog
 from domain.catalog.payment_types import PaymentType
-from edge import context
+from domain.financing.records import (
+    BankOfferRecord,
+    CreditProductRecord,
+    InstallmentPlanRecord,
+    LeasingProgramRecord,
+    OrganizationRecord,
+    SpecialOfferRecord,
+)
 
-Doc = dict[str, Any]
+DUPLICATE_KEY = 11000
 
-
-def text(value: Any) -> Any:
-    """A stored `{ru, uz, en}` text in the caller's language."""
-    return localize(value, context.locale())
-
-
-def brand(brand_id: str) -> Doc:
-    found = brands.find_by_id(brand_id)
-    if found is None:
-        raise NotFound("Brand not found")
-    return {"_id": found["_id"], "name": found["name"]}
-
-
-def car_and_modification(
-    modification_id: str, *, car_id: str | None = None, brand_id: str | None = None
-) -> tuple[Doc, Doc]:
-    """The car holding the modification, checked against the car and brand the client chose with it."""
-    car = get_db().cars.find_one(
-        {"modifications._id": ObjectId(modification_id)},
-        {"brandId": 1, "name": 1, "paymentTypes": 1, "modifications": 1},
-    )
-    if car is None:
-        raise NotFound("Modification not found")
-    if car_id is not None and car["_id"] != ObjectId(car_id):
-        raise NotFound("modificationId does not belong to carId")
-    if brand_id is not None and car["brandId"] != ObjectId(brand_id):
-        raise NotFound("The car of modificationId does not belong to brandId")
-    modification = next(m for m in car["modifications"] if m["_id"] == ObjectId(modification_id))
-    return car, modification
+INDEXES = [
+    Index("organizations", [("slug", 1)], "organizations_slug_unique", {"unique": True}),
+    Index("credit_products", [("brandId", 1), ("active", 1)], "credit_products_by_brand"),
+    # Each chain step finds the product by the id of the node it was given.
+    Index("credit_products", [("incomeTypes._id", 1)], "credit_products_by_income_type"),
+    Index("credit_products", [("incomeTypes.initialPayments._id", 1)], "credit_products_by_initial_payment"),
+    Index("credit_products", [("incomeTypes.initialPayments.loanTerms._id", 1)], "credit_products_by_loan_term"),
+    # /banks reads a modification's offers. The pair is unique already: an offer's _id is derived from it.
+    Index("bank_offers", [("modificationId", 1), ("productId", 1)], "bank_offers_by_modification"),
+    Index("leasing_programs", [("brandId", 1), ("organizationId", 1)], "leasing_programs_by_brand"),
+    Index("installment_plans", [("brandId", 1), ("active", 1)], "installment_plans_by_brand"),
+    Index("special_offers", [("carId", 1), ("kind", 1)], "special_offers_by_car"),
+]
 
 
-def organization_refs(organization_ids: list[ObjectId]) -> dict[ObjectId, Organization]:
-    """Active organizations by id, as `{_id, name, logo}` (the logo as a URL)."""
-    wanted = set(organization_ids)
-    found = [org for org in _active_organizations() if org["_id"] in wanted]
-    return {org["_id"]: Organization(id=org["_id"], name=text(org["name"]), logo=url(org.get("logo"))) for org in found}
+def _database(db: Database[Document] | None) -> Database[Document]:
+    return db if db is not None else get_db()
+
+
+def _credit_products(db: Database[Document] | None = None) -> Collection[CreditProductRecord]:
+    return cast("Collection[CreditProductRecord]", _database(db).credit_products)
+
+
+def _bank_offers(db: Database[Document] | None = None) -> Collection[BankOfferRecord]:
+    return cast("Collection[BankOfferRecord]", _database(db).bank_offers)
+
+
+def _special_offers() -> Collection[SpecialOfferRecord]:
+    return cast("Collection[SpecialOfferRecord]", get_db().special_offers)
+
+
+# --- organizations ----------------------------------------------------------------------------------
 
 
 @reference_data
-def _active_organizations() -> list[Doc]:
+def _active_organizations() -> list[OrganizationRecord]:
     """Every active bank, leasing company and installment provider, in their order (a few dozen)."""
-    found = get_db().organizations.find({"active": True}, {"name": 1, "logo": 1, "order": 1})
+    organizations = cast("Collection[OrganizationRecord]", get_db().organizations)
+    found = organizations.find({"active": True}, {"name": 1, "logo": 1, "order": 1})
     return list(found.sort([("order", 1), ("name", 1)]))
 
 
-def organization(organization_id: str) -> Organization:
-    found = organization_refs([ObjectId(organization_id)])
-    if not found:
-        raise NotFound("Organization not found")
-    return next(iter(found.values()))
+def active_organizations(organization_ids: list[ObjectId]) -> dict[ObjectId, OrganizationRecord]:
+    """The active ones of these organizations, by id, in their order."""
+    wanted = set(organization_ids)
+    return {org["_id"]: org for org in _active_organizations() if org["_id"] in wanted}
 
 
-def percent(basis_points: int) -> float:
-    """A rate or share stored in basis points as the percent clients read: 2400 -> 24.0."""
-    return basis_points / 100
-
-
-def child(node: Doc, level: str, child_id: ObjectId) -> Doc | None:
-    """The element of `node[level]` with this id, or None."""
-    return next((item for item in node.get(level, []) if item["_id"] == child_id), None)
-
-
-def listing[T](items: list[T]) -> Page[T]:
-    """A complete list in the API's list shape."""
-    return Page[Any](items=items, total=len(items))
-
+# --- each brand's credit products, leasing programs and installment plans ---------------------------
 
 # Where the organizations serving a brand for a payment type are found (CASH needs none).
 SOURCES = {
@@ -106,13 +100,18 @@ class BrandFinancing:
     """A brand's active credit products, leasing programs and installment plans (programs and plans in
     their order)."""
 
-    credit_products: list[Doc]
-    leasing_programs: list[Doc]
-    installment_plans: list[Doc]
+    credit_products: list[CreditProductRecord]
+    leasing_programs: list[LeasingProgramRecord]
+    installment_plans: list[InstallmentPlanRecord]
 
-    def of(self, payment_type: PaymentType) -> list[Doc]:
-        source = SOURCES.get(payment_type)
-        return [] if source is None else list(getattr(self, source))
+    def organization_ids(self, payment_type: PaymentType) -> list[ObjectId]:
+        """The organizations of the products, programs or plans of this payment type (none for CASH)."""
+        found = {
+            PaymentType.CREDIT: [doc["organizationId"] for doc in self.credit_products],
+            PaymentType.LEASING: [doc["organizationId"] for doc in self.leasing_programs],
+            PaymentType.INSTALLMENT: [doc["organizationId"] for doc in self.installment_plans],
+        }
+        return list(dict.fromkeys(found.get(payment_type, [])))
 
 
 @reference_data
@@ -120,44 +119,107 @@ def brand_financing(brand_id: ObjectId) -> BrandFinancing:
     """What finances the brand's cars, read in one round trip (the three collections as one union)."""
     match = {"$match": {"brandId": brand_id, "active": True}}
     first, *others = SOURCES.values()
-    pipeline: list[Doc] = [match, {"$set": {"_source": first}}]
+    pipeline: list[Document] = [match, {"$set": {"_source": first}}]
     pipeline += [
         {"$unionWith": {"coll": source, "pipeline": [match, {"$set": {"_source": source}}]}} for source in others
     ]
-    found: dict[str, list[Doc]] = {source: [] for source in SOURCES.values()}
+    found: dict[str, list[Document]] = {source: [] for source in SOURCES.values()}
     for doc in get_db()[first].aggregate(pipeline):
         found[doc.pop("_source")].append(doc)
     in_order = {
         source: sorted(docs, key=lambda doc: tuple(doc.get(key, 0) for key in ORDER)) for source, docs in found.items()
     }
     return BrandFinancing(
-        credit_products=found[SOURCES[PaymentType.CREDIT]],
-        leasing_programs=in_order[SOURCES[PaymentType.LEASING]],
-        installment_plans=in_order[SOURCES[PaymentType.INSTALLMENT]],
+        credit_products=cast("list[CreditProductRecord]", found[SOURCES[PaymentType.CREDIT]]),
+        leasing_programs=cast("list[LeasingProgramRecord]", in_order[SOURCES[PaymentType.LEASING]]),
+        installment_plans=cast("list[InstallmentPlanRecord]", in_order[SOURCES[PaymentType.INSTALLMENT]]),
     )
 
 
 def serving(payment_type: PaymentType, brand_id: ObjectId) -> list[ObjectId]:
-    """The active organizations serving the brand for this payment type (none for CASH)."""
-    return list(dict.fromkeys(doc["organizationId"] for doc in brand_financing(brand_id).of(payment_type)))
+    """The organizations whose active products serve the brand for this payment type (none for CASH)."""
+    return brand_financing(brand_id).organization_ids(payment_type)
 
 
-def offered_payment_types(car: dict[str, Any]) -> list[PaymentType]:
-    """The car's payment types that are really offered for its brand: cash always, credit when an active
-    bank serves the brand, and so on. The one rule for what clients are shown and what orders accept."""
-    allowed = set(car.get("paymentTypes", []))
-    return [
-        kind
-        for kind in PaymentType
-        if kind in allowed and (kind is PaymentType.CASH or organization_refs(serving(kind, car["brandId"])))
+def product_holding(path: str, node_id: ObjectId) -> CreditProductRecord | None:
+    """The active credit product with a node of this id at `path` (e.g. `incomeTypes._id`), its tree only."""
+    return _credit_products().find_one({path: node_id, "active": True}, {path.split(".", maxsplit=1)[0]: 1})
+
+
+def find_leasing_program(program_id: str) -> LeasingProgramRecord | None:
+    """The leasing program if it is active."""
+    programs = cast("Collection[LeasingProgramRecord]", get_db().leasing_programs)
+    return programs.find_one({"_id": ObjectId(program_id), "active": True})
+
+
+def find_installment_plan(plan_id: str) -> InstallmentPlanRecord | None:
+    """The installment plan if it is active."""
+    plans = cast("Collection[InstallmentPlanRecord]", get_db().installment_plans)
+    return plans.find_one({"_id": ObjectId(plan_id), "active": True})
+
+
+# --- bank offers ------------------------------------------------------------------------------------
+
+
+def offer_id(product_id: ObjectId, modification_id: ObjectId) -> ObjectId:
+    """The id of a product's offer for a modification: the same for the same pair, everywhere."""
+    digest = hashlib.sha1(f"bank-offer:{product_id}:{modification_id}".encode(), usedforsecurity=False)
+    return ObjectId(digest.hexdigest()[:24])
+
+
+def find_bank_offer(bank_offer_id: str) -> BankOfferRecord | None:
+    return _bank_offers().find_one({"_id": ObjectId(bank_offer_id)})
+
+
+def offers_of_modification(modification_id: ObjectId, product_ids: list[ObjectId]) -> dict[ObjectId, BankOfferRecord]:
+    """The stored offers of these products for the modification, by product id."""
+    found = _bank_offers().find({"productId": {"$in": product_ids}, "modificationId": modification_id})
+    return {offer["productId"]: offer for offer in found}
+
+
+def create_bank_offers(db: Database[Document] | None = None) -> int:
+    """Store the missing offers of every active credit product for every modification of its brand's cars,
+    never changing a stored one (its id is what clients hold); idempotent. Returns how many were created.
+    `db`: the database being filled, when the seed passes one."""
+    products = list(_credit_products(db).find({"active": True}, {"organizationId": 1, "brandId": 1}))
+    now = clock.now()
+    wanted: list[BankOfferRecord] = [
+        {
+            "_id": offer_id(product["_id"], modification["_id"]),
+            "organizationId": product["organizationId"],
+            "productId": product["_id"],
+            "brandId": car["brandId"],
+            "carId": car["_id"],
+            "modificationId": modification["_id"],
+            "createdAt": now,
+        }
+        for car in catalog.modifications_of_brands(list({product["brandId"] for product in products}), db)
+        for modification in car.get("modifications", [])
+        for product in products
+        if product["brandId"] == car["brandId"]
     ]
+    offers = _bank_offers(db)
+    stored = {doc["_id"] for doc in offers.find({"_id": {"$in": [offer["_id"] for offer in wanted]}}, {"_id": 1})}
+    missing = [offer for offer in wanted if offer["_id"] not in stored]
+    if not missing:
+        return 0
+    try:
+        return len(offers.insert_many(missing, ordered=False).inserted_ids)
+    except BulkWriteError as exc:  # a concurrent run stored some first: they are the same documents
+        if any(error.get("code") != DUPLICATE_KEY for error in exc.details.get("writeErrors", [])):
+            raise
+        return int(exc.details.get("nInserted", 0))
 
 
-def ensure_offered(car: dict[str, Any], kind: PaymentType) -> None:
-    """404 unless the car is sold by `kind` (`offered_payment_types`): a calculation or schedule of a
-    financing the car is not sold with. Listings answer an empty list instead."""
-    if kind not in offered_payment_types(car):
-        raise NotFound(
-            f"The car is not sold by {kind.value}",
-            details={"paymentType": kind.value, "offered": [offered.value for offered in offered_payment_types(car)]},
-        )
+# --- special offers ---------------------------------------------------------------------------------
+
+
+def special_offers_of_car(car_id: str, kind: str) -> list[SpecialOfferRecord]:
+    """The car's active special offers of this kind (BANK or LEASING), in their order."""
+    found = _special_offers().find({"carId": ObjectId(car_id), "kind": kind, "active": True})
+    return list(found.sort("order", 1))
+
+
+def find_special_offer(special_offer_id: str) -> SpecialOfferRecord | None:
+    """The special offer if it is active."""
+    return _special_offers().find_one({"_id": ObjectId(special_offer_id), "active": True})

@@ -12,18 +12,19 @@ back office moves it to READY, IMPLEMENTED or CANCELLED (`transition`). Two raci
 win: each update matches the state (and paid amount) it was computed from. Every change is logged in
 `order_logs` with time and cause, and published as an `OrderStatusChanged` event: the order update,
 its log entry and the event (in the outbox, `data.outbox`) are one MongoDB transaction. The order's
-`eventSeq`, incremented by each update, orders its events.
+`eventSeq`, incremented by each update, orders its events. The documents are read and written by
+`domain.orders.store`.
 """
 
 from __future__ import annotations
 
 import math
-from datetime import datetime, timedelta
+from collections.abc import Mapping
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
 from bson import ObjectId
-from pymongo import ReturnDocument
 from pymongo.client_session import ClientSession
 
 from core import clock
@@ -31,11 +32,9 @@ from core.errors import Conflict, NotFound, Unavailable
 from core.ids import new_id
 from core.locale import Locale
 from data import outbox
-from data.mongo import Index, get_db, in_transaction
-
-Order = dict[str, Any]
-
-INDEXES = [Index("order_logs", [("orderId", 1), ("at", 1)], "order_logs_by_order")]
+from data.mongo import in_transaction
+from domain.orders import store
+from domain.orders.records import OrderRecord
 
 MAX_CAS_ATTEMPTS = 10
 
@@ -86,11 +85,11 @@ def can_transition(current: Status, target: Status) -> bool:
     return target in TRANSITIONS[current]
 
 
-def log_change(order: Order, previous: Status | None, cause: str, *, session: ClientSession) -> None:
+def log_change(order: OrderRecord, previous: Status | None, cause: str, *, session: ClientSession) -> None:
     """Append one entry to the order's log and put its `OrderStatusChanged` event in the outbox, in the
     transaction (`session`) that changed the order."""
     now = clock.now()
-    get_db().order_logs.insert_one(
+    store.insert_order_log(
         {
             "_id": new_id(),
             "orderId": order["_id"],
@@ -123,24 +122,24 @@ def log_change(order: Order, previous: Status | None, cause: str, *, session: Cl
     )
 
 
-def create(order: Order, *, cause: str) -> None:
+def create(order: OrderRecord, *, cause: str) -> None:
     """Store a new order with its first log entry and event, all or nothing."""
 
     def insert(session: ClientSession) -> None:
-        get_db().orders.insert_one(order, session=session)
+        store.insert_order(order, session=session)
         log_change(order, None, cause, session=session)
 
     in_transaction(insert)
 
 
-def _load(order_id: ObjectId) -> Order:
-    order = get_db().orders.find_one({"_id": order_id})
+def _load(order_id: ObjectId) -> OrderRecord:
+    order = store.find_order(order_id)
     if order is None:
         raise NotFound("Order not found")
     return order
 
 
-def transition(order_id: ObjectId, target: Status, *, cause: str) -> Order:
+def transition(order_id: ObjectId, target: Status, *, cause: str) -> OrderRecord:
     """Move an order to `target` (READY, IMPLEMENTED or CANCELLED) if that is legal from its current
     state; 409 otherwise. Paid states are reached only by `record_payment`, so nothing marks an order
     paid without the money."""
@@ -169,20 +168,20 @@ def transition(order_id: ObjectId, target: Status, *, cause: str) -> Order:
 DUE_NOW = {"$ifNull": ["$amountDueNow", "$amountDue"]}
 
 
-def due_now(order: Order) -> int:
+def due_now(order: Mapping[str, Any]) -> int:
     """What card payments may take in all: `amountDueNow` (`amountDue` for an order stored before it)."""
     stored = order.get("amountDueNow")
     return int(order["amountDue"] if stored is None else stored)
 
 
-def remaining(order: Order) -> int:
+def remaining(order: Mapping[str, Any]) -> int:
     """What the order can still take: 0 unless it is payable."""
     if Status(order["statusSlug"]) not in PAYABLE:
         return 0
     return due_now(order) - int(order.get("paidAmount", 0))
 
 
-def ensure_can_take(order: Order, amount: int) -> int:
+def ensure_can_take(order: Mapping[str, Any], amount: int) -> int:
     """What the order can still take; 409 if it takes no payments or less than `amount`. The one rule
     for card transactions (create, resend, apply) and `record_payment`."""
     current = Status(order["statusSlug"])
@@ -194,7 +193,7 @@ def ensure_can_take(order: Order, amount: int) -> int:
     return left
 
 
-def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: datetime, lease_seconds: int) -> Order:
+def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: datetime, lease_seconds: int) -> OrderRecord:
     """Take the order's charging lease for `payment_id`, with one conditional update: free, already this
     payment's, or older than `lease_seconds` (its holder died), and only while the order is payable and
     can take `amount`. At most one payment of an order is being charged at a time, so two charges can
@@ -203,19 +202,14 @@ def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: dateti
 
     409 `ChargeInProgress` when another payment holds it; 409 (`ensure_can_take`) when the order cannot
     take the amount; 404 when it is gone."""
-    claimed = get_db().orders.find_one_and_update(
-        {
-            "_id": order_id,
-            "statusSlug": {"$in": [status.value for status in PAYABLE]},
-            "$expr": {"$lte": [{"$add": [{"$ifNull": ["$paidAmount", 0]}, amount]}, DUE_NOW]},
-            "$or": [
-                {"chargingPaymentId": None},
-                {"chargingPaymentId": payment_id},
-                {"chargingSince": {"$lte": now - timedelta(seconds=lease_seconds)}},
-            ],
-        },
-        {"$set": {"chargingPaymentId": payment_id, "chargingSince": now}},
-        return_document=ReturnDocument.AFTER,
+    claimed = store.take_charge(
+        order_id,
+        payment_id,
+        amount,
+        payable=[status.value for status in PAYABLE],
+        due_now=DUE_NOW,
+        now=now,
+        lease_seconds=lease_seconds,
     )
     if claimed is not None:
         return claimed
@@ -233,13 +227,10 @@ def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: dateti
 
 def release_charge(order_id: ObjectId, payment_id: str) -> None:
     """Give the charging lease back, if `payment_id` still holds it."""
-    get_db().orders.update_one(
-        {"_id": order_id, "chargingPaymentId": payment_id},
-        {"$set": {"chargingPaymentId": None, "chargingSince": None}},
-    )
+    store.release_charge(order_id, payment_id)
 
 
-def record_payment(order_id: ObjectId, amount: int, *, payment_id: str, cause: str) -> Order:
+def record_payment(order_id: ObjectId, amount: int, *, payment_id: str, cause: str) -> OrderRecord:
     """Add a confirmed payment to the order, once per `payment_id`, moving it to PARTIALLY_PAID or PAID.
 
     Idempotent: applying the same payment_id again returns the order unchanged. Refuses (409) an order
@@ -281,14 +272,14 @@ def record_payment(order_id: ObjectId, amount: int, *, payment_id: str, cause: s
     )
 
 
-def _change(query: dict[str, Any], update: dict[str, Any], *, previous: Status | None, cause: str) -> Order | None:
+def _change(
+    query: dict[str, Any], update: dict[str, Any], *, previous: Status | None, cause: str
+) -> OrderRecord | None:
     """One compare-and-set of an order and, when its status changed (`previous` given), its log entry and
     event, in one transaction; None when the order no longer matches `query` (nothing is written)."""
 
-    def apply(session: ClientSession) -> Order | None:
-        updated: Order | None = get_db().orders.find_one_and_update(
-            query, {**update, "$inc": {"eventSeq": 1}}, return_document=ReturnDocument.AFTER, session=session
-        )
+    def apply(session: ClientSession) -> OrderRecord | None:
+        updated = store.update_order(query, {**update, "$inc": {"eventSeq": 1}}, session=session)
         if updated is not None and previous is not None:
             log_change(updated, previous, cause, session=session)
         return updated
@@ -296,13 +287,13 @@ def _change(query: dict[str, Any], update: dict[str, Any], *, previous: Status |
     return in_transaction(apply)
 
 
-def steps(order: Order, locale: Locale) -> list[dict[str, Any]]:
+def steps(order: Mapping[str, Any], locale: Locale) -> list[dict[str, Any]]:
     """The order's path with the current step marked: the happy path, or the path up to a cancellation.
 
     Each step says when it was reached (`at`, null for steps ahead). PARTIALLY_PAID is left out once an
     order has gone past it without stopping there (paid in full at once)."""
     reached: dict[str, Any] = {}
-    for entry in get_db().order_logs.find({"orderId": order["_id"]}).sort([("at", 1), ("_id", 1)]):
+    for entry in store.order_log(order["_id"]):
         reached.setdefault(entry["to"], entry["at"])
     current = Status(order["statusSlug"])
     if current is Status.CANCELLED:
@@ -322,11 +313,3 @@ def steps(order: Order, locale: Locale) -> list[dict[str, Any]]:
         }
         for status in path
     ]
-
-
-def find_order(order_id: ObjectId, user_id: str | None = None) -> Order | None:
-    """An order, or only the caller's order when `user_id` is given (card payments read the order they pay)."""
-    query: dict[str, Any] = {"_id": order_id}
-    if user_id is not None:
-        query["userId"] = ObjectId(user_id)
-    return get_db().orders.find_one(query)

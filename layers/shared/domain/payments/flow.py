@@ -27,6 +27,7 @@ from core.observability import logger, metrics
 from core.settings import get_settings
 from data import counters, rate_limit
 from domain.orders import lifecycle
+from domain.orders.records import OrderRecord
 from domain.payments import cards, store
 from domain.payments.cards import ECardType
 from domain.payments.processor import (
@@ -439,14 +440,14 @@ def cancel_charge(processor: CardProcessor, transaction: Transaction) -> str:
 # --- shared checks and refusals --------------------------------------------------------------------
 
 
-def _own_order(order_id: str, user_id: str) -> lifecycle.Order:
+def _own_order(order_id: str, user_id: str) -> OrderRecord:
     order = store.find_order(ObjectId(order_id), user_id)
     if order is None:
         raise NotFound("Order not found")
     return order
 
 
-def _check_fits_with_open(order: lifecycle.Order, amount: int, now: datetime, *, excluding: int | None = None) -> None:
+def _check_fits_with_open(order: OrderRecord, amount: int, now: datetime, *, excluding: int | None = None) -> None:
     """409 unless the order can take `amount` on top of its other open transactions. Advisory: it reads
     and the transaction is stored later, so two racing creates may both pass; the charging lease taken at
     apply (`lifecycle.take_charge`) is what keeps the charges within what is due."""

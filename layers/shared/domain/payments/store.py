@@ -15,7 +15,8 @@ from pymongo.collection import Collection
 
 from data import outbox
 from data.mongo import Index, get_db, in_transaction
-from domain.orders import lifecycle
+from domain.orders import store as orders
+from domain.orders.records import OrderRecord
 
 INDEXES = [
     # history (newest first) and the amount reserved by an order's open transactions
@@ -95,9 +96,9 @@ def insert(transaction: Transaction) -> None:
     _transactions().insert_one(transaction)
 
 
-def find_order(order_id: ObjectId, user_id: str | None = None) -> lifecycle.Order | None:
-    """The order a transaction pays (only the caller's when `user_id` is given), read by the orders area."""
-    return lifecycle.find_order(order_id, user_id)
+def find_order(order_id: ObjectId, user_id: str | None = None) -> OrderRecord | None:
+    """The order a transaction pays (only the caller's when `user_id` is given), read by the orders store."""
+    return orders.find_order(order_id) if user_id is None else orders.find_order_of_user(str(order_id), user_id)
 
 
 def find_own(transaction_id: int, user_id: str) -> Transaction | None:

@@ -5,25 +5,23 @@ the price; a PERCENT promo takes `value` percent, rounded down to whole sums and
 `maxDiscount`. A discount never exceeds the price.
 
 `check` only reads. `consume` is one conditional update (`used < usageLimit` and the caller not in
-`usedBy`, then `$inc` + `$addToSet`), so of several racing uses of the last slot exactly one wins;
-`release` gives the use back when the order it was for could not be stored.
+`usedBy`, then `$inc` + `$addToSet`, `domain.orders.store.take_promo_use`), so of several racing uses of
+the last slot exactly one wins; `release` gives the use back when the order it was for could not be stored.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
 from bson import ObjectId
-from pymongo import ReturnDocument
 
 from core import clock
 from core.errors import Conflict, NotFound
-from data.mongo import get_db
-from orders.models import PromoCode
-
-Promo = dict[str, Any]
+from domain.orders import store
+from domain.orders.records import PromoCodeRecord
 
 
 class DiscountType(StrEnum):
@@ -35,7 +33,7 @@ def normalize(code: str) -> str:
     return code.strip().upper()
 
 
-def discount_for(promo: Promo, price: int) -> int:
+def discount_for(promo: Mapping[str, Any], price: int) -> int:
     """The discount in whole sums that this promo gives on `price`."""
     value = int(promo["value"])
     if promo["discountType"] == DiscountType.PERCENT:
@@ -48,7 +46,7 @@ def discount_for(promo: Promo, price: int) -> int:
     return max(0, min(discount, price))
 
 
-def _refuse_unusable(promo: Promo, user_id: ObjectId, now: datetime) -> None:
+def _refuse_unusable(promo: PromoCodeRecord, user_id: ObjectId, now: datetime) -> None:
     """Raise the error that says why the caller cannot use this promo now; return if they can."""
     valid_from, valid_to = promo.get("validFrom"), promo.get("validTo")
     if valid_from is not None and now < valid_from:
@@ -62,30 +60,24 @@ def _refuse_unusable(promo: Promo, user_id: ObjectId, now: datetime) -> None:
         raise Conflict("Promo code has been used up")
 
 
-def _find(code: str) -> Promo:
-    promo = get_db().promo_codes.find_one({"_id": normalize(code)})
+def _find(code: str) -> PromoCodeRecord:
+    promo = store.find_promo_code(normalize(code))
     if promo is None:
         raise NotFound("Promo code not found")
     return promo
 
 
-def check(code: str, user_id: ObjectId) -> Promo:
+def check(code: str, user_id: ObjectId) -> PromoCodeRecord:
     """The promo if the caller may use it now; 404 unknown, 409 not active yet / expired / used."""
     promo = _find(code)
     _refuse_unusable(promo, user_id, clock.now())
     return promo
 
 
-def consume(code: str, user_id: ObjectId) -> Promo:
+def consume(code: str, user_id: ObjectId) -> PromoCodeRecord:
     """Take one use of the promo for the caller, atomically; the same errors as `check`."""
     promo = check(code, user_id)
-    limit = promo.get("usageLimit")
-    condition: dict[str, Any] = {"_id": promo["_id"], "usageLimit": limit, "usedBy": {"$ne": user_id}}
-    if limit is not None:
-        condition["used"] = {"$lt": limit}
-    taken = get_db().promo_codes.find_one_and_update(
-        condition, {"$inc": {"used": 1}, "$addToSet": {"usedBy": user_id}}, return_document=ReturnDocument.AFTER
-    )
+    taken = store.take_promo_use(promo["_id"], user_id, promo.get("usageLimit"))
     if taken is None:
         # Someone else took the last use, or this caller used it in a racing request: say which.
         _refuse_unusable(_find(code), user_id, clock.now())
@@ -95,17 +87,4 @@ def consume(code: str, user_id: ObjectId) -> Promo:
 
 def release(code: str, user_id: ObjectId) -> None:
     """Give back a use taken by `consume` (the order it was for was not stored)."""
-    get_db().promo_codes.update_one(
-        {"_id": normalize(code), "usedBy": user_id}, {"$inc": {"used": -1}, "$pull": {"usedBy": user_id}}
-    )
-
-
-def describe(promo: Promo) -> PromoCode:
-    """The apply-promo-code answer: `discount` is sums for FIXED and percent for PERCENT."""
-    return PromoCode(
-        code=promo["_id"],
-        discount=int(promo["value"]),
-        discountType=promo["discountType"],
-        maxDiscount=promo.get("maxDiscount"),
-        validTo=promo.get("validTo"),
-    )
+    store.give_back_promo_use(normalize(code), user_id)

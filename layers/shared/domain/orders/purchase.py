@@ -1,6 +1,6 @@
 """Checks an order request against the catalog (docs/DATA_MODEL.md): every id exists and belongs to
-the others, the payment type is offered (the rule of `domain.financing.store`), the price is current and
-the branch has the car in stock.
+the others, the payment type is offered (the rule of `domain.financing.offered`), the price is current
+and the branch has the car in stock.
 
 404 names the reference that does not exist or does not belong; 409 is a state the client can
 refresh and retry (price changed, payment type withdrawn, out of stock), with the current values.
@@ -9,28 +9,28 @@ refresh and retry (price changed, payment type withdrawn, out of stock), with th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from bson import ObjectId
 
 from core.errors import Conflict, NotFound
-from domain.catalog import brands, cars
+from domain.catalog import cars
+from domain.catalog import store as catalog
+from domain.catalog.records import BrandRecord, CarRecord, ColorRecord, ModificationRecord
 from domain.dealers import store as dealers
-from domain.financing.store import offered_payment_types
-from orders.models import CreateOrderBody
-
-Document = dict[str, Any]
+from domain.dealers.records import BranchRecord
+from domain.financing.offered import offered_payment_types
+from domain.orders.requests import OrderRequest
 
 
 @dataclass(frozen=True)
 class Purchase:
     """What an order buys, as the catalog has it now."""
 
-    car: Document
-    modification: Document
-    color: Document
-    branch: Document
-    brand: Document | None
+    car: CarRecord
+    modification: ModificationRecord
+    color: ColorRecord
+    branch: BranchRecord
+    brand: BrandRecord | None
 
     @property
     def brand_id(self) -> ObjectId:
@@ -41,13 +41,13 @@ class Purchase:
         return int(self.modification["price"])
 
 
-def resolve_purchase(body: CreateOrderBody) -> Purchase:
-    choice = cars.chosen(body.carId, body.modificationId, body.colorId)
+def resolve_purchase(request: OrderRequest) -> Purchase:
+    choice = cars.chosen(request.car_id, request.modification_id, request.color_id)
     car, modification, color = choice.car, choice.modification, choice.color
-    region = dealers.find_region(ObjectId(body.regionId))
+    region = dealers.find_region(ObjectId(request.region_id))
     if region is None:
         raise NotFound("Region not found")
-    branch = dealers.find_branch(body.branchId)
+    branch = dealers.find_branch(request.branch_id)
     if branch is None:
         raise NotFound("Branch not found or not active")
     if branch.get("regionId") != region["_id"]:
@@ -55,14 +55,14 @@ def resolve_purchase(body: CreateOrderBody) -> Purchase:
     if car["brandId"] not in branch.get("brandIds", []):
         raise NotFound("This branch does not sell this car's brand")
 
-    brand = brands.find_by_id(str(car["brandId"]))
+    brand = catalog.find_brand(car["brandId"])
     purchase = Purchase(car=car, modification=modification, color=color, branch=branch, brand=brand)
     offered = [kind.value for kind in offered_payment_types(car)]
-    if body.paymentTypeId.value not in offered:
+    if request.payment_type.value not in offered:
         raise Conflict(
-            f"Payment type {body.paymentTypeId.value} is not offered for this car", details={"paymentTypes": offered}
+            f"Payment type {request.payment_type.value} is not offered for this car", details={"paymentTypes": offered}
         )
-    if body.price != purchase.price:
+    if request.price != purchase.price:
         raise Conflict("The price has changed", details={"currentPrice": purchase.price})
     if not dealers.branches_with_stock([branch["_id"]], modification["_id"], color["_id"]):
         raise Conflict("This branch has no car of this modification and color in stock", details={"quantity": 0})

@@ -1,0 +1,86 @@
+"""The catalog's documents as `domain.catalog.store` returns them (docs/DATA_MODEL.md, "Catalog").
+
+A read with a projection returns only some fields, so only `_id` is always there.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Required, TypedDict
+
+from bson import ObjectId
+
+# Stored `{ru, uz, en}` (`core.locale.localize` renders it); some fields hold one plain string instead.
+LocalizedText = dict[str, str]
+
+
+class BrandRecord(TypedDict, total=False):
+    _id: Required[ObjectId]
+    slug: str
+    name: str  # brand names are not translated
+    logo: str | None
+    country: LocalizedText | None
+    description: LocalizedText | None
+    order: int
+    createdAt: datetime
+
+
+class OptionRecord(TypedDict, total=False):
+    """A body type or a powertrain."""
+
+    _id: Required[ObjectId]
+    slug: str
+    name: LocalizedText
+    image: str | None  # body types only
+    order: int
+
+
+class SpecItemRecord(TypedDict):
+    name: LocalizedText
+    value: LocalizedText
+
+
+class SpecSectionRecord(TypedDict):
+    title: LocalizedText
+    items: list[SpecItemRecord]
+
+
+class ModificationRecord(TypedDict, total=False):
+    _id: Required[ObjectId]
+    name: str
+    price: int
+    specs: list[SpecSectionRecord]
+
+
+class ColorRecord(TypedDict, total=False):
+    _id: Required[ObjectId]
+    name: LocalizedText
+    hex: str
+    image: str | None
+
+
+class InfoBlockRecord(TypedDict, total=False):
+    _id: Required[ObjectId]
+    title: LocalizedText
+    description: LocalizedText
+    image: str | None
+
+
+class CarRecord(TypedDict, total=False):
+    _id: Required[ObjectId]
+    slug: str
+    brandId: ObjectId
+    bodyTypeId: ObjectId | None
+    powertrainId: ObjectId | None
+    name: LocalizedText
+    description: LocalizedText | None
+    year: int | None
+    image: str | None
+    gallery: list[str]
+    priceFrom: int
+    paymentTypes: list[str]
+    isNew: bool
+    createdAt: datetime
+    info: list[InfoBlockRecord]
+    colors: list[ColorRecord]
+    modifications: list[ModificationRecord]

@@ -1,0 +1,45 @@
+"""The dealer network's documents as `domain.dealers.store` returns them (docs/DATA_MODEL.md)."""
+
+from __future__ import annotations
+
+from typing import Required, TypedDict
+
+from bson import ObjectId
+
+from domain.catalog.records import LocalizedText
+
+
+class RegionRecord(TypedDict, total=False):
+    _id: Required[ObjectId]
+    slug: str
+    name: LocalizedText
+    order: int
+
+
+class GeoPoint(TypedDict):
+    lat: float
+    lng: float
+
+
+class BranchRecord(TypedDict, total=False):
+    _id: Required[ObjectId]
+    slug: str
+    regionId: ObjectId
+    brandIds: list[ObjectId]
+    name: LocalizedText
+    address: LocalizedText
+    phone: str | None
+    hours: LocalizedText | None
+    location: GeoPoint | None
+    active: bool
+
+
+class StockRecord(TypedDict, total=False):
+    """How many cars of a modification and color a branch has (`quantity` > 0: it has the car)."""
+
+    _id: Required[ObjectId]
+    branchId: ObjectId
+    carId: ObjectId
+    modificationId: ObjectId
+    colorId: ObjectId
+    quantity: int

@@ -1,0 +1,31 @@
+"""The one rule of which payment types a car is really offered with: what the financing routes show,
+and what orders accept."""
+
+from __future__ import annotations
+
+from core.errors import NotFound
+from domain.catalog.payment_types import PaymentType
+from domain.catalog.records import CarRecord
+from domain.financing import store
+
+
+def offered_payment_types(car: CarRecord) -> list[PaymentType]:
+    """The car's payment types that are really offered for its brand: cash always, credit when an active
+    bank serves the brand, and so on."""
+    allowed = set(car.get("paymentTypes", []))
+    return [
+        kind
+        for kind in PaymentType
+        if kind in allowed
+        and (kind is PaymentType.CASH or store.active_organizations(store.serving(kind, car["brandId"])))
+    ]
+
+
+def ensure_offered(car: CarRecord, kind: PaymentType) -> None:
+    """404 unless the car is sold by `kind` (`offered_payment_types`): a calculation or schedule of a
+    financing the car is not sold with. Listings answer an empty list instead."""
+    if kind not in offered_payment_types(car):
+        raise NotFound(
+            f"The car is not sold by {kind.value}",
+            details={"paymentType": kind.value, "offered": [offered.value for offered in offered_payment_types(car)]},
+        )

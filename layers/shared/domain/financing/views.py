@@ -1,0 +1,67 @@
+"""Financing rendered for the API: percents of basis points, organizations in the caller's language, the
+figures of a quote."""
+
+from __future__ import annotations
+
+from core.assets import url
+from core.locale import Locale, localize
+from core.models import Organization
+from domain.financing.credit_math import CreditQuote, InstallmentQuote, LeasingQuote
+from domain.financing.models import CreditFigures, InstallmentCell, LeasingCalculation
+from domain.financing.records import OrganizationRecord
+
+
+def percent(basis_points: int) -> float:
+    """A rate or share stored in basis points as the percent clients read: 2400 -> 24.0."""
+    return basis_points / 100
+
+
+def organization_ref(organization: OrganizationRecord, locale: Locale) -> Organization:
+    """`{_id, name, logo}`, the logo as a URL."""
+    return Organization(
+        id=organization["_id"], name=localize(organization["name"], locale), logo=url(organization.get("logo"))
+    )
+
+
+def credit_figures(quote: CreditQuote) -> CreditFigures:
+    """The credit calculate fields (without the schedule rows), of a chosen offer or a special offer."""
+    schedule = quote.schedule
+    return CreditFigures(
+        monthlyPayment=schedule.first_payment,
+        loanAmount=schedule.loan,
+        initialPayment=quote.initial_payment,
+        totalInterest=schedule.total_interest,
+        totalPayment=schedule.total_payment,
+        rate=percent(schedule.annual_rate_bp),
+        termMonths=schedule.months,
+        refundType=schedule.refund_type,
+        carPrice=quote.price,
+    )
+
+
+def leasing_figures(quote: LeasingQuote) -> LeasingCalculation:
+    """`{monthlyPayment, totalCarPrice}` and the breakdown that adds up to the total."""
+    return LeasingCalculation(
+        monthlyPayment=quote.monthly_payment,
+        totalCarPrice=quote.total_car_price,
+        price=quote.price,
+        initialPayment=quote.initial_payment,
+        contractFee=quote.contract_fee,
+        markup=quote.markup,
+        financedAmount=quote.financed,
+        monthlyFee=quote.monthly_fee,
+        leasePayments=quote.lease_payments,
+        buyout=quote.buyout,
+        termMonths=quote.schedule.months,
+        rate=percent(quote.schedule.annual_rate_bp),
+    )
+
+
+def installment_cell_figures(quote: InstallmentQuote) -> InstallmentCell:
+    """One cell of an installment matrix: months across, initial payment percent down."""
+    return InstallmentCell(
+        months=quote.months,
+        markupPercent=percent(quote.markup_bp),
+        monthlyPayment=quote.monthly_payment,
+        totalPayment=quote.initial_payment + quote.total,
+    )

@@ -1,0 +1,135 @@
+"""The financing an order carries (docs/DECISIONS.md, "Financed orders"): the choices the client made on
+the financing routes, re-checked against the ordered car and modification at the current price with
+the same functions those routes answer with (`domain.financing.deals`), and the figures they give.
+
+What the buyer pays the dealer by card now (`amountDueNow`) is the deal's initial payment; the rest is
+the bank's loan, the lessor's financing or the installments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core.errors import InvalidInput, NotFound
+from data.mongo import Document
+from domain.catalog.payment_types import PaymentType
+from domain.catalog.records import CarRecord, ModificationRecord
+from domain.financing import deals
+from domain.financing.records import BankOfferRecord
+from domain.orders.purchase import Purchase
+from domain.orders.requests import CreditRequest, InstallmentRequest, LeasingRequest, OrderRequest
+
+
+@dataclass(frozen=True)
+class FinancedDeal:
+    """A financed order's deal: who finances it, the chosen offer, the choices and their figures."""
+
+    payment_type: PaymentType
+    organization_id: str
+    offer_id: str  # the bank offer, leasing program or installment plan
+    choices: dict[str, Any]
+    figures: dict[str, Any]  # as the financing route answers them
+
+    @property
+    def initial_payment(self) -> int:
+        return int(self.figures["initialPayment"])
+
+    def document(self) -> Document:
+        """What the order stores under `financing`."""
+        return {
+            "paymentType": self.payment_type.value,
+            "organizationId": self.organization_id,
+            "offerId": self.offer_id,
+            "choices": self.choices,
+            **self.figures,
+        }
+
+
+def financed_deal(request: OrderRequest, purchase: Purchase) -> FinancedDeal | None:
+    """The deal of a financed order, checked against what is ordered; None for CASH (the request carries
+    the choices of its payment type: the Orders function's body model refuses one without them)."""
+    choice = request.financing
+    deal: FinancedDeal | None = None
+    if isinstance(choice, CreditRequest):
+        deal = _credit(choice, purchase)
+    elif isinstance(choice, LeasingRequest):
+        lease = deals.leasing_deal(
+            choice.leasing_id,
+            str(purchase.car["_id"]),
+            str(purchase.modification["_id"]),
+            choice.loan_term_id,
+            choice.initial_payment_id,
+        )
+        deal = FinancedDeal(
+            PaymentType.LEASING,
+            str(lease.company["_id"]),
+            choice.leasing_id,
+            choice.choices(),
+            lease.figures().model_dump(mode="json"),
+        )
+    elif isinstance(choice, InstallmentRequest):
+        plan = deals.installment_deal(
+            choice.plan_id,
+            str(purchase.car["_id"]),
+            str(purchase.modification["_id"]),
+            choice.initial_percent,
+            choice.months,
+        )
+        deal = FinancedDeal(
+            PaymentType.INSTALLMENT,
+            str(plan.provider["_id"]),
+            choice.plan_id,
+            choice.choices(),
+            plan.figures().model_dump(mode="json"),
+        )
+    if deal is not None:
+        _check_named(request, deal)
+    return deal
+
+
+def _credit(choice: CreditRequest, purchase: Purchase) -> FinancedDeal:
+    credit = deals.credit_deal(
+        choice.bank_id,
+        choice.income_type_id,
+        choice.initial_payment_id,
+        choice.loan_term_id,
+        choice.refund_type_id,
+        priced=_ordered_car(purchase),
+    )
+    return FinancedDeal(
+        PaymentType.CREDIT,
+        str(credit.bank["_id"]),
+        choice.bank_id,
+        choice.choices(),
+        credit.figures().model_dump(mode="json"),
+    )
+
+
+def _ordered_car(purchase: Purchase) -> deals.CarOfOffer:
+    """What a bank offer prices, for an order: the car and modification ordered, as `resolve_purchase`
+    read them and found them sold on credit, so they are neither read nor checked again. An offer for
+    another car or modification is refused, after what the bank calculation would refuse of it."""
+
+    def priced(offer: BankOfferRecord) -> tuple[CarRecord, ModificationRecord]:
+        if offer["carId"] == purchase.car["_id"] and offer["modificationId"] == purchase.modification["_id"]:
+            return purchase.car, purchase.modification
+        deals.car_of_offer(offer)
+        raise NotFound(
+            "credit.bankId is a bank offer for another car or modification: choose one from "
+            "/api/v2/payments/banks for this car and modification",
+            details={"field": "credit.bankId"},
+        )
+
+    return priced
+
+
+def _check_named(request: OrderRequest, deal: FinancedDeal) -> None:
+    """`organizationId` and `offerId` (optional, from before orders carried the choices) must name the
+    deal's organization and offer."""
+    if request.organization_id is not None and request.organization_id != deal.organization_id:
+        raise InvalidInput.field(
+            "body.organizationId", f"is not the organization of the chosen offer ({deal.organization_id})"
+        )
+    if request.offer_id is not None and request.offer_id != deal.offer_id:
+        raise InvalidInput.field("body.offerId", f"is not the chosen offer ({deal.offer_id})")

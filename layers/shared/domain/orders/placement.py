@@ -1,0 +1,100 @@
+"""Placing an order at the server's price: the request checked against the catalog (`purchase`), its
+financing priced (`financed`), the promo applied, the order stored as NEW with a contract number."""
+
+from __future__ import annotations
+
+from bson import ObjectId
+
+from core import clock
+from core.errors import Conflict
+from core.ids import new_id
+from data import counters
+from domain.orders import lifecycle, promo_codes
+from domain.orders.financed import FinancedDeal, financed_deal
+from domain.orders.lifecycle import Status
+from domain.orders.purchase import Purchase, resolve_purchase
+from domain.orders.records import OrderRecord, PromoCodeRecord
+from domain.orders.requests import OrderRequest
+
+CONTRACT_PREFIX = "CR"
+
+
+def contract_number(year: int, seq: int) -> str:
+    """Human-readable and unique: CR-2026-000042 (the sequence restarts every year)."""
+    return f"{CONTRACT_PREFIX}-{year}-{seq:06d}"
+
+
+def next_contract_number() -> str:
+    year = clock.now().astimezone(clock.TASHKENT).year  # the year on the buyer's calendar
+    return contract_number(year, counters.next_value(f"contract:{year}"))
+
+
+def new_order(
+    purchase: Purchase,
+    *,
+    owner: ObjectId,
+    payment_type: str,
+    promo: PromoCodeRecord | None = None,
+    deal: FinancedDeal | None = None,
+) -> OrderRecord:
+    """The document of a NEW order for this purchase, with a snapshot of the names of what was bought
+    (the catalog may rename or drop a car later; the order keeps what was sold). No contract number yet.
+
+    `amountDue` is what the car costs the buyer (price - discount); `amountDueNow` what card payments
+    may take: all of it for CASH, the deal's initial payment for a financed order (the bank, lessor or
+    installments pay the rest). A promo on a financed order lowers the initial payment, never below 0."""
+    discount = promo_codes.discount_for(promo, purchase.price) if promo else 0
+    if deal is not None:
+        discount = min(discount, deal.initial_payment)
+    due_now = purchase.price - discount if deal is None else deal.initial_payment - discount
+    now = clock.now()
+    return {
+        "_id": new_id(),
+        "userId": owner,
+        "statusSlug": Status.NEW.value,
+        "brandId": purchase.brand_id,
+        "carId": purchase.car["_id"],
+        "modificationId": purchase.modification["_id"],
+        "colorId": purchase.color["_id"],
+        "branchId": purchase.branch["_id"],
+        "regionId": purchase.branch["regionId"],
+        "paymentTypeId": payment_type,
+        "organizationId": deal.organization_id if deal else None,
+        "offerId": deal.offer_id if deal else None,
+        "financing": deal.document() if deal else None,
+        "price": purchase.price,
+        "discount": discount,
+        "promoCode": promo["_id"] if promo else None,
+        "amountDue": purchase.price - discount,
+        "amountDueNow": due_now,
+        "paidAmount": 0,
+        "paymentIds": [],
+        "carName": purchase.car.get("name"),
+        "brandName": purchase.brand.get("name") if purchase.brand else None,
+        "modificationName": purchase.modification.get("name"),
+        "colorName": purchase.color.get("name"),
+        "createdAt": now,
+        "updatedAt": now,
+    }
+
+
+def place_order(request: OrderRequest, *, owner: ObjectId) -> OrderRecord:
+    """Check the request against the catalog, apply the promo, store the order as NEW and log it."""
+    purchase = resolve_purchase(request)
+    deal = financed_deal(request, purchase)
+    if deal is not None and deal.initial_payment == 0 and request.promo_code:
+        raise Conflict("A promo code lowers the initial payment, and this financing has none: order without it")
+    promo = promo_codes.consume(request.promo_code, owner) if request.promo_code else None
+    order = new_order(purchase, owner=owner, payment_type=request.payment_type.value, promo=promo, deal=deal)
+    if order["amountDueNow"] == 0:
+        # Nothing is left to pay by card (a promo covered the price, or the deal's initial payment).
+        order["statusSlug"] = Status.PAID.value
+    try:
+        order["contractNumber"] = next_contract_number()
+        # The order, its first log entry and its event: one transaction, so none exists without the others.
+        lifecycle.create(order, cause="created")
+    except Exception:
+        if promo:
+            promo_codes.release(promo["_id"], owner)
+        raise
+    return order

@@ -1,0 +1,76 @@
+"""The orders' documents as `domain.orders.store` returns them (docs/DATA_MODEL.md, "Orders")."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Required, TypedDict
+
+from bson import ObjectId
+
+from data.mongo import Document
+from domain.catalog.records import LocalizedText
+
+
+class OrderRecord(TypedDict, total=False):
+    """An order (API model: `orders.models.Order`). Orders stored before `amountDueNow` existed have none
+    (`lifecycle.due_now`)."""
+
+    _id: Required[ObjectId]
+    userId: Required[ObjectId]
+    contractNumber: str
+    statusSlug: Required[str]
+    brandId: ObjectId
+    carId: ObjectId
+    modificationId: ObjectId
+    colorId: ObjectId
+    branchId: ObjectId
+    regionId: ObjectId
+    paymentTypeId: str
+    organizationId: str | None
+    offerId: str | None
+    # `{paymentType, organizationId, offerId, choices, ...figures}`, the figures as the financing route
+    # answered them (`domain.orders.financed.FinancedDeal.document`)
+    financing: Document | None
+    price: int
+    discount: int
+    promoCode: str | None
+    amountDue: int
+    amountDueNow: int
+    paidAmount: int
+    paymentIds: list[str]
+    chargingPaymentId: str | None
+    chargingSince: datetime | None
+    carName: LocalizedText | None
+    brandName: str | None
+    modificationName: str | None
+    colorName: LocalizedText | None
+    eventSeq: int
+    createdAt: datetime
+    updatedAt: datetime
+
+
+OrderLogRecord = TypedDict(
+    "OrderLogRecord",
+    {
+        "_id": ObjectId,
+        "orderId": ObjectId,
+        "userId": ObjectId,
+        "from": str | None,  # None when the order was created
+        "to": str,
+        "cause": str,
+        "at": datetime,
+    },
+)
+
+
+class PromoCodeRecord(TypedDict, total=False):
+    _id: Required[str]  # the code, uppercase
+    discountType: Required[str]  # FIXED | PERCENT
+    value: Required[int]  # sums for FIXED, percent for PERCENT
+    maxDiscount: int | None
+    validFrom: datetime | None
+    validTo: datetime | None
+    usageLimit: int | None
+    used: int
+    usedBy: list[ObjectId]
+    createdAt: datetime

@@ -1,0 +1,143 @@
+"""The orders' data: `orders`, `order_logs` and `promo_codes`; this module alone reads and writes them.
+The rules are elsewhere: the state machine in `domain.orders.lifecycle`, promo codes in
+`domain.orders.promo_codes`, placing an order in `domain.orders.placement`."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any, cast
+
+from bson import ObjectId
+from pymongo import ReturnDocument
+from pymongo.client_session import ClientSession
+from pymongo.collection import Collection
+
+from data.mongo import Document, Index, find_page, get_db
+from domain.orders.records import OrderLogRecord, OrderRecord, PromoCodeRecord
+
+INDEXES = [
+    Index("orders", [("userId", 1), ("createdAt", -1), ("_id", -1)], "orders_by_user_newest"),
+    Index("orders", [("contractNumber", 1)], "orders_contract_number_unique", {"unique": True}),
+    Index("order_logs", [("orderId", 1), ("at", 1)], "order_logs_by_order"),
+    # promo codes are found by _id (the code)
+]
+
+NEWEST_FIRST = [("createdAt", -1), ("_id", -1)]
+LOG_ORDER = [("at", 1), ("_id", 1)]
+
+
+def _orders() -> Collection[OrderRecord]:
+    return cast("Collection[OrderRecord]", get_db().orders)
+
+
+def _order_logs() -> Collection[OrderLogRecord]:
+    return cast("Collection[OrderLogRecord]", get_db().order_logs)
+
+
+def _promo_codes() -> Collection[PromoCodeRecord]:
+    return cast("Collection[PromoCodeRecord]", get_db().promo_codes)
+
+
+# --- orders -----------------------------------------------------------------------------------------
+
+
+def insert_order(order: OrderRecord, *, session: ClientSession) -> None:
+    _orders().insert_one(order, session=session)
+
+
+def find_order(order_id: ObjectId) -> OrderRecord | None:
+    return _orders().find_one({"_id": order_id})
+
+
+def find_order_of_user(order_id: str, user_id: str) -> OrderRecord | None:
+    """The order if it is the user's (another user's order is not found, exactly like an unknown one)."""
+    return _orders().find_one({"_id": ObjectId(order_id), "userId": ObjectId(user_id)})
+
+
+def find_order_by_contract_number(contract_numbers: list[str]) -> OrderRecord | None:
+    return _orders().find_one({"contractNumber": {"$in": contract_numbers}})
+
+
+def orders_of_user(user_id: str, *, offset: int, limit: int) -> tuple[list[OrderRecord], int]:
+    """A page of the user's orders, newest first, and how many they have."""
+    found, total = find_page(get_db().orders, {"userId": ObjectId(user_id)}, NEWEST_FIRST, offset=offset, limit=limit)
+    return cast("list[OrderRecord]", found), total
+
+
+def update_order(
+    query: dict[str, Any], update: dict[str, Any], *, session: ClientSession | None = None
+) -> OrderRecord | None:
+    """One conditional update: the order as it is afterwards, or None when no order matches `query`."""
+    return _orders().find_one_and_update(query, update, return_document=ReturnDocument.AFTER, session=session)
+
+
+def take_charge(
+    order_id: ObjectId,
+    payment_id: str,
+    amount: int,
+    *,
+    payable: list[str],
+    due_now: Document,
+    now: datetime,
+    lease_seconds: int,
+) -> OrderRecord | None:
+    """Give `payment_id` the order's charging lease if it is free, already this payment's, or older than
+    `lease_seconds`, and the order is in a `payable` status with room for `amount` below `due_now` (an
+    aggregation expression); None when it does not match."""
+    return update_order(
+        {
+            "_id": order_id,
+            "statusSlug": {"$in": payable},
+            "$expr": {"$lte": [{"$add": [{"$ifNull": ["$paidAmount", 0]}, amount]}, due_now]},
+            "$or": [
+                {"chargingPaymentId": None},
+                {"chargingPaymentId": payment_id},
+                {"chargingSince": {"$lte": now - timedelta(seconds=lease_seconds)}},
+            ],
+        },
+        {"$set": {"chargingPaymentId": payment_id, "chargingSince": now}},
+    )
+
+
+def release_charge(order_id: ObjectId, payment_id: str) -> None:
+    """Free the charging lease, if `payment_id` still holds it."""
+    _orders().update_one(
+        {"_id": order_id, "chargingPaymentId": payment_id},
+        {"$set": {"chargingPaymentId": None, "chargingSince": None}},
+    )
+
+
+# --- order logs -------------------------------------------------------------------------------------
+
+
+def insert_order_log(entry: OrderLogRecord, *, session: ClientSession) -> None:
+    _order_logs().insert_one(entry, session=session)
+
+
+def order_log(order_id: ObjectId) -> list[OrderLogRecord]:
+    """The order's log, oldest first."""
+    return list(_order_logs().find({"orderId": order_id}).sort(LOG_ORDER))
+
+
+# --- promo codes ------------------------------------------------------------------------------------
+
+
+def find_promo_code(code: str) -> PromoCodeRecord | None:
+    """The promo code stored under this (normalized) code."""
+    return _promo_codes().find_one({"_id": code})
+
+
+def take_promo_use(code: str, user_id: ObjectId, usage_limit: int | None) -> PromoCodeRecord | None:
+    """Count one use of the code by the user, if the user has not used it and a use is left (`usage_limit`
+    as read; None for unlimited); the code as it is afterwards, or None when no use was taken."""
+    condition: dict[str, Any] = {"_id": code, "usageLimit": usage_limit, "usedBy": {"$ne": user_id}}
+    if usage_limit is not None:
+        condition["used"] = {"$lt": usage_limit}
+    return _promo_codes().find_one_and_update(
+        condition, {"$inc": {"used": 1}, "$addToSet": {"usedBy": user_id}}, return_document=ReturnDocument.AFTER
+    )
+
+
+def give_back_promo_use(code: str, user_id: ObjectId) -> None:
+    """Undo `take_promo_use` of the user."""
+    _promo_codes().update_one({"_id": code, "usedBy": user_id}, {"$inc": {"used": -1}, "$pull": {"usedBy": user_id}})
