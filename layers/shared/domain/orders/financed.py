@@ -11,14 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel
+
 from core.errors import InvalidInput, NotFound
 from data.mongo import Document
 from domain.catalog.payment_types import PaymentType
 from domain.catalog.records import CarRecord, ModificationRecord
 from domain.financing import deals
-from domain.financing.records import BankOfferRecord
+from domain.financing.records import BankOfferRecord, OrganizationRecord
 from domain.orders.purchase import Purchase
-from domain.orders.requests import CreditRequest, InstallmentRequest, LeasingRequest, OrderRequest
+from domain.orders.requests import CreditRequest, FinancingRequest, InstallmentRequest, LeasingRequest, OrderRequest
 
 
 @dataclass(frozen=True)
@@ -61,13 +63,7 @@ def financed_deal(request: OrderRequest, purchase: Purchase) -> FinancedDeal | N
             choice.loan_term_id,
             choice.initial_payment_id,
         )
-        deal = FinancedDeal(
-            PaymentType.LEASING,
-            str(lease.company["_id"]),
-            choice.leasing_id,
-            choice.choices(),
-            lease.figures().model_dump(mode="json"),
-        )
+        deal = _financed(choice, lease.company, choice.leasing_id, lease.figures())
     elif isinstance(choice, InstallmentRequest):
         plan = deals.installment_deal(
             choice.plan_id,
@@ -76,13 +72,7 @@ def financed_deal(request: OrderRequest, purchase: Purchase) -> FinancedDeal | N
             choice.initial_percent,
             choice.months,
         )
-        deal = FinancedDeal(
-            PaymentType.INSTALLMENT,
-            str(plan.provider["_id"]),
-            choice.plan_id,
-            choice.choices(),
-            plan.figures().model_dump(mode="json"),
-        )
+        deal = _financed(choice, plan.provider, choice.plan_id, plan.figures())
     if deal is not None:
         _check_named(request, deal)
     return deal
@@ -97,12 +87,14 @@ def _credit(choice: CreditRequest, purchase: Purchase) -> FinancedDeal:
         choice.refund_type_id,
         priced=_ordered_car(purchase),
     )
+    return _financed(choice, credit.bank, choice.bank_id, credit.figures())
+
+
+def _financed(
+    choice: FinancingRequest, organization: OrganizationRecord, offer_id: str, figures: BaseModel
+) -> FinancedDeal:
     return FinancedDeal(
-        PaymentType.CREDIT,
-        str(credit.bank["_id"]),
-        choice.bank_id,
-        choice.choices(),
-        credit.figures().model_dump(mode="json"),
+        choice.payment_type, str(organization["_id"]), offer_id, choice.choices(), figures.model_dump(mode="json")
     )
 
 
