@@ -21,7 +21,7 @@ from domain.catalog.models import (
 )
 from domain.catalog.query import BrandSort, CarSort
 from domain.identity import callers
-from edge import responses
+from edge import context, responses
 from edge.access import OPTIONAL_JWT, PUBLIC
 from edge.app import create_app, lambda_entry
 from edge.envelope import Envelope
@@ -48,6 +48,7 @@ def get_cars(
     limit: Limit = DEFAULT_PAGE_SIZE,
     offset: Offset = 0,
 ) -> Response[Envelope[Page[CarItem]]]:
+    caller = context.current()
     data = service.list_cars(
         brand_ids=brands,
         body_type_ids=body_types,
@@ -57,50 +58,53 @@ def get_cars(
         sort=sort,
         limit=limit,
         offset=offset,
+        fingerprint=caller.fingerprint,
+        locale=caller.locale,
     )
     return responses.ok(data)
 
 
 @app.get("/api/v1/cars/<id>", middlewares=[OPTIONAL_JWT], summary="A car with its modifications and colors")
 def get_cars_by_id(id: MongoId) -> Response[Envelope[CarDetail]]:
-    return responses.ok(service.car_detail(id))
+    caller = context.current()
+    return responses.ok(service.car_detail(id, fingerprint=caller.fingerprint, locale=caller.locale))
 
 
 @app.get("/api/v1/cars/<id>/info", middlewares=[PUBLIC], summary="A car's information blocks")
 def get_cars_by_id_info(id: MongoId) -> Response[Envelope[Page[InfoBlock]]]:
-    return responses.ok(service.car_info(id))
+    return responses.ok(service.car_info(id, locale=context.locale()))
 
 
 @app.get("/api/v1/cars/<id>/modifications", middlewares=[PUBLIC], summary="A car's modifications with specifications")
 def get_cars_by_id_modifications(id: MongoId) -> Response[Envelope[Page[Modification]]]:
-    return responses.ok(service.car_modifications(id))
+    return responses.ok(service.car_modifications(id, locale=context.locale()))
 
 
 @app.get("/api/v1/brands", middlewares=[PUBLIC], summary="List brands")
 def get_brands(
     search: Search = None, sort: Annotated[BrandSort, Query()] = "order"
 ) -> Response[Envelope[Page[BrandItem]]]:
-    return responses.ok(service.list_brands(search=search, sort=sort))
+    return responses.ok(service.list_brands(search=search, sort=sort, locale=context.locale()))
 
 
 @app.get("/api/v1/brands/<id>", middlewares=[PUBLIC], summary="A brand")
 def get_brands_by_id(id: MongoId) -> Response[Envelope[BrandDetail]]:
-    return responses.ok(service.brand_detail(id))
+    return responses.ok(service.brand_detail(id, locale=context.locale()))
 
 
 @app.get("/api/v1/filters/bodies", middlewares=[PUBLIC], summary="Body types to filter cars by")
 def get_filters_bodies() -> Response[Envelope[Page[Option]]]:
-    return responses.ok(service.body_types())
+    return responses.ok(service.body_types(locale=context.locale()))
 
 
 @app.get("/api/v1/filters/powertrains", middlewares=[PUBLIC], summary="Powertrains to filter cars by")
 def get_filters_powertrains() -> Response[Envelope[Page[Option]]]:
-    return responses.ok(service.powertrains())
+    return responses.ok(service.powertrains(locale=context.locale()))
 
 
 @app.get("/api/v1/filters/all", middlewares=[PUBLIC], summary="Every catalog filter at once, with the price range")
 def get_filters_all() -> Response[Envelope[AllFilters]]:
-    return responses.ok(service.all_filters())
+    return responses.ok(service.all_filters(locale=context.locale()))
 
 
 lambda_handler = lambda_entry(app)

@@ -11,7 +11,7 @@ from core.models import Page
 from dictionaries import service
 from dictionaries.models import BranchDetail, Contacts, Document, Region
 from domain.identity import callers
-from edge import responses
+from edge import context, responses
 from edge.access import JWT, PUBLIC
 from edge.app import create_app, lambda_entry
 from edge.envelope import Envelope
@@ -33,14 +33,14 @@ def get_dictionaries_branch_regions(
     brandId: RequiredId, carId: RequiredId, modificationId: RequiredId, colorId: RequiredId
 ) -> Response[Envelope[Page[Region]]]:
     data = service.regions_with_availability(
-        brand_id=brandId, car_id=carId, modification_id=modificationId, color_id=colorId
+        brand_id=brandId, car_id=carId, modification_id=modificationId, color_id=colorId, locale=context.locale()
     )
     return responses.ok(data)
 
 
 @app.get("/api/v1/dictionaries/branch/<id>", middlewares=[JWT], summary="A branch")
 def get_dictionaries_branch_by_id(id: MongoId) -> Response[Envelope[BranchDetail]]:
-    return responses.ok(service.branch_detail(id))
+    return responses.ok(service.branch_detail(id, locale=context.locale()))
 
 
 @app.get("/api/v1/dictionaries/contacts", middlewares=[PUBLIC], summary="How to reach the call centre")
@@ -52,17 +52,17 @@ def get_dictionaries_contacts() -> Response[Envelope[Contacts]]:
     "/api/v1/dictionaries/checkout-document", middlewares=[JWT], summary="The contract a buyer accepts at checkout"
 )
 def get_dictionaries_checkout_document() -> Response[Envelope[Document]]:
-    return responses.ok(service.document("checkout"))
+    return responses.ok(service.document("checkout", locale=context.locale()))
 
 
 @app.get("/api/v1/documents", middlewares=[PUBLIC], summary="The public legal documents")
 def get_documents() -> Response[Envelope[Page[Document]]]:
-    return responses.ok(service.public_documents())
+    return responses.ok(service.public_documents(locale=context.locale()))
 
 
 @app.get("/api/v1/documents/offer", middlewares=[PUBLIC], summary="The public offer")
 def get_documents_offer() -> Response[Envelope[Document]]:
-    return responses.ok(service.document("offer"))
+    return responses.ok(service.document("offer", locale=context.locale()))
 
 
 @app.get(
@@ -79,7 +79,7 @@ def get_documents_offer() -> Response[Envelope[Document]]:
 )
 def get_documents_term_conditions() -> Response[str]:
     # The one response without the envelope (docs/INTERFACE.md): the policy as a Markdown body.
-    return Response(status_code=200, content_type=MARKDOWN, body=service.privacy_policy())
+    return Response(status_code=200, content_type=MARKDOWN, body=service.privacy_policy(locale=context.locale()))
 
 
 lambda_handler = lambda_entry(app)

@@ -17,7 +17,6 @@ from domain.content import store
 from domain.content.store import LegalDocument
 from domain.dealers import store as dealers
 from domain.dealers.records import BranchRecord
-from edge.context import locale
 
 PRIVACY_POLICY = "privacy-policy"
 
@@ -33,23 +32,24 @@ def _branch(branch: BranchRecord, loc: Locale) -> dict[str, Any]:
     }
 
 
-def regions_with_availability(*, brand_id: str, car_id: str, modification_id: str, color_id: str) -> Page[Region]:
+def regions_with_availability(
+    *, brand_id: str, car_id: str, modification_id: str, color_id: str, locale: Locale
+) -> Page[Region]:
     """The regions that have branches of the brand, each with its branches and whether the branch has
     this modification in this color in stock (`available`); regions by their order, branches by name."""
     cars.chosen(car_id, modification_id, color_id, brand_id=brand_id)
-    loc = locale()
     branches = dealers.branches_of_brand(ObjectId(brand_id))
     stocked = dealers.branches_with_stock(
         [branch["_id"] for branch in branches], ObjectId(modification_id), ObjectId(color_id)
     )
     by_region: dict[ObjectId, list[BranchAvailability]] = {}
-    for branch in sorted(branches, key=lambda doc: (localize(doc["name"], loc), doc["_id"])):
-        view = BranchAvailability(**_branch(branch, loc), available=branch["_id"] in stocked)
+    for branch in sorted(branches, key=lambda doc: (localize(doc["name"], locale), doc["_id"])):
+        view = BranchAvailability(**_branch(branch, locale), available=branch["_id"] in stocked)
         by_region.setdefault(branch["regionId"], []).append(view)
     items = [
         Region(
             id=region["_id"],
-            name=localize(region["name"], loc),
+            name=localize(region["name"], locale),
             available=any(branch.available for branch in by_region[region["_id"]]),
             branches=by_region[region["_id"]],
         )
@@ -58,16 +58,15 @@ def regions_with_availability(*, brand_id: str, car_id: str, modification_id: st
     return Page[Region](items=items, total=len(items))
 
 
-def branch_detail(branch_id: str) -> BranchDetail:
+def branch_detail(branch_id: str, *, locale: Locale) -> BranchDetail:
     branch = dealers.find_branch(branch_id)
     if branch is None:
         raise NotFound("Branch not found")
-    loc = locale()
     region = dealers.find_region(branch["regionId"])
     names = catalog.brand_names(branch.get("brandIds", []))
     return BranchDetail(
-        **_branch(branch, loc),
-        region=Named(id=region["_id"], name=localize(region["name"], loc)) if region else None,
+        **_branch(branch, locale),
+        region=Named(id=region["_id"], name=localize(region["name"], locale)) if region else None,
         brands=[Named(id=brand, name=names[brand]) for brand in branch.get("brandIds", []) if brand in names],
     )
 
@@ -96,19 +95,19 @@ def _find_document(slug: str) -> LegalDocument:
     return doc
 
 
-def document(slug: str) -> Document:
+def document(slug: str, *, locale: Locale) -> Document:
     """One document in the caller's locale (`file` is the link for that locale)."""
-    return _document(_find_document(slug), locale())
+    return _document(_find_document(slug), locale)
 
 
-def public_documents() -> Page[Document]:
+def public_documents(*, locale: Locale) -> Page[Document]:
     found = store.public_documents()
-    return Page[Document](items=[_document(doc, locale()) for doc in found], total=len(found))
+    return Page[Document](items=[_document(doc, locale) for doc in found], total=len(found))
 
 
-def privacy_policy() -> str:
+def privacy_policy(*, locale: Locale) -> str:
     """The privacy policy as Markdown, in the caller's locale."""
-    text = localize(_find_document(PRIVACY_POLICY).get("markdown"), locale())
+    text = localize(_find_document(PRIVACY_POLICY).get("markdown"), locale)
     if not text:
         raise NotFound("Document not found")
     return str(text)

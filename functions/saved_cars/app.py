@@ -22,7 +22,9 @@ MESSAGES = {"saved": "Car saved", "removed": "Car removed from saved cars"}
 
 @app.get("/api/v1/saved-cars", middlewares=[PUBLIC], summary="The cars saved on this device, last saved first")
 def get_saved_cars(limit: Limit = DEFAULT_PAGE_SIZE, offset: Offset = 0) -> Response[Envelope[Page[CarItem]]]:
-    return responses.ok(service.list_saved(context.current().fingerprint, limit=limit, offset=offset))
+    caller = context.current()
+    page = service.list_saved(fingerprint=caller.fingerprint, limit=limit, offset=offset, locale=caller.locale)
+    return responses.ok(page)
 
 
 @app.patch(
@@ -33,7 +35,7 @@ def get_saved_cars(limit: Limit = DEFAULT_PAGE_SIZE, offset: Offset = 0) -> Resp
     description="Saved cars are kept per device (`fingerprint`), without signing in.",
 )
 def patch_saved_cars_by_id(id: MongoId) -> Response[Envelope[SavedCarToggle]]:
-    toggled = service.toggle(id, context.current().fingerprint)
+    toggled = service.toggle(id, fingerprint=context.current().fingerprint)
     return responses.created(toggled, message=MESSAGES[toggled.status])
 
 

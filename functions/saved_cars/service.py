@@ -5,23 +5,23 @@ from __future__ import annotations
 from bson import ObjectId
 
 from core.errors import NotFound
+from core.locale import Locale
 from core.models import Page
 from domain.catalog import store as catalog
 from domain.catalog.items import car_items
 from domain.catalog.models import CarItem
 from domain.saved_cars import store as saved_cars
-from edge.context import locale
 from saved_cars.models import SavedCarToggle
 
 
-def toggle(car_id: str, fingerprint: str) -> SavedCarToggle:
+def toggle(car_id: str, *, fingerprint: str) -> SavedCarToggle:
     car = ObjectId(car_id)
     if not catalog.car_exists(car):
         raise NotFound("Car not found")
     return SavedCarToggle(status=saved_cars.toggle(fingerprint, car), carId=car_id)
 
 
-def list_saved(fingerprint: str, *, limit: int, offset: int) -> Page[CarItem]:
+def list_saved(*, fingerprint: str, limit: int, offset: int, locale: Locale) -> Page[CarItem]:
     """The device's saved cars as car list items, most recently saved first. A car removed from the
     catalog since it was saved is dropped from the device's list when met, and from the total."""
     car_ids, total = saved_cars.find_page(fingerprint, offset=offset, limit=limit)
@@ -30,5 +30,5 @@ def list_saved(fingerprint: str, *, limit: int, offset: int) -> Page[CarItem]:
     if gone:
         total -= saved_cars.forget(fingerprint, gone)
     kept = [found[car_id] for car_id in car_ids if car_id in found]
-    items = car_items(kept, fingerprint=fingerprint, locale=locale())
+    items = car_items(kept, fingerprint=fingerprint, locale=locale)
     return Page[CarItem](items=items, total=total)

@@ -23,6 +23,8 @@ DATABASE_ENTRY_POINTS = ("get_db", "get_client")
 # The one writer beside the stores: the demo data loader writes the documents of docs/DATA_MODEL.md as
 # they are (until the demo data becomes a file the catalog import loads through the stores).
 DEMO_DATA_LOADER = "local.seed"
+# What the request gate learned about the caller; only a function's routes read it.
+REQUEST_CONTEXT = "edge.context"
 
 
 def top(module: str) -> str:
@@ -66,6 +68,19 @@ def functions_importing_each_other(project: Project) -> list[str]:
     ]
 
 
+def context_read_outside_routes(project: Project) -> list[str]:
+    """Modules of a function package other than its app.py that import edge.context: the routes read the
+    request and pass what a service needs as arguments."""
+    groups = set(function_packages())
+    return [
+        f"{found.module} imports {found.target} (line {found.line})"
+        for found in project.imports()
+        if top(found.module) in groups
+        and found.module != f"{top(found.module)}.app"
+        and found.target == REQUEST_CONTEXT
+    ]
+
+
 def circles(project: Project) -> list[str]:
     return [" <-> ".join(group) for group in project.import_circles()]
 
@@ -75,6 +90,7 @@ RULES: dict[str, Callable[[Project], list[str]]] = {
     "database": database_outside_stores,
     "local-ops": local_importing_ops,
     "functions": functions_importing_each_other,
+    "context": context_read_outside_routes,
     "circles": circles,
 }
 # A small project breaking each rule once: (module path, source).
@@ -89,6 +105,11 @@ BROKEN: dict[str, dict[str, str]] = {
     },
     "local-ops": {"local/runtime.py": "from ops import indexes\n", "ops/indexes.py": ""},
     "functions": {"orders/service.py": "from payments import store\n", "payments/store.py": ""},
+    "context": {
+        "orders/service.py": "from edge.context import locale\n",
+        "orders/app.py": "from edge import context\n",
+        "edge/context.py": "",
+    },
     "circles": {"domain/a.py": "from domain import b\n", "domain/b.py": "def f():\n    from domain import a\n"},
 }
 
