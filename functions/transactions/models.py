@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, StringConstraints, WithJsonSchema
 
-from core.models import ApiModel, Id, Timestamp
+from core.models import ApiModel, Id, Sums, Timestamp
 from domain.payments.cards import ECardType, parse_card_number, parse_expiry
 from domain.payments.store import Status
 from edge.validation import Money, MongoId, RequestModel
@@ -63,8 +63,6 @@ TransactionState = Annotated[
     WithJsonSchema({"title": "TransactionStatus", "type": "string", "enum": [state.value for state in Status]}),
 ]
 
-Sums = Annotated[int, Field(ge=0, description="whole sums (UZS)")]
-
 
 class CardCheck(ApiModel):
     type: ECardType = Field(description="the card's network, from its number")
@@ -77,7 +75,7 @@ class TransactionRef(ApiModel):
 class AppliedPayment(ApiModel):
     transactionId: int = Field(gt=0)
     status: TransactionState = Field(description="CONFIRMED: the money is taken and the order updated")
-    amount: Sums
+    amount: Sums = Field(description="whole sums (UZS)")
     orderId: Id
     orderStatus: OrderStatus = Field(description="the order's state after the payment")
     paidAmount: Sums = Field(description="paid on the order so far")
@@ -91,7 +89,7 @@ class AppliedPayment(ApiModel):
 
 class HistoryItem(ApiModel):
     transactionId: int = Field(gt=0)
-    amount: Sums
+    amount: Sums = Field(description="whole sums (UZS)")
     status: TransactionState = Field(description="PENDING (waiting for the code), CONFIRMED, FAILED or EXPIRED")
     cardMask: str = Field(examples=["860049******6478"])
     cardType: ECardType
