@@ -18,15 +18,13 @@ from core import clock
 def reset_process_state() -> None:
     from core.secrets import reset_secrets
     from core.settings import reset_settings
+    from data.caches import clear_caches
     from data.mongo import reset_client
-    from data.reference_cache import clear_reference_cache
-    from domain.partners.store import clear_partner_cache
 
     reset_settings()
     reset_secrets()
     reset_client()
-    clear_partner_cache()
-    clear_reference_cache()
+    clear_caches()
     clock.reset_clock()
 
 

@@ -1,22 +1,23 @@
-"""Per-process caches, each registered by its owner, so that whoever must forget them all can without
-knowing who owns them: the SnapStart restore hook (edge.snapstart), whose instance may start days after
-the snapshot and must not trust what the snapshotted process had cached."""
+"""Per-process caches: each is bounded and registers itself, so that whoever must forget them all can
+without knowing who owns them: the SnapStart restore hook (edge.snapstart), whose instance may start days
+after the snapshot and must not trust what the snapshotted process had cached, and the tests."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from datetime import datetime
 
 _lock = threading.Lock()
 _clears: list[Callable[[], None]] = []
 
 
-def register_cache[F: Callable[[], None]](clear: F) -> F:
-    """Register the function that empties a per-process cache (usable as a decorator on it)."""
+def register_cache(clear: Callable[[], None]) -> None:
+    """Register the function that empties a per-process cache."""
     with _lock:
         if clear not in _clears:
             _clears.append(clear)
-    return clear
 
 
 def clear_caches() -> None:
@@ -25,3 +26,44 @@ def clear_caches() -> None:
         clears = list(_clears)
     for clear in clears:
         clear()
+
+
+@dataclass(frozen=True)
+class Entry[V]:
+    expires: datetime
+    value: V
+
+
+class BoundedCache[V]:
+    """Values kept until they expire, at most `max_entries` of them. Keys may come from clients (an id, a
+    partner key), so they must not grow a warm instance's memory: when full, what has expired is
+    forgotten, or else everything. Safe to share between threads; registered with `clear_caches`."""
+
+    def __init__(self, max_entries: int) -> None:
+        self.max_entries = max_entries
+        self._lock = threading.Lock()
+        self._entries: dict[Hashable, Entry[V]] = {}
+        register_cache(self.clear)
+
+    def get(self, key: Hashable, now: datetime) -> Entry[V] | None:
+        """The entry of `key` if it has not expired at `now`."""
+        with self._lock:
+            entry = self._entries.get(key)
+        return entry if entry is not None and entry.expires > now else None
+
+    def put(self, key: Hashable, value: V, *, expires: datetime, now: datetime) -> None:
+        with self._lock:
+            if len(self._entries) >= self.max_entries:
+                for stale in [name for name, entry in self._entries.items() if entry.expires <= now]:
+                    del self._entries[stale]
+                if len(self._entries) >= self.max_entries:
+                    self._entries.clear()
+            self._entries[key] = Entry(expires, value)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)

@@ -13,19 +13,17 @@ callers treat them as read-only.
 from __future__ import annotations
 
 import functools
-import threading
-from collections.abc import Callable, Hashable
-from datetime import datetime, timedelta
+from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from core import clock
 from core.settings import get_settings
-from data.caches import register_cache
+from data.caches import BoundedCache
 
 MAX_ENTRIES = 1000
 
-_lock = threading.Lock()
-_entries: dict[Hashable, tuple[datetime, Any]] = {}
+_cache: BoundedCache[Any] = BoundedCache(MAX_ENTRIES)
 
 
 def reference_data[**P, T](load: Callable[P, T]) -> Callable[P, T]:
@@ -39,30 +37,12 @@ def reference_data[**P, T](load: Callable[P, T]) -> Callable[P, T]:
             return load(*args, **kwargs)
         key = (settings.mongodb_db, load.__module__, load.__qualname__, args, tuple(sorted(kwargs.items())))
         now = clock.now()
-        with _lock:
-            entry = _entries.get(key)
-        if entry is not None and entry[0] > now:
-            value: T = entry[1]
-            return value
+        if entry := _cache.get(key, now):
+            cached_value: T = entry.value
+            return cached_value
         value = load(*args, **kwargs)
-        if value is None:
-            return value
-        expires = now + timedelta(seconds=settings.reference_cache_seconds)
-        with _lock:
-            if len(_entries) >= MAX_ENTRIES:
-                # Lookups by id a client chose must not grow a warm instance's memory: forget what expired, or all.
-                for stale in [name for name, (until, _) in _entries.items() if until <= now]:
-                    del _entries[stale]
-                if len(_entries) >= MAX_ENTRIES:
-                    _entries.clear()
-            _entries[key] = (expires, value)
+        if value is not None:
+            _cache.put(key, value, expires=now + timedelta(seconds=settings.reference_cache_seconds), now=now)
         return value
 
     return cached
-
-
-@register_cache
-def clear_reference_cache() -> None:
-    """Forget everything cached (tests; an operator command that changed reference data in this process)."""
-    with _lock:
-        _entries.clear()

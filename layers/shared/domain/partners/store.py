@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-import threading
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import TypedDict
 
 from core import clock
 from core.settings import get_settings
-from data.caches import register_cache
+from data.caches import BoundedCache
 from data.mongo import Index, get_db
 
 # Every query is by `_id` (the key's hash): no index of its own.
@@ -25,8 +24,8 @@ class Partner(TypedDict):
     name: str
 
 
-_cache: dict[str, tuple[datetime, Partner | None]] = {}
-_cache_lock = threading.Lock()
+# Unknown keys are kept too (as None): a client retrying a wrong key must not reach the database each time.
+_cache: BoundedCache[Partner | None] = BoundedCache(MAX_CACHED_KEYS)
 
 
 def hash_client_key(key: str) -> str:
@@ -37,21 +36,11 @@ def find_active_partner(client_key: str) -> Partner | None:
     """The active partner owning this key, or None. Cached briefly per process: every request asks."""
     key_hash = hash_client_key(client_key)
     now = clock.now()
-    with _cache_lock:
-        cached = _cache.get(key_hash)
-    if cached is not None and cached[0] > now:
-        return cached[1]
+    if cached := _cache.get(key_hash, now):
+        return cached.value
     found = get_db().partners.find_one({"_id": key_hash, "active": True}, {"name": 1})
     partner = None if found is None else Partner(_id=key_hash, name=str(found.get("name", "")))
-    ttl = timedelta(seconds=get_settings().partner_cache_seconds)
-    with _cache_lock:
-        if len(_cache) >= MAX_CACHED_KEYS:
-            # Random keys must not grow a warm instance's memory: forget what expired, or else everything.
-            for stale in [key for key, (expires, _) in _cache.items() if expires <= now]:
-                del _cache[stale]
-            if len(_cache) >= MAX_CACHED_KEYS:
-                _cache.clear()
-        _cache[key_hash] = (now + ttl, partner)
+    _cache.put(key_hash, partner, expires=now + timedelta(seconds=get_settings().partner_cache_seconds), now=now)
     return partner
 
 
@@ -61,10 +50,4 @@ def register_partner(client_key: str, name: str, *, active: bool = True) -> None
         {"$set": {"name": name, "active": active}, "$setOnInsert": {"createdAt": clock.now()}},
         upsert=True,
     )
-    clear_partner_cache()
-
-
-@register_cache
-def clear_partner_cache() -> None:
-    with _cache_lock:
-        _cache.clear()
+    _cache.clear()
