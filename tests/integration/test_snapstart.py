@@ -13,7 +13,7 @@ from pymongo.database import Database
 from snapshot_restore_py import get_after_restore, get_before_snapshot
 
 from core import ids
-from data import mongo as db
+from data import mongo
 from edge import snapstart
 from orders.app import app as orders_app
 from tests.databases import reset_process_state
@@ -67,7 +67,7 @@ def test_warming_needs_no_database_nor_secret(monkeypatch: pytest.MonkeyPatch):
 def test_two_instances_restored_from_one_snapshot_mint_different_ids_and_reconnect(seeded: Database[dict[str, Any]]):
     # Given an initialized instance that warmed up, used its database and was snapshotted
     run_before_snapshot(orders_app)
-    snapshotted_client = db.get_client()
+    snapshotted_client = mongo.get_client()
     snapshot = (ids.getstate(), random.getstate())
 
     # When two instances are restored from that snapshot (the same memory each time)
@@ -76,7 +76,7 @@ def test_two_instances_restored_from_one_snapshot_mint_different_ids_and_reconne
         ids.setstate(snapshot[0])
         random.setstate(snapshot[1])
         run_after_restore()
-        client = db.get_client()
+        client = mongo.get_client()
         instances.append(Restored(ids.new_id(), random.random(), client, client.admin.command("ping")["ok"]))
 
     # Then each mints its own ids and random numbers and talks to the database through a new client

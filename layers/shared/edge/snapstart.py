@@ -23,8 +23,7 @@ from snapshot_restore_py import register_after_restore, register_before_snapshot
 
 from core import ids, secrets
 from core.settings import get_settings
-from data import caches, events
-from data import mongo as db
+from data import caches, events, mongo
 
 
 def warm(app: APIGatewayRestResolver) -> None:
@@ -40,7 +39,7 @@ def warm(app: APIGatewayRestResolver) -> None:
 @register_after_restore
 def refresh() -> None:
     """After a restore: drop per-process clients and caches, re-seed what must be unique."""
-    db.reset_client()
+    mongo.reset_client()
     events.reset_client()
     secrets.reset_secrets()
     caches.clear_caches()

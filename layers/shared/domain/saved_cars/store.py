@@ -13,7 +13,7 @@ from pymongo.collection import Collection
 from pymongo.errors import DuplicateKeyError
 
 from core import clock
-from data import mongo as db
+from data import mongo
 from data.mongo import Index, get_db
 
 INDEXES = [
@@ -68,7 +68,7 @@ def toggle(fingerprint: str, car_id: ObjectId) -> Literal["saved", "removed"]:
 def find_page(fingerprint: str, *, offset: int, limit: int) -> tuple[list[ObjectId], int]:
     """The ids of the device's saved cars, newest first, and how many it has saved; limit 0 only counts."""
     query = {"fingerprint": fingerprint, **IS_SAVED}
-    found, total = db.find_page(
+    found, total = mongo.find_page(
         get_db().saved_cars, query, NEWEST_FIRST, offset=offset, limit=limit, projection={"carId": 1}
     )
     return [saved["carId"] for saved in found], total
