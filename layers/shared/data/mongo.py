@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from pymongo import MongoClient
 from pymongo.client_session import ClientSession
@@ -54,6 +54,15 @@ def get_client() -> MongoClient[dict[str, Any]]:
 
 def get_db() -> Database[dict[str, Any]]:
     return get_client()[get_settings().mongodb_db]
+
+
+def collection[R: Mapping[str, Any]](
+    name: str, record: type[R], *, database: Database[Document] | None = None
+) -> Collection[R]:
+    """A collection of the configured database (or of `database`: seeders and tests name theirs), typed
+    with the record its store reads and writes. Only the type changes: pymongo hands over its documents
+    as they are, and the store's record type says what they hold."""
+    return cast("Collection[R]", (get_db() if database is None else database)[name])
 
 
 def in_transaction[T](work: Callable[[ClientSession], T]) -> T:

@@ -17,7 +17,7 @@ from pymongo.database import Database
 
 from core.locale import LOCALES
 from data import mongo
-from data.mongo import Document, Index, get_db
+from data.mongo import Document, Index, collection, get_db
 from data.reference_cache import reference_data
 from domain.catalog.query import NAME_COLLATION, SortSpec, contains
 from domain.catalog.records import BrandRecord, CarRecord, OptionRecord
@@ -68,15 +68,15 @@ INDEXES = [
 
 
 def _brands(db: Database[Document] | None = None) -> Collection[BrandRecord]:
-    return cast("Collection[BrandRecord]", (db if db is not None else get_db()).brands)
+    return collection("brands", BrandRecord, database=db)
 
 
 def _cars(db: Database[Document] | None = None) -> Collection[CarRecord]:
-    return cast("Collection[CarRecord]", (db if db is not None else get_db()).cars)
+    return collection("cars", CarRecord, database=db)
 
 
-def _options(collection: str) -> Collection[OptionRecord]:
-    return cast("Collection[OptionRecord]", get_db()[collection])
+def _options(name: str) -> Collection[OptionRecord]:
+    return collection(name, OptionRecord)
 
 
 # --- brands -----------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Literal, NotRequired, TypedDict, cast
 from bson import ObjectId
 from pymongo.collection import Collection
 
-from data.mongo import Index, get_db
+from data.mongo import Index, collection, get_db
 
 INDEXES = [
     Index("documents", [("slug", 1)], "documents_slug_unique", {"unique": True}),
@@ -40,7 +40,7 @@ class Contacts(TypedDict, total=False):
 
 
 def _documents() -> Collection[LegalDocument]:
-    return cast("Collection[LegalDocument]", get_db().documents)
+    return collection("documents", LegalDocument)
 
 
 def public_documents() -> list[LegalDocument]:

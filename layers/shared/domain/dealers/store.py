@@ -4,12 +4,10 @@ never is."""
 
 from __future__ import annotations
 
-from typing import cast
-
 from bson import ObjectId
 from pymongo.collection import Collection
 
-from data.mongo import Index, get_db
+from data.mongo import Index, collection
 from data.reference_cache import reference_data
 from domain.dealers.records import BranchRecord, RegionRecord, StockRecord
 
@@ -29,15 +27,15 @@ INDEXES = [
 
 
 def _regions() -> Collection[RegionRecord]:
-    return cast("Collection[RegionRecord]", get_db().regions)
+    return collection("regions", RegionRecord)
 
 
 def _branches() -> Collection[BranchRecord]:
-    return cast("Collection[BranchRecord]", get_db().branches)
+    return collection("branches", BranchRecord)
 
 
 def _stock() -> Collection[StockRecord]:
-    return cast("Collection[StockRecord]", get_db().stock)
+    return collection("stock", StockRecord)
 
 
 @reference_data

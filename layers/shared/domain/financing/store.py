@@ -21,7 +21,7 @@ from pymongo.database import Database
 from pymongo.errors import BulkWriteError
 
 from core import clock
-from data.mongo import Document, Index, get_db
+from data.mongo import Document, Index, collection, get_db
 from data.reference_cache import reference_data
 from domain.catalog import store as catalog
 from domain.catalog.payment_types import PaymentType
@@ -51,20 +51,16 @@ INDEXES = [
 ]
 
 
-def _database(db: Database[Document] | None) -> Database[Document]:
-    return db if db is not None else get_db()
-
-
 def _credit_products(db: Database[Document] | None = None) -> Collection[CreditProductRecord]:
-    return cast("Collection[CreditProductRecord]", _database(db).credit_products)
+    return collection("credit_products", CreditProductRecord, database=db)
 
 
 def _bank_offers(db: Database[Document] | None = None) -> Collection[BankOfferRecord]:
-    return cast("Collection[BankOfferRecord]", _database(db).bank_offers)
+    return collection("bank_offers", BankOfferRecord, database=db)
 
 
 def _special_offers() -> Collection[SpecialOfferRecord]:
-    return cast("Collection[SpecialOfferRecord]", get_db().special_offers)
+    return collection("special_offers", SpecialOfferRecord)
 
 
 # --- organizations ----------------------------------------------------------------------------------
@@ -73,7 +69,7 @@ def _special_offers() -> Collection[SpecialOfferRecord]:
 @reference_data
 def _active_organizations() -> list[OrganizationRecord]:
     """Every active bank, leasing company and installment provider, in their order (a few dozen)."""
-    organizations = cast("Collection[OrganizationRecord]", get_db().organizations)
+    organizations = collection("organizations", OrganizationRecord)
     found = organizations.find({"active": True}, {"name": 1, "logo": 1, "order": 1})
     return list(found.sort([("order", 1), ("name", 1)]))
 
@@ -148,13 +144,13 @@ def product_holding(path: str, node_id: ObjectId) -> CreditProductRecord | None:
 
 def find_leasing_program(program_id: str) -> LeasingProgramRecord | None:
     """The leasing program if it is active."""
-    programs = cast("Collection[LeasingProgramRecord]", get_db().leasing_programs)
+    programs = collection("leasing_programs", LeasingProgramRecord)
     return programs.find_one({"_id": ObjectId(program_id), "active": True})
 
 
 def find_installment_plan(plan_id: str) -> InstallmentPlanRecord | None:
     """The installment plan if it is active."""
-    plans = cast("Collection[InstallmentPlanRecord]", get_db().installment_plans)
+    plans = collection("installment_plans", InstallmentPlanRecord)
     return plans.find_one({"_id": ObjectId(plan_id), "active": True})
 
 

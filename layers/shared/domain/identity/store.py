@@ -12,10 +12,11 @@ from typing import NotRequired, Required, TypedDict, cast
 
 from bson import ObjectId
 from pymongo import ReturnDocument
+from pymongo.collection import Collection
 from pymongo.errors import DuplicateKeyError
 
 from core.errors import Conflict
-from data.mongo import Document, Index, get_db
+from data.mongo import Document, Index, collection, get_db
 
 INDEXES = [
     Index(
@@ -103,20 +104,24 @@ class RefreshTokenUse(TypedDict, total=False):
 # -- users
 
 
+def _users() -> Collection[User]:
+    return collection("users", User)
+
+
 def find_user(user_id: str) -> User | None:
-    return cast(User | None, get_db().users.find_one({"_id": ObjectId(user_id)}))
+    return _users().find_one({"_id": ObjectId(user_id)})
 
 
 def user_exists(user_id: str) -> bool:
-    return get_db().users.count_documents({"_id": ObjectId(user_id)}, limit=1) > 0
+    return _users().count_documents({"_id": ObjectId(user_id)}, limit=1) > 0
 
 
 def find_user_by_phone(phone: str) -> User | None:
-    return cast(User | None, get_db().users.find_one({"phone": phone}))
+    return _users().find_one({"phone": phone})
 
 
 def find_user_by_pin(pin: str) -> User | None:
-    return cast(User | None, get_db().users.find_one({"pin": pin}))
+    return _users().find_one({"pin": pin})
 
 
 LOGIN_CONFLICT = "This phone number or PINFL is already registered to another user"
@@ -135,10 +140,11 @@ def create_user_on_login(changes: LoginChanges) -> User:
     }
     update = {"$set": changes, "$setOnInsert": {k: v for k, v in defaults.items() if k not in changes}}
     try:
-        user = get_db().users.find_one_and_update(key, update, upsert=True, return_document=ReturnDocument.AFTER)
+        user = _users().find_one_and_update(key, update, upsert=True, return_document=ReturnDocument.AFTER)
     except DuplicateKeyError as exc:
         raise Conflict(LOGIN_CONFLICT) from exc
-    return cast(User, user)
+    assert user is not None  # an upsert returning the document after it always has one
+    return user
 
 
 def update_user_on_login(user_id: ObjectId, changes: LoginChanges) -> User | None:
@@ -151,10 +157,10 @@ def update_user_on_login(user_id: ObjectId, changes: LoginChanges) -> User | Non
     if "pin" in changes:
         key["pin"] = {"$in": [None, changes["pin"]]}
     try:
-        user = get_db().users.find_one_and_update(key, {"$set": changes}, return_document=ReturnDocument.AFTER)
+        user = _users().find_one_and_update(key, {"$set": changes}, return_document=ReturnDocument.AFTER)
     except DuplicateKeyError as exc:
         raise Conflict(LOGIN_CONFLICT) from exc
-    return cast(User | None, user)
+    return user
 
 
 def record_verification(user_id: str, verification: Verification) -> User | None:
@@ -162,14 +168,14 @@ def record_verification(user_id: str, verification: Verification) -> User | None
     conditional write: None (nothing written) when the user is gone or has another PINFL. The unique index
     on `pin` refuses a PINFL another user holds (409), even under concurrent requests."""
     try:
-        user = get_db().users.find_one_and_update(
+        user = _users().find_one_and_update(
             {"_id": ObjectId(user_id), "$or": [{"pin": None}, {"pin": verification["pin"]}]},
             {"$set": verification},
             return_document=ReturnDocument.AFTER,
         )
     except DuplicateKeyError as exc:
         raise Conflict("This person's PINFL is already registered to another user") from exc
-    return cast(User | None, user)
+    return user
 
 
 # -- refresh_tokens

@@ -12,7 +12,7 @@ from pymongo import ReturnDocument
 from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
 
-from data.mongo import Document, Index, find_page, get_db
+from data.mongo import Document, Index, collection, find_page, get_db
 from domain.orders.records import OrderLogRecord, OrderRecord, PromoCodeRecord
 
 INDEXES = [
@@ -27,15 +27,15 @@ LOG_ORDER = [("at", 1), ("_id", 1)]
 
 
 def _orders() -> Collection[OrderRecord]:
-    return cast("Collection[OrderRecord]", get_db().orders)
+    return collection("orders", OrderRecord)
 
 
 def _order_logs() -> Collection[OrderLogRecord]:
-    return cast("Collection[OrderLogRecord]", get_db().order_logs)
+    return collection("order_logs", OrderLogRecord)
 
 
 def _promo_codes() -> Collection[PromoCodeRecord]:
-    return cast("Collection[PromoCodeRecord]", get_db().promo_codes)
+    return collection("promo_codes", PromoCodeRecord)
 
 
 # --- orders -----------------------------------------------------------------------------------------

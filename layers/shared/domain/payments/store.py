@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any, NotRequired, TypedDict, cast
+from typing import Any, NotRequired, TypedDict
 
 from bson import ObjectId
 from pymongo import DESCENDING, ReturnDocument
@@ -14,7 +14,7 @@ from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
 
 from data import outbox
-from data.mongo import Index, get_db, in_transaction
+from data.mongo import Index, collection, in_transaction
 from domain.orders import store as orders
 from domain.orders.records import OrderRecord
 
@@ -89,7 +89,7 @@ class TransactionChanges(TypedDict, total=False):
 
 
 def _transactions() -> Collection[Transaction]:
-    return cast("Collection[Transaction]", get_db().transactions)
+    return collection("transactions", Transaction)
 
 
 def insert(transaction: Transaction) -> None:

@@ -5,7 +5,7 @@ the flag (written before it existed) is saved."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal, NotRequired, TypedDict, cast
+from typing import Literal, NotRequired, TypedDict
 
 from bson import ObjectId
 from pymongo import ReturnDocument
@@ -14,7 +14,7 @@ from pymongo.errors import DuplicateKeyError
 
 from core import clock
 from data import mongo
-from data.mongo import Index, get_db
+from data.mongo import Index, collection, get_db
 
 INDEXES = [
     # The toggle's race guard, and the `saved` flag lookups of the catalog.
@@ -40,7 +40,7 @@ class SavedCar(TypedDict):
 
 
 def _saved_cars() -> Collection[SavedCar]:
-    return cast("Collection[SavedCar]", get_db().saved_cars)
+    return collection("saved_cars", SavedCar)
 
 
 def toggle(fingerprint: str, car_id: ObjectId) -> Literal["saved", "removed"]:
