@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.errors import NotFound
 from core.locale import Locale
-from core.models import Page
+from core.models import CountedPage, Page
 from domain.catalog import store, views
 from domain.catalog.items import car_items
 from domain.catalog.models import (
@@ -44,7 +44,7 @@ def list_cars(
     offset: int,
     fingerprint: str,
     locale: Locale,
-) -> Page[CarItem]:
+) -> CountedPage[CarItem]:
     term = (search or "").strip()
     query = car_filter(
         brand_ids=parse_ids(brand_ids, "query.brands"),
@@ -52,12 +52,12 @@ def list_cars(
         min_price=min_price,
         max_price=max_price,
         search=term,
-        brands_named=store.brand_ids_named(term) if term else [],
     )
-    docs, total = store.find_car_page(
+    found = store.find_car_page(
         query, car_sort(sort, locale), offset=offset, limit=limit, collation=car_collation(sort)
     )
-    return Page[CarItem](items=car_items(docs, fingerprint=fingerprint, locale=locale), total=total)
+    items = car_items(found.items, fingerprint=fingerprint, locale=locale)
+    return CountedPage[CarItem](items=items, total=found.total, exact=found.exact)
 
 
 def _car(car_id: str, *fields: str) -> CarRecord:
