@@ -38,13 +38,19 @@ import sys
 import time
 import uuid
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from local.template import ROOT, api_routes, load_template
+
+if TYPE_CHECKING:
+    from ops.command_counter import CommandCounter
+
+Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
 
 FLOOR_MODULES = ("pymongo", "pydantic", "jwt", "aws_lambda_powertools.event_handler")
 FLOOR = "floor"
@@ -216,28 +222,39 @@ def sample_events(only: str | None) -> list[Path]:
     return [path for path in events if only is None or only in str(path.relative_to(ROOT / "events"))]
 
 
-def warm_requests(events: list[Path], calls: int, warmup: int) -> list[WarmResult]:
-    import json
-
+def warm_handlers() -> tuple[CommandCounter, Callable[[dict[str, Any]], tuple[Handler, Any]]]:
+    """A command counter the database client reports to, and each event's function handler, resolved
+    once as a Lambda instance has it (only the invocation is timed)."""
     from core.observability import logger
     from data.mongo import reset_client
     from local.context import LocalLambdaContext
     from local.gateway import load_handler
-    from local.invoke import load_event
-    from local.seed.core import DEMO_USER_ID
     from ops.command_counter import CommandCounter
 
     logger.setLevel(WARM_ENV["LOG_LEVEL"])  # created when ops imported the layer, before WARM_ENV
     warnings.filterwarnings("ignore", "No application metrics to publish")  # Powertools, on every call
     counter = CommandCounter()
     reset_client(event_listeners=[counter])
-    # Each handler resolved once, as a Lambda instance has it: only the invocation is timed.
-    handler_of = {(route.method, route.path): (route.function, load_handler(route.handler)) for route in api_routes()}
+    handlers = {(route.method, route.path): (route.function, load_handler(route.handler)) for route in api_routes()}
+
+    def handler_of(event: dict[str, Any]) -> tuple[Handler, Any]:
+        function, handler = handlers[(event["httpMethod"], event["resource"])]
+        return handler, LocalLambdaContext(function_name=function)
+
+    return counter, handler_of
+
+
+def warm_requests(events: list[Path], calls: int, warmup: int) -> list[WarmResult]:
+    import json
+
+    from local.invoke import load_event
+    from local.seed.core import DEMO_USER_ID
+
+    counter, handler_of = warm_handlers()
     results = []
     for path in events:
         event = load_event(path, user_id=str(DEMO_USER_ID))
-        function, handler = handler_of[(event["httpMethod"], event["resource"])]
-        context = LocalLambdaContext(function_name=function)
+        handler, context = handler_of(event)
         for _ in range(warmup):
             handler(event, context)
         with counter.counting() as counts:
@@ -263,6 +280,27 @@ def warm_requests(events: list[Path], calls: int, warmup: int) -> list[WarmResul
         if answer["statusCode"] >= 500:
             raise SystemExit(f"{path.name} answered {answer['statusCode']}: {json.dumps(answer)[:500]}")
     return results
+
+
+def scale_requests(calls: int) -> list[str]:
+    """The list routes on the demo data, then on the database grown by `ops.scale.grow`, side by side."""
+    from pymongo import MongoClient
+    from pymongo.database import Database
+
+    from core.settings import get_settings
+    from data.caches import clear_caches
+    from ops import scale
+
+    counter, handler_of = warm_handlers()
+    # The growth and the explains on a client of their own: no request timeout, not counted.
+    client: MongoClient[dict[str, Any]]
+    with MongoClient(os.environ["MONGODB_URI"], tz_aware=True) as client:
+        db: Database[dict[str, Any]] = client[get_settings().mongodb_db]
+        small = scale.measure(db, counter, handler_of, calls)
+        sizes = scale.grow(db)
+        clear_caches()  # the reference data an instance started after the growth would read
+        large = scale.measure(db, counter, handler_of, calls)
+    return scale.table(small, large, sizes, calls)
 
 
 @dataclass(frozen=True)
@@ -339,8 +377,22 @@ def main(argv: list[str] | None = None) -> int:
         help="cold init as instructions executed (valgrind), instead of wall time: the same on every run",
     )
     parser.add_argument("--verbose", action="store_true", help="list the commands of each warm call")
+    parser.add_argument(
+        "--scale",
+        action="store_true",
+        help="instead of the sample events, the list routes on the demo data and on a database grown to 10,000 "
+        "cars, orders and saved cars (ops/scale.py): p50, commands, documents and keys examined per command",
+    )
     args = parser.parse_args(argv)
     output: list[str] = []
+    if args.scale:
+        from local.runtime import LOCAL_DEFAULTS
+
+        os.environ.update({**LOCAL_DEFAULTS, **WARM_ENV})
+        with bench_database(), contextlib.redirect_stdout(io.StringIO()):
+            output = scale_requests(args.calls)
+        print("\n".join(output))
+        return 0
     if args.instructions:
         targets = functions()
         title = "Cold init: instructions executed importing the handler module (valgrind callgrind, start-up excluded)"

@@ -31,5 +31,5 @@ def list_saved(*, fingerprint: str, limit: int, offset: int, locale: Locale) -> 
     if gone:
         total -= saved_cars.forget(fingerprint, gone)
     kept = [found[car_id] for car_id in car_ids if car_id in found]
-    items = car_items(kept, fingerprint=fingerprint, locale=locale)
+    items = car_items(kept, fingerprint=fingerprint, locale=locale, saved=set(car_ids))
     return CountedPage[CarItem](items=items, total=total, exact=page.exact)

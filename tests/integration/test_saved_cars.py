@@ -113,7 +113,8 @@ def test_a_car_removed_from_the_catalog_drops_out_of_the_list(
     # Then the list shows the other one, and the total counts only what the list can show
     assert saved_ids(api) == [cars[1]]
     assert api.get("/api/v1/saved-cars").json()["data"]["total"] == 1
-    assert api.get("/api/v1/saved-cars", params={"offset": 1}).json()["data"] == {"items": [], "total": 1, "exact": True}
+    past_the_end = api.get("/api/v1/saved-cars", params={"offset": 1}).json()["data"]
+    assert past_the_end == {"items": [], "total": 1, "exact": True}
 
 
 def test_saving_an_unknown_car_is_404_and_a_malformed_id_400(api: ApiClient, cars: list[str]) -> None:
