@@ -282,6 +282,63 @@ def warm_requests(events: list[Path], calls: int, warmup: int) -> list[WarmResul
     return results
 
 
+HOSTILE_SIZE = 10 * 1024 * 1024  # API Gateway's limit: what reaches a function at most
+HOSTILE_BODIES = {
+    "small objects": lambda: "[" + ",".join(["{}"] * (HOSTILE_SIZE // 3)) + "]",
+    "numbers": lambda: "[" + ",".join(["1"] * (HOSTILE_SIZE // 2)) + "]",
+    "deep nesting": lambda: "[" * HOSTILE_SIZE,
+    "one long string": lambda: '{"phone": "' + "9" * (HOSTILE_SIZE - 13) + '"}',
+    "wide object": lambda: "{" + ",".join(f'"k{index}":0' for index in range(HOSTILE_SIZE // 12)) + "}",
+}
+
+
+def hostile_bodies() -> list[str]:
+    """CPU and memory a 10 MB body of each shape costs the public login (and its base64 form), refused or not."""
+    import base64
+    import tracemalloc
+
+    from local.invoke import load_event
+
+    _, handler_of = warm_handlers()
+    lines = [
+        f"Hostile bodies: {HOSTILE_SIZE // 1024 // 1024} MB to POST /api/v1/auth/login: CPU time of the call and the "
+        "most memory it held at once (tracemalloc); beside it, what parsing the body alone would cost",
+        "",
+        f"{'body':<28}{'status':>7}{'CPU ms':>9}{'peak MB':>9}{'parse ms':>10}{'parse MB':>10}",
+    ]
+    for name, make in HOSTILE_BODIES.items():
+        for encoded in (False, True):
+            body = make()
+            event = load_event(ROOT / "events" / "auth" / "login.json")
+            event.update(body=base64.b64encode(body.encode()).decode() if encoded else body, isBase64Encoded=encoded)
+            handler, context = handler_of(event)
+            tracemalloc.start()
+            started = time.process_time()
+            answer = handler(event, context)
+            cpu = time.process_time() - started
+            peak = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+            label = f"{name}{' (base64)' if encoded else ''}"
+            parse = "" if encoded else "{:>10.0f}{:>10.0f}".format(*_parse_cost(body))
+            lines.append(f"{label:<28}{answer['statusCode']:>7}{cpu * 1000:>9.1f}{peak / 1e6:>9.1f}{parse}")
+    return lines
+
+
+def _parse_cost(body: str) -> tuple[float, float]:
+    """CPU ms and peak MB of `json.loads(body)`, what the gate would spend without the size limit."""
+    import json
+    import tracemalloc
+
+    tracemalloc.start()
+    started = time.process_time()
+    with contextlib.suppress(RecursionError):
+        json.loads(body)
+    cpu = time.process_time() - started
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return cpu * 1000, peak / 1e6
+
+
 def scale_requests(calls: int) -> list[str]:
     """The list routes on the demo data, then on the database grown by `ops.scale.grow`, side by side."""
     from pymongo import MongoClient
@@ -378,6 +435,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--verbose", action="store_true", help="list the commands of each warm call")
     parser.add_argument(
+        "--hostile",
+        action="store_true",
+        help="instead of the sample events, CPU and memory of 10 MB bodies of several shapes sent to the login",
+    )
+    parser.add_argument(
         "--scale",
         action="store_true",
         help="instead of the sample events, the list routes on the demo data and on a database grown to 10,000 "
@@ -385,6 +447,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     output: list[str] = []
+    if args.hostile:
+        from local.runtime import LOCAL_DEFAULTS
+
+        os.environ.update({**LOCAL_DEFAULTS, **WARM_ENV})
+        with bench_database(), contextlib.redirect_stdout(io.StringIO()):
+            output = hostile_bodies()
+        print("\n".join(output))
+        return 0
     if args.scale:
         from local.runtime import LOCAL_DEFAULTS
 
