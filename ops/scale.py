@@ -79,6 +79,7 @@ class CommandCost:
     docs: int
     keys: int
     sorted_in_memory: bool
+    scanned: bool  # read the whole collection
 
 
 @dataclass(frozen=True)
@@ -104,21 +105,20 @@ def _event(route: ScaleRoute, load_event: Callable[[Path], dict[str, Any]], seda
     return event
 
 
-def _explained(db: Db, command: Mapping[str, Any]) -> CommandCost:
+def explained(db: Db, command: Mapping[str, Any]) -> CommandCost:
+    """What the server examined running `command` (a find, count or aggregate as pymongo sent it)."""
     name = next(iter(command))
     plain = {key: value for key, value in command.items() if key not in NOT_EXPLAINED}
     answer = db.command({"explain": plain, "verbosity": "executionStats"})
     stats = answer.get("executionStats") or answer["stages"][0]["$cursor"]["executionStats"]
-    return CommandCost(
-        name, int(stats["totalDocsExamined"]), int(stats["totalKeysExamined"]), _sorts(stats["executionStages"])
-    )
+    stages = _stages(stats["executionStages"])
+    docs, keys = int(stats["totalDocsExamined"]), int(stats["totalKeysExamined"])
+    return CommandCost(name, docs, keys, sorted_in_memory="SORT" in stages, scanned="COLLSCAN" in stages)
 
 
-def _sorts(stage: Mapping[str, Any]) -> bool:
-    if stage.get("stage") == "SORT":
-        return True
+def _stages(stage: Mapping[str, Any]) -> list[str]:
     children = [stage[key] for key in ("inputStage", "outerStage", "innerStage") if key in stage]
-    return any(_sorts(child) for child in [*children, *stage.get("inputStages", [])])
+    return [stage["stage"], *(name for child in [*children, *stage.get("inputStages", [])] for name in _stages(child))]
 
 
 def measure(
@@ -143,7 +143,7 @@ def measure(
             start = time.perf_counter()
             handler(event, context)
             timings.append(time.perf_counter() - start)
-        costs = [_explained(db, command) for command in counts.commands if next(iter(command)) in EXPLAINED]
+        costs = [explained(db, command) for command in counts.commands if next(iter(command)) in EXPLAINED]
         results.append(ScaleResult(route, int(answer["statusCode"]), statistics.median(timings) * 1000, costs))
     return results
 

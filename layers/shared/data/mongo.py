@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from bson.min_key import MinKey
 from pymongo import MongoClient
 from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
@@ -125,17 +126,24 @@ def find_page[R: Mapping[str, Any]](
     limit: int,
     projection: Mapping[str, Any] | None = None,
     collation: Mapping[str, Any] | None = None,
+    index: str | None = None,
 ) -> FoundPage[R]:
     """A page (the API's `{items, total}`) that costs the page: `find().sort().skip().limit()`, which an
     index serving the query and the sort (declared beside the query) reads key by key up to the page's
     end, and a count the same index covers (no document read), stopped `COUNT_AHEAD` matches past the
     page. Limit 0 only counts. `sort` should end on `_id` so pages never overlap. The `collation` orders
     the page; the count goes without it, so the query must compare no text a collation would compare
-    differently (ids, numbers, folded search keys)."""
+    differently (ids, numbers, folded search keys). `index` names the index the page is read with, where
+    the planner could tie it with a worse one (the `_id` index, for a list sorted by id)."""
     items: list[R] = []
     if limit > 0:
-        cursor = collection.find(query, projection, collation=collation).sort(sort).skip(offset).limit(limit)
-        items = list(cursor)
+        # The planner gives a sort's index the filter's other fields (checked on its keys, not on fetched
+        # documents) only when the filter names the index's first field: name it, with a bound that
+        # every value and a missing field meet.
+        lead = sort[0][0]
+        served = {**query, lead: {"$gte": MinKey()}} if query and lead not in query else query
+        cursor = collection.find(served, projection, collation=collation).sort(sort).skip(offset).limit(limit)
+        items = list(cursor if index is None else cursor.hint(index))
     if not query:  # the collection's own count, kept by the server: no key read
         return FoundPage(items, collection.estimated_document_count(), exact=True)
     if limit > 0 and len(items) < limit and (items or offset == 0):  # the last page: counted already

@@ -65,8 +65,6 @@ def _car_list_indexes() -> list[Index]:
     indexes = []
     for filter_name, lead in CAR_FILTERS.items():
         for sort_name, sort in CAR_SORTS.items():
-            if lead is None and sort_name == "id":
-                continue  # the _id index itself
             keys = [*([(lead, 1)] if lead else []), *sort]
             keys += [(name, 1) for name in FILTERED_FIELDS if name not in dict(keys)]
             options = {"collation": NAME_COLLATION} if sort_name.startswith("name_") else {}
@@ -168,8 +166,20 @@ def find_powertrain(powertrain_id: ObjectId | None) -> OptionRecord | None:
 def find_car_page(
     query: dict[str, Any], sort: SortSpec, *, offset: int, limit: int, collation: dict[str, Any] | None = None
 ) -> FoundPage[CarRecord]:
-    """One page of matches (list-item fields) and how many match; limit 0 only counts."""
-    return find_page(_cars(), query, sort, offset=offset, limit=limit, projection=LIST_FIELDS, collation=collation)
+    """One page of matches (list-item fields) and how many match; limit 0 only counts. The page is read
+    with the list index of its filter and sort (`CAR_FILTERS`, `CAR_SORTS`)."""
+    index = car_list_index(query, sort)
+    return find_page(
+        _cars(), query, sort, offset=offset, limit=limit, projection=LIST_FIELDS, collation=collation, index=index
+    )
+
+
+def car_list_index(query: dict[str, Any], sort: SortSpec) -> str:
+    """The index serving a car list: its first filter with an equality (brands, body types, search words;
+    else all cars) and its sort."""
+    filter_name = next((name for name, lead in CAR_FILTERS.items() if lead is not None and lead in query), "all")
+    sort_name = next(name for name, keys in CAR_SORTS.items() if keys[0][0] == sort[0][0])
+    return f"cars_{filter_name}_by_{sort_name}"
 
 
 def find_cars(car_ids: Iterable[ObjectId]) -> dict[ObjectId, CarRecord]:
