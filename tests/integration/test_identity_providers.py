@@ -18,7 +18,7 @@ from domain.identity import myid
 from domain.identity.myid import MyIdProvider
 from domain.identity.oneid import OneIdProvider
 from domain.identity.provider import CodeRejected, IdentityProvider, ProviderUnavailable
-from domain.identity.provider_http import ProviderHttp
+from domain.identity.provider_http import ProviderClient, ProviderHttp
 from edge.errors import status_of
 from tests import fake_myid, fake_oneid
 from tests.factories import valid_pinfl
@@ -58,19 +58,10 @@ class Provider:
             sleep=self.time.sleep, monotonic=self.time.monotonic, **{"timeout_seconds": 2.0, **http}
         )
         if self.name == "oneid":
-            return OneIdProvider(
-                url=self.fake.url,
-                client_id=fake_oneid.CLIENT_ID,
-                client_secret=client_secret or fake_oneid.CLIENT_SECRET,
-                redirect_uri=fake_oneid.REDIRECT_URI,
-                http=transport,
-            )
-        return MyIdProvider(
-            base_url=self.fake.base_url,
-            client_id=fake_myid.CLIENT_ID,
-            client_secret=client_secret or fake_myid.CLIENT_SECRET,
-            http=transport,
-        )
+            client = ProviderClient(self.fake.url, fake_oneid.CLIENT_ID, client_secret or fake_oneid.CLIENT_SECRET)
+            return OneIdProvider(client, redirect_uri=fake_oneid.REDIRECT_URI, http=transport)
+        client = ProviderClient(self.fake.base_url, fake_myid.CLIENT_ID, client_secret or fake_myid.CLIENT_SECRET)
+        return MyIdProvider(client, http=transport)
 
 
 @pytest.fixture(params=["oneid", "myid"])
@@ -211,11 +202,10 @@ def test_nothing_personal_or_secret_reaches_the_logs(provider: Provider, caplog:
     assert "client-secret" not in repr(adapter)
 
 
-def test_only_http_urls_are_accepted() -> None:
+@pytest.mark.parametrize("url", ["file:///etc/passwd", "ftp://myid.example", "api.myid.uz"])
+def test_only_http_urls_are_accepted(url: str) -> None:
     with pytest.raises(RuntimeError, match="http"):
-        OneIdProvider(url="file:///etc/passwd", client_id="a", client_secret="b")
-    with pytest.raises(RuntimeError, match="http"):
-        MyIdProvider(base_url="ftp://myid.example", client_id="a", client_secret="b")
+        ProviderClient(url, "a", "b")
 
 
 # -- OneID's protocol

@@ -160,4 +160,4 @@ def test_a_real_provider_is_built_from_settings(
     built = get_provider()
     assert isinstance(built, MyIdProvider | OneIdProvider)
     assert type(built) is adapter
-    assert (built.client_secret, built.http.timeout_seconds, built.http.max_retries) == ("s3cret", 1.5, 1)
+    assert (built.client.client_secret, built.http.timeout_seconds, built.http.max_retries) == ("s3cret", 1.5, 1)

@@ -21,16 +21,15 @@ from urllib.parse import quote
 
 from core import clock
 from core.observability import logger
-from core.secrets import identity_client_secret
 from core.settings import Settings
 from data.caches import BoundedCache
 from domain.identity.provider import CodeRejected, ProviderUnavailable, VerifiedPerson, person_from
 from domain.identity.provider_http import (
     UNEXPECTED,
+    ProviderClient,
     ProviderHttp,
     Refused,
     get_request,
-    https_or_http,
     json_request,
 )
 
@@ -46,28 +45,16 @@ tokens: BoundedCache[str] = BoundedCache(max_entries=8)
 
 @dataclass
 class MyIdProvider:
-    base_url: str
-    client_id: str
-    client_secret: str = field(repr=False)
+    client: ProviderClient
     http: ProviderHttp = field(default_factory=ProviderHttp)
-
-    def __post_init__(self) -> None:
-        self.base_url = https_or_http(self.base_url, "IDENTITY_PROVIDER_URL")
 
     @classmethod
     def from_settings(cls, settings: Settings) -> MyIdProvider:
-        if not (settings.identity_provider_url and settings.identity_client_id):
-            raise RuntimeError("IDENTITY_PROVIDER_URL and IDENTITY_CLIENT_ID must be set when IDENTITY_PROVIDER=myid")
-        return cls(
-            base_url=settings.identity_provider_url,
-            client_id=settings.identity_client_id,
-            client_secret=identity_client_secret(),
-            http=ProviderHttp.from_settings(settings),
-        )
+        return cls(ProviderClient.from_settings(settings), ProviderHttp.from_settings(settings))
 
     def verify(self, code: str) -> VerifiedPerson:
         deadline = self.http.deadline()
-        data_url = f"{self.base_url}{DATA_PATH}?code={quote(code, safe='')}"
+        data_url = f"{self.client.url}{DATA_PATH}?code={quote(code, safe='')}"
         try:
             try:
                 answer = self.http.call("data", get_request(data_url, bearer=self._token(deadline)), deadline)
@@ -83,13 +70,14 @@ class MyIdProvider:
         return parse_sdk_data(answer)
 
     def _token(self, deadline: float, *, fresh: bool = False) -> str:
-        key = (self.base_url, self.client_id)
+        key = (self.client.url, self.client.client_id)
         now = clock.now()
         cached = None if fresh else tokens.get(key, now)
         if cached is not None:
             return cached.value
         request = json_request(
-            f"{self.base_url}{TOKEN_PATH}", {"client_id": self.client_id, "client_secret": self.client_secret}
+            f"{self.client.url}{TOKEN_PATH}",
+            {"client_id": self.client.client_id, "client_secret": self.client.client_secret},
         )
         try:
             answer = self.http.call("token", request, deadline)

@@ -19,33 +19,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.observability import logger
-from core.secrets import identity_client_secret
 from core.settings import Settings
 from domain.identity.provider import CodeRejected, ProviderUnavailable, VerifiedPerson, person_from
-from domain.identity.provider_http import UNEXPECTED, ProviderHttp, Refused, form_request, https_or_http
+from domain.identity.provider_http import UNEXPECTED, ProviderClient, ProviderHttp, Refused, form_request
 
 
 @dataclass
 class OneIdProvider:
-    url: str
-    client_id: str
-    client_secret: str = field(repr=False)
+    client: ProviderClient
     redirect_uri: str | None = None
     scope: str | None = None
     http: ProviderHttp = field(default_factory=ProviderHttp)
 
     def __post_init__(self) -> None:
-        self.url = https_or_http(self.url, "IDENTITY_PROVIDER_URL")
-        self.scope = self.scope or self.client_id  # OneID's scope of a client is, unless it said otherwise, its id
+        # OneID's scope of a client is, unless OneID registered another, its id.
+        self.scope = self.scope or self.client.client_id
 
     @classmethod
     def from_settings(cls, settings: Settings) -> OneIdProvider:
-        if not (settings.identity_provider_url and settings.identity_client_id):
-            raise RuntimeError("IDENTITY_PROVIDER_URL and IDENTITY_CLIENT_ID must be set when IDENTITY_PROVIDER=oneid")
         return cls(
-            url=settings.identity_provider_url,
-            client_id=settings.identity_client_id,
-            client_secret=identity_client_secret(),
+            ProviderClient.from_settings(settings),
             redirect_uri=settings.oneid_redirect_uri,
             scope=settings.oneid_scope,
             http=ProviderHttp.from_settings(settings),
@@ -53,12 +46,12 @@ class OneIdProvider:
 
     def verify(self, code: str) -> VerifiedPerson:
         deadline = self.http.deadline()
-        client = {"client_id": self.client_id, "client_secret": self.client_secret}
+        client = {"client_id": self.client.client_id, "client_secret": self.client.client_secret}
         try:
             token = self.http.call(
                 "token",
                 form_request(
-                    self.url,
+                    self.client.url,
                     {"grant_type": "one_authorization_code", **client, "code": code, "redirect_uri": self.redirect_uri},
                 ),
                 deadline,
@@ -69,7 +62,7 @@ class OneIdProvider:
             profile = self.http.call(
                 "identify",
                 form_request(
-                    self.url,
+                    self.client.url,
                     {
                         "grant_type": "one_access_token_identify",
                         **client,

@@ -20,6 +20,7 @@ from urllib.parse import urlencode
 from urllib.request import Request, urlopen
 
 from core.observability import logger
+from core.secrets import identity_client_secret
 from core.settings import Settings
 from domain.identity.provider import UNEXPECTED, ProviderUnavailable
 
@@ -52,10 +53,27 @@ def get_request(url: str, *, bearer: str) -> Request:
     return _request(url, authorization=f"Bearer {bearer}")
 
 
-def https_or_http(url: str, setting: str) -> str:
-    if not url.startswith(("https://", "http://")):
-        raise RuntimeError(f"{setting} must be an http(s) URL")
-    return url.rstrip("/")
+@dataclass
+class ProviderClient:
+    """Where the provider is and who we are to it: the stage's registration with MyID or OneID."""
+
+    url: str
+    client_id: str
+    client_secret: str = field(repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.url.startswith(("https://", "http://")):
+            raise RuntimeError("IDENTITY_PROVIDER_URL must be an http(s) URL")
+        self.url = self.url.rstrip("/")
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ProviderClient:
+        if not (settings.identity_provider_url and settings.identity_client_id):
+            raise RuntimeError(
+                "IDENTITY_PROVIDER_URL and IDENTITY_CLIENT_ID must be set "
+                f"when IDENTITY_PROVIDER={settings.identity_provider}"
+            )
+        return cls(settings.identity_provider_url, settings.identity_client_id, identity_client_secret())
 
 
 @dataclass
@@ -105,7 +123,7 @@ class ProviderHttp:
 
 def _request(url: str, *, data: bytes | None = None, content_type: str = "", authorization: str = "") -> Request:
     headers = {"Accept": "application/json", "Content-Type": content_type, "Authorization": authorization}
-    return Request(  # noqa: S310 (http(s) only, checked by https_or_http when the adapter is configured)
+    return Request(  # noqa: S310 (http(s) only, checked by ProviderClient)
         url, data=data, headers={name: value for name, value in headers.items() if value}
     )
 
