@@ -340,24 +340,32 @@ def _parse_cost(body: str) -> tuple[float, float]:
 
 
 def scale_requests(calls: int) -> list[str]:
-    """The list routes on the demo data, then on the database grown by `ops.scale.grow`, side by side."""
+    """The list routes on the demo data and on a copy grown by `ops.scale.grow`, side by side."""
     from pymongo import MongoClient
-    from pymongo.database import Database
 
-    from core.settings import get_settings
-    from data.caches import clear_caches
+    from core.settings import reset_settings
+    from data.mongo import drop_database
+    from local.runtime import prepare_database
     from ops import scale
 
+    small = os.environ["MONGODB_DB"]
+    large = f"{small}_grown"
     counter, handler_of = warm_handlers()
     # The growth and the explains on a client of their own: no request timeout, not counted.
     client: MongoClient[dict[str, Any]]
     with MongoClient(os.environ["MONGODB_URI"], tz_aware=True) as client:
-        db: Database[dict[str, Any]] = client[get_settings().mongodb_db]
-        small = scale.measure(db, counter, handler_of, calls)
-        sizes = scale.grow(db)
-        clear_caches()  # the reference data an instance started after the growth would read
-        large = scale.measure(db, counter, handler_of, calls)
-    return scale.table(small, large, sizes, calls)
+        os.environ["MONGODB_DB"] = large
+        prepare_database(seed=True)
+        try:
+            sizes = scale.grow(client[large])
+            before, after = scale.measure(client, (small, large), counter, handler_of, calls)
+        finally:
+            os.environ["MONGODB_DB"] = large
+            reset_settings()
+            drop_database()
+            os.environ["MONGODB_DB"] = small
+            reset_settings()
+    return scale.table(before, after, sizes, calls)
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """`make bench ARGS=--scale`: what the list routes cost as the catalog and a user's orders grow.
 
-In one run, on the bench's own database: every route of `SCALE_ROUTES` measured on the demo data
-(31 cars), then the database grown (`grow`: 10,000 car models over 300 brands, 10,000 orders of the demo
-user, 1,000 card payments of one of its orders, 10,000 saved cars of the demo device) and the same
-requests measured again. Per route: the median latency of warm in-process calls, the MongoDB commands
+In one run, on two databases of the bench's own: the demo data (31 cars), and the demo data grown
+(`grow`: 10,000 car models over 300 brands, 10,000 orders of the demo user, 1,000 card payments of one
+of its orders, 10,000 saved cars of the demo device); every route of `SCALE_ROUTES` is measured on both,
+its timed calls taking turns between them. Per route: the median latency of warm in-process calls, the MongoDB commands
 one call sends, and for each command the documents and index keys the server examined
 (`explain("executionStats")` of the very command the call sent) and whether it sorted in memory.
 
@@ -13,6 +13,7 @@ grows more than 1.5x, or when the server sorts in memory.
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import time
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bson import ObjectId
+from pymongo import MongoClient
 from pymongo.database import Database
 
 from local.template import ROOT
@@ -122,29 +124,47 @@ def _stages(stage: Mapping[str, Any]) -> list[str]:
 
 
 def measure(
-    db: Db, counter: CommandCounter, handler_of: Callable[[dict[str, Any]], tuple[Handler, Any]], calls: int
-) -> list[ScaleResult]:
-    """Each route warm (its handler called twice first), timed over `calls` calls, its commands explained."""
+    client: MongoClient[dict[str, Any]],
+    databases: tuple[str, str],
+    counter: CommandCounter,
+    handler_of: Callable[[dict[str, Any]], tuple[Handler, Any]],
+    calls: int,
+) -> tuple[list[ScaleResult], list[ScaleResult]]:
+    """Each route on both databases (the demo data, the grown one): warm (two calls each first), its
+    commands explained, then `calls` calls timed in turns, one on each database, so a busy moment of the
+    machine slows both alike."""
+    from core.settings import reset_settings
     from local.invoke import load_event
     from local.seed.core import DEMO_USER_ID
     from local.seed.support import stable_id
 
+    def use(database: str) -> None:
+        os.environ["MONGODB_DB"] = database
+        reset_settings()
+
     sedan = str(stable_id("body:sedan"))
-    results = []
+    results: tuple[list[ScaleResult], list[ScaleResult]] = ([], [])
     for route in SCALE_ROUTES:
         event = _event(route, lambda path: load_event(path, user_id=str(DEMO_USER_ID)), sedan)
         handler, context = handler_of(event)
-        for _ in range(2):
-            handler(event, context)
-        with counter.counting() as counts:
-            answer = handler(event, context)
-        timings = []
+        answers, costs = [], []
+        for database in databases:
+            use(database)
+            for _ in range(2):
+                handler(event, context)
+            with counter.counting() as counts:
+                answers.append(handler(event, context))
+            commands = [command for command in counts.commands if next(iter(command)) in EXPLAINED]
+            costs.append([explained(client[database], command) for command in commands])
+        timings: tuple[list[float], list[float]] = ([], [])
         for _ in range(calls):
-            start = time.perf_counter()
-            handler(event, context)
-            timings.append(time.perf_counter() - start)
-        costs = [explained(db, command) for command in counts.commands if next(iter(command)) in EXPLAINED]
-        results.append(ScaleResult(route, int(answer["statusCode"]), statistics.median(timings) * 1000, costs))
+            for database, measured in zip(databases, timings, strict=True):
+                use(database)
+                start = time.perf_counter()
+                handler(event, context)
+                measured.append(time.perf_counter() - start)
+        for answer, cost, measured, result in zip(answers, costs, timings, results, strict=True):
+            result.append(ScaleResult(route, int(answer["statusCode"]), statistics.median(measured) * 1000, cost))
     return results
 
 

@@ -113,8 +113,11 @@ def all_brands() -> dict[ObjectId, BrandRecord]:
 
 def find_brands(*, search: str | None, sort: SortSpec, collation: dict[str, Any] | None = None) -> list[BrandRecord]:
     """The brands whose name's words start with the search's, in this order (an index serves both)."""
-    query = matching(search) if search else {}
-    return list(_brands().find(query, collation=collation).sort(sort))
+    if not search:
+        return list(_brands().find({}, collation=collation).sort(sort))
+    found = _brands().find(matching(search), collation=collation).sort(sort)
+    # In the default order the search index serves both; the planner may tie it with the order's index.
+    return list(found.hint("brands_search") if sort == DEFAULT_ORDER and collation is None else found)
 
 
 def find_brand(brand_id: str | ObjectId) -> BrandRecord | None:

@@ -235,10 +235,12 @@ def apply(
 
 
 def history(user_id: str, order_id: str, *, offset: int, limit: int) -> FoundPage[HistoryEntry]:
-    """A page of the caller's order's card transactions, newest first, and how many there are."""
-    order = _own_order(order_id, user_id)
+    """A page of the caller's order's card transactions, newest first, and how many there are; 404 when
+    the order is not the caller's (looked up only for an empty page: a transaction is its payer's)."""
+    found = store.of_order(ObjectId(order_id), user_id, offset=offset, limit=limit)
+    if not found.items:
+        _own_order(order_id, user_id)
     now = clock.now()
-    found = store.of_order(order["_id"], user_id, offset=offset, limit=limit)
     entries = [
         HistoryEntry(
             transaction_id=transaction["_id"],
