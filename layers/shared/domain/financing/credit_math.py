@@ -49,7 +49,7 @@ def round_half_up(value: Fraction) -> int:
 
 def percent_of(amount: int, basis_points: int) -> int:
     """`basis_points` / 100 % of `amount`, rounded half-up to whole sums (3000 bp of 300 M is 90 M)."""
-    return round_half_up(Fraction(amount * basis_points, BASIS_POINTS))
+    return (2 * amount * basis_points + BASIS_POINTS) // (2 * BASIS_POINTS)
 
 
 def monthly_rate(annual_rate_bp: int) -> Fraction:
