@@ -7,7 +7,7 @@ import hmac
 import json
 
 from core.errors import Unavailable
-from core.settings import LOCAL_JWT_SECRET, get_settings
+from core.settings import LOCAL_JWT_SECRET, LOCAL_WEBHOOK_SIGNING_KEY, get_settings
 
 SECRET_MAX_AGE_SECONDS = 300
 
@@ -32,6 +32,19 @@ def jwt_secret() -> str:
     if settings.is_local:
         return LOCAL_JWT_SECRET
     raise RuntimeError("JWT_SECRET or JWT_SECRET_ARN must be set outside the local stage")
+
+
+def webhook_signing_key() -> str:
+    """The key every partner's webhook signing secret is derived from (`domain.partners.webhooks`).
+    Deployed it is a secret of its own (the template generates it): rotating it changes every partner's
+    secret, so it is rotated only after a compromise, with every partner told its new secret."""
+    settings = get_settings()
+    key = _configured(settings.webhook_signing_key, settings.webhook_signing_key_arn)
+    if key is not None:
+        return key
+    if settings.is_local:
+        return LOCAL_WEBHOOK_SIGNING_KEY
+    raise RuntimeError("WEBHOOK_SIGNING_KEY or WEBHOOK_SIGNING_KEY_ARN must be set outside the local stage")
 
 
 def keyed_hash(purpose: str, value: str) -> str:

@@ -1,0 +1,90 @@
+"""Webhook delivery, run by Lambda off the partner webhook FIFO queue (data.webhook_queue): POSTs each
+queued `order.status_changed` to its partner's endpoint, signed (domain.partners.delivery).
+
+- In order per order: the queue's message group is the order, and SQS gives a group's next message
+  only once the one before it is deleted (delivered) or dead-lettered.
+- Retries with exponential backoff: a failed attempt makes its message invisible for
+  WEBHOOK_RETRY_BASE_SECONDS x 2^(attempt - 1), at most WEBHOOK_RETRY_MAX_SECONDS
+  (ChangeMessageVisibility), and reports it failed, so SQS offers it again then; the order's later
+  events wait behind it. After the queue's maxReceiveCount attempts it goes to the dead-letter queue
+  (an alarm fires) and the order's next event goes out.
+- At least once: a delivery whose answer is lost is sent again with the same `X-Event-Id` (and
+  `eventId` in the body); partners drop an id they have handled.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
+from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from core.observability import logger, metrics
+from core.settings import get_settings
+from data.webhook_queue import PARTNER_ATTRIBUTE
+from domain.partners import delivery
+
+_lock = threading.Lock()
+_client: Any = None
+
+
+class NotDelivered(Exception):
+    """The endpoint did not take the webhook (an error status, a timeout): SQS offers it again later."""
+
+
+def _sqs() -> Any:
+    global _client  # noqa: PLW0603 (one client per instance)
+    if _client is None:
+        with _lock:
+            if _client is None:
+                import boto3
+
+                _client = boto3.client("sqs")
+    return _client
+
+
+def reset_client() -> None:
+    global _client  # noqa: PLW0603
+    _client = None
+
+
+def retry_delay_seconds(attempt: int) -> int:
+    """How long the `attempt`-th failed delivery waits before the next: doubling from the base, capped."""
+    settings = get_settings()
+    return min(settings.webhook_retry_base_seconds * 2 ** max(0, attempt - 1), settings.webhook_retry_max_seconds)
+
+
+def deliver_record(record: SQSRecord) -> None:
+    attributes = record.message_attributes[PARTNER_ATTRIBUTE]
+    partner = attributes.string_value if attributes else None
+    event_id = record.attributes.message_deduplication_id or record.message_id
+    if not partner:
+        logger.error("webhook message without a partner: dropped", extra={"event_id": event_id})
+        return
+    attempt = delivery.deliver(partner, event_id, record.body)
+    if attempt.delivered:
+        metrics.add_metric(name="WebhooksDelivered", unit=MetricUnit.Count, value=1)
+        return
+    metrics.add_metric(name="WebhookDeliveryFailures", unit=MetricUnit.Count, value=1)
+    tries = int(record.attributes.approximate_receive_count)
+    delay = retry_delay_seconds(tries)
+    _sqs().change_message_visibility(
+        QueueUrl=get_settings().webhook_queue_url, ReceiptHandle=record.receipt_handle, VisibilityTimeout=delay
+    )
+    logger.warning(
+        "webhook retry scheduled",
+        extra={"partner": partner, "event_id": event_id, "attempt": tries, "retry_in_seconds": delay},
+    )
+    raise NotDelivered(attempt.reason)
+
+
+@logger.inject_lambda_context(clear_state=True)
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
+    # After a failure the group's later messages in this batch are not tried: they go back in order.
+    processor = SqsFifoPartialProcessor(skip_group_on_error=True)
+    return process_partial_response(event=event, record_handler=deliver_record, processor=processor, context=context)

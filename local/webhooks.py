@@ -1,0 +1,106 @@
+"""Partner webhooks on a laptop, where there is no SQS queue: the outbox hands webhooks straight to
+`deliver_in_process` (one attempt, the deployed delivery code), and `make run` serves a receiver that
+prints what it gets and checks the signature, with the demo partner's endpoint pointed at it.
+
+A webhook the receiver (or any endpoint) did not take stays in the outbox: `make run` runs the outbox
+publisher every few seconds (`publish_pending_forever`), as EventBridge Scheduler does deployed every
+minute, so it is tried again, in order.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import os
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from core import clock
+from core.observability import logger
+from core.settings import get_settings
+from data import outbox, webhook_queue
+from data.webhook_queue import QueuedWebhook
+from domain.partners import delivery, store, webhooks
+
+DEFAULT_RECEIVER_PORT = 3001
+RECEIVER_PATH = "/webhooks"
+PUBLISH_EVERY_SECONDS = 5.0
+
+
+def deliver_in_process(batch: list[QueuedWebhook]) -> list[bool]:
+    return [delivery.deliver(webhook.partner, webhook.event_id, webhook.body).delivered for webhook in batch]
+
+
+def install() -> None:
+    """Deliver webhooks in this process when it is local and has no queue (WEBHOOK_QUEUE_URL)."""
+    settings = get_settings()
+    if settings.is_local and settings.webhook_queue_url is None:
+        webhook_queue.use_local_consumer(deliver_in_process)
+
+
+def signature_matches(partner: str, header: str, body: bytes) -> bool:
+    """Whether one `v1` of `header` is the partner's signature of `body` at its `t`."""
+    endpoint = store.find_webhook(partner)
+    fields = [field.split("=", 1) for field in header.split(",") if "=" in field]
+    stamps = [value for name, value in fields if name == "t"]
+    if endpoint is None or len(stamps) != 1 or not stamps[0].isdigit():
+        return False
+    expected = [
+        webhooks.signature(secret, int(stamps[0]), body) for secret in webhooks.signing_secrets(endpoint, clock.now())
+    ]
+    return any(hmac.compare_digest(value, wanted) for name, value in fields if name == "v1" for wanted in expected)
+
+
+class _Receiver(BaseHTTPRequestHandler):
+    partner = ""
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        verified = signature_matches(self.partner, self.headers.get(webhooks.SIGNATURE_HEADER, ""), body)
+        try:
+            event = json.loads(body)
+            change = f"{event.get('contractNumber')} {event.get('from')} -> {event.get('to')}"
+        except ValueError:
+            change = "(not JSON)"
+        print(
+            f"webhook received: {change}  event {self.headers.get(webhooks.EVENT_ID_HEADER)}  "
+            f"signature {'ok' if verified else 'DOES NOT MATCH'}",
+            flush=True,
+        )
+        self.send_response(204 if verified else 401)
+        self.end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet: do_POST prints one line per delivery."""
+
+
+def start_receiver(partner: str, host: str = "127.0.0.1") -> ThreadingHTTPServer | None:
+    """Serve the local receiver (LOCAL_WEBHOOK_PORT, default 3001; 0 turns it off) in a thread and point
+    `partner`'s endpoint at it. Returns the server, to shut down, or None when turned off."""
+    port = int(os.environ.get("LOCAL_WEBHOOK_PORT", str(DEFAULT_RECEIVER_PORT)))
+    if port == 0:
+        return None
+    receiver = type("Receiver", (_Receiver,), {"partner": partner})
+    try:
+        server = ThreadingHTTPServer((host, port), receiver)
+    except OSError:
+        server = ThreadingHTTPServer((host, 0), receiver)  # the port is taken: any free one
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, name="webhook-receiver", daemon=True).start()
+    webhooks.set_endpoint(partner, f"http://{host}:{server.server_port}{RECEIVER_PATH}")
+    return server
+
+
+def publish_pending_forever(stop: threading.Event) -> threading.Thread:
+    """The scheduled outbox publisher of a laptop: every few seconds, until `stop` is set."""
+
+    def run() -> None:
+        while not stop.wait(PUBLISH_EVERY_SECONDS):
+            try:
+                outbox.publish_pending()
+            except Exception:
+                logger.exception("local outbox publisher failed; trying again")
+
+    thread = threading.Thread(target=run, name="outbox-publisher", daemon=True)
+    thread.start()
+    return thread
