@@ -9,11 +9,14 @@ minute, so it is tried again, in order.
 
 from __future__ import annotations
 
-import hmac
 import json
 import os
+import re
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 from core import clock
 from core.observability import logger
@@ -21,6 +24,7 @@ from core.settings import get_settings
 from data import outbox, webhook_queue
 from data.webhook_queue import QueuedWebhook
 from domain.partners import delivery, store, webhooks
+from local.template import ROOT
 
 DEFAULT_RECEIVER_PORT = 3001
 RECEIVER_PATH = "/webhooks"
@@ -38,17 +42,47 @@ def install() -> None:
         webhook_queue.use_local_consumer(deliver_in_process)
 
 
+INTERFACE_DOC = ROOT / "docs" / "INTERFACE.md"
+SNIPPET_MARKER = "<!-- webhook-verification-snippet -->"
+
+
+def documented_verifier() -> Callable[..., bool]:
+    """`verify_webhook` exactly as docs/INTERFACE.md publishes it for partners (the Python block after
+    SNIPPET_MARKER): the local receiver checks deliveries with it, as a partner would, and so do the tests."""
+    text = INTERFACE_DOC.read_text(encoding="utf-8")
+    block = re.search(re.escape(SNIPPET_MARKER) + r"\s*```python\n(.*?)```", text, re.DOTALL)
+    if block is None:
+        raise RuntimeError(f"no webhook verification snippet in {INTERFACE_DOC}")
+    namespace: dict[str, Any] = {}
+    exec(compile(block.group(1), str(INTERFACE_DOC), "exec"), namespace)  # noqa: S102 (our own documentation)
+    verify: Callable[..., bool] = namespace["verify_webhook"]
+    return verify
+
+
+@dataclass(frozen=True)
+class DocumentedExample:
+    signature: str
+    body: bytes
+    timestamp: int
+
+
+def documented_example() -> DocumentedExample:
+    """The example delivery of docs/INTERFACE.md: its X-Signature, body and signing time."""
+    text = INTERFACE_DOC.read_text(encoding="utf-8")
+    example = re.search(r"```http\n.*?X-Signature: (t=(\d+),v1=[0-9a-f]+)\n\n(.*?)\n```", text, re.DOTALL)
+    if example is None:
+        raise RuntimeError(f"no webhook example in {INTERFACE_DOC}")
+    return DocumentedExample(example.group(1), example.group(3).encode(), int(example.group(2)))
+
+
 def signature_matches(partner: str, header: str, body: bytes) -> bool:
-    """Whether one `v1` of `header` is the partner's signature of `body` at its `t`."""
+    """Whether the documented snippet accepts the delivery under one of the partner's current secrets."""
     endpoint = store.find_webhook(partner)
-    fields = [field.split("=", 1) for field in header.split(",") if "=" in field]
-    stamps = [value for name, value in fields if name == "t"]
-    if endpoint is None or len(stamps) != 1 or not stamps[0].isdigit():
+    if endpoint is None:
         return False
-    expected = [
-        webhooks.signature(secret, int(stamps[0]), body) for secret in webhooks.signing_secrets(endpoint, clock.now())
-    ]
-    return any(hmac.compare_digest(value, wanted) for name, value in fields if name == "v1" for wanted in expected)
+    verify = documented_verifier()
+    now = clock.now()
+    return any(verify(secret, header, body, now=now.timestamp()) for secret in webhooks.signing_secrets(endpoint, now))
 
 
 class _Receiver(BaseHTTPRequestHandler):

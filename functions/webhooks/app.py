@@ -18,8 +18,7 @@ import threading
 from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
-from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
-from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
+from aws_lambda_powertools.utilities.data_classes import SQSEvent
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
@@ -30,10 +29,6 @@ from domain.partners import delivery
 
 _lock = threading.Lock()
 _client: Any = None
-
-
-class NotDelivered(Exception):
-    """The endpoint did not take the webhook (an error status, a timeout): SQS offers it again later."""
 
 
 def _sqs() -> Any:
@@ -58,17 +53,18 @@ def retry_delay_seconds(attempt: int) -> int:
     return min(settings.webhook_retry_base_seconds * 2 ** max(0, attempt - 1), settings.webhook_retry_max_seconds)
 
 
-def deliver_record(record: SQSRecord) -> None:
+def deliver_record(record: SQSRecord) -> bool:
+    """Deliver one message; when the endpoint does not take it, set its backoff and return False."""
     attributes = record.message_attributes[PARTNER_ATTRIBUTE]
     partner = attributes.string_value if attributes else None
     event_id = record.attributes.message_deduplication_id or record.message_id
     if not partner:
         logger.error("webhook message without a partner: dropped", extra={"event_id": event_id})
-        return
+        return True
     attempt = delivery.deliver(partner, event_id, record.body)
     if attempt.delivered:
         metrics.add_metric(name="WebhooksDelivered", unit=MetricUnit.Count, value=1)
-        return
+        return True
     metrics.add_metric(name="WebhookDeliveryFailures", unit=MetricUnit.Count, value=1)
     tries = int(record.attributes.approximate_receive_count)
     delay = retry_delay_seconds(tries)
@@ -77,14 +73,28 @@ def deliver_record(record: SQSRecord) -> None:
     )
     logger.warning(
         "webhook retry scheduled",
-        extra={"partner": partner, "event_id": event_id, "attempt": tries, "retry_in_seconds": delay},
+        extra={
+            "partner": partner,
+            "event_id": event_id,
+            "attempt": tries,
+            "reason": attempt.reason,
+            "retry_in_seconds": delay,
+        },
     )
-    raise NotDelivered(attempt.reason)
+    return False
 
 
 @logger.inject_lambda_context(clear_state=True)
 @metrics.log_metrics
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
-    # After a failure the group's later messages in this batch are not tried: they go back in order.
-    processor = SqsFifoPartialProcessor(skip_group_on_error=True)
-    return process_partial_response(event=event, record_handler=deliver_record, processor=processor, context=context)
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    """Deliver the batch's messages in order; report the ones not delivered (ReportBatchItemFailures).
+    After a failure the same order's later messages are not tried: they go back behind it, in order. An
+    endpoint's failure is not the function's: only a broken invocation (the database down) raises."""
+    failed_groups: set[str] = set()
+    failures: list[dict[str, str]] = []
+    for record in SQSEvent(event).records:
+        group = record.attributes.message_group_id or record.message_id
+        if group in failed_groups or not deliver_record(record):
+            failed_groups.add(group)
+            failures.append({"itemIdentifier": record.message_id})
+    return {"batchItemFailures": failures}
