@@ -370,3 +370,63 @@ def test_the_local_runtime_delivers_to_a_local_url_at_once_and_again_after_a_fai
     assert partner.receiver.changes() == [(None, "NEW"), ("NEW", "PAID")]
     assert all(partner.verifies(delivery) for delivery in partner.receiver.deliveries)
     assert db.outbox.count_documents({"status": "PENDING"}) == 0
+
+
+def test_a_webhook_sqs_refused_is_queued_by_the_publisher_without_putting_the_event_on_the_bus_again(
+    api: ApiClient, db: Db, queue: Queue, partner: Partner, eventbridge: Any
+) -> None:
+    # Given an order placed while SQS refused its webhook (EventBridge took the event)
+    with pytest.MonkeyPatch.context() as broken:
+        broken.setattr(webhook_queue, "send", lambda batch: [False] * len(batch))
+        api.login()
+        api.post("/api/v1/orders", json=order_body(purchasable_car(db, prices=(1_000_000,))))
+    assert [event["detail"]["to"] for event in eventbridge()] == ["NEW"]
+    [entry] = list(db.outbox.find())
+    assert (entry["status"], entry["deliveredTo"]) == ("PENDING", ["bus"])
+    # When the scheduled publisher runs
+    outbox.publish_pending()
+    # Then the webhook is queued and delivered, and the bus did not get the event twice
+    assert queue.deliver_all() == 1
+    assert partner.receiver.changes() == [(None, "NEW")]
+    assert eventbridge() == []
+    assert db.outbox.count_documents({"status": "PENDING"}) == 0
+
+
+def test_the_operator_registers_lists_and_moves_an_endpoint_and_sees_the_secret_once(
+    db: Db, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a partner without an endpoint
+    url = "https://partner.example.uz/hooks"
+    # When the operator registers one
+    assert ops_main(["webhooks", "set", DEMO_PARTNER, "http://127.0.0.1:3001/webhooks"]) == 0
+    secret = capsys.readouterr().out.strip().splitlines()[-1]
+    # Then the secret is printed alone on the last line, and stored nowhere
+    assert secret.startswith("whsec_")
+    assert secret not in str(list(db.partner_webhooks.find()))
+    # When the endpoint moves / Then its secret stays and is not printed again
+    assert ops_main(["webhooks", "set", DEMO_PARTNER, url]) == 0
+    assert "whsec_" not in capsys.readouterr().out
+    # And the list shows the partner and its URL, never a secret
+    assert ops_main(["webhooks", "list"]) == 0
+    listed = capsys.readouterr().out
+    assert DEMO_PARTNER in listed
+    assert url in listed
+    assert "whsec_" not in listed
+    assert "salt" not in listed
+
+
+@pytest.mark.parametrize(
+    ("arguments", "why"),
+    [
+        (["set", "No such partner", "https://partner.example.uz/hooks"], "No partner named"),
+        (["set", DEMO_PARTNER, "http://partner.example.uz/hooks"], "must be https"),
+        (["rotate-secret", DEMO_PARTNER], "has no webhook endpoint"),
+        (["remove", DEMO_PARTNER], "has no webhook endpoint"),
+    ],
+)
+def test_the_operator_is_refused_with_the_reason(
+    db: Db, capsys: pytest.CaptureFixture[str], arguments: list[str], why: str
+) -> None:
+    # Given no endpoint / When the command cannot be done / Then it exits 1 and says why
+    assert ops_main(["webhooks", *arguments]) == 1
+    assert why in capsys.readouterr().err
