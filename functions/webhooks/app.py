@@ -24,7 +24,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from core.observability import logger, metrics
 from core.settings import get_settings
-from data.webhook_queue import PARTNER_ATTRIBUTE
+from data.webhook_queue import EVENT_ID_ATTRIBUTE, PARTNER_ATTRIBUTE
 from domain.partners import delivery
 
 _lock = threading.Lock()
@@ -53,13 +53,18 @@ def retry_delay_seconds(attempt: int) -> int:
     return min(settings.webhook_retry_base_seconds * 2 ** max(0, attempt - 1), settings.webhook_retry_max_seconds)
 
 
+def _attribute(record: SQSRecord, name: str) -> str | None:
+    attribute = record.message_attributes[name]
+    return attribute.string_value if attribute else None
+
+
 def deliver_record(record: SQSRecord) -> bool:
     """Deliver one message; when the endpoint does not take it, set its backoff and return False."""
-    attributes = record.message_attributes[PARTNER_ATTRIBUTE]
-    partner = attributes.string_value if attributes else None
-    event_id = record.attributes.message_deduplication_id or record.message_id
-    if not partner:
-        logger.error("webhook message without a partner: dropped", extra={"event_id": event_id})
+    partner, event_id = _attribute(record, PARTNER_ATTRIBUTE), _attribute(record, EVENT_ID_ATTRIBUTE)
+    if not partner or not event_id:
+        logger.error(
+            "webhook message without partner or event id: dropped", extra={"message_id": record.message_id}
+        )
         return True
     attempt = delivery.deliver(partner, event_id, record.body)
     if attempt.delivered:

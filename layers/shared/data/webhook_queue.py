@@ -27,6 +27,9 @@ from core.settings import get_settings
 
 MAX_MESSAGES_PER_CALL = 10  # SendMessageBatch takes at most 10 messages
 PARTNER_ATTRIBUTE = "partner"
+# The event id travels as an attribute too: a FIFO dead-letter queue replaces the deduplication id with
+# the message id, and a redriven webhook must keep its event id.
+EVENT_ID_ATTRIBUTE = "eventId"
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,10 @@ def send(batch: list[QueuedWebhook]) -> list[bool]:
             "MessageBody": webhook.body,
             "MessageGroupId": webhook.group,
             "MessageDeduplicationId": webhook.event_id,
-            "MessageAttributes": {PARTNER_ATTRIBUTE: {"DataType": "String", "StringValue": webhook.partner}},
+            "MessageAttributes": {
+                PARTNER_ATTRIBUTE: {"DataType": "String", "StringValue": webhook.partner},
+                EVENT_ID_ATTRIBUTE: {"DataType": "String", "StringValue": webhook.event_id},
+            },
         }
         for index, webhook in enumerate(batch)
     ]
