@@ -62,9 +62,7 @@ def deliver_record(record: SQSRecord) -> bool:
     """Deliver one message; when the endpoint does not take it, set its backoff and return False."""
     partner, event_id = _attribute(record, PARTNER_ATTRIBUTE), _attribute(record, EVENT_ID_ATTRIBUTE)
     if not partner or not event_id:
-        logger.error(
-            "webhook message without partner or event id: dropped", extra={"message_id": record.message_id}
-        )
+        logger.error("webhook message without partner or event id: dropped", extra={"message_id": record.message_id})
         return True
     attempt = delivery.deliver(partner, event_id, record.body)
     if attempt.delivered:
