@@ -42,9 +42,10 @@ def main(argv: list[str] | None = None) -> int:
     orders.add_commands(commands)
     webhooks.add_commands(commands)
     args = parser.parse_args(argv)
-    from local import webhooks as local_webhooks
+    if args.command in ("order", "reconcile"):
+        from local import webhooks as local_webhooks
 
-    local_webhooks.install()  # on a laptop (STAGE=local, no queue), what a command changes is delivered at once
+        local_webhooks.install()  # on a laptop (STAGE=local, no queue): the webhooks of a change go out at once
     if args.command == "order":
         return orders.run(args)
     if args.command == "webhooks":
