@@ -14,7 +14,6 @@ queued `order.status_changed` to its partner's endpoint, signed (domain.partners
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
@@ -24,27 +23,9 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from core.observability import logger, metrics
 from core.settings import get_settings
+from data import aws
 from data.webhook_queue import EVENT_ID_ATTRIBUTE, PARTNER_ATTRIBUTE
 from domain.partners import delivery
-
-_lock = threading.Lock()
-_client: Any = None
-
-
-def _sqs() -> Any:
-    global _client  # noqa: PLW0603 (one client per instance)
-    if _client is None:
-        with _lock:
-            if _client is None:
-                import boto3
-
-                _client = boto3.client("sqs")
-    return _client
-
-
-def reset_client() -> None:
-    global _client  # noqa: PLW0603
-    _client = None
 
 
 def retry_delay_seconds(attempt: int) -> int:
@@ -71,7 +52,7 @@ def deliver_record(record: SQSRecord) -> bool:
     metrics.add_metric(name="WebhookDeliveryFailures", unit=MetricUnit.Count, value=1)
     tries = int(record.attributes.approximate_receive_count)
     delay = retry_delay_seconds(tries)
-    _sqs().change_message_visibility(
+    aws.client("sqs").change_message_visibility(
         QueueUrl=get_settings().webhook_queue_url, ReceiptHandle=record.receipt_handle, VisibilityTimeout=delay
     )
     logger.warning(

@@ -18,7 +18,7 @@ from webhooks import app as delivery_function
 
 from core.clock import FrozenClock
 from core.settings import reset_settings
-from data import outbox, webhook_queue
+from data import aws, outbox, webhook_queue
 from domain.partners import webhooks
 from local import webhooks as local_webhooks
 from local.context import LocalLambdaContext
@@ -26,7 +26,7 @@ from local.seed.core import DEMO_PARTNER
 from ops import orders as ops_orders
 from ops.__main__ import main as ops_main
 from tests.conftest import AWS_REGION
-from tests.data import order_body, purchasable_car
+from tests.data import order_body, place_and_pay_by_card, purchasable_car
 from tests.factories import ApiClient
 
 Db = Database[dict[str, Any]]
@@ -163,11 +163,9 @@ def queue(aws_account: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[Queue]
     arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
     monkeypatch.setenv("WEBHOOK_QUEUE_URL", url)
     reset_settings()
-    webhook_queue.reset_client()
-    delivery_function.reset_client()
+    aws.reset_clients()
     yield Queue(sqs, url, arn, dead)
-    webhook_queue.reset_client()
-    delivery_function.reset_client()
+    aws.reset_clients()
 
 
 @dataclass
@@ -195,17 +193,7 @@ def partner(db: Db, receiver: Receiver, frozen_clock: FrozenClock) -> Partner:
 
 def place_and_pay(api: ApiClient, db: Db) -> dict[str, Any]:
     """A buyer signs in through the demo partner's app, orders a car and pays it in full by card."""
-    api.login()
-    car = purchasable_car(db, prices=(1_000_000,))
-    order: dict[str, Any] = api.post("/api/v1/orders", json=order_body(car)).json()["data"]
-    payment = {"amount": 1_000_000, "brandId": order["brandId"], "orderId": order["_id"]}
-    created = api.post(
-        "/api/v1/transactions/create",
-        json={**payment, "cardNumber": "8600495473316478", "expiry": "12/39", "cardType": "UZCARD"},
-    )
-    transaction_id = created.json()["data"]["transactionId"]
-    applied = api.post("/api/v1/transactions/apply", json={**payment, "transactionId": transaction_id, "otp": 666666})
-    assert applied.status_code == 200, applied.text
+    order, _ = place_and_pay_by_card(api, db)
     return order
 
 

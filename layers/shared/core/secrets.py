@@ -26,12 +26,11 @@ def jwt_secret() -> str:
     """The signing key. Deployed, Powertools caches it for SECRET_MAX_AGE_SECONDS, so a rotated key reaches
     warm instances within minutes (tokens signed with the old key are then refused: users sign in again)."""
     settings = get_settings()
-    key = _configured(settings.jwt_secret, settings.jwt_secret_arn)
-    if key is not None:
-        return key
-    if settings.is_local:
-        return LOCAL_JWT_SECRET
-    raise RuntimeError("JWT_SECRET or JWT_SECRET_ARN must be set outside the local stage")
+    return _or_local_default(
+        _configured(settings.jwt_secret, settings.jwt_secret_arn),
+        LOCAL_JWT_SECRET,
+        "JWT_SECRET or JWT_SECRET_ARN must be set outside the local stage",
+    )
 
 
 def webhook_signing_key() -> str:
@@ -39,12 +38,11 @@ def webhook_signing_key() -> str:
     Deployed it is a secret of its own (the template generates it): rotating it changes every partner's
     secret, so it is rotated only after a compromise, with every partner told its new secret."""
     settings = get_settings()
-    key = _configured(settings.webhook_signing_key, settings.webhook_signing_key_arn)
-    if key is not None:
-        return key
-    if settings.is_local:
-        return LOCAL_WEBHOOK_SIGNING_KEY
-    raise RuntimeError("WEBHOOK_SIGNING_KEY or WEBHOOK_SIGNING_KEY_ARN must be set outside the local stage")
+    return _or_local_default(
+        _configured(settings.webhook_signing_key, settings.webhook_signing_key_arn),
+        LOCAL_WEBHOOK_SIGNING_KEY,
+        "WEBHOOK_SIGNING_KEY or WEBHOOK_SIGNING_KEY_ARN must be set outside the local stage",
+    )
 
 
 def keyed_hash(purpose: str, value: str) -> str:
@@ -77,6 +75,15 @@ def _configured(value: str | None, secret_arn: str | None) -> str | None:
     if secret_arn:
         return _from_secrets_manager(secret_arn)
     return None
+
+
+def _or_local_default(configured: str | None, local_default: str, missing: str) -> str:
+    """A configured key, or its development default on a laptop; outside `local`, RuntimeError(missing)."""
+    if configured is not None:
+        return configured
+    if get_settings().is_local:
+        return local_default
+    raise RuntimeError(missing)
 
 
 def _required(value: str | None, secret_arn: str | None, missing: str) -> str:

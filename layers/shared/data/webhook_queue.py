@@ -15,15 +15,14 @@ without one writes them to the log, as it does events.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
 
 from core.observability import logger, metrics
 from core.settings import get_settings
+from data import aws
 
 MAX_MESSAGES_PER_CALL = 10  # SendMessageBatch takes at most 10 messages
 PARTNER_ATTRIBUTE = "partner"
@@ -42,25 +41,7 @@ class QueuedWebhook:
 
 type LocalConsumer = Callable[[list[QueuedWebhook]], list[bool]]
 
-_lock = threading.Lock()
-_client: Any = None
 _local_consumer: LocalConsumer | None = None
-
-
-def _sqs_client() -> Any:
-    global _client  # noqa: PLW0603 (one client per process, created on first use)
-    if _client is None:
-        with _lock:
-            if _client is None:
-                import boto3  # imported here: only what enqueues pays for it at cold start
-
-                _client = boto3.client("sqs")
-    return _client
-
-
-def reset_client() -> None:
-    global _client  # noqa: PLW0603
-    _client = None
 
 
 def use_local_consumer(consumer: LocalConsumer | None) -> None:
@@ -103,7 +84,7 @@ def send(batch: list[QueuedWebhook]) -> list[bool]:
         for index, webhook in enumerate(batch)
     ]
     try:
-        answer = _sqs_client().send_message_batch(QueueUrl=settings.webhook_queue_url, Entries=entries)
+        answer = aws.client("sqs").send_message_batch(QueueUrl=settings.webhook_queue_url, Entries=entries)
         taken = {entry["Id"] for entry in answer.get("Successful", [])}
     except Exception:
         logger.exception("webhook queueing failed", extra={"event_ids": [webhook.event_id for webhook in batch]})
