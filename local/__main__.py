@@ -39,11 +39,11 @@ def serve(port: int, host: str) -> None:
     print(f"Swagger UI on http://{host}:{port}{DOCS_PREFIX}")
     print(f"{workers} worker processes (WORKERS), each serving one request at a time like a Lambda instance")
     webhooks.install()
-    receiver = webhooks.start_receiver(DEMO_PARTNER, host)
+    receiver = webhooks.start_receiver(DEMO_PARTNER)
     if receiver is not None:
         print(
-            f"{DEMO_PARTNER}'s webhooks go to http://{host}:{receiver.server_port}{webhooks.RECEIVER_PATH}: "
-            "each delivery is printed here (LOCAL_WEBHOOK_PORT=0 turns this off)"
+            f"{DEMO_PARTNER}'s webhooks go to {webhooks.receiver_url(receiver)}: each delivery is printed here "
+            "(LOCAL_WEBHOOK_PORT=0 turns this off)"
         )
     stop_publisher = threading.Event()
     webhooks.publish_pending_forever(stop_publisher)

@@ -27,6 +27,7 @@ from domain.partners import delivery, store, webhooks
 from local.template import ROOT
 
 DEFAULT_RECEIVER_PORT = 3001
+LOOPBACK = "127.0.0.1"
 RECEIVER_PATH = "/webhooks"
 PUBLISH_EVERY_SECONDS = 5.0
 
@@ -75,22 +76,23 @@ def documented_example() -> DocumentedExample:
     return DocumentedExample(example.group(1), example.group(3).encode(), int(example.group(2)))
 
 
-def signature_matches(partner: str, header: str, body: bytes) -> bool:
-    """Whether the documented snippet accepts the delivery under one of the partner's current secrets."""
+def signature_matches(partner: str, header: str, body: bytes, verify: Callable[..., bool]) -> bool:
+    """Whether `verify` (the documented snippet) accepts the delivery under one of the partner's secrets."""
     endpoint = store.find_webhook(partner)
     if endpoint is None:
         return False
-    verify = documented_verifier()
     now = clock.now()
     return any(verify(secret, header, body, now=now.timestamp()) for secret in webhooks.signing_secrets(endpoint, now))
 
 
 class _Receiver(BaseHTTPRequestHandler):
     partner = ""
+    verify: Callable[..., bool]
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        verified = signature_matches(self.partner, self.headers.get(webhooks.SIGNATURE_HEADER, ""), body)
+        header = self.headers.get(webhooks.SIGNATURE_HEADER, "")
+        verified = signature_matches(self.partner, header, body, type(self).verify)
         try:
             event = json.loads(body)
             change = f"{event.get('contractNumber')} {event.get('from')} -> {event.get('to')}"
@@ -108,21 +110,29 @@ class _Receiver(BaseHTTPRequestHandler):
         """Quiet: do_POST prints one line per delivery."""
 
 
-def start_receiver(partner: str, host: str = "127.0.0.1") -> ThreadingHTTPServer | None:
-    """Serve the local receiver (LOCAL_WEBHOOK_PORT, default 3001; 0 turns it off) in a thread and point
-    `partner`'s endpoint at it. Returns the server, to shut down, or None when turned off."""
+def start_receiver(partner: str) -> ThreadingHTTPServer | None:
+    """Serve the local receiver on 127.0.0.1 (LOCAL_WEBHOOK_PORT, default 3001) in a thread and point
+    `partner`'s endpoint at it; returns the server, to shut down. LOCAL_WEBHOOK_PORT=0 serves none and
+    forgets an endpoint an earlier run pointed at its receiver (deliveries would fail forever)."""
     port = int(os.environ.get("LOCAL_WEBHOOK_PORT", str(DEFAULT_RECEIVER_PORT)))
     if port == 0:
+        endpoint = store.find_webhook(partner)
+        if endpoint and re.fullmatch(rf"http://{LOOPBACK}:\d+{RECEIVER_PATH}", endpoint["url"]):
+            webhooks.remove_endpoint(partner)
         return None
-    receiver = type("Receiver", (_Receiver,), {"partner": partner})
+    receiver = type("Receiver", (_Receiver,), {"partner": partner, "verify": staticmethod(documented_verifier())})
     try:
-        server = ThreadingHTTPServer((host, port), receiver)
+        server = ThreadingHTTPServer((LOOPBACK, port), receiver)
     except OSError:
-        server = ThreadingHTTPServer((host, 0), receiver)  # the port is taken: any free one
+        server = ThreadingHTTPServer((LOOPBACK, 0), receiver)  # the port is taken: any free one
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, name="webhook-receiver", daemon=True).start()
-    webhooks.set_endpoint(partner, f"http://{host}:{server.server_port}{RECEIVER_PATH}")
+    webhooks.set_endpoint(partner, receiver_url(server))
     return server
+
+
+def receiver_url(server: ThreadingHTTPServer) -> str:
+    return f"http://{LOOPBACK}:{server.server_port}{RECEIVER_PATH}"
 
 
 def publish_pending_forever(stop: threading.Event) -> threading.Thread:
