@@ -25,13 +25,12 @@ from __future__ import annotations
 import base64
 import itertools
 import json
-import threading
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs
 
-from tests.fake_server import Answer
+from tests.fake_http import Answer, FakeServer
 
 TEST_OTP = "111111"
 STORE_ID = 1981
@@ -44,6 +43,7 @@ WRONG_CARD = {"code": "STPIMS-ERR-067", "description": "Неверная кар�
 CLOSED = {"code": "STPIMS-ERR-092", "description": "Транзакция закрыта"}
 NOT_FOUND = {"code": "STPIMS-ERR-061", "description": "Транзакция не найдена"}
 FAULT = {"fault": {"code": 900901, "message": "Invalid Credentials", "description": "Access failure for API"}}
+CALLS = ("token", "pay/create", "pay/pre-apply", "pay/otp-resend", "pay/apply", "pay/get", "pay/reverse")
 
 
 @dataclass
@@ -52,19 +52,19 @@ class Card:
     balance: int  # tiyin
 
 
-@dataclass
-class FakeAtmos:
-    token_lifetime: int = 3600
-    cards: dict[str, Card] = field(default_factory=dict)
-    transactions: dict[int, dict[str, Any]] = field(default_factory=dict)
-    issued_tokens: list[str] = field(default_factory=list)
-    revoked: set[str] = field(default_factory=set)
-    calls: list[str] = field(default_factory=list)  # "token", "pay/create", ...
-    bodies: list[dict[str, Any]] = field(default_factory=list)  # the JSON bodies of the merchant calls
-    canned: dict[str, list[Answer]] = field(default_factory=dict)  # answers given instead, per call
-    lost: dict[str, int] = field(default_factory=dict)  # calls done, then answered 502
-    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(7001))
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+class FakeAtmos(FakeServer):
+    def __init__(self) -> None:
+        super().__init__(*CALLS)
+        self.token_lifetime = 3600
+        self.cards: dict[str, Card] = {}
+        self.transactions: dict[int, dict[str, Any]] = {}
+        self.issued_tokens: list[str] = []
+        self.revoked: set[str] = set()
+        self.sequence: list[str] = []  # the calls in order: "token", "pay/create", ...
+        self.bodies: list[dict[str, Any]] = []  # the JSON bodies of the merchant calls
+        self.canned: dict[str, list[Answer]] = {}  # answers given instead, per call
+        self.lost: dict[str, int] = {}  # calls done, then answered 502
+        self._ids = itertools.count(7001)
 
     # --- what tests arrange and read -------------------------------------------------------------
 
@@ -75,7 +75,7 @@ class FakeAtmos:
         """Every token issued so far dies (expired early, or revoked by ATMOS)."""
         self.revoked.update(self.issued_tokens)
 
-    def fail(self, call: str, *answers: Answer) -> None:
+    def answer_instead(self, call: str, *answers: Answer) -> None:
         self.canned.setdefault(call, []).extend(answers)
 
     def lose_answer(self, call: str) -> None:
@@ -94,16 +94,22 @@ class FakeAtmos:
 
     # --- the server ------------------------------------------------------------------------------
 
-    def handle(self, path: str, headers: Mapping[str, str], body: bytes) -> Answer:
-        with self._lock:
-            parts = urlsplit(path)
-            call = "token" if parts.path == "/token" else parts.path.removeprefix("/merchant/")
-            self.calls.append(call)
+    def route(
+        self, method: str, path: str, query: str, headers: dict[str, str], body: bytes
+    ) -> tuple[str, Callable[[], Answer]] | None:
+        call = "token" if path == "/token" else path.removeprefix("/merchant/")
+        if method != "POST" or call not in CALLS:
+            return None
+        return call, lambda: self._answer(call, query, headers, body)
+
+    def _answer(self, call: str, query: str, headers: dict[str, str], body: bytes) -> Answer:
+        with self.lock:
+            self.sequence.append(call)
             if self.canned.get(call):
                 return self.canned[call].pop(0)
             if call == "token":
-                return self._token(headers, body, parts.query)
-            token = headers.get("Authorization", "").removeprefix("Bearer ")
+                return self._token(headers, body, query)
+            token = headers.get("authorization", "").removeprefix("Bearer ")
             if token not in self.issued_tokens or token in self.revoked:
                 return 401, FAULT
             request = json.loads(body)
@@ -111,13 +117,13 @@ class FakeAtmos:
             answer = self._merchant(call, request)
             if self.lost.get(call):
                 self.lost[call] -= 1
-                return 502, b"<html>Bad Gateway</html>"
+                return 502, {"error": "bad_gateway"}
             return 200, answer
 
-    def _token(self, headers: Mapping[str, str], body: bytes, query: str) -> Answer:
+    def _token(self, headers: dict[str, str], body: bytes, query: str) -> Answer:
         expected = base64.b64encode(f"{CONSUMER_KEY}:{CONSUMER_SECRET}".encode()).decode()
         form = {**parse_qs(query), **parse_qs(body.decode())}
-        if headers.get("Authorization") != f"Basic {expected}" or form.get("grant_type") != ["client_credentials"]:
+        if headers.get("authorization") != f"Basic {expected}" or form.get("grant_type") != ["client_credentials"]:
             return 401, {"error": "invalid_client", "error_description": "Client Authentication failed."}
         token = f"atmos-token-{len(self.issued_tokens) + 1}"
         self.issued_tokens.append(token)

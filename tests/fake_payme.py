@@ -24,12 +24,11 @@ from __future__ import annotations
 import itertools
 import json
 import secrets
-import threading
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from tests.fake_server import Answer
+from tests.fake_http import Answer, FakeServer
 
 TEST_CODE = "666666"
 CASHBOX_ID, KEY = "5e730e8e0b852a417aa49ceb", "fake-payme-cashbox-key"
@@ -37,6 +36,15 @@ PAID_CARDS = ("8600069195406311", "8600495473316478")
 NO_SMS_CARD, EXPIRED_CARD, BLOCKED_CARD = "8600060921090842", "3333336415804657", "4444445987459073"
 CREATED, PAID, CANCEL_QUEUED, CANCELLED = 0, 4, 21, 50
 MAX_ATTEMPTS = 3
+METHODS = (
+    "cards.create",
+    "cards.get_verify_code",
+    "cards.verify",
+    "receipts.create",
+    "receipts.pay",
+    "receipts.check",
+    "receipts.cancel",
+)
 
 
 def _error(code: int, text: str) -> dict[str, Any]:
@@ -51,35 +59,29 @@ class Card:
     sms: bool = True
 
 
-@dataclass
-class FakePayme:
-    cards: dict[str, Card] = field(default_factory=dict)
-    tokens: dict[str, dict[str, Any]] = field(default_factory=dict)
-    receipts: dict[str, dict[str, Any]] = field(default_factory=dict)
-    calls: list[str] = field(default_factory=list)
-    requests: list[dict[str, Any]] = field(default_factory=list)
-    auth: list[str] = field(default_factory=list)  # the X-Auth header of each call
-    canned: dict[str, list[Answer]] = field(default_factory=dict)
-    lost: dict[str, int] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-    _receipt_numbers: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
-
-    def __post_init__(self) -> None:
-        for number in PAID_CARDS:
+class FakePayme(FakeServer):
+    def __init__(self) -> None:
+        super().__init__(*METHODS)
+        self.cards: dict[str, Card] = {}
+        self.tokens: dict[str, dict[str, Any]] = {}
+        self.receipts: dict[str, dict[str, Any]] = {}
+        self.sequence: list[str] = []  # the methods called, in order
+        self.requests: list[dict[str, Any]] = []
+        self.auth: list[str] = []  # the X-Auth header of each call
+        self.canned: dict[str, list[Answer]] = {}
+        self.lost: dict[str, int] = {}
+        self._receipt_numbers = itertools.count(1)
+        for number in (*PAID_CARDS, NO_SMS_CARD, EXPIRED_CARD, BLOCKED_CARD):
             self.issue_card(number, 3, 2099)
-        self.issue_card(NO_SMS_CARD, 3, 2099)
         self.cards[NO_SMS_CARD].sms = False
-        self.issue_card(EXPIRED_CARD, 3, 2099)
-        self.cards[EXPIRED_CARD].trouble = -31301
-        self.issue_card(BLOCKED_CARD, 3, 2099)
-        self.cards[BLOCKED_CARD].trouble = -31301
+        self.cards[EXPIRED_CARD].trouble = self.cards[BLOCKED_CARD].trouble = -31301
 
     # --- what tests arrange and read -------------------------------------------------------------
 
     def issue_card(self, number: str, month: int, year: int, balance: int = 10**12) -> None:
         self.cards[number] = Card(expire=f"{month:02d}{year % 100:02d}", balance=balance)
 
-    def fail(self, method: str, *answers: Answer) -> None:
+    def answer_instead(self, method: str, *answers: Answer) -> None:
         self.canned.setdefault(method, []).extend(answers)
 
     def lose_answer(self, method: str) -> None:
@@ -99,23 +101,32 @@ class FakePayme:
 
     # --- the server ------------------------------------------------------------------------------
 
-    def handle(self, path: str, headers: Mapping[str, str], body: bytes) -> Answer:
-        with self._lock:
-            request = json.loads(body)
-            method, params, request_id = request.get("method"), request.get("params") or {}, request.get("id")
-            self.calls.append(str(method))
+    def route(
+        self, method: str, path: str, query: str, headers: dict[str, str], body: bytes
+    ) -> tuple[str, Callable[[], Answer]] | None:
+        if method != "POST" or path != "/api":
+            return None
+        request = json.loads(body)
+        called = str(request.get("method"))
+        if called not in METHODS:
+            return None
+        return called, lambda: self._answer(called, request, headers.get("x-auth", ""))
+
+    def _answer(self, method: str, request: dict[str, Any], auth: str) -> Answer:
+        with self.lock:
+            self.sequence.append(method)
             self.requests.append(request)
-            self.auth.append(headers.get("X-Auth", ""))
+            self.auth.append(auth)
             if self.canned.get(method):
                 return self.canned[method].pop(0)
-            if path != "/api" or not self._allowed(str(method), headers.get("X-Auth", "")):
-                outcome: dict[str, Any] = {"error": _error(-32504, "Недостаточно привилегий для выполнения метода")}
+            if self._allowed(method, auth):
+                outcome = self._method(method, request.get("params") or {})
             else:
-                outcome = self._method(str(method), params)
+                outcome = {"error": _error(-32504, "Недостаточно привилегий для выполнения метода")}
             if self.lost.get(method):
                 self.lost[method] -= 1
-                return 502, b"<html>Bad Gateway</html>"
-            return 200, {"jsonrpc": "2.0", "id": request_id, **outcome}
+                return 502, {"error": "bad_gateway"}
+            return 200, {"jsonrpc": "2.0", "id": request.get("id"), **outcome}
 
     @staticmethod
     def _allowed(method: str, auth: str) -> bool:
@@ -133,10 +144,7 @@ class FakePayme:
             "receipts.check": self._check,
             "receipts.cancel": self._cancel,
         }
-        handler = handlers.get(method)
-        if handler is None:
-            return {"error": _error(-32601, "Метод не найден")}
-        return handler(params)
+        return handlers[method](params)
 
     def _cards_create(self, params: dict[str, Any]) -> dict[str, Any]:
         given = params.get("card") or {}

@@ -44,7 +44,7 @@ from local.context import LocalLambdaContext
 from tests import fake_atmos, fake_payme
 from tests.data import insert_order, purchasable_car
 from tests.factories import ApiClient
-from tests.fake_server import Answer, serving
+from tests.fake_http import Answer, Outcome, serving
 from transactions.reconciliation import lambda_handler as reconcile_handler
 
 CARD = CardDetails(PAYS_UZCARD, 2099, 3)  # both fakes know it, valid through 03/99
@@ -101,8 +101,8 @@ def atmos(monkeypatch: pytest.MonkeyPatch) -> Iterator[Provider]:
     fake = fake_atmos.FakeAtmos()
     fake.issue_card(PAYS_UZCARD, 3, 2099)
     fake.issue_card(POOR_CARD, 3, 2099, balance=100)
-    with serving(fake.handle) as url:
-        _use(_atmos_env(url), monkeypatch)
+    with serving(fake):
+        _use(_atmos_env(fake.base_url), monkeypatch)
         yield Provider("atmos", fake, fake_atmos.TEST_OTP, "pay/create", "pay/apply", "pay/reverse")
     processor_factory.reset_processor()
 
@@ -111,8 +111,8 @@ def atmos(monkeypatch: pytest.MonkeyPatch) -> Iterator[Provider]:
 def payme(monkeypatch: pytest.MonkeyPatch) -> Iterator[Provider]:
     fake = fake_payme.FakePayme()
     fake.issue_card(POOR_CARD, 3, 2099, balance=100)
-    with serving(fake.handle) as url:
-        _use(_payme_env(url), monkeypatch)
+    with serving(fake):
+        _use(_payme_env(fake.base_url), monkeypatch)
         yield Provider("payme", fake, fake_payme.TEST_CODE, "receipts.create", "receipts.pay", "receipts.cancel")
     processor_factory.reset_processor()
 
@@ -145,7 +145,7 @@ def test_a_payment_goes_through_in_tiyin_with_the_expiry_in_the_processors_forma
         card = provider.fake.requests[0]["params"]["card"]
         assert card == {"number": PAYS_UZCARD, "expire": "0399"}
         assert provider.fake.payment(payment.processor_id)["account"] == {"transaction_id": "42"}
-        assert provider.fake.calls.count("cards.get_verify_code") == 2
+        assert provider.fake.calls["cards.get_verify_code"] == 2
 
 
 def test_a_wrong_code_is_refused_and_debits_nothing(provider: Provider) -> None:
@@ -182,7 +182,7 @@ def test_an_answer_lost_after_the_charge_is_not_charged_twice(provider: Provider
     processor.confirm(payment, provider.otp)
     # Then it is a success that charged once
     assert provider.fake.debited(PAYS_UZCARD) == 100_000
-    assert provider.fake.calls.count(provider.charge_call) == 1
+    assert provider.fake.calls[provider.charge_call] == 1
 
 
 def test_a_charge_is_cancelled_through_the_processors_cancel(provider: Provider) -> None:
@@ -190,7 +190,7 @@ def test_a_charge_is_cancelled_through_the_processors_cancel(provider: Provider)
     payment = processor.create(CARD, 100_000, "1")
     processor.confirm(payment, provider.otp)
     processor.cancel(payment)
-    assert provider.cancel_call in provider.fake.calls
+    assert provider.fake.calls[provider.cancel_call] == 1
     assert processor.status(payment) == PaymentStatus(PaymentState.CANCELLED)
     assert provider.fake.debited(PAYS_UZCARD) == 0
     # Cancelling again, or a payment never charged, is done: nothing is (any longer) debited
@@ -199,18 +199,25 @@ def test_a_charge_is_cancelled_through_the_processors_cancel(provider: Provider)
 
 
 @pytest.mark.parametrize(
-    "answer",
-    [(500, b""), (503, {"error": "maintenance"}), (200, b"<html>not json</html>"), (200, {"unexpected": True})],
-    ids=["500", "503", "not-json", "unknown-shape"],
+    "failure", [500, 503, "garbage", (200, {"unexpected": True})], ids=["500", "503", "not-json", "unknown-shape"]
 )
-def test_5xx_and_answers_we_cannot_read_are_outages_never_successes(provider: Provider, answer: Answer) -> None:
+def test_5xx_and_answers_we_cannot_read_are_outages_never_successes(
+    provider: Provider, failure: Outcome | Answer
+) -> None:
+    def fail(call: str) -> None:
+        if isinstance(failure, tuple):
+            provider.fake.answer_instead(call, failure)
+        else:
+            provider.fake.fail(call, failure)
+
     processor = provider.processor
     payment = processor.create(CARD, 100_000, "1")
-    provider.fake.fail(provider.charge_call, answer)
+    fail(provider.charge_call)
     with pytest.raises(ProcessorUnavailable):
         processor.confirm(payment, provider.otp)
+    assert provider.fake.debited(PAYS_UZCARD) == 0
     # And at registration, nothing is half-made into a success either
-    provider.fake.fail(provider.create_call, answer)
+    fail(provider.create_call)
     with pytest.raises(ProcessorUnavailable):
         processor.create(CARD, 100_000, "2")
 
@@ -262,10 +269,10 @@ def test_atmos_token_that_dies_mid_flow_is_renewed_once(atmos: Provider) -> None
     fake.kill_tokens()
     # When the payment is confirmed: 401, a fresh token, the call again
     atmos.processor.confirm(payment, atmos.otp)
-    assert fake.calls[-4:] == ["pay/get", "token", "pay/get", "pay/apply"]
+    assert fake.sequence[-4:] == ["pay/get", "token", "pay/get", "pay/apply"]
     assert fake.debited(PAYS_UZCARD) == 100
     # And a gateway refusing every token is an outage, not a loop
-    fake.fail("pay/get", (401, fake_atmos.FAULT), (401, fake_atmos.FAULT))
+    fake.fail("pay/get", 401, 401)
     with pytest.raises(ProcessorUnavailable):
         atmos.processor.status(payment)
 
@@ -275,15 +282,15 @@ def test_atmos_wrong_consumer_secret_is_an_outage(atmos: Provider, monkeypatch: 
     reset_settings()
     with pytest.raises(ProcessorUnavailable):
         atmos.processor.create(CARD, 100, "1")
-    assert atmos.fake.calls == ["token"]
+    assert atmos.fake.sequence == ["token"]
 
 
 def test_atmos_unknown_result_codes_are_outages(atmos: Provider) -> None:
     payment = atmos.processor.create(CARD, 100, "1")
-    atmos.fake.fail("pay/apply", (200, {"result": {"code": "STPIMS-ERR-999", "description": "?"}}))
+    atmos.fake.answer_instead("pay/apply", (200, {"result": {"code": "STPIMS-ERR-999", "description": "?"}}))
     with pytest.raises(ProcessorUnavailable):
         atmos.processor.confirm(payment, atmos.otp)
-    atmos.fake.fail("pay/get", (200, {"result": fake_atmos.OK, "store_transaction": {"confirmed": True}}))
+    atmos.fake.answer_instead("pay/get", (200, {"result": fake_atmos.OK, "store_transaction": {"confirmed": True}}))
     with pytest.raises(ProcessorUnavailable):
         atmos.processor.status(payment)
 
@@ -324,7 +331,7 @@ def test_payme_key_goes_only_with_the_receipt_methods(payme: Provider) -> None:
     assert isinstance(fake, fake_payme.FakePayme)
     payment = payme.processor.create(CARD, 100, "1")
     payme.processor.confirm(payment, payme.otp)
-    sent = dict(zip(fake.calls, fake.auth, strict=True))
+    sent = dict(zip(fake.sequence, fake.auth, strict=True))
     assert sent["cards.create"] == sent["cards.verify"] == fake_payme.CASHBOX_ID
     assert sent["receipts.pay"] == f"{fake_payme.CASHBOX_ID}:{fake_payme.KEY}"
 
@@ -333,7 +340,7 @@ def test_payme_refused_credentials_and_receipts_in_progress_are_outages(
     payme: Provider, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     payment = payme.processor.create(CARD, 100, "1")
-    payme.fake.fail("receipts.check", (200, {"jsonrpc": "2.0", "id": 1, "result": {"state": 2}}))
+    payme.fake.answer_instead("receipts.check", (200, {"jsonrpc": "2.0", "id": 1, "result": {"state": 2}}))
     with pytest.raises(ProcessorUnavailable):
         payme.processor.status(payment)  # 2: the card is being debited, the outcome not known yet
     monkeypatch.setenv("PAYME_KEY", "not-the-key")
@@ -508,7 +515,7 @@ def test_reconciliation_cancels_through_the_processor_a_charge_the_order_refused
         lifecycle.record_payment(order["_id"], 1_000, payment_id="cash-1", cause="cash")
 
     monkeypatch.setattr(adapter, "confirm", charged_while_paid_in_cash)
-    provider.fake.fail(provider.cancel_call, (500, b""))
+    provider.fake.fail(provider.cancel_call, 500)
     response = api.post("/api/v1/transactions/apply", json={**body, "otp": provider.otp})
     assert response.status_code == 409, response.text
     assert (db.transactions.find_one({"_id": body["transactionId"]}) or {})["refund"] == "PENDING"
