@@ -30,20 +30,23 @@ CYRILLIC = {
 }  # fmt: skip
 # Latin spellings brought to one, in this order (after transliteration, so they fold Cyrillic too).
 LATIN_FOLDS = [
-    (re.compile(r"dj"), "j"),
-    (re.compile(r"ph"), "f"),
-    (re.compile(r"ch"), "sh"),
-    (re.compile(r"ck"), "k"),
-    (re.compile(r"c(?=[eiy])"), "s"),
-    (re.compile(r"g(?=[ei])"), "j"),
-    (re.compile(r"c"), "k"),
-    (re.compile(r"x"), "ks"),
-    (re.compile(r"q"), "k"),
-    (re.compile(r"w"), "v"),
-    (re.compile(r"y"), "i"),
-    (re.compile(r"kh"), "h"),
-    (re.compile(r"ts"), "s"),
-    (re.compile(r"(.)\1+"), r"\1"),
+    (re.compile(pattern), replacement)
+    for pattern, replacement in (
+        ("dj", "j"),
+        ("ph", "f"),
+        ("ch", "sh"),
+        ("ck", "k"),
+        ("c(?=[eiy])", "s"),
+        ("g(?=[ei])", "j"),
+        ("c", "k"),
+        ("x", "ks"),
+        ("q", "k"),
+        ("w", "v"),
+        ("y", "i"),
+        ("kh", "h"),
+        ("ts", "s"),
+        (r"(.)\1+", r"\1"),
+    )
 ]
 # Uzbek Latin's oʻ and gʻ, and the apostrophes typed for them, are letters' marks, not word breaks.
 APOSTROPHES = re.compile(r"['`ʻʼ‘’]")
