@@ -63,6 +63,7 @@ FLOORS = {
 }
 MAX_GET_COMMANDS = 3
 MAX_COLD_RATIO = 1.2
+MAX_WARM_RATIO = 1.5  # a warm call's instructions over its floor
 # Repeated POSTs must not run into the limits a client would (the samples are the same caller each time).
 WARM_ENV = {
     "LOG_LEVEL": "WARNING",
@@ -282,6 +283,93 @@ def warm_requests(events: list[Path], calls: int, warmup: int) -> list[WarmResul
     return results
 
 
+def probe_requests(function: str, events: list[Path], out_dir: Path) -> list[tuple[str, int, int]]:
+    """Label, instructions and MongoDB commands of each call ops.request_probe measures for `function`,
+    under valgrind: one count per call (collection on only inside the probe's measured calls)."""
+    out = out_dir / f"{function}.out"
+    valgrind = shutil.which("valgrind") or "valgrind"
+    result = subprocess.run(  # noqa: S603 (valgrind on this interpreter, our own probe module, our sample events)
+        [
+            valgrind,
+            "--tool=callgrind",
+            "--collect-atstart=no",
+            "--toggle-collect=ffi_call",
+            "--dump-after=ffi_call",
+            f"--callgrind-out-file={out}",
+            sys.executable,
+            "-m",
+            "ops.request_probe",
+            function,
+            *map(str, events),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode != 0:
+        raise SystemExit(f"request probe of {function} failed:\n{result.stderr[-3000:]}")
+    import json
+
+    labels = json.loads(result.stdout.strip().splitlines()[-1])
+    dumps = sorted(out_dir.glob(f"{function}.out.*"), key=lambda path: int(path.suffix[1:]))
+    counts = [int(re.search(r"^summary: (\d+)", path.read_text(), re.MULTILINE).group(1)) for path in dumps]  # type: ignore[union-attr]
+    if len(counts) != len(labels):
+        raise SystemExit(f"{function}: {len(labels)} measured calls but {len(counts)} callgrind dumps")
+    return [(item["label"], count, item["commands"]) for item, count in zip(labels, counts, strict=True)]
+
+
+def warm_instructions(events: list[Path]) -> list[str]:
+    """Instructions of each sample event's warm call beside its floor (the bare validated route plus one
+    find_one per command it sends), and of each function's first and second request after a restore."""
+    import json
+    import tempfile
+
+    from ops.request_probe import BARE, FIND_ONE, FLOOR_FUNCTION
+
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+    by_function: dict[str, list[Path]] = {}
+    routes = {(route.method, route.path): route.function for route in api_routes()}
+    for path in events:
+        event = json.loads(path.read_text(encoding="utf-8"))
+        by_function.setdefault(routes[(event["httpMethod"], event["resource"])], []).append(path)
+    with tempfile.TemporaryDirectory() as out_dir, ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
+        jobs = {FLOOR_FUNCTION: [], **by_function}
+        results = dict(
+            zip(jobs, pool.map(lambda item: probe_requests(*item, Path(out_dir)), jobs.items()), strict=True)
+        )
+    floors = {label: count for label, count, _ in results.pop(FLOOR_FUNCTION)}
+    bare, per_find = floors[BARE], floors[FIND_ONE] - floors[BARE]
+    lines = [
+        "Warm requests in instructions (valgrind callgrind, one call after warm-up; the same on every run)",
+        f"floor: a bare validated Powertools route {bare / 1e6:.2f} M; one find_one by _id adds {per_find / 1e6:.2f} M",
+        "",
+        f"{'sample event':<46}{'M instr':>9}{'cmds':>6}{'floor M':>9}{'/ floor':>9}{'over M':>8}",
+    ]
+    first_lines = []
+    for function, measured in results.items():
+        for label, count, commands in measured:
+            if label.startswith(("first request", "second request")):
+                first_lines.append((function, label, count))
+                continue
+            floor = bare + commands * per_find
+            mark = "" if count <= MAX_WARM_RATIO * floor else f"  > {MAX_WARM_RATIO}x its floor"
+            lines.append(
+                f"{label:<46}{count / 1e6:>9.2f}{commands:>6}{floor / 1e6:>9.2f}{count / floor:>8.2f}x"
+                f"{(count - floor) / 1e6:>8.2f}{mark}"
+            )
+    lines += ["", "First request after the SnapStart hooks (before-snapshot, after-restore) and the second one:", ""]
+    firsts = {function: count for function, label, count in first_lines if label.startswith("first")}
+    for function, label, count in first_lines:
+        if label.startswith("second"):
+            lines.append(
+                f"{function:<14}first {firsts[function] / 1e6:>7.2f} M  second {count / 1e6:>6.2f} M  "
+                f"first / second {firsts[function] / count:.2f}x  ({label.removeprefix('second request ')})"
+            )
+    return lines
+
+
 HOSTILE_SIZE = 10 * 1024 * 1024  # API Gateway's limit: what reaches a function at most
 HOSTILE_BODIES = {
     "small objects": lambda: "[" + ",".join(["{}"] * (HOSTILE_SIZE // 3)) + "]",
@@ -471,7 +559,7 @@ def main(argv: list[str] | None = None) -> int:
             output = scale_requests(args.calls)
         print("\n".join(output))
         return 0
-    if args.instructions:
+    if args.instructions and not args.no_cold:
         targets = functions()
         title = "Cold init: instructions executed importing the handler module (valgrind callgrind, start-up excluded)"
         output += [*cold_table(targets, cold_instructions(targets), title, INSTRUCTIONS), ""]
@@ -485,9 +573,13 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.update({**LOCAL_DEFAULTS, **WARM_ENV})  # before any handler module creates its Logger
         # Handlers print what a Lambda would log (the cold-start metric line): not part of the table.
         with bench_database(), contextlib.redirect_stdout(io.StringIO()):
-            results = warm_requests(sample_events(args.only), args.calls, args.warmup)
-        output += warm_table(results, args.calls, args.warmup)
-        if args.verbose:
+            if args.instructions:
+                output += warm_instructions(sample_events(args.only))
+            else:
+                results = warm_requests(sample_events(args.only), args.calls, args.warmup)
+        if not args.instructions:
+            output += warm_table(results, args.calls, args.warmup)
+        if args.verbose and not args.instructions:
             output += ["", *(f"{result.event}: {' '.join(result.names)}" for result in results)]
     print("\n".join(output))
     return 0

@@ -27,7 +27,6 @@ from typing import Any
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError, ResponseValidationError
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
-from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEvent
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel
@@ -223,9 +222,12 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
     its cold start with the reason in the logs, instead of answering customers with broken data."""
     get_settings().ensure_can_serve()
 
-    @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True)
+    @logger.inject_lambda_context(clear_state=True)
     @metrics.log_metrics(capture_cold_start_metric=True)
     def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+        # API Gateway's request id, read directly: a correlation_id_path compiles and runs a JMESPath
+        # query on every invocation.
+        logger.set_correlation_id((event.get("requestContext") or {}).get("requestId"))
         set_current(RequestContext())  # nothing of the previous invocation leaks into this one
         refused = gate_or_refuse(app, event)
         if refused is not None:

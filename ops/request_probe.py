@@ -1,0 +1,142 @@
+"""What `make bench ARGS=--instructions` runs under valgrind for the warm requests of one function.
+
+python -m ops.request_probe <function> [<sample event>...]
+
+Imports the function's handler module as Lambda's init does, runs the SnapStart before-snapshot hook
+and the after-restore hook (what a published version does before its first request), then makes the
+measured calls: the first request after the restore, the second one, and each sample event after a
+few warm-up calls. Function `floor` instead measures the floors: a bare validated Powertools route
+returning a constant model, and the same route making one `find_one` by `_id`.
+
+Only the measured calls are counted: each runs inside a ctypes callback, and valgrind (callgrind) is
+started with collection off, toggled on inside libffi's `ffi_call` and dumped after it, so each call
+writes its own count. Prints one JSON line: the labels of the measured calls, in order, each with the
+MongoDB commands one warm call of it sent.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+WARMUP = 3
+FLOOR_FUNCTION = "floor"
+BARE = "bare validated route"
+FIND_ONE = "bare route + one find_one"
+
+Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
+
+
+class Constant(BaseModel):
+    """What the floor routes answer (module level: Powertools resolves the annotations by name)."""
+
+    id: str
+    name: str
+
+
+def measured(call: Callable[[], object]) -> None:
+    """Run `call` where callgrind counts it: inside libffi's ffi_call, through a ctypes callback."""
+
+    def body() -> int:
+        call()
+        return 0
+
+    ctypes.CFUNCTYPE(ctypes.c_int)(body)()
+
+
+def floor_handlers() -> dict[str, Handler]:
+    from aws_lambda_powertools.event_handler import APIGatewayRestResolver
+
+    from data.mongo import get_db
+
+    bare = APIGatewayRestResolver(enable_validation=True)
+
+    @bare.get("/floor")
+    def constant() -> Constant:
+        return Constant(id="1", name="floor")
+
+    found = APIGatewayRestResolver(enable_validation=True)
+
+    @found.get("/floor")
+    def one() -> Constant:
+        document = get_db().brands.find_one({"_id": 1}, {"_id": 1})
+        return Constant(id=str(document and document["_id"]), name="floor")
+
+    return {BARE: bare.resolve, FIND_ONE: found.resolve}
+
+
+def floor_event() -> dict[str, Any]:
+    return {
+        "httpMethod": "GET",
+        "path": "/floor",
+        "resource": "/floor",
+        "headers": {"Accept": "application/json"},
+        "multiValueHeaders": {"Accept": ["application/json"]},
+        "queryStringParameters": None,
+        "multiValueQueryStringParameters": None,
+        "pathParameters": None,
+        "requestContext": {"requestId": "floor", "stage": "local"},
+        "body": None,
+        "isBase64Encoded": False,
+    }
+
+
+def main(argv: list[str]) -> None:
+    import importlib
+
+    from data.mongo import reset_client
+    from local.context import LocalLambdaContext
+    from local.invoke import load_event
+    from local.seed.core import DEMO_USER_ID
+    from local.template import ROOT, api_routes
+    from ops.command_counter import CommandCounter
+
+    function, paths = argv[0], [Path(path) for path in argv[1:]]
+    counter = CommandCounter()
+    reset_client(event_listeners=[counter])
+    labels: list[dict[str, Any]] = []
+
+    def measure(label: str, handler: Handler, event: dict[str, Any], context: Any) -> None:
+        with counter.counting() as counts:
+            handler(event, context)
+        for _ in range(WARMUP):
+            handler(event, context)
+        measured(lambda: handler(event, context))
+        labels.append({"label": label, "commands": counts.total})
+
+    if function == FLOOR_FUNCTION:
+        for label, resolve in floor_handlers().items():
+            measure(label, lambda event, context, resolve=resolve: resolve(event, context), floor_event(), None)
+        print(json.dumps(labels))
+        return
+
+    route = next(route for route in api_routes() if route.function == function)
+    module_name, _, attribute = route.handler.rpartition(".")
+    module = importlib.import_module(module_name)
+    handler: Handler = getattr(module, attribute)
+    context = LocalLambdaContext(function_name=function)
+    events = [(str(path.relative_to(ROOT / "events")), load_event(path, user_id=str(DEMO_USER_ID))) for path in paths]
+
+    from edge import snapstart
+
+    snapstart.warm(module.app)  # what the published version did before its snapshot
+    snapstart.refresh()  # and what it does after a restore
+    first_name, first_event = events[0]
+    measured(lambda: handler(first_event, context))
+    labels.append({"label": f"first request ({first_name})", "commands": 0})
+    measured(lambda: handler(first_event, context))
+    labels.append({"label": f"second request ({first_name})", "commands": 0})
+    reset_client(event_listeners=[counter])  # the warm calls below count their commands
+    for name, event in events:
+        measure(name, handler, event, context)
+    print(json.dumps(labels))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
