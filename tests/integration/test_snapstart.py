@@ -122,3 +122,28 @@ def test_a_restored_instance_forgets_the_partner_keys_the_snapshot_cached(
 
     # Then it asks the database again and refuses the key
     assert find_active_partner("demo-partner-key") is None
+
+
+def test_a_restored_instance_is_connected_before_its_first_request(seeded: Database[dict[str, Any]]):
+    # Given an instance snapshotted after warming up
+    run_before_snapshot(orders_app)
+
+    # When it is restored
+    run_after_restore()
+
+    # Then its new client already knows a server it can use: the first request does not wait for one
+    assert mongo.get_client().nodes
+
+
+def test_a_restore_completes_when_the_database_does_not_answer(monkeypatch: pytest.MonkeyPatch):
+    # Given a database nobody listens for (port 9, discard) and a short server selection timeout
+    monkeypatch.setenv("MONGODB_URI", "mongodb://127.0.0.1:9/?directConnection=true")
+    monkeypatch.setenv("MONGODB_SERVER_SELECTION_TIMEOUT_MS", "100")
+    reset_process_state()
+
+    # When the instance is restored
+    run_after_restore()
+
+    # Then the restore completes; the first request will meet the outage as any request does (503)
+    assert not mongo.get_client().nodes
+    reset_process_state()
