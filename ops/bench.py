@@ -64,6 +64,7 @@ FLOORS = {
 MAX_GET_COMMANDS = 3
 MAX_COLD_RATIO = 1.2
 MAX_WARM_RATIO = 1.5  # a warm call's instructions over its floor
+MAX_OVERHEAD = 200_000  # instructions our edge may add to a request over the bare route
 # Repeated POSTs must not run into the limits a client would (the samples are the same caller each time).
 WARM_ENV = {
     "LOG_LEVEL": "WARNING",
@@ -325,7 +326,7 @@ def warm_instructions(events: list[Path]) -> list[str]:
     import json
     import tempfile
 
-    from ops.request_probe import BARE, FIND_ONE, FLOOR_FUNCTION
+    from ops.request_probe import BARE, FIND_ONE, FLOOR_FUNCTION, OUR_EDGE
 
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
@@ -335,15 +336,17 @@ def warm_instructions(events: list[Path]) -> list[str]:
         event = json.loads(path.read_text(encoding="utf-8"))
         by_function.setdefault(routes[(event["httpMethod"], event["resource"])], []).append(path)
     with tempfile.TemporaryDirectory() as out_dir, ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
-        jobs = {FLOOR_FUNCTION: [], **by_function}
-        results = dict(
-            zip(jobs, pool.map(lambda item: probe_requests(*item, Path(out_dir)), jobs.items()), strict=True)
-        )
+        jobs: dict[str, list[Path]] = {FLOOR_FUNCTION: [], **by_function}
+        probed = pool.map(lambda function: probe_requests(function, jobs[function], Path(out_dir)), jobs)
+        results = dict(zip(jobs, probed, strict=True))
     floors = {label: count for label, count, _ in results.pop(FLOOR_FUNCTION)}
-    bare, per_find = floors[BARE], floors[FIND_ONE] - floors[BARE]
+    bare, per_find, overhead = floors[BARE], floors[FIND_ONE] - floors[BARE], floors[OUR_EDGE] - floors[BARE]
+    mark = "" if overhead <= MAX_OVERHEAD else f"  > {MAX_OVERHEAD / 1e6:.1f} M"
     lines = [
         "Warm requests in instructions (valgrind callgrind, one call after warm-up; the same on every run)",
         f"floor: a bare validated Powertools route {bare / 1e6:.2f} M; one find_one by _id adds {per_find / 1e6:.2f} M",
+        f"per-request overhead: the same route behind our edge (gate, CORS, logger, metrics, envelope) adds "
+        f"{overhead / 1e6:.2f} M{mark}",
         "",
         f"{'sample event':<46}{'M instr':>9}{'cmds':>6}{'floor M':>9}{'/ floor':>9}{'over M':>8}",
     ]

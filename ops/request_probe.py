@@ -23,12 +23,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from aws_lambda_powertools.event_handler import Response
 from pydantic import BaseModel
+
+from edge.envelope import Envelope
 
 WARMUP = 3
 FLOOR_FUNCTION = "floor"
 BARE = "bare validated route"
 FIND_ONE = "bare route + one find_one"
+OUR_EDGE = "our edge, constant route"
+# What every request of a client carries (docs/INTERFACE.md: the gate requires client, fingerprint, User-Agent).
+FLOOR_HEADERS = {"Accept": "application/json", "client": "floor", "fingerprint": "floor", "User-Agent": "bench"}
 
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
 
@@ -62,13 +68,44 @@ def floor_handlers() -> dict[str, Handler]:
         return Constant(id="1", name="floor")
 
     found = APIGatewayRestResolver(enable_validation=True)
+    brand = get_db().brands.find_one({}, {"_id": 1})
+    brand_id = brand["_id"] if brand else None
 
     @found.get("/floor")
     def one() -> Constant:
-        document = get_db().brands.find_one({"_id": 1}, {"_id": 1})
+        document = get_db().brands.find_one({"_id": brand_id})
         return Constant(id=str(document and document["_id"]), name="floor")
 
-    return {BARE: bare.resolve, FIND_ONE: found.resolve}
+    return {BARE: bare.resolve, FIND_ONE: found.resolve, OUR_EDGE: our_edge()}
+
+
+class FloorCallers:
+    """The gate's answers for the floor: any client key is the floor's partner; no user exists."""
+
+    def partner_name(self, client_key: str) -> str | None:
+        return "floor"
+
+    def user_exists(self, user_id: str) -> bool:
+        return False
+
+    def verify_access_token(self, token: str) -> str:
+        raise NotImplementedError
+
+
+def our_edge() -> Handler:
+    """The bare route served as ours are: the gate, CORS, the logger and metrics decorators, the outbox
+    hooks and the envelope (`edge.app.lambda_entry`): what every request pays beyond its own work."""
+    from edge import responses
+    from edge.access import PUBLIC
+    from edge.app import create_app, lambda_entry
+
+    app = create_app(callers=FloorCallers())
+
+    @app.get("/floor", middlewares=[PUBLIC])
+    def constant() -> Response[Envelope[Constant]]:
+        return responses.ok(Constant(id="1", name="floor"))
+
+    return lambda_entry(app)
 
 
 def floor_event() -> dict[str, Any]:
@@ -76,8 +113,8 @@ def floor_event() -> dict[str, Any]:
         "httpMethod": "GET",
         "path": "/floor",
         "resource": "/floor",
-        "headers": {"Accept": "application/json"},
-        "multiValueHeaders": {"Accept": ["application/json"]},
+        "headers": {**FLOOR_HEADERS},
+        "multiValueHeaders": {name: [value] for name, value in FLOOR_HEADERS.items()},
         "queryStringParameters": None,
         "multiValueQueryStringParameters": None,
         "pathParameters": None,
@@ -112,7 +149,7 @@ def main(argv: list[str]) -> None:
 
     if function == FLOOR_FUNCTION:
         for label, resolve in floor_handlers().items():
-            measure(label, lambda event, context, resolve=resolve: resolve(event, context), floor_event(), None)
+            measure(label, resolve, floor_event(), LocalLambdaContext(function_name=FLOOR_FUNCTION))
         print(json.dumps(labels))
         return
 

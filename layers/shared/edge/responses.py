@@ -13,6 +13,8 @@ from edge.envelope import Envelope
 from edge.errors import headers_of, status_of
 
 SUCCESS = "Success"
+# Parametrized once: `Envelope[Any]` looks its generic class up again on every call.
+ANY_ENVELOPE = Envelope[Any]
 
 
 def envelope(status: int, message: str, data: Any = None, **extra: Any) -> dict[str, Any]:
@@ -28,7 +30,7 @@ def ok[T](
     return Response(
         status_code=status,
         content_type=content_types.APPLICATION_JSON,
-        body=Envelope[Any](success=True, statusCode=status, message=message, data=data),
+        body=ANY_ENVELOPE(success=True, statusCode=status, message=message, data=data),
         headers=headers,
     )
 
