@@ -59,7 +59,7 @@ def measured(call: Callable[[], object]) -> None:
 def floor_handlers() -> dict[str, Handler]:
     from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 
-    from data.mongo import get_db
+    from domain.catalog.store import all_brands, find_car_fields, modifications_of_brands
 
     bare = APIGatewayRestResolver(enable_validation=True)
 
@@ -68,12 +68,11 @@ def floor_handlers() -> dict[str, Handler]:
         return Constant(id="1", name="floor")
 
     found = APIGatewayRestResolver(enable_validation=True)
-    brand = get_db().brands.find_one({}, {"_id": 1})
-    brand_id = brand["_id"] if brand else None
+    car_id = str(modifications_of_brands(list(all_brands()))[0]["_id"])
 
     @found.get("/floor")
     def one() -> Constant:
-        document = get_db().brands.find_one({"_id": brand_id})
+        document = find_car_fields(car_id, "_id")  # find_one by _id, the id alone
         return Constant(id=str(document and document["_id"]), name="floor")
 
     return {BARE: bare.resolve, FIND_ONE: found.resolve, OUR_EDGE: our_edge()}

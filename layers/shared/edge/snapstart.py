@@ -21,7 +21,6 @@ from __future__ import annotations
 import random
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
-from pymongo.errors import PyMongoError
 from snapshot_restore_py import register_after_restore, register_before_snapshot
 
 from core import ids, secrets
@@ -49,15 +48,8 @@ def refresh() -> None:
     caches.clear_caches()
     ids.reseed()
     random.seed()
-    reconnect()
-
-
-def reconnect() -> None:
-    """Open the database connection now; a database that does not answer is the first request's
-    problem (it answers 503 as any request would), never a failed restore."""
-    try:
-        mongo.get_client().admin.command("ping")
-    except PyMongoError:
+    if not mongo.connect():
+        # The first request meets the outage as any request would (503); never a failed restore.
         logger.warning("database not reachable after restore")
 
 
