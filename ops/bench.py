@@ -326,7 +326,7 @@ def warm_instructions(events: list[Path]) -> list[str]:
     import json
     import tempfile
 
-    from ops.request_probe import BARE, FIND_ONE, FLOOR_FUNCTION, OUR_EDGE
+    from ops.request_probe import FLOOR_FUNCTION
 
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
@@ -338,7 +338,15 @@ def warm_instructions(events: list[Path]) -> list[str]:
     with tempfile.TemporaryDirectory() as out_dir, ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
         jobs: dict[str, list[Path]] = {FLOOR_FUNCTION: [], **by_function}
         probed = pool.map(lambda function: probe_requests(function, jobs[function], Path(out_dir)), jobs)
-        results = dict(zip(jobs, probed, strict=True))
+        return instructions_table(dict(zip(jobs, probed, strict=True)))
+
+
+def instructions_table(results: dict[str, list[tuple[str, int, int]]]) -> list[str]:
+    """The table of `warm_instructions`: each probed function's calls (label, instructions, commands),
+    the floors among them."""
+    from ops.request_probe import BARE, FIND_ONE, FLOOR_FUNCTION, OUR_EDGE
+
+    results = dict(results)
     floors = {label: count for label, count, _ in results.pop(FLOOR_FUNCTION)}
     bare, per_find, overhead = floors[BARE], floors[FIND_ONE] - floors[BARE], floors[OUR_EDGE] - floors[BARE]
     mark = "" if overhead <= MAX_OVERHEAD else f"  > {MAX_OVERHEAD / 1e6:.1f} M"

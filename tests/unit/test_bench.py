@@ -1,4 +1,5 @@
-"""The cold-init table of `make bench`: each function beside both floors, flagged over 1.2x the library floor."""
+"""The tables of `make bench`: cold init beside both floors (flagged over 1.2x the library floor), and warm
+calls beside their floors in instructions."""
 
 from __future__ import annotations
 
@@ -20,3 +21,30 @@ def test_each_function_is_compared_with_both_floors_and_flagged_against_the_libr
     assert rows["Heavy"].endswith("> 1.2x the library floor")
     assert rows["validated"].endswith("> 1.2x the library floor")
     assert "library floor (import pymongo, pydantic, jwt, aws_lambda_powertools.event_handler): 200 ms" in lines
+
+
+def test_each_warm_call_is_compared_with_its_floor_in_instructions() -> None:
+    from ops.bench import instructions_table
+    from ops.request_probe import BARE, FIND_ONE, FLOOR_FUNCTION, OUR_EDGE
+
+    # Given floors of 0.4 M (bare route), 1.0 M with one find_one, our edge adding 0.3 M, and a function
+    # whose first request after a restore cost 3 M and the second 1 M
+    results = {
+        FLOOR_FUNCTION: [(BARE, 400_000, 0), (FIND_ONE, 1_000_000, 1), (OUR_EDGE, 700_000, 0)],
+        "Catalog": [
+            ("first request (catalog/car.json)", 3_000_000, 0),
+            ("second request (catalog/car.json)", 1_000_000, 0),
+            ("catalog/car.json", 1_500_000, 2),
+            ("catalog/brands.json", 700_000, 0),
+        ],
+    }
+
+    # When the table is printed
+    lines = instructions_table(results)
+
+    # Then each call's floor is the bare route plus 0.6 M per command, and what is over 1.5x is flagged
+    rows = {line.split()[0]: line for line in lines if line.strip()}
+    assert rows["catalog/car.json"].split()[1:6] == ["1.50", "2", "1.60", "0.94x", "-0.10"]
+    assert rows["catalog/brands.json"].endswith("> 1.5x its floor")
+    assert any(line.endswith("adds 0.30 M  > 0.2 M") for line in lines)
+    assert "first / second 3.00x" in rows["Catalog"]
