@@ -3,7 +3,8 @@
 python -m ops indexes                                     create the declared indexes
 python -m ops bank-offers                                 store the bank offers of new cars or credit products
 python -m ops order show <orderId | contractNumber>       an order and its log
-python -m ops order transition <order> READY --cause ...  READY, IMPLEMENTED or CANCELLED
+python -m ops order transition <order> READY --cause ...  READY, IMPLEMENTED or CANCELLED (refunds card payments)
+python -m ops orders expire                               cancel the unpaid orders past ORDER_HOLD_HOURS
 python -m ops openapi                                     regenerate openapi.json (make openapi)
 python -m ops reconcile                                   one payment reconciliation pass (what runs every 5 min)
 python -m ops bench [--help]                              cold init and warm requests, measured (make bench)
@@ -40,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("bench", help="cold init per function and warm requests per sample event, measured")
     orders.add_commands(commands)
     args = parser.parse_args(argv)
-    if args.command == "order":
+    if args.command in ("order", "orders"):
         return orders.run(args)
     if args.command == "bank-offers":
         from domain.financing.store import create_bank_offers

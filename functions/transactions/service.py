@@ -71,6 +71,8 @@ def history(user_id: str, order_id: str) -> Page[HistoryItem]:
             cardType=entry.card_type,
             createdAt=entry.created_at,
             confirmedAt=entry.confirmed_at,
+            refund=entry.refund,
+            refundedAt=entry.refunded_at,
         )
         for entry in flow.history(user_id, order_id)
     ]

@@ -121,8 +121,8 @@ def served_by(responses: list[requests.Response]) -> set[str]:
 def test_thirty_parallel_orders_get_thirty_unique_contract_numbers(
     buyers: Callable[[int, str], list[ApiClient]], race_db: Db
 ) -> None:
-    # Given thirty signed-in buyers and a car in stock
-    car = purchasable_car(race_db, brand="Race Orders")
+    # Given thirty signed-in buyers and thirty cars in stock
+    car = purchasable_car(race_db, brand="Race Orders", quantity=30)
     clients = buyers(30, "11")
     # When they all order it at once
     placed = all_at_once([partial(client.post, ORDERS, json=order_body(car)) for client in clients])
@@ -165,9 +165,9 @@ def test_twenty_parallel_applies_of_one_transaction_pay_once(
 def test_the_one_use_promo_code_goes_to_exactly_one_of_ten_parallel_buyers(
     buyers: Callable[[int, str], list[ApiClient]], race_db: Db
 ) -> None:
-    # Given LASTONE, the demo's promo code with one use left, and ten buyers of one car
+    # Given LASTONE, the demo's promo code with one use left, and ten buyers of one car (ten in stock)
     assert (race_db.promo_codes.find_one({"_id": "LASTONE"}) or {})["used"] == 0
-    car: CatalogCar = purchasable_car(race_db, brand="Race Promo")
+    car: CatalogCar = purchasable_car(race_db, brand="Race Promo", quantity=10)
     clients = buyers(10, "33")
     # When all ten order with it at once
     placed = all_at_once(
@@ -181,6 +181,62 @@ def test_the_one_use_promo_code_goes_to_exactly_one_of_ten_parallel_buyers(
     assert {r.json()["message"] for r in placed if r.status_code == 409} == {"Promo code has been used up"}
     promo = race_db.promo_codes.find_one({"_id": "LASTONE"}) or {}
     assert (promo["used"], len(promo["usedBy"])) == (1, 1)
+
+
+def branch_offered(reader: ApiClient, car: CatalogCar) -> bool:
+    """Whether the regions dictionary offers the car's branch for its first modification and color."""
+    query = {
+        "brandId": str(car.brand_id),
+        "carId": str(car.car_id),
+        "modificationId": str(car.modification_id),
+        "colorId": str(car.color_id),
+    }
+    answer = reader.get("/api/v1/dictionaries/branch/regions", params=query)
+    assert answer.status_code == 200, answer.text
+    regions = answer.json()["data"]["items"]
+    [branch] = [branch for region in regions for branch in region["branches"] if branch["_id"] == str(car.branch_id)]
+    return bool(branch["available"])
+
+
+def stock_of(db: Db, car: CatalogCar) -> int:
+    where = {"branchId": car.branch_id, "modificationId": car.modification_id, "colorId": car.color_id}
+    return int((db.stock.find_one(where) or {})["quantity"])
+
+
+def test_the_last_car_goes_to_one_of_six_parallel_buyers_and_a_cancel_gives_it_back(
+    buyers: Callable[[int, str], list[ApiClient]], race_db: Db, mongo_uri: str, race_database: str
+) -> None:
+    # Given a branch with one car left and six signed-in buyers
+    car = purchasable_car(race_db, brand="Race Last Car", quantity=1)
+    clients = buyers(6, "44")
+    assert branch_offered(clients[0], car)
+    # When they all order it at once, through several worker processes
+    placed = all_at_once([partial(client.post, ORDERS, json=order_body(car)) for client in clients])
+    # Then exactly one order is placed, the five others are told none is left
+    statuses = sorted(response.status_code for response in placed)
+    assert statuses == [201] + [409] * 5, [response.text for response in placed]
+    assert all(r.json()["details"] == {"quantity": 0} for r in placed if r.status_code == 409)
+    assert race_db.orders.count_documents({"carId": car.car_id}) == 1
+    assert len(served_by(placed)) > 1
+    # And the branch has none left and is no longer offered
+    assert stock_of(race_db, car) == 0
+    assert not branch_offered(clients[0], car)
+    # When the back office cancels the order with the command an operator runs
+    [won] = [response.json()["data"] for response in placed if response.status_code == 201]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(str(ROOT / part) for part in ("layers/shared", "functions", ".")),
+        "STAGE": "local",
+        "MONGODB_URI": mongo_uri,
+        "MONGODB_DB": race_database,
+    }
+    command = ["order", "transition", won["contractNumber"], "CANCELLED", "--cause", "the buyer changed their mind"]
+    ops = [sys.executable, "-m", "ops", *command]
+    cancelled = subprocess.run(ops, check=False, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)  # noqa: S603
+    # Then the car is back in stock and the branch is offered again
+    assert cancelled.returncode == 0, cancelled.stderr
+    assert stock_of(race_db, car) == 1
+    assert branch_offered(clients[0], car)
 
 
 def test_parallel_saved_car_toggles_from_one_device_each_make_a_real_transition(
