@@ -5,6 +5,7 @@ The clock is frozen and moved, never slept on."""
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -57,6 +58,10 @@ def test_an_unpaid_order_past_the_hold_is_cancelled_and_its_unit_returned_a_paid
     lifecycle.record_payment(ObjectId(partly["_id"]), 400, payment_id="desk-1", cause="paid at the desk")
     lifecycle.record_payment(ObjectId(paid["_id"]), 1_000, payment_id="desk-2", cause="paid at the desk")
     assert quantity(db, car) == 0
+    # And the buyer is told until when the unpaid order holds the car; a paid one holds it anyway
+    placed_at = datetime.fromisoformat(unpaid["createdAt"])
+    assert datetime.fromisoformat(unpaid["payBy"]) == placed_at + timedelta(hours=get_settings().order_hold_hours)
+    assert api.get(f"{ORDERS}/{partly['_id']}").json()["data"]["payBy"] is None
     eventbridge()  # the placements and payments
     # When the hold has passed and the scheduled job runs
     frozen_clock.advance(get_settings().order_hold_hours * HOUR + 1)

@@ -9,8 +9,10 @@ whose card payment is being charged at that moment; the next run looks at it aga
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from bson import ObjectId
 
@@ -32,9 +34,22 @@ class Expired:
     placed_at: datetime
 
 
+def hold() -> timedelta:
+    return timedelta(hours=get_settings().order_hold_hours)
+
+
+def pay_by(order: Mapping[str, Any]) -> datetime | None:
+    """When the order is cancelled unless something is paid: a NEW order with nothing paid, its hold
+    after it was placed; None for any other."""
+    if order["statusSlug"] != Status.NEW.value or order.get("paidAmount", 0):
+        return None
+    placed_at: datetime = order["createdAt"]
+    return placed_at + hold()
+
+
 def expire_unpaid() -> list[Expired]:
     """Cancel every NEW order with nothing paid placed more than ORDER_HOLD_HOURS ago, oldest first."""
-    placed_before = clock.now() - timedelta(hours=get_settings().order_hold_hours)
+    placed_before = clock.now() - hold()
     expired: list[Expired] = []
     while True:
         candidates = store.unpaid_orders(Status.NEW.value, placed_before=placed_before, limit=BATCH)

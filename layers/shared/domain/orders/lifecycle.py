@@ -18,9 +18,9 @@ its log entry and the event (in the outbox, `data.outbox`) are one MongoDB trans
 Stock holds: an order holds one unit of its branch's stock from the moment it is placed (`create` takes
 it in the transaction that stores the order: no unit, no order), so the last car is sold once. The
 order's `stockHold` says where that unit is: HELD; RETURNED to the branch when the order is cancelled
-(by the back office, or by `expire` when nothing was paid in time: `domain.orders.expiry`); SOLD when the car is handed
-over (IMPLEMENTED). It changes in the same conditional update as the status, and the stock in the same
-transaction, so a unit goes back exactly once.
+(by the back office, or by `expire` when nothing was paid in time: `domain.orders.expiry`); SOLD when
+the car is handed over (IMPLEMENTED). It changes in the same conditional update as the status, and
+the stock in the same transaction, so a unit goes back exactly once.
 """
 
 from __future__ import annotations
@@ -71,9 +71,6 @@ class StockHold(StrEnum):
     SOLD = "SOLD"  # the car was handed over (IMPLEMENTED)
 
 
-# What becomes of a held unit when the order reaches these states.
-HOLD_ENDS = {"CANCELLED": StockHold.RETURNED, "IMPLEMENTED": StockHold.SOLD}
-
 # The cause logged when `expire` cancels an order.
 NOT_PAID_IN_TIME = "not paid in time"
 
@@ -87,6 +84,8 @@ class Status(StrEnum):
     CANCELLED = "CANCELLED"
 
 
+# What becomes of a held unit when the order reaches these states.
+HOLD_ENDS = {Status.CANCELLED: StockHold.RETURNED, Status.IMPLEMENTED: StockHold.SOLD}
 HAPPY_PATH = (Status.NEW, Status.PARTIALLY_PAID, Status.PAID, Status.READY, Status.IMPLEMENTED)
 PAYABLE = frozenset({Status.NEW, Status.PARTIALLY_PAID})
 # Only a recorded payment moves an order to PARTIALLY_PAID or PAID (`record_payment`), never `transition`.
@@ -195,7 +194,7 @@ def transition(order_id: ObjectId, target: Status, *, cause: str, along_with: Al
     paid without the money. CANCELLED gives the order's unit of stock back, IMPLEMENTED sells it.
 
     `along_with` runs in the same transaction. Cancelling an order with card payments goes through
-    `domain.payments.cancellation`, which refunds them this way."""
+    `domain.payments.refunds`, which refunds them this way."""
     if target in PAID_BY_PAYMENT:
         raise Conflict(f"Only a confirmed payment moves an order to {target}", details={"target": target.value})
     for _ in range(MAX_CAS_ATTEMPTS):
@@ -216,9 +215,9 @@ def expire(order: OrderRecord, *, placed_before: datetime) -> OrderRecord | None
     """Cancel a NEW order placed before `placed_before` with nothing paid and no card payment being charged
     (it holds no charging lease), logged "not paid in time", its unit given back; None (and nothing
     changed) when it no longer is such an order."""
-    unpaid = {"paidAmount": 0, "chargingPaymentId": None, "createdAt": {"$lte": placed_before}}
     if order["statusSlug"] != Status.NEW.value:
         return None
+    unpaid = {"paidAmount": 0, "chargingPaymentId": None, "createdAt": {"$lte": placed_before}}
     return _change_status(order, Status.CANCELLED, cause=NOT_PAID_IN_TIME, along_with=_nothing_refunded, also=unpaid)
 
 
