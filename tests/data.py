@@ -160,6 +160,12 @@ def insert_stock(db: Db, branch_id: ObjectId, car: dict[str, Any], quantity: int
     )
 
 
+def stock_quantity(db: Db, car: CatalogCar) -> int:
+    """How many of the car's first modification in its first color its branch can still sell."""
+    where = {"branchId": car.branch_id, "modificationId": car.modification_id, "colorId": car.color_id}
+    return int((db.stock.find_one(where) or {})["quantity"])
+
+
 def purchasable_car(
     db: Db, *, brand: str = "Chevrolet", name: str = "Cobalt", quantity: int = 3, **car_fields: Any
 ) -> CatalogCar:

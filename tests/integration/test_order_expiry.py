@@ -19,17 +19,12 @@ from domain.orders import lifecycle
 from local.context import LocalLambdaContext
 from ops.__main__ import main as ops_main
 from orders.expiry import lambda_handler as expiry_handler
-from tests.data import CatalogCar, order_body, purchasable_car
+from tests.data import CatalogCar, order_body, purchasable_car, stock_quantity
 from tests.factories import ApiClient
 
 Db = Database[dict[str, Any]]
 ORDERS = "/api/v1/orders"
 HOUR = 3600
-
-
-def quantity(db: Db, car: CatalogCar) -> int:
-    where = {"branchId": car.branch_id, "modificationId": car.modification_id, "colorId": car.color_id}
-    return int((db.stock.find_one(where) or {})["quantity"])
 
 
 def stored(db: Db, order: dict[str, Any]) -> dict[str, Any]:
@@ -57,7 +52,7 @@ def test_an_unpaid_order_past_the_hold_is_cancelled_and_its_unit_returned_a_paid
     unpaid, partly, paid = place(api, car), place(api, car), place(api, car)
     lifecycle.record_payment(ObjectId(partly["_id"]), 400, payment_id="desk-1", cause="paid at the desk")
     lifecycle.record_payment(ObjectId(paid["_id"]), 1_000, payment_id="desk-2", cause="paid at the desk")
-    assert quantity(db, car) == 0
+    assert stock_quantity(db, car) == 0
     # And the buyer is told until when the unpaid order holds the car; a paid one holds it anyway
     placed_at = datetime.fromisoformat(unpaid["createdAt"])
     assert datetime.fromisoformat(unpaid["payBy"]) == placed_at + timedelta(hours=get_settings().order_hold_hours)
@@ -73,7 +68,7 @@ def test_an_unpaid_order_past_the_hold_is_cancelled_and_its_unit_returned_a_paid
         "PARTIALLY_PAID",
         "PAID",
     ]
-    assert quantity(db, car) == 1
+    assert stock_quantity(db, car) == 1
     [log] = db.order_logs.find({"orderId": ObjectId(unpaid["_id"]), "to": "CANCELLED"})
     assert (log["from"], log["cause"], log["refundAmount"]) == ("NEW", "not paid in time", 0)
     # And dealer systems heard of it
@@ -112,7 +107,7 @@ def test_an_order_within_its_hold_is_kept_and_the_hold_is_configurable(
     assert (before, after, again) == (0, 0, 0)
     assert (first, second, third) == ({"expired": []}, {"expired": [order["contractNumber"]]}, {"expired": []})
     assert stored(db, order)["statusSlug"] == "CANCELLED"
-    assert quantity(db, car) == 3
+    assert stock_quantity(db, car) == 3
 
 
 def test_an_order_whose_card_payment_is_being_charged_is_left_for_the_next_run(

@@ -23,9 +23,9 @@ from pymongo.database import Database
 from local.mongod import free_port
 from local.template import ROOT
 from local.workers import WORKER_HEADER
-from tests.data import CatalogCar, order_body, purchasable_car
+from tests.data import CatalogCar, order_body, purchasable_car, stock_quantity
 from tests.databases import seeded_database, use_database
-from tests.factories import ApiClient, all_at_once
+from tests.factories import ApiClient, all_at_once, branch_offered
 
 WORKERS = 4
 START_TIMEOUT_S = 60.0
@@ -183,26 +183,6 @@ def test_the_one_use_promo_code_goes_to_exactly_one_of_ten_parallel_buyers(
     assert (promo["used"], len(promo["usedBy"])) == (1, 1)
 
 
-def branch_offered(reader: ApiClient, car: CatalogCar) -> bool:
-    """Whether the regions dictionary offers the car's branch for its first modification and color."""
-    query = {
-        "brandId": str(car.brand_id),
-        "carId": str(car.car_id),
-        "modificationId": str(car.modification_id),
-        "colorId": str(car.color_id),
-    }
-    answer = reader.get("/api/v1/dictionaries/branch/regions", params=query)
-    assert answer.status_code == 200, answer.text
-    regions = answer.json()["data"]["items"]
-    [branch] = [branch for region in regions for branch in region["branches"] if branch["_id"] == str(car.branch_id)]
-    return bool(branch["available"])
-
-
-def stock_of(db: Db, car: CatalogCar) -> int:
-    where = {"branchId": car.branch_id, "modificationId": car.modification_id, "colorId": car.color_id}
-    return int((db.stock.find_one(where) or {})["quantity"])
-
-
 def test_the_last_car_goes_to_one_of_six_parallel_buyers_and_a_cancel_gives_it_back(
     buyers: Callable[[int, str], list[ApiClient]], race_db: Db, mongo_uri: str, race_database: str
 ) -> None:
@@ -219,7 +199,7 @@ def test_the_last_car_goes_to_one_of_six_parallel_buyers_and_a_cancel_gives_it_b
     assert race_db.orders.count_documents({"carId": car.car_id}) == 1
     assert len(served_by(placed)) > 1
     # And the branch has none left and is no longer offered
-    assert stock_of(race_db, car) == 0
+    assert stock_quantity(race_db, car) == 0
     assert not branch_offered(clients[0], car)
     # When the back office cancels the order with the command an operator runs
     [won] = [response.json()["data"] for response in placed if response.status_code == 201]
@@ -235,7 +215,7 @@ def test_the_last_car_goes_to_one_of_six_parallel_buyers_and_a_cancel_gives_it_b
     cancelled = subprocess.run(ops, check=False, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)  # noqa: S603
     # Then the car is back in stock and the branch is offered again
     assert cancelled.returncode == 0, cancelled.stderr
-    assert stock_of(race_db, car) == 1
+    assert stock_quantity(race_db, car) == 1
     assert branch_offered(clients[0], car)
 
 

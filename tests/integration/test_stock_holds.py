@@ -13,29 +13,11 @@ from pymongo.database import Database
 from domain.orders import lifecycle
 from domain.orders.lifecycle import Status
 from ops.__main__ import main as ops_main
-from tests.data import CatalogCar, insert_order, order_body, purchasable_car
-from tests.factories import ApiClient, race
+from tests.data import insert_order, order_body, purchasable_car, stock_quantity
+from tests.factories import ApiClient, branch_offered, race
 
 Db = Database[dict[str, Any]]
 ORDERS = "/api/v1/orders"
-
-
-def quantity(db: Db, car: CatalogCar) -> int:
-    where = {"branchId": car.branch_id, "modificationId": car.modification_id, "colorId": car.color_id}
-    return int((db.stock.find_one(where) or {})["quantity"])
-
-
-def branch_offered(api: ApiClient, car: CatalogCar) -> bool:
-    """Whether the regions dictionary offers the car's branch for the car's first modification and color."""
-    query = {
-        "brandId": str(car.brand_id),
-        "carId": str(car.car_id),
-        "modificationId": str(car.modification_id),
-        "colorId": str(car.color_id),
-    }
-    regions = api.get("/api/v1/dictionaries/branch/regions", params=query).json()["data"]["items"]
-    [branch] = [branch for region in regions for branch in region["branches"] if branch["_id"] == str(car.branch_id)]
-    return bool(branch["available"])
 
 
 def test_the_last_unit_is_ordered_once_and_a_cancel_gives_it_back(
@@ -55,7 +37,7 @@ def test_the_last_unit_is_ordered_once_and_a_cancel_gives_it_back(
     # Then the second is refused with the quantity left, the unit is held, and the branch is not offered
     assert refused.status_code == 409
     assert refused.json()["details"] == {"quantity": 0}
-    assert quantity(db, car) == 0
+    assert stock_quantity(db, car) == 0
     assert (db.orders.find_one({"_id": ObjectId(order["_id"])}) or {})["stockHold"] == "HELD"
     assert not branch_offered(api, car)
     # When the back office cancels the first order
@@ -63,7 +45,7 @@ def test_the_last_unit_is_ordered_once_and_a_cancel_gives_it_back(
     assert ops_main(["order", "transition", order["contractNumber"], "CANCELLED", "--cause", cause]) == 0
     capsys.readouterr()
     # Then the unit is back and the branch is offered again, at once
-    assert quantity(db, car) == 1
+    assert stock_quantity(db, car) == 1
     assert (db.orders.find_one({"_id": ObjectId(order["_id"])}) or {})["stockHold"] == "RETURNED"
     assert branch_offered(api, car)
 
@@ -77,7 +59,7 @@ def test_parallel_cancels_give_the_unit_back_once(api: ApiClient, db: Db) -> Non
     outcomes = race(lambda: lifecycle.transition(order_id, Status.CANCELLED, cause="race"), 8)
     # Then one cancelled it, the others were refused, and one unit went back
     assert outcomes.count("ok") == 1, outcomes
-    assert quantity(db, car) == 1
+    assert stock_quantity(db, car) == 1
     assert db.order_logs.count_documents({"orderId": order_id, "to": "CANCELLED"}) == 1
 
 
@@ -91,7 +73,7 @@ def test_a_car_handed_over_is_sold_and_its_unit_stays_gone(api: ApiClient, db: D
     lifecycle.transition(order_id, Status.READY, cause="arrived")
     lifecycle.transition(order_id, Status.IMPLEMENTED, cause="handed over")
     # Then the branch has two left, and the order's unit is sold
-    assert quantity(db, car) == 2
+    assert stock_quantity(db, car) == 2
     assert (db.orders.find_one({"_id": order_id}) or {})["stockHold"] == "SOLD"
 
 
@@ -102,5 +84,5 @@ def test_an_order_placed_before_holds_gives_nothing_back(db: Db) -> None:
     # When it is cancelled
     lifecycle.transition(order["_id"], Status.CANCELLED, cause="customer request")
     # Then the stock is as it was: that order never took a unit
-    assert quantity(db, car) == 3
+    assert stock_quantity(db, car) == 3
     assert "stockHold" not in (db.orders.find_one({"_id": order["_id"]}) or {})
