@@ -14,6 +14,7 @@ from bson import ObjectId
 from pymongo.database import Database
 
 from core.clock import FrozenClock
+from core.settings import reset_settings
 from domain.payments import reconciliation
 from domain.payments.processor import PaymentState, PaymentStatus, ProcessorPayment, ProcessorUnavailable
 from domain.payments.sandbox import PAYS_UZCARD, SandboxProcessor
@@ -181,3 +182,24 @@ def test_a_refund_pending_for_an_hour_is_counted_for_the_alarm(
     assert exit_code == 1
     assert json.loads(capsys.readouterr().out)["refundsPendingOverAnHour"] == 1
     assert ledger.refunded == []
+
+
+def test_a_cancel_run_without_the_processor_leaves_the_refunds_to_the_reconciliation(
+    api: ApiClient, db: Db, ledger: Ledger, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a paid order, and an operator's shell where no card processor is configured
+    order = paid_order(api, db, (1_000,))
+    with monkeypatch.context() as shell:
+        shell.setenv("PAYMENT_PROCESSOR", "http")
+        shell.delenv("PAYMENT_PROCESSOR_URL", raising=False)
+        reset_settings()
+        # When the back office cancels the order there
+        exit_code = cancel(order)
+    reset_settings()
+    # Then the order is cancelled and its refund written down, waiting for the reconciliation
+    assert exit_code == 0
+    assert "1 card refund(s) could not be done yet" in capsys.readouterr().err
+    assert [item["refund"] for item in history(api, order)] == ["PENDING"]
+    # And the reconciliation, which has the processor, gives the money back
+    assert reconciliation.reconcile().outcomes == {"Refunded": 1}
+    assert len(ledger.refunded) == 1
