@@ -190,8 +190,8 @@ def test_a_cancel_run_without_the_processor_leaves_the_refunds_to_the_reconcilia
     # Given a paid order, and an operator's shell where no card processor is configured
     order = paid_order(api, db, (1_000,))
     with monkeypatch.context() as shell:
-        shell.setenv("PAYMENT_PROCESSOR", "http")
-        shell.delenv("PAYMENT_PROCESSOR_URL", raising=False)
+        shell.setenv("PAYMENT_PROCESSOR", "atmos")
+        shell.delenv("ATMOS_API_URL", raising=False)
         reset_settings()
         # When the back office cancels the order there
         exit_code = cancel(order)
