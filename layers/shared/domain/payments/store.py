@@ -79,7 +79,7 @@ class Transaction(TypedDict):
     confirmedAt: NotRequired[datetime]
     failureReason: NotRequired[str]
     # "PENDING" | "DONE": the charge is (to be) given back to the card: the order refused it, or was
-    # cancelled after it was paid (domain.payments.cancellation)
+    # cancelled after it was paid (domain.payments.refunds)
     refund: NotRequired[RefundState]
     refundRequestedAt: NotRequired[datetime]
     refundLeaseUntil: NotRequired[datetime | None]  # an attempt at the processor holds the refund until then
