@@ -32,6 +32,7 @@ from domain.payments import store as payments
 
 # What `show` leaves out of each log entry: the order says them once.
 LOG_FIELDS_LEFT_OUT = ("_id", "orderId", "userId")
+PAYMENTS_SHOWN = 100  # newest first; an order has a handful
 # What `show` says of each card payment of the order (never the card's hash or the processor's token).
 PAYMENT_FIELDS = (
     "_id",
@@ -64,11 +65,9 @@ def show(reference: str) -> dict[str, Any]:
         {name: value for name, value in entry.items() if name not in LOG_FIELDS_LEFT_OUT}
         for entry in store.order_log(order["_id"])
     ]
-    shown = [
-        {name: transaction.get(name) for name in PAYMENT_FIELDS}
-        for transaction in payments.of_order(order["_id"], str(order["userId"]))
-    ]
-    return {"order": order, "log": log, "payments": shown}
+    page = payments.of_order(order["_id"], str(order["userId"]), offset=0, limit=PAYMENTS_SHOWN)
+    shown = [{name: transaction.get(name) for name in PAYMENT_FIELDS} for transaction in page.items]
+    return {"order": order, "log": log, "payments": shown, "paymentsTotal": page.total}
 
 
 def transition(reference: str, target: Status, cause: str) -> OrderRecord:
