@@ -64,6 +64,19 @@ def test_warming_needs_no_database_nor_secret(monkeypatch: pytest.MonkeyPatch):
     reset_process_state()
 
 
+def test_warming_builds_every_model_validator_a_request_would_build():
+    from core.models import ApiModel
+
+    # Given a function whose models build their validators on first use (defer_build)
+    # When the before-snapshot hooks run
+    run_before_snapshot(orders_app)
+
+    # Then every model of the function, the generic envelopes of its routes included, is built
+    models = snapstart.subclasses(ApiModel)
+    assert {"OrderResponse", "OrderItemPageResponse"} <= {model.__name__ for model in models}
+    assert [model.__name__ for model in models if not model.__pydantic_complete__] == []
+
+
 def test_two_instances_restored_from_one_snapshot_mint_different_ids_and_reconnect(seeded: Database[dict[str, Any]]):
     # Given an initialized instance that warmed up, used its database and was snapshotted
     run_before_snapshot(orders_app)

@@ -5,7 +5,8 @@ later instance from that snapshot, possibly days later and many at once. So:
 
 - before the snapshot, do once what every instance would otherwise do on its first request and is the
   same everywhere: read the settings, import what the first AWS call imports (boto3 and the Powertools
-  parameters utility that fetches the secrets), build the validation models of every route;
+  parameters utility that fetches the secrets), build the validation models of every route and the
+  validators of every model;
 - after a restore, forget what belongs to the process that was snapshotted (the MongoDB and
   EventBridge clients with their sockets, cached secrets that may have rotated, every per-process cache
   registered in `data.caches`, such as the partner keys) and draw again what must differ between
@@ -21,12 +22,15 @@ from __future__ import annotations
 import random
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
+from pydantic import BaseModel
 from snapshot_restore_py import register_after_restore, register_before_snapshot
 
 from core import ids, secrets
+from core.models import ApiModel
 from core.observability import logger
 from core.settings import get_settings
 from data import aws, caches, mongo
+from edge.validation import RequestModel
 
 
 def warm(app: APIGatewayRestResolver) -> None:
@@ -37,6 +41,19 @@ def warm(app: APIGatewayRestResolver) -> None:
     # Building the OpenAPI document resolves each route's parameters, body and response models, which
     # request validation then reuses.
     app.get_openapi_schema()
+    # Our models build their validators on first use (`defer_build`: a cold start without SnapStart
+    # builds only those its request needs); before a snapshot, build them all, the generic ones the
+    # document just parametrized (Envelope[Page[...]]) included, so no restored instance builds one.
+    for model in (*subclasses(ApiModel), *subclasses(RequestModel)):
+        model.model_rebuild(force=True)
+
+
+def subclasses(model: type[BaseModel]) -> list[type[BaseModel]]:
+    """Every class defined so far that derives from `model`, at any depth."""
+    found = []
+    for child in model.__subclasses__():
+        found += [child, *subclasses(child)]
+    return found
 
 
 @register_after_restore
