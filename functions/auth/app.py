@@ -17,6 +17,7 @@ app = create_app(callers=callers)
 
 @app.post(
     "/api/v1/auth/login",
+    operation_id="login",
     middlewares=[PUBLIC],
     status_code=201,
     summary="Sign in by phone or PINFL",
@@ -35,6 +36,7 @@ def login(body: LoginBody) -> Response[Envelope[Tokens]]:
 
 @app.post(
     "/api/v1/auth/refresh-token",
+    operation_id="refreshToken",
     middlewares=[PUBLIC],
     status_code=201,
     summary="Exchange a refresh token for a new token pair",
@@ -48,17 +50,19 @@ def refresh_token(body: RefreshBody) -> Response[Envelope[Tokens]]:
     return responses.created(pair, message="auth.token.refresh")
 
 
-@app.get("/api/v1/auth/me", middlewares=[JWT], summary="The signed-in user's profile")
+@app.get("/api/v1/auth/me", operation_id="getProfile", middlewares=[JWT], summary="The signed-in user's profile")
 def me() -> Response[Envelope[Profile]]:
     return responses.ok(service.profile(context.caller_id()))
 
 
 @app.post(
     "/api/v1/users/limit",
+    operation_id="verifyIdentity",
     middlewares=[JWT],
     summary="Verify the user's identity (OneID) to raise the purchase limit",
-    description="Send the authorization code the identity provider (OneID) returned. "
-    "The sandbox provider accepts any code once.",
+    description="Send the authorization code the identity provider (OneID) returned; each code works once. "
+    "Where the sandbox provider stands in (locally), `sandbox-verified-<n>` (n 1-99999) verifies test person n "
+    "and any code it does not know is refused (400), as the provider would.",
     responses={
         400: {"description": "The identity provider rejected the code (invalid or expired)"},
         409: {"description": "The code was already used"},

@@ -47,9 +47,8 @@ def car_filter(
     brands_named: list[ObjectId],
 ) -> dict[str, Any]:
     """The cars query. `min`/`max` bound `priceFrom`, the price the list shows; `search` matches the
-    car's name in every locale or the name of its brand (`brands_named`)."""
-    if min_price is not None and max_price is not None and min_price > max_price:
-        raise InvalidInput.field("query.min", "must not be greater than max")
+    car's name in every locale or the name of its brand (`brands_named`). A range with `min` above
+    `max` matches nothing, like any empty range (OpenAPI cannot say min <= max, so it is no error)."""
     query: dict[str, Any] = {}
     if brand_ids:
         query["brandId"] = {"$in": brand_ids}
