@@ -50,6 +50,7 @@ def is_signed_link(query: Mapping[str, str] | None) -> bool:
 def check_signed_link(path: str, query: Mapping[str, str]) -> None:
     """Raise NotPermitted unless `query` carries this path's valid, unexpired signature."""
     expires = query.get(EXPIRES, "")
-    valid = hmac.compare_digest(query.get(SIGNATURE, ""), _signature(path, query))
+    # As bytes: compare_digest refuses str with non-ASCII characters, and a query may hold any.
+    valid = hmac.compare_digest(query.get(SIGNATURE, "").encode(), _signature(path, query).encode())
     if not valid or not expires.isdigit() or int(expires) < clock.now().timestamp():
         raise NotPermitted("The link is invalid or has expired: ask for it again")
