@@ -59,10 +59,12 @@ def me() -> Response[Envelope[Profile]]:
     "/api/v1/users/limit",
     operation_id="verifyIdentity",
     middlewares=[JWT],
-    summary="Verify the user's identity (OneID) to raise the purchase limit",
-    description="Send the authorization code the identity provider (OneID) returned; each code works once. "
-    "Where the sandbox provider stands in (locally), `sandbox-verified-<n>` (n 1-99999) verifies test person n "
-    "and any code it does not know is refused (400), as the provider would.",
+    summary="Verify the user's identity (MyID or OneID) to raise the purchase limit",
+    description="Send the one-time code the identity provider returned to the app: MyID's SDK `code` after "
+    "face verification, or OneID's authorization `code` on the app's redirect URI (the stage's provider). "
+    "Each code verifies once. The sandbox provider (dev, staging) knows only its documented codes: "
+    "`sandbox-verified` and `sandbox-verified-<n>` verify person n, `sandbox-rejected` is refused, "
+    "`sandbox-outage` is an outage.",
     responses={
         400: {"description": "The identity provider rejected the code (invalid or expired)"},
         409: {"description": "The code was already used"},
