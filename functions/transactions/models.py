@@ -16,7 +16,7 @@ from domain.payments.cards import (
     parse_card_number,
     parse_expiry,
 )
-from domain.payments.store import Status
+from domain.payments.store import RefundState, Status
 from edge.validation import DocumentedAs, Money, MongoId, RequestModel
 
 # The order states, as the orders function names them (a function does not import another's package).
@@ -147,3 +147,9 @@ class HistoryItem(ApiModel):
     cardType: ECardType
     createdAt: Timestamp
     confirmedAt: Timestamp | None
+    refund: RefundState | None = Field(
+        description="the money given back to the card: PENDING (asked of the card processor, retried until it is "
+        "done) or DONE; null when nothing is refunded. A payment is refunded when its order is cancelled, or "
+        "when the order could no longer take it",
+    )
+    refundedAt: Timestamp | None = Field(description="when the refund was done")
