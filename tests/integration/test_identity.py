@@ -419,11 +419,9 @@ def test_the_client_secret_comes_from_secrets_manager(
     api: ApiClient, http_provider: FakeOneId, secretsmanager: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Given a deployed configuration: the OneID client secret only in Secrets Manager
-    arn = secretsmanager.create_secret(
-        Name="car-retail/dev/oneid-client-secret", SecretString="secret-from-secrets-manager"
-    )["ARN"]
+    secretsmanager.create_secret(Name="car-retail/dev/oneid-client-secret", SecretString="secret-from-secrets-manager")
     monkeypatch.delenv("ONEID_CLIENT_SECRET")
-    monkeypatch.setenv("ONEID_CLIENT_SECRET_ARN", arn)
+    monkeypatch.setenv("ONEID_CLIENT_SECRET_ID", "car-retail/dev/oneid-client-secret")  # by name, as the template
     reset_settings()
     http_provider.client_secret = "secret-from-secrets-manager"
     api.login()

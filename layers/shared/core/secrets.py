@@ -5,33 +5,109 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import time
+from dataclasses import dataclass
+from typing import Any
 
 from core.errors import Unavailable
 from core.settings import LOCAL_JWT_SECRET, get_settings
 
 SECRET_MAX_AGE_SECONDS = 300
+# A token naming a key this instance does not know makes it read the key again, at most this often: right
+# after a rotation, instances still holding the old key meet tokens signed with the new one.
+KEY_REFRESH_INTERVAL_SECONDS = 30
 
 
-def _from_secrets_manager(arn: str) -> str:
+def _from_secrets_manager(arn: str, *, force_fetch: bool = False) -> str:
     # Imported here: boto3 and the parameters utility are only paid for by deployed cold starts.
     from aws_lambda_powertools.utilities import parameters
 
-    value = parameters.get_secret(arn, max_age=SECRET_MAX_AGE_SECONDS)
+    value = parameters.get_secret(arn, max_age=SECRET_MAX_AGE_SECONDS, force_fetch=force_fetch)
     if not isinstance(value, str) or not value:
         raise Unavailable("Configuration secret is empty")
     return value
 
 
-def jwt_secret() -> str:
-    """The signing key. Deployed, Powertools caches it for SECRET_MAX_AGE_SECONDS, so a rotated key reaches
-    warm instances within minutes (tokens signed with the old key are then refused: users sign in again)."""
+@dataclass(frozen=True)
+class SigningKey:
+    """A token signing key and its id, the `kid` of the tokens it signs: derived from the key (so nothing
+    is stored beside it) and telling nothing about it."""
+
+    kid: str
+    secret: str
+
+    @classmethod
+    def of(cls, secret: str) -> SigningKey:
+        kid = hmac.new(secret.encode(), b"car-retail/kid", hashlib.sha256).hexdigest()[:16]
+        return cls(kid=kid, secret=secret)
+
+
+def jwt_secret(*, force_fetch: bool = False) -> str:
+    """The current signing key. Deployed, Powertools caches it for SECRET_MAX_AGE_SECONDS, so a rotated key
+    reaches warm instances within minutes; meanwhile the previous key still verifies (jwt_verification_key)."""
     settings = get_settings()
-    key = _configured(settings.jwt_secret, settings.jwt_secret_arn)
-    if key is not None:
-        return key
+    if settings.jwt_secret:
+        return settings.jwt_secret
+    if settings.jwt_secret_arn:
+        return _from_secrets_manager(settings.jwt_secret_arn, force_fetch=force_fetch)
     if settings.is_local:
         return LOCAL_JWT_SECRET
     raise RuntimeError("JWT_SECRET or JWT_SECRET_ARN must be set outside the local stage")
+
+
+def jwt_signing_key() -> SigningKey:
+    return SigningKey.of(jwt_secret())
+
+
+def jwt_verification_key(kid: str | None) -> SigningKey | None:
+    """The key that signed a token naming `kid`: the current one or the previous one (Secrets Manager's
+    AWSPREVIOUS version; JWT_PREVIOUS_SECRET locally), so a rotation logs no one out. A token without a
+    kid (signed before tokens carried one) is checked with the current key. None: no key of ours."""
+    current = jwt_signing_key()
+    if kid is None or kid == current.kid:
+        return current
+    previous = _previous_jwt_key()
+    if previous is not None and kid == previous.kid:
+        return previous
+    if time.monotonic() - _jwt_keys.refreshed_at < KEY_REFRESH_INTERVAL_SECONDS:
+        return None
+    _jwt_keys.refreshed_at = time.monotonic()
+    refreshed = SigningKey.of(jwt_secret(force_fetch=True))
+    return refreshed if kid == refreshed.kid else None
+
+
+class _JwtKeyMemo:
+    """What this instance remembers of the keys besides Powertools' cache of the current one."""
+
+    def __init__(self) -> None:
+        self.refreshed_at = float("-inf")  # when an unknown kid last made it read the current key again
+        self.previous: SigningKey | None = None
+        self.previous_read_at = float("-inf")
+        self.previous_versions: Any = None  # a SecretsProvider of its own: Powertools caches by name only
+
+
+_jwt_keys = _JwtKeyMemo()
+
+
+def _previous_jwt_key() -> SigningKey | None:
+    settings = get_settings()
+    if settings.jwt_secret or not settings.jwt_secret_arn:
+        return SigningKey.of(settings.jwt_previous_secret) if settings.jwt_previous_secret else None
+    if time.monotonic() - _jwt_keys.previous_read_at < SECRET_MAX_AGE_SECONDS:
+        return _jwt_keys.previous
+    from aws_lambda_powertools.utilities import parameters
+
+    if _jwt_keys.previous_versions is None:
+        _jwt_keys.previous_versions = parameters.SecretsProvider()
+    try:
+        value = _jwt_keys.previous_versions.get(
+            settings.jwt_secret_arn, max_age=SECRET_MAX_AGE_SECONDS, VersionStage="AWSPREVIOUS"
+        )
+    except parameters.exceptions.GetParameterError:
+        value = None  # a secret never rotated has no previous version
+    _jwt_keys.previous = SigningKey.of(value) if isinstance(value, str) and value else None
+    _jwt_keys.previous_read_at = time.monotonic()
+    return _jwt_keys.previous
 
 
 def keyed_hash(purpose: str, value: str) -> str:
@@ -76,7 +152,7 @@ def _required(value: str | None, secret_arn: str | None, missing: str) -> str:
 def mongodb_uri() -> str:
     settings = get_settings()
     return _required(
-        settings.mongodb_uri, settings.mongodb_uri_secret_arn, "MONGODB_URI or MONGODB_URI_SECRET_ARN must be set"
+        settings.mongodb_uri, settings.mongodb_uri_secret_id, "MONGODB_URI or MONGODB_URI_SECRET_ID must be set"
     )
 
 
@@ -84,13 +160,15 @@ def oneid_client_secret() -> str:
     settings = get_settings()
     return _required(
         settings.oneid_client_secret,
-        settings.oneid_client_secret_arn,
-        "ONEID_CLIENT_SECRET or ONEID_CLIENT_SECRET_ARN must be set when IDENTITY_PROVIDER=http",
+        settings.oneid_client_secret_id,
+        "ONEID_CLIENT_SECRET or ONEID_CLIENT_SECRET_ID must be set when IDENTITY_PROVIDER=http",
     )
 
 
 def reset_secrets() -> None:
     """Forget cached secret values (tests switch configurations within one process)."""
+    global _jwt_keys  # noqa: PLW0603 (a fresh memo, as a fresh process would have)
     from aws_lambda_powertools.utilities import parameters
 
     parameters.clear_caches()
+    _jwt_keys = _JwtKeyMemo()

@@ -28,7 +28,7 @@ class Settings(BaseModel):
     # JWT key required). `make run`, `make test` and `python -m local` set STAGE=local.
     stage: str = "prod"
     mongodb_uri: str | None = None
-    mongodb_uri_secret_arn: str | None = None
+    mongodb_uri_secret_id: str | None = None
     mongodb_db: str = "car_retail"
     mongodb_server_selection_timeout_ms: int = Field(default=3000, ge=100)
     # Every database operation gives up after this (pymongo timeoutMS), well inside the Lambda's 10 s,
@@ -39,6 +39,8 @@ class Settings(BaseModel):
     mongodb_max_pool_size: int = Field(default=5, ge=1, le=100)
 
     jwt_secret: str | None = None
+    # Locally, the key tokens were signed with before JWT_SECRET was rotated (deployed: AWSPREVIOUS).
+    jwt_previous_secret: str | None = None
     jwt_secret_arn: str | None = None
     jwt_issuer: str = "car-retail-api"
     access_token_ttl_seconds: int = Field(default=15 * 60, gt=0)
@@ -78,7 +80,7 @@ class Settings(BaseModel):
     oneid_profile_url: str | None = None
     oneid_client_id: str | None = None
     oneid_client_secret: str | None = None
-    oneid_client_secret_arn: str | None = None
+    oneid_client_secret_id: str | None = None
     oneid_redirect_uri: str | None = None
     oneid_timeout_seconds: float = Field(default=3.0, gt=0, description="per HTTP request")
     oneid_max_retries: int = Field(default=2, ge=0, le=5, description="retries on 5xx and connection errors")
