@@ -40,11 +40,12 @@ help:
 	@echo "make build | validate | deploy ENV=dev|staging|prod   AWS SAM (installed into $(SAM_VENV))"
 	@echo "make sam-invoke FN=Auth EVENT=events/auth/me.json | sam-api   sam local with Docker (README, sam local)"
 
-$(STAMP): layers/shared/requirements.txt requirements-dev.txt
+$(STAMP): layers/shared/requirements.txt requirements-dev.txt requirements-translator.txt
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 13), f"Python 3.13 is required, found {sys.version.split()[0]}: install it (pyenv install 3.13) or set PYTHON=python3.13"'
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet --no-deps -r requirements-translator.txt
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -120,8 +121,9 @@ sam-event: $(STAMP)
 	@mkdir -p .aws-sam/events
 	MONGODB_URI='$(LOCAL_MONGODB_URI)' $(PY) -m local event $(EVENT) > .aws-sam/events/$(notdir $(EVENT))
 
-sam-invoke: sam-event $(SAM_STAMP)
-	$(SAM) local invoke $(FN)Function -e .aws-sam/events/$(notdir $(EVENT)) $(SAM_LOCAL_OPTIONS)
+# FN=Auth EVENT=events/auth/me.json; no EVENT: an empty event (the scheduled jobs: FN=OutboxPublisher).
+sam-invoke: $(SAM_STAMP) $(if $(EVENT),sam-event)
+	$(SAM) local invoke $(FN)Function $(if $(EVENT),-e .aws-sam/events/$(notdir $(EVENT)),--no-event) $(SAM_LOCAL_OPTIONS)
 
 sam-api: $(SAM_STAMP)
 	$(SAM) local start-api --port $(SAM_LOCAL_PORT) $(SAM_LOCAL_OPTIONS)

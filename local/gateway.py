@@ -20,7 +20,7 @@ from http import HTTPStatus
 from typing import Any
 from urllib.parse import unquote_plus
 
-from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
+from werkzeug.exceptions import ClientDisconnected, HTTPException, MethodNotAllowed, NotFound
 from werkzeug.routing import Map, Rule
 from werkzeug.serving import WSGIRequestHandler
 from werkzeug.wrappers import Request, Response
@@ -180,7 +180,10 @@ class LocalApiGateway:
             return _envelope(404, "Route not found")
         except HTTPException as exc:  # e.g. a redirect werkzeug would suggest: not API Gateway behaviour
             return _envelope(exc.code or 404, "Route not found")
-        body = request.stream.read(MAX_BODY_BYTES + 1)
+        try:
+            body = request.stream.read(MAX_BODY_BYTES + 1)
+        except ClientDisconnected:  # the body stopped coming for READ_TIMEOUT_SECONDS, or the client left
+            return _envelope(408, "The request body did not arrive in time")
         if len(body) > MAX_BODY_BYTES:
             return _envelope(413, "Request body is larger than 10 MB")
         return self.invoke(route, build_event(request, route, path_parameters, body))
@@ -240,8 +243,7 @@ def mask_card_numbers(line: str) -> str:
     carries a card number (the contract puts it there), and a client may put one anywhere. Judged decoded,
     so no encoding nor case of the name (`card%4Eumber`, `CARDNUMBER`), no other parameter and no path
     segment gets card digits into the log; nor a number written with spaces, which splits a request line."""
-    masked = " ".join(_mask_target(part) for part in line.split(" "))
-    return CARD_DIGITS.sub(MASKED, masked)
+    return " ".join(_mask_target(part) for part in CARD_DIGITS.sub(MASKED, line).split(" "))
 
 
 # What the development server itself refuses, before any route: API Gateway answers these in the envelope.

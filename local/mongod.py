@@ -121,7 +121,7 @@ class Mongod:
             "--dbpath",
             str(self._data_dir()),
             "--bind_ip",
-            self._bind_ip(),
+            self.bind_ip,
             "--port",
             str(port),
             "--replSet",
@@ -141,7 +141,9 @@ class Mongod:
             command += ["--wiredTigerEngineConfigString", TEST_WORKLOAD_ENGINE_CONFIG]
         return command
 
-    def _bind_ip(self) -> str:
+    @property
+    def bind_ip(self) -> str:
+        """mongod's --bind_ip: 127.0.0.1, plus the addresses of `bind` (0.0.0.0: every address)."""
         extra = [address.strip() for address in self.bind.split(",") if address.strip()]
         if "0.0.0.0" in extra:  # asked for: containers reach it through the host's addresses
             return "0.0.0.0"

@@ -16,7 +16,6 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from core.observability import logger
 from data.mongo import create_indexes
 from deploy_hooks import codedeploy, custom_resource, smoke
-from domain.indexes import ALL_INDEXES
 
 
 @logger.inject_lambda_context(clear_state=True)
@@ -33,6 +32,9 @@ def post_traffic(event: dict[str, Any], context: LambdaContext) -> None:
 
 
 def _create_indexes() -> str:
+    # Imported here: every store's module, boto3 among what they import, is paid for by a run, not at init.
+    from domain.indexes import ALL_INDEXES
+
     created = create_indexes(ALL_INDEXES)
     logger.info("indexes ok", extra={"indexes": created})
     return f"{len(created)} indexes ok"

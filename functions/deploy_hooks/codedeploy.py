@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
-import boto3
-
 from core.observability import logger
 
 
@@ -23,6 +21,8 @@ def run_hook(event: dict[str, Any], step: Callable[[], str]) -> Literal["Succeed
     else:
         logger.info("deploy hook succeeded", extra={"deployment": event.get("DeploymentId"), "outcome": outcome})
         status = "Succeeded"
+    import boto3  # here, not at init (tests/unit/test_cold_start.py)
+
     boto3.client("codedeploy").put_lifecycle_event_hook_execution_status(
         deploymentId=event["DeploymentId"],
         lifecycleEventHookExecutionId=event["LifecycleEventHookExecutionId"],

@@ -13,8 +13,6 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
-import boto3
-
 REQUEST_TIMEOUT_SECONDS = 10
 FINGERPRINT = "deploy-smoke-check"
 
@@ -61,6 +59,8 @@ def _call(base_url: str, method: str, path: str, headers: dict[str, str], body: 
 
 def api_url(api_name: str) -> str:
     """The stage URL of the REST API named `api_name` (its stage is the Stage, also in the name's end)."""
+    import boto3  # here, not at init (tests/unit/test_cold_start.py)
+
     client = boto3.client("apigateway")
     stage = os.environ["STAGE"]
     for page in client.get_paginator("get_rest_apis").paginate():
@@ -71,6 +71,8 @@ def api_url(api_name: str) -> str:
 
 
 def smoke_caller(secret_id: str) -> Caller:
+    import boto3
+
     try:
         secret = json.loads(boto3.client("secretsmanager").get_secret_value(SecretId=secret_id)["SecretString"])
         return Caller(client=str(secret["client"]), phone=str(secret["phone"]))

@@ -10,5 +10,9 @@ from __future__ import annotations
 from aws_lambda_powertools.logging import Logger
 from aws_lambda_powertools.metrics import Metrics
 
+from core.settings import get_settings
+
 logger = Logger(service="car-retail-api", utc=True)
 metrics = Metrics(namespace="CarRetail", service="car-retail-api")
+# Every custom metric names its stage: the alarms and the dashboard of one environment read its own only.
+metrics.set_default_dimensions(stage=get_settings().stage)

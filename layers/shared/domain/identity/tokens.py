@@ -64,8 +64,7 @@ def _encode(subject: str, token_type: TokenType, jti: str, issued: datetime, ttl
 def verify(token: str, expected: TokenType) -> Claims:
     """Decode and check a token; any defect is a 401 with a message that does not echo the token."""
     try:
-        kid = jwt.get_unverified_header(token).get("kid")
-        key = jwt_verification_key(kid) if kid is None or isinstance(kid, str) else None
+        key = jwt_verification_key(jwt.get_unverified_header(token).get("kid"))  # PyJWT: a kid is a string
         if key is None:
             raise NotAuthenticated("Invalid token")
         payload: dict[str, Any] = jwt.decode(
