@@ -21,6 +21,8 @@ from local.seed.core import DEMO_PARTNER_KEY
 
 HOOK_EVENT = {"DeploymentId": "d-ABCDEF123", "LifecycleEventHookExecutionId": "eyJlbmNvZGVkIjoidHJ1ZSJ9"}
 DEMO_PHONE = "+998901234567"
+# What Lambda passes a handler (typed Any: the local stand-in is not Powertools' LambdaContext class)
+HOOK_CONTEXT: Any = LocalLambdaContext(function_name="PreTrafficHook")
 
 
 @pytest.fixture
@@ -65,7 +67,7 @@ def test_the_pre_traffic_hook_creates_the_indexes_and_reports_success(
     assert _index_names(db) < expected
     codedeploy_reports("Succeeded")
     # When CodeDeploy runs the hook before shifting traffic
-    app.pre_traffic(HOOK_EVENT, LocalLambdaContext(function_name="PreTrafficHook"))
+    app.pre_traffic(HOOK_EVENT, HOOK_CONTEXT)
     # Then every declared index exists again, and CodeDeploy was told it may shift traffic
     assert _index_names(db) == expected
 
@@ -119,7 +121,7 @@ def test_a_new_stack_gets_its_indexes_before_its_api_exists(
     for name in db.list_collection_names():
         db[name].drop_indexes()
     # When CloudFormation creates the custom resource DatabaseIndexes
-    app.pre_traffic(_custom_resource_event("Create", url), LocalLambdaContext(function_name="PreTrafficHook"))
+    app.pre_traffic(_custom_resource_event("Create", url), HOOK_CONTEXT)
     # Then the indexes exist and CloudFormation is told so (and goes on to create the API)
     assert _index_names(db) == expected
     [answer] = received
@@ -137,7 +139,7 @@ def test_deleting_the_stack_leaves_the_indexes_and_answers_at_once(
 ) -> None:
     url, received = cloudformation_response_url
     before = _index_names(db)
-    app.pre_traffic(_custom_resource_event("Delete", url), LocalLambdaContext(function_name="PreTrafficHook"))
+    app.pre_traffic(_custom_resource_event("Delete", url), HOOK_CONTEXT)
     assert _index_names(db) == before
     assert received[0]["Status"] == "SUCCESS"
 

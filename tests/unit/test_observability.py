@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from aws_lambda_powertools.metrics import MetricUnit
 
 from core.observability import metrics
@@ -12,7 +14,7 @@ def test_every_custom_metric_carries_the_stage() -> None:
     metrics.add_metric(name="OutboxOldestPendingSeconds", unit=MetricUnit.Seconds, value=0)
     try:
         # When it is written as CloudWatch's embedded metric format
-        blob = metrics.serialize_metric_set()
+        blob: dict[str, Any] = dict(metrics.serialize_metric_set())
     finally:
         metrics.clear_metrics()
     # Then it is recorded under the service and the stage (the tests run as `local`), as the alarms ask
