@@ -80,17 +80,23 @@ def test_a_kid_of_no_key_of_ours_and_a_forged_signature_are_refused(
             _verify(bad)
 
 
-def test_deployed_the_previous_secret_version_verifies_and_a_fresh_key_is_read_when_a_token_names_it(
-    db: Any, secretsmanager: Any, monkeypatch: pytest.MonkeyPatch, fresh_instance: None
-) -> None:
-    # Given a deployed instance whose key lives in Secrets Manager, and a token it signed
-    arn = secretsmanager.create_secret(Name="car-retail/dev/jwt", SecretString=OLD_KEY)["ARN"]
+@pytest.fixture
+def deployed_key(db: Any, secretsmanager: Any, monkeypatch: pytest.MonkeyPatch, fresh_instance: None) -> str:
+    """A deployed instance whose signing key (OLD_KEY) lives in Secrets Manager: the secret's ARN."""
+    arn: str = secretsmanager.create_secret(Name="car-retail/dev/jwt", SecretString=OLD_KEY)["ARN"]
     monkeypatch.delenv("JWT_SECRET")
     monkeypatch.setenv("JWT_SECRET_ARN", arn)
     reset_process_state()
+    return arn
+
+
+def test_deployed_the_previous_secret_version_verifies_and_a_fresh_key_is_read_when_a_token_names_it(
+    deployed_key: str, secretsmanager: Any
+) -> None:
+    # Given a token a deployed instance signed
     old_token = _access_token()
     # When an operator rotates the secret (put-secret-value: the old value becomes AWSPREVIOUS)
-    secretsmanager.put_secret_value(SecretId=arn, SecretString=NEW_KEY)
+    secretsmanager.put_secret_value(SecretId=deployed_key, SecretString=NEW_KEY)
     # Then this warm instance, still caching the old key, accepts a token another instance signed with the new one
     claims = jwt.decode(old_token, options={"verify_signature": False})
     new_token = jwt.encode(claims, NEW_KEY, algorithm="HS256", headers={"kid": SigningKey.of(NEW_KEY).kid})
@@ -101,13 +107,8 @@ def test_deployed_the_previous_secret_version_verifies_and_a_fresh_key_is_read_w
     assert jwt.get_unverified_header(_access_token())["kid"] == SigningKey.of(NEW_KEY).kid
 
 
-def test_deployed_a_never_rotated_secret_has_no_previous_key(
-    db: Any, secretsmanager: Any, monkeypatch: pytest.MonkeyPatch, fresh_instance: None
-) -> None:
-    arn = secretsmanager.create_secret(Name="car-retail/dev/jwt", SecretString=OLD_KEY)["ARN"]
-    monkeypatch.delenv("JWT_SECRET")
-    monkeypatch.setenv("JWT_SECRET_ARN", arn)
-    reset_process_state()
+def test_deployed_a_never_rotated_secret_has_no_previous_key(deployed_key: str) -> None:
+    # Given a secret with one version, and a token signed with a key that is not it
     claims = {"sub": USER_ID, "typ": "access", "jti": "1", "iat": 1, "exp": 2**40, "iss": "car-retail-api"}
     stranger = jwt.encode(claims, NEW_KEY, algorithm="HS256", headers={"kid": SigningKey.of(NEW_KEY).kid})
     with pytest.raises(NotAuthenticated):
