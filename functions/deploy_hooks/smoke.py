@@ -1,5 +1,6 @@
 """The post-traffic smoke check: what a partner app does first, through the deployed API (API Gateway,
-the functions' alias, the database): a login, a catalog read and a dictionary read with the token.
+the functions' alias, the database): a login, the profile with its token, a catalog read and a
+dictionary read.
 
 It signs in as the partner key and phone of the secret SMOKE_CHECK_SECRET_ID, JSON {"client", "phone"}:
 a partner registered for it and a number kept for it (docs/OPERATIONS.md, First deploy)."""
@@ -33,12 +34,14 @@ def check_deployed_api() -> str:
 
 
 def check(base_url: str, caller: Caller) -> str:
-    """Sign in, read the brands and the regions; raise SmokeCheckFailed at the first unexpected answer."""
+    """Sign in and read the profile with the token, the brands and the contacts; raise SmokeCheckFailed at
+    the first unexpected answer."""
     headers = {"client": caller.client, "fingerprint": FINGERPRINT, "Content-Type": "application/json"}
     tokens = _call(base_url, "POST", "/api/v1/auth/login", headers, {"phone": caller.phone}, expect=201)
     headers["Authorization"] = f"Bearer {tokens['data']['accessToken']}"
+    _call(base_url, "GET", "/api/v1/auth/me", headers, None, expect=200)
     _call(base_url, "GET", "/api/v1/brands", headers, None, expect=200)
-    _call(base_url, "GET", "/api/v1/dictionaries/branch/regions", headers, None, expect=200)
+    _call(base_url, "GET", "/api/v1/dictionaries/contacts", headers, None, expect=200)
     return f"login, catalog and dictionary answered at {base_url}"
 
 
