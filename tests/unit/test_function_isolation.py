@@ -27,7 +27,7 @@ def imported_packages(source: Path) -> set[str]:
 
 def test_every_function_group_is_found():
     # Given / When the packages under functions/ / Then the seven route groups, the scheduled outbox publisher
-    # and the deploy hooks
+    # the webhook delivery and the deploy hooks
     assert GROUPS == [
         "auth",
         "catalog",
@@ -38,6 +38,7 @@ def test_every_function_group_is_found():
         "payments",
         "saved_cars",
         "transactions",
+        "webhooks",
     ]
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.errors import Unavailable
-from core.settings import LOCAL_JWT_SECRET, get_settings
+from core.settings import LOCAL_JWT_SECRET, LOCAL_WEBHOOK_SIGNING_KEY, get_settings
 
 SECRET_MAX_AGE_SECONDS = 300
 # A token naming a key this instance does not know makes it read the key again, at most this often: right
@@ -46,13 +46,23 @@ def jwt_secret(*, force_fetch: bool = False) -> str:
     """The current signing key. Deployed, Powertools caches it for SECRET_MAX_AGE_SECONDS, so a rotated key
     reaches warm instances within minutes; meanwhile the previous key still verifies (jwt_verification_key)."""
     settings = get_settings()
-    if settings.jwt_secret:
-        return settings.jwt_secret
-    if settings.jwt_secret_arn:
-        return _from_secrets_manager(settings.jwt_secret_arn, force_fetch=force_fetch)
-    if settings.is_local:
-        return LOCAL_JWT_SECRET
-    raise RuntimeError("JWT_SECRET or JWT_SECRET_ARN must be set outside the local stage")
+    return _or_local_default(
+        _configured(settings.jwt_secret, settings.jwt_secret_arn, force_fetch=force_fetch),
+        LOCAL_JWT_SECRET,
+        "JWT_SECRET or JWT_SECRET_ARN must be set outside the local stage",
+    )
+
+
+def webhook_signing_key() -> str:
+    """The key every partner's webhook signing secret is derived from (`domain.partners.webhooks`).
+    Deployed it is a secret of its own (the template generates it): rotating it changes every partner's
+    secret, so it is rotated only after a compromise, with every partner told its new secret."""
+    settings = get_settings()
+    return _or_local_default(
+        _configured(settings.webhook_signing_key, settings.webhook_signing_key_arn),
+        LOCAL_WEBHOOK_SIGNING_KEY,
+        "WEBHOOK_SIGNING_KEY or WEBHOOK_SIGNING_KEY_ARN must be set outside the local stage",
+    )
 
 
 def jwt_signing_key() -> SigningKey:
@@ -133,13 +143,22 @@ def payment_processor_credentials() -> tuple[str, str]:
     raise Unavailable("Card processor credentials are not configured")
 
 
-def _configured(value: str | None, secret_arn: str | None) -> str | None:
+def _configured(value: str | None, secret_arn: str | None, *, force_fetch: bool = False) -> str | None:
     """A secret given in clear (locally) or by the ARN of its Secrets Manager secret (deployed)."""
     if value:
         return value
     if secret_arn:
-        return _from_secrets_manager(secret_arn)
+        return _from_secrets_manager(secret_arn, force_fetch=force_fetch)
     return None
+
+
+def _or_local_default(configured: str | None, local_default: str, missing: str) -> str:
+    """A configured key, or its development default on a laptop; outside `local`, RuntimeError(missing)."""
+    if configured is not None:
+        return configured
+    if get_settings().is_local:
+        return local_default
+    raise RuntimeError(missing)
 
 
 def _required(value: str | None, secret_arn: str | None, missing: str) -> str:
