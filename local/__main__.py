@@ -2,7 +2,8 @@
 
 python -m local serve [--port 3000]      the whole API on http://127.0.0.1:3000 (make run)
 python -m local invoke Auth -e events/auth/login.json
-python -m local seed                     load the demo data (idempotent)
+python -m local seed                     load the demo data file through the data set import (idempotent)
+python -m local demo-data                rewrite local/seed/demo-data.json from local/seed's tables
 """
 
 from __future__ import annotations
@@ -25,11 +26,12 @@ def serve(port: int, host: str) -> None:
     os.environ.setdefault("ASSETS_BASE_URL", assets_base_url(host, port))  # images and files of the seed
     workers = worker_count()
     pool = WorkerPool(host, port, workers)  # bound before seeding: a taken port fails fast
-    inserted = prepare_database(seed=True)
+    # A database that has a catalog keeps it (an operator's or a developer's changes); `make seed` reloads.
+    changed = prepare_database(seed=True, only_if_empty=True)
     reset_client()  # the workers open their own connections
     print(f"MongoDB: {os.environ['MONGODB_URI']}  (mongosh, or MONGODB_URI=... python -m ops ...)")
     print(
-        f"demo data: {sum(inserted.values())} documents inserted ({', '.join(f'{k} {v}' for k, v in inserted.items())})"
+        f"demo data: {sum(changed.values())} records written ({', '.join(f'{k} {v}' for k, v in changed.items() if v)})"
     )
     print(f"Car Retail API on http://{host}:{port}  (client header: demo-partner-key)")
     print(f"Swagger UI on http://{host}:{port}{DOCS_PREFIX}")
@@ -50,7 +52,13 @@ def main(argv: list[str] | None = None) -> int:
     invoke_cmd.add_argument("function", help="function name from template.yaml, e.g. Auth")
     invoke_cmd.add_argument("-e", "--event", required=True, type=Path, help="event JSON file")
     commands.add_parser("seed", help="create indexes and load the demo data")
+    commands.add_parser("demo-data", help="rewrite local/seed/demo-data.json from local/seed's tables")
     args = parser.parse_args(argv)
+    if args.command == "demo-data":
+        from local.seed import write_demo_data
+
+        print(f"wrote {write_demo_data()}")
+        return 0
 
     apply_local_defaults()
     database = ensure_database()
@@ -62,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             from local.invoke import invoke, load_event
 
-            prepare_database(seed=True)
+            prepare_database(seed=True, only_if_empty=True)
             print(json.dumps(invoke(args.function, load_event(args.event)), indent=2, ensure_ascii=False))
     except KeyboardInterrupt:
         pass

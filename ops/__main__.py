@@ -6,6 +6,11 @@ python -m ops order show <orderId | contractNumber>       an order and its log
 python -m ops order transition <order> READY --cause ...  READY, IMPLEMENTED or CANCELLED
 python -m ops openapi                                     regenerate openapi.json (make openapi)
 python -m ops reconcile                                   one payment reconciliation pass (what runs every 5 min)
+python -m ops partners add|list|enable|disable|rotate     partner apps' keys (ops/partners.py)
+python -m ops catalog export|import|schema FILE           the reference data set as one file (ops/catalog.py)
+python -m ops stock set BRANCH MODIFICATION COLOR QTY     units a branch can still sell (ops/stock.py)
+python -m ops prices set MODIFICATION PRICE               a modification's price (ops/prices.py)
+python -m ops promo add|list|disable                      promo codes (ops/promo.py)
 python -m ops bench [--help]                              cold init and warm requests, measured (make bench)
 """
 
@@ -16,7 +21,10 @@ import sys
 
 from data.mongo import create_indexes
 from domain.indexes import ALL_INDEXES
-from ops import orders
+from ops import catalog, orders, partners, prices, promo, stock
+
+# Command groups with their own module: each adds its parser and runs its command.
+GROUPS = {"order": orders, "partners": partners, "catalog": catalog, "stock": stock, "prices": prices, "promo": promo}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,10 +46,11 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("openapi", help="write openapi.json, the OpenAPI document generated from the resolvers")
     commands.add_parser("reconcile", help="finish or fail stuck card payments and retry pending refunds, once")
     commands.add_parser("bench", help="cold init per function and warm requests per sample event, measured")
-    orders.add_commands(commands)
+    for group in GROUPS.values():
+        group.add_commands(commands)
     args = parser.parse_args(argv)
-    if args.command == "order":
-        return orders.run(args)
+    if args.command in GROUPS:
+        return GROUPS[args.command].run(args)
     if args.command == "bank-offers":
         from domain.financing.store import create_bank_offers
 

@@ -52,7 +52,7 @@ def test_the_demo_dataset_is_big_and_complete(seeded: Database[dict[str, Any]]) 
                     for asset in value.values() if isinstance(value, dict) else [value]:
                         assert asset is None or (ASSETS_DIR / asset).is_file(), asset
     # And seeding again inserts nothing
-    assert set(seed_all(db).values()) == {0}
+    assert set(seed_all().values()) == {0}
 
 
 def test_a_client_walks_from_brands_to_where_a_car_is_in_stock(seeded_api: ApiClient) -> None:

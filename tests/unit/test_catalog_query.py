@@ -45,8 +45,10 @@ def test_car_filter_combines_every_condition() -> None:
     assert {next(iter(condition)) for condition in query["$or"][:3]} == {"name.ru", "name.uz", "name.en"}
 
 
-def test_car_filter_without_parameters_matches_everything() -> None:
-    assert car_filter(brand_ids=[], body_type_ids=[], min_price=None, max_price=None, search="", brands_named=[]) == {}
+def test_car_filter_without_parameters_matches_every_active_car() -> None:
+    # Given no parameters / When the filter is built / Then only deactivated cars are left out
+    query = car_filter(brand_ids=[], body_type_ids=[], min_price=None, max_price=None, search="", brands_named=[])
+    assert query == {"active": {"$ne": False}}
 
 
 def test_car_filter_refuses_min_above_max() -> None:

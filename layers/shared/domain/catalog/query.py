@@ -37,6 +37,11 @@ def name_matches(term: str) -> list[dict[str, Any]]:
     return [{f"name.{locale}": contains(term)} for locale in LOCALES]
 
 
+# A car the data set dropped while orders still name it is kept, deactivated: hidden from buyers.
+# (Cars stored before the flag have none: they are active.)
+ACTIVE_CAR: dict[str, Any] = {"active": {"$ne": False}}
+
+
 def car_filter(
     *,
     brand_ids: list[ObjectId],
@@ -50,7 +55,7 @@ def car_filter(
     car's name in every locale or the name of its brand (`brands_named`)."""
     if min_price is not None and max_price is not None and min_price > max_price:
         raise InvalidInput.field("query.min", "must not be greater than max")
-    query: dict[str, Any] = {}
+    query: dict[str, Any] = dict(ACTIVE_CAR)
     if brand_ids:
         query["brandId"] = {"$in": brand_ids}
     if body_type_ids:

@@ -127,6 +127,11 @@ def find_user_by_pin(pin: str) -> User | None:
 LOGIN_CONFLICT = "This phone number or PINFL is already registered to another user"
 
 
+def insert_user_if_missing(user: User) -> bool:
+    """Store the user unless one with its id exists (the demo user); whether it was stored."""
+    return _users().update_one({"_id": user["_id"]}, {"$setOnInsert": user}, upsert=True).upserted_id is not None
+
+
 def create_user_on_login(changes: LoginChanges) -> User:
     """Create the user a login names, keyed by its PINFL, else its phone; a concurrent login creating the
     same person meets the unique index (409)."""

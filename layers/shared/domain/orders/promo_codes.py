@@ -88,3 +88,29 @@ def consume(code: str, user_id: ObjectId) -> PromoCodeRecord:
 def release(code: str, user_id: ObjectId) -> None:
     """Give back a use taken by `consume` (the order it was for was not stored)."""
     store.give_back_promo_use(normalize(code), user_id)
+
+
+# --- operators (python -m ops promo) ------------------------------------------------------------------
+
+
+def add(promo: PromoCodeRecord) -> PromoCodeRecord:
+    """Store a new code (its rules checked by the caller: `domain.dataset.models.PromoCode`), unused."""
+    record = PromoCodeRecord(
+        {**promo, "_id": normalize(promo["_id"]), "used": 0, "usedBy": [], "createdAt": clock.now()}
+    )
+    if not store.insert_promo_code(record):
+        raise Conflict("A promo code with this code exists", details={"code": record["_id"]})
+    return record
+
+
+def all_codes() -> list[PromoCodeRecord]:
+    """Every code with how often it was used (not by whom)."""
+    return store.all_promo_codes()
+
+
+def disable(code: str) -> PromoCodeRecord:
+    """End the code now (it answers "expired" from now on); uses already taken stay."""
+    ended = store.end_promo_code(normalize(code), clock.now())
+    if ended is None:
+        raise NotFound("Promo code not found")
+    return ended
