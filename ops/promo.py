@@ -63,7 +63,7 @@ def record(args: argparse.Namespace) -> PromoCodeRecord:
             usageLimit=args.uses,
         )
     except ValidationError as error:
-        problems = "; ".join(f"{location(e['loc'])}: {e['msg']}" for e in error.errors())
+        problems = "; ".join(f"{location(e['loc'])}: {e['msg']}" if e["loc"] else e["msg"] for e in error.errors())
         raise InvalidInput(f"Not a valid promo code: {problems}") from None
     fields = promo.model_dump()
     return PromoCodeRecord({"_id": fields.pop("code"), **fields})  # type: ignore[typeddict-item]

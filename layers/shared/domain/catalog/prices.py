@@ -7,7 +7,7 @@ from __future__ import annotations
 from bson import ObjectId
 from pymongo.client_session import ClientSession
 
-from core import clock
+from core import clock, ids
 from core.errors import NotFound
 from data.mongo import in_transaction
 from domain.catalog import store
@@ -21,7 +21,7 @@ def set_price(modification_id: ObjectId, price: int, *, by: str, cause: str) -> 
             raise NotFound("No modification with this id", details={"modificationId": str(modification_id)})
         car, before = found
         change = PriceChange(
-            _id=ObjectId(),
+            _id=ids.new_id(),
             carId=car["_id"],
             modificationId=modification_id,
             before=before,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bson import ObjectId
 from pymongo.client_session import ClientSession
 
-from core import clock
+from core import clock, ids
 from core.errors import InvalidInput, NotFound
 from data.mongo import in_transaction
 from domain.catalog import store as catalog
@@ -34,7 +34,7 @@ def set_quantity(
     def work(session: ClientSession) -> StockChange:
         before = store.set_stock(branch_id, car["_id"], modification_id, color_id, quantity, session=session)
         change = StockChange(
-            _id=ObjectId(),
+            _id=ids.new_id(),
             branchId=branch_id,
             carId=car["_id"],
             modificationId=modification_id,
