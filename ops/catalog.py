@@ -47,11 +47,12 @@ def add_commands(commands: Any) -> None:
 
 
 def report(plan: Plan, *, dry_run: bool) -> None:
-    verb = "would change" if dry_run else "changed"
-    counts = plan.counts()
-    for collection, numbers in counts.items():
+    for collection, numbers in plan.counts().items():
         print(f"{collection}: " + ", ".join(f"{what} {n}" for what, n in numbers.items()))
-    print(f"{verb}: nothing" if plan.empty else f"{verb}: see above")
+    if plan.empty:
+        print("nothing would change" if dry_run else "nothing changed")
+    else:
+        print("dry run: nothing was written" if dry_run else "imported in one transaction")
 
 
 @refused_exits

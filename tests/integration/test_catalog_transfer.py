@@ -112,7 +112,7 @@ def test_the_same_file_twice_changes_nothing_the_second_time(
     assert catalog_import(DEMO_DATA_FILE) == 0
     # Then every collection reports nothing added, changed or removed
     out = capsys.readouterr().out
-    assert "changed: nothing" in out
+    assert out.splitlines()[-1] == "nothing changed"
     assert all(line.endswith("added 0, changed 0, deactivated 0, removed 0") for line in out.splitlines()[:-2]), out
 
 

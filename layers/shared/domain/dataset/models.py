@@ -9,7 +9,6 @@ the file leaves that collection as it is; a list in the file is the whole collec
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from bson import ObjectId
@@ -57,7 +56,6 @@ Percent = Annotated[StrictInt, Field(ge=0, le=100)]
 Months = Annotated[StrictInt, Field(ge=1, le=600)]
 Order = Annotated[StrictInt, Field(description="position in lists, ascending")]
 Asset = Annotated[str, StringConstraints(min_length=1), Field(description="a URL (https://…) or an asset key")]
-Time = Annotated[datetime, AwareDatetime]
 
 
 class Record(BaseModel):

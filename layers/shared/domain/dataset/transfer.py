@@ -319,7 +319,7 @@ class Plan:
 
     @property
     def empty(self) -> bool:
-        return not any(any(changes.counts().values()) for changes in self.changes)
+        return not any(any(numbers.values()) for numbers in self.counts().values())
 
 
 def _stored(session: ClientSession | None) -> dict[str, list[Document]]:
