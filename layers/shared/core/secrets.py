@@ -80,12 +80,13 @@ def mongodb_uri() -> str:
     )
 
 
-def oneid_client_secret() -> str:
+def identity_client_secret() -> str:
+    """The client secret of the identity provider the stage uses (MyID or OneID)."""
     settings = get_settings()
     return _required(
-        settings.oneid_client_secret,
-        settings.oneid_client_secret_arn,
-        "ONEID_CLIENT_SECRET or ONEID_CLIENT_SECRET_ARN must be set when IDENTITY_PROVIDER=http",
+        settings.identity_client_secret,
+        settings.identity_client_secret_arn,
+        "IDENTITY_CLIENT_SECRET or IDENTITY_CLIENT_SECRET_ARN must be set when IDENTITY_PROVIDER is myid or oneid",
     )
 
 

@@ -71,19 +71,24 @@ class Settings(BaseModel):
     payment_processor_password: str | None = None
     payment_processor_secret_id: str | None = None
     payment_processor_timeout_seconds: float = Field(default=5.0, gt=0, le=8)
-    identity_provider: Literal["sandbox", "http"] = "sandbox"
-
-    # Identity verification (POST /api/v1/users/limit) through an OAuth2 provider of the OneID kind.
-    oneid_token_url: str | None = None
-    oneid_profile_url: str | None = None
-    oneid_client_id: str | None = None
-    oneid_client_secret: str | None = None
-    oneid_client_secret_arn: str | None = None
-    oneid_redirect_uri: str | None = None
-    oneid_timeout_seconds: float = Field(default=3.0, gt=0, description="per HTTP request")
-    oneid_max_retries: int = Field(default=2, ge=0, le=5, description="retries on 5xx and connection errors")
-    oneid_retry_backoff_seconds: float = Field(default=0.25, ge=0, description="first retry delay, doubled each time")
-    oneid_deadline_seconds: float = Field(default=8.0, gt=0, description="budget of one verification, retries included")
+    # Identity verification (POST /api/v1/users/limit): the sandbox, MyID or OneID (README, "Identity
+    # verification"). The URL is MyID's API (https://api.myid.uz) or OneID's OAuth endpoint
+    # (https://sso.egov.uz/sso/oauth/Authorization.do); the client is the one the provider registered.
+    identity_provider: Literal["sandbox", "myid", "oneid"] = "sandbox"
+    identity_provider_url: str | None = None
+    identity_client_id: str | None = None
+    identity_client_secret: str | None = None
+    identity_client_secret_arn: str | None = None
+    oneid_redirect_uri: str | None = Field(default=None, description="the redirect URI registered with OneID")
+    oneid_scope: str | None = Field(default=None, description="OneID scope; OneID's default is the client id")
+    identity_timeout_seconds: float = Field(default=3.0, gt=0, description="per HTTP request")
+    identity_max_retries: int = Field(default=2, ge=0, le=5, description="retries on 5xx and connection errors")
+    identity_retry_backoff_seconds: float = Field(
+        default=0.25, ge=0, description="first retry delay, doubled each time"
+    )
+    identity_deadline_seconds: float = Field(
+        default=8.0, gt=0, description="budget of one verification, retries included"
+    )
     verified_purchase_limit: int = Field(default=500_000_000, ge=0, description="sums unlocked by verification")
 
     @model_validator(mode="after")
