@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from bson import ObjectId
 
-from core.errors import AppError, NotFound
+from core.errors import NotFound
 from core.serialization import to_json
 from data import outbox
 from domain.orders import lifecycle, store
 from domain.orders.lifecycle import BACK_OFFICE_TARGETS, Status
 from domain.orders.records import OrderRecord
+from ops.output import refused_exits
 
 # What `show` leaves out of each log entry: the order says them once.
 LOG_FIELDS_LEFT_OUT = ("_id", "orderId", "userId")
@@ -66,16 +66,11 @@ def add_commands(commands: Any) -> None:
     move.add_argument("--cause", required=True, help="why, for the order log (e.g. who and what happened)")
 
 
+@refused_exits
 def run(args: argparse.Namespace) -> int:
-    try:
-        if args.action == "show":
-            result: Any = show(args.order)
-        else:
-            result = transition(args.order, Status(args.status), args.cause.strip() or "back office")
-    except AppError as refused:
-        print(f"refused: {refused.message}", file=sys.stderr)
-        if refused.details:
-            print(to_json(refused.details), file=sys.stderr)
-        return 1
+    if args.action == "show":
+        result: Any = show(args.order)
+    else:
+        result = transition(args.order, Status(args.status), args.cause.strip() or "back office")
     print(json.dumps(json.loads(to_json(result)), indent=2, ensure_ascii=False))
     return 0

@@ -63,6 +63,7 @@ DEACTIVATED: dict[str, Document] = {"cars": {"active": False}, "branches": {"act
 # Orders point at cars and branches: those stay (deactivated) when the file drops them.
 ORDERED = {"cars": "carId", "branches": "branchId"}
 CONTACTS_ID = "contacts"
+_MISSING = object()  # a field the stored record lacks (differs from any value, None included)
 
 
 class DataSetRefused(InvalidInput):
@@ -386,9 +387,6 @@ def plan(data: DataSet, *, session: ClientSession | None = None) -> Plan:
                 changes.retired.append((record_id, hidden))
         planned.append(changes)
     return Plan(planned)
-
-
-_MISSING = object()
 
 
 def import_data_set(data: DataSet, *, dry_run: bool = False) -> Plan:

@@ -94,25 +94,18 @@ def register_partner(client_key: str, name: str, *, active: bool = True) -> None
     _cache.clear()
 
 
-PARTNER_EXISTS = "A partner with this name exists"
-
-
 def insert_partner(key_hash: str, name: str, *, at: datetime) -> PartnerRecord:
     """A new, active partner; Conflict if the name is taken."""
     record = PartnerRecord(_id=key_hash, name=name, active=True, createdAt=at)
     try:
         _partners().insert_one(record)
     except DuplicateKeyError as exc:
-        raise Conflict(PARTNER_EXISTS, details={"name": name}) from exc
+        raise Conflict("A partner with this name exists", details={"name": name}) from exc
     return record
 
 
 def all_partners() -> list[PartnerRecord]:
     return list(_partners().find({}).sort([("createdAt", 1), ("_id", 1)]))
-
-
-def find_partner_by_name(name: str) -> PartnerRecord | None:
-    return _partners().find_one({"name": name})
 
 
 def set_partner_active(name: str, active: bool, *, at: datetime) -> PartnerRecord | None:
