@@ -11,6 +11,7 @@ python -m ops catalog export|import|schema FILE           the reference data set
 python -m ops stock set BRANCH MODIFICATION COLOR QTY     units a branch can still sell (ops/stock.py)
 python -m ops prices set MODIFICATION PRICE               a modification's price (ops/prices.py)
 python -m ops promo add|list|disable                      promo codes (ops/promo.py)
+python -m ops webhooks set|list|rotate-secret|remove      partners' webhook endpoints (ops/webhooks.py)
 python -m ops bench [--help]                              cold init and warm requests, measured (make bench)
 """
 
@@ -21,10 +22,18 @@ import sys
 
 from data.mongo import create_indexes
 from domain.indexes import ALL_INDEXES
-from ops import catalog, orders, partners, prices, promo, stock
+from ops import catalog, orders, partners, prices, promo, stock, webhooks
 
 # Command groups with their own module: each adds its parser and runs its command.
-GROUPS = {"order": orders, "partners": partners, "catalog": catalog, "stock": stock, "prices": prices, "promo": promo}
+GROUPS = {
+    "order": orders,
+    "webhooks": webhooks,
+    "partners": partners,
+    "catalog": catalog,
+    "stock": stock,
+    "prices": prices,
+    "promo": promo,
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -49,6 +58,10 @@ def main(argv: list[str] | None = None) -> int:
     for group in GROUPS.values():
         group.add_commands(commands)
     args = parser.parse_args(argv)
+    if args.command in ("order", "reconcile"):
+        from local import webhooks as local_webhooks
+
+        local_webhooks.install()  # on a laptop (STAGE=local, no queue): the webhooks of a change go out at once
     if args.command in GROUPS:
         return GROUPS[args.command].run(args)
     if args.command == "bank-offers":

@@ -8,13 +8,14 @@ from domain.partners.store import register_partner
 from local.seed.support import stable_id
 
 DEMO_PARTNER_KEY = "demo-partner-key"
+DEMO_PARTNER = "Demo partner"
 DEMO_USER_ID = stable_id("user:demo")
 DEMO_USER_PHONE = "+998901234567"
 
 
 def seed() -> int:
     """Register the demo partner key and store the demo user if missing; how many users were stored."""
-    register_partner(DEMO_PARTNER_KEY, "Demo partner")
+    register_partner(DEMO_PARTNER_KEY, DEMO_PARTNER)
     now = clock.now()
     user = User(
         _id=DEMO_USER_ID,

@@ -24,7 +24,7 @@ from domain.orders.lifecycle import Status
 from domain.orders.placement import new_order
 from domain.orders.purchase import Purchase
 from domain.orders.records import OrderLogRecord, OrderRecord
-from local.seed.core import DEMO_USER_ID
+from local.seed.core import DEMO_PARTNER, DEMO_USER_ID
 from local.seed.support import stable_id
 
 DEMO_NEW_ORDER_ID = stable_id("order:demo:new")
@@ -84,11 +84,11 @@ def demo_purchase(data: DataSet) -> Purchase | None:
 
 def _demo_orders(purchase: Purchase) -> tuple[list[OrderRecord], list[OrderLogRecord]]:
     placed = clock.now() - timedelta(days=3)
-    fresh = new_order(purchase, owner=DEMO_USER_ID, payment_type="CASH")
+    fresh = new_order(purchase, owner=DEMO_USER_ID, partner=DEMO_PARTNER, payment_type="CASH")
     fresh.update(
         {"_id": DEMO_NEW_ORDER_ID, "contractNumber": "CR-DEMO-000001", "createdAt": placed, "updatedAt": placed}
     )
-    paid = new_order(purchase, owner=DEMO_USER_ID, payment_type="CASH")
+    paid = new_order(purchase, owner=DEMO_USER_ID, partner=DEMO_PARTNER, payment_type="CASH")
     paid_at = placed + timedelta(hours=2)
     paid.update(
         {

@@ -1,12 +1,15 @@
 """Partner client keys (`partners`): stored as SHA-256 hashes with the partner's name, an active flag and
-its creation time; after a key rotation the previous key's hash too, until its grace period ends."""
+its creation time; after a key rotation the previous key's hash too, until its grace period ends.
+Partner webhook endpoints (`partner_webhooks`): one per partner, by the partner's name (the rules are in
+`domain.partners.webhooks`)."""
 
 from __future__ import annotations
 
 import hashlib
 from datetime import datetime, timedelta
-from typing import NotRequired, TypedDict
+from typing import NotRequired, TypedDict, cast
 
+from pymongo import ReturnDocument
 from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
 from pymongo.errors import DuplicateKeyError
@@ -18,7 +21,8 @@ from data.caches import BoundedCache
 from data.mongo import Index, collection, get_db, in_transaction
 
 # The gate finds a partner by `_id` (its key's hash) or, during a rotation's grace period, by the
-# previous key's hash; operators name partners, so a name is one partner's.
+# previous key's hash; operators name partners (and webhooks are kept by name), so a name is one
+# partner's.
 INDEXES: list[Index] = [
     Index("partners", [("previousKeyHash", 1)], "partners_previous_key", {"sparse": True}),
     Index(
@@ -141,3 +145,71 @@ def replace_key(name: str, new_key_hash: str, *, previous_until: datetime, at: d
     rotated = in_transaction(work)
     _cache.clear()
     return rotated
+
+
+def partner_exists(name: str) -> bool:
+    """Whether any partner record has this name (operators name partners by it)."""
+    return _partners().find_one({"name": name}, {"_id": 1}) is not None
+
+
+# --- webhook endpoints ------------------------------------------------------------------------------
+
+
+class WebhookEndpoint(TypedDict):
+    """Where a partner's order events are delivered. `salt` is what its signing secret is derived from
+    (`domain.partners.webhooks.signing_secret`), never the secret itself; after a rotation the previous
+    salt signs too until `previousUntil`."""
+
+    _id: str  # the partner's name
+    url: str
+    salt: str
+    previousSalt: NotRequired[str | None]
+    previousUntil: NotRequired[datetime | None]
+    createdAt: datetime
+    updatedAt: datetime
+
+
+def _webhooks() -> Collection[WebhookEndpoint]:
+    return collection("partner_webhooks", WebhookEndpoint)
+
+
+def find_webhook(partner: str) -> WebhookEndpoint | None:
+    return _webhooks().find_one({"_id": partner})
+
+
+def webhooks() -> list[WebhookEndpoint]:
+    return list(_webhooks().find().sort("_id", 1))
+
+
+def set_webhook_url(partner: str, url: str, *, new_salt: str, now: datetime) -> WebhookEndpoint:
+    """Point the partner's endpoint at `url`; a new endpoint gets `new_salt`, an existing one keeps its own."""
+    found = _webhooks().find_one_and_update(
+        {"_id": partner},
+        {"$set": {"url": url, "updatedAt": now}, "$setOnInsert": {"salt": new_salt, "createdAt": now}},
+        upsert=True,
+        return_document=ReturnDocument.AFTER,
+    )
+    return cast("WebhookEndpoint", found)
+
+
+def replace_webhook_salt(
+    partner: str, *, current_salt: str, new_salt: str, previous_until: datetime, now: datetime
+) -> bool:
+    """Sign with `new_salt` from now on and with `current_salt` until `previous_until`, if `current_salt`
+    is still the endpoint's (a conditional update: two rotations at once cannot lose a salt)."""
+    result = _webhooks().update_one(
+        {"_id": partner, "salt": current_salt},
+        {
+            "$set": {
+                "salt": new_salt,
+                "previousSalt": current_salt,
+                "previousUntil": previous_until,
+                "updatedAt": now,
+            }
+        },
+    )
+    return result.modified_count == 1
+
+
+def remove_webhook(partner: str) -> bool:
+    return _webhooks().delete_one({"_id": partner}).deleted_count == 1
