@@ -66,7 +66,11 @@ ERRORS: dict[int, tuple[str, str, dict[str, Any]]] = {
         "State conflict, e.g. the price changed or the order is not payable",
         _error_example(409, "Price has changed", details={"currentPrice": 410000000}),
     ),
-    413: ("PayloadTooLarge", "Body over 10 MB", _error_example(413, "Request body is larger than 10 MB")),
+    413: (
+        "PayloadTooLarge",
+        "Body over 64 KB (over any body the route takes), or over 10 MB at the gateway",
+        _error_example(413, "Request body is larger than this route takes (64 KB)"),
+    ),
     415: (
         "UnsupportedMediaType",
         "A body that is not `application/json`",

@@ -20,9 +20,16 @@ class UnsupportedMediaType(InvalidInput):
     default_message = "Unsupported Content-Type: send the body as application/json"
 
 
+class BodyTooLarge(InvalidInput):
+    """A body larger than any the route takes (`edge.access.MAX_JSON_BODY_BYTES`)."""
+
+    default_message = "Request body is larger than this route takes"
+
+
 # Most specific first: an error takes the status of the first class here it is an instance of.
 STATUSES: tuple[tuple[type[AppError], int], ...] = (
     (UnsupportedMediaType, 415),
+    (BodyTooLarge, 413),
     (InvalidInput, 400),
     (NotAuthenticated, 401),
     (NotPermitted, 403),

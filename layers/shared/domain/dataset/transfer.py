@@ -8,7 +8,8 @@ same file imported twice changes nothing the second time.
 Records missing from the file are removed, except what something staying in the database still points
 at: a car or branch that orders name is deactivated (orders keep the price and deal they were placed
 with, and their snapshot of the car), and what a kept record needs (its brand, region...) is kept.
-The bank offers follow the credit products and modifications in the same transaction.
+The bank offers follow the credit products and modifications, and the brands' and cars' search keys
+their names, in the same transaction.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pymongo.client_session import ClientSession
 from core import clock
 from core.errors import InvalidInput
 from data.mongo import Document
+from domain.catalog.store import refresh_search_prefixes
 from domain.dataset import store
 from domain.dataset.models import FORMAT_VERSION, DataSet
 from domain.dataset.store import Changes
@@ -63,6 +65,8 @@ DEACTIVATED: dict[str, Document] = {"cars": {"active": False}, "branches": {"act
 # Orders point at cars and branches: those stay (deactivated) when the file drops them.
 ORDERED = {"cars": "carId", "branches": "branchId"}
 CONTACTS_ID = "contacts"
+# Stored but never in the file: computed on import (prices "from", search keys) or the database's own.
+DERIVED = ("priceFrom", "searchPrefixes", "used", "usedBy")
 _MISSING = object()  # a field the stored record lacks (differs from any value, None included)
 
 
@@ -183,7 +187,7 @@ def new_record_fields(section: str) -> Document:
 
 def record_of(section: str, doc: Document) -> dict[str, Any]:
     """A stored document as the file holds it."""
-    record = {key: value for key, value in doc.items() if key not in ("priceFrom", "used", "usedBy")}
+    record = {key: value for key, value in doc.items() if key not in DERIVED}
     if section == "promoCodes":
         record.pop("createdAt", None)
         record["code"] = record.pop("_id")
@@ -399,6 +403,7 @@ def import_data_set(data: DataSet, *, dry_run: bool = False) -> Plan:
         for changes in planned.changes:
             store.apply(changes, session=session)
         planned.bank_offers = sync_bank_offers(session=session)
+        refresh_search_prefixes(session=session)  # the names' search keys, derived as every catalog writer does
         return planned
 
     return store.replace_in_transaction(work)
