@@ -91,6 +91,8 @@ INDEXES = [
     # A modification or color is found with its car (orders, financing, availability).
     Index("cars", [("modifications._id", 1)], "cars_modification"),
     Index("cars", [("colors._id", 1)], "cars_color"),
+    # The deactivated cars, counted on keys (the whole catalog's count is the collection's less these).
+    Index("cars", [("active", 1)], "cars_active"),
     Index("price_changes", [("modificationId", 1), ("at", -1)], "price_changes_by_modification"),
 ]
 
@@ -175,10 +177,24 @@ def find_car_page(
     query: dict[str, Any], sort: SortSpec, *, offset: int, limit: int, collation: dict[str, Any] | None = None
 ) -> FoundPage[CarRecord]:
     """One page of matches (list-item fields) and how many match; limit 0 only counts. The page is read
-    with the list index of its filter and sort (`CAR_FILTERS`, `CAR_SORTS`)."""
+    with the list index of its filter and sort (`CAR_FILTERS`, `CAR_SORTS`). The whole catalog is counted
+    exactly: the collection's own count less its few deactivated cars."""
     index = car_list_index(query, sort)
+    cars = _cars()
+
+    def every_active_car() -> int:
+        return cars.estimated_document_count() - cars.count_documents({"active": False})
+
     return find_page(
-        _cars(), query, sort, offset=offset, limit=limit, projection=LIST_FIELDS, collation=collation, index=index
+        cars,
+        query,
+        sort,
+        offset=offset,
+        limit=limit,
+        projection=LIST_FIELDS,
+        collation=collation,
+        index=index,
+        exact_count=every_active_car if query == ACTIVE_CAR else None,
     )
 
 
