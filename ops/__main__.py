@@ -3,7 +3,8 @@
 python -m ops indexes                                     create the declared indexes, refresh the catalog search keys
 python -m ops bank-offers                                 store the bank offers of new cars or credit products
 python -m ops order show <orderId | contractNumber>       an order and its log
-python -m ops order transition <order> READY --cause ...  READY, IMPLEMENTED or CANCELLED
+python -m ops order transition <order> READY --cause ...  READY, IMPLEMENTED or CANCELLED (refunds card payments)
+python -m ops orders expire                               cancel the unpaid orders past ORDER_HOLD_HOURS
 python -m ops openapi                                     regenerate openapi.json (make openapi)
 python -m ops reconcile                                   one payment reconciliation pass (what runs every 5 min)
 python -m ops partners add|list|enable|disable|rotate     partner apps' keys (ops/partners.py)
@@ -28,6 +29,7 @@ from ops import catalog, orders, partners, prices, promo, stock, webhooks
 # Command groups with their own module: each adds its parser and runs its command.
 GROUPS = {
     "order": orders,
+    "orders": orders,
     "webhooks": webhooks,
     "partners": partners,
     "catalog": catalog,
@@ -61,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     for group in GROUPS.values():
         group.add_commands(commands)
     args = parser.parse_args(argv)
-    if args.command in ("order", "reconcile"):
+    if args.command in ("order", "orders", "reconcile"):
         from local import webhooks as local_webhooks
 
         local_webhooks.install()  # on a laptop (STAGE=local, no queue): the webhooks of a change go out at once

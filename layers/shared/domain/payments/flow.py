@@ -51,6 +51,7 @@ from domain.payments.store import (
     MAX_RESENDS,
     OTP_TTL_SECONDS,
     RESEND_COOLDOWN_SECONDS,
+    RefundState,
     Status,
     Transaction,
     TransactionChanges,
@@ -94,6 +95,8 @@ class HistoryEntry:
     card_type: str
     created_at: datetime
     confirmed_at: datetime | None
+    refund: RefundState | None
+    refunded_at: datetime | None
 
 
 def card_type_of(raw_number: str) -> ECardType:
@@ -249,6 +252,8 @@ def history(user_id: str, order_id: str, *, offset: int, limit: int) -> FoundPag
             card_type=transaction["cardType"],
             created_at=transaction["createdAt"],
             confirmed_at=transaction.get("confirmedAt"),
+            refund=transaction.get("refund"),
+            refunded_at=transaction.get("refundedAt"),
         )
         for transaction in found.items
     ]
@@ -417,6 +422,9 @@ def _fail(
     outcome = "the card was not charged"
     if refund_with is not None:
         changes["refund"] = cancel_charge(refund_with, transaction)
+        changes["refundRequestedAt"] = now
+        if changes["refund"] == "DONE":
+            changes["refundedAt"] = now
         outcome = REFUND_OUTCOMES[changes["refund"]]
     lifecycle.release_charge(transaction["orderId"], str(transaction["_id"]))
     store.update_claimed(int(transaction["_id"]), claim_id, now, changes)
@@ -426,7 +434,7 @@ def _fail(
     )
 
 
-def cancel_charge(processor: CardProcessor, transaction: Transaction) -> str:
+def cancel_charge(processor: CardProcessor, transaction: Transaction) -> RefundState:
     """Void or refund the charge: "DONE", or "PENDING" when the processor could not be reached (the
     payment reconciliation tries again)."""
     try:
