@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("openapi", help="write openapi.json, the OpenAPI document generated from the resolvers")
     commands.add_parser("reconcile", help="finish or fail stuck card payments and retry pending refunds, once")
     commands.add_parser("bench", help="cold init per function and warm requests per sample event, measured")
-    for group in GROUPS.values():
+    for group in dict.fromkeys(GROUPS.values()):  # `order` and `orders` are one module's
         group.add_commands(commands)
     args = parser.parse_args(argv)
     if args.command in ("order", "orders", "reconcile"):
