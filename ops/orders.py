@@ -24,6 +24,7 @@ from data import outbox
 from domain.orders import lifecycle, store
 from domain.orders.lifecycle import BACK_OFFICE_TARGETS, Status
 from domain.orders.records import OrderRecord
+from edge.error_codes import message
 
 # What `show` leaves out of each log entry: the order says them once.
 LOG_FIELDS_LEFT_OUT = ("_id", "orderId", "userId")
@@ -36,7 +37,7 @@ def find_order(reference: str) -> OrderRecord:
     else:
         order = store.find_order_by_contract_number([reference, reference.upper()])
     if order is None:
-        raise NotFound(f"No order with id or contract number {reference}")
+        raise NotFound("ORDER_NOT_FOUND")
     return order
 
 
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             result = transition(args.order, Status(args.status), args.cause.strip() or "back office")
     except AppError as refused:
-        print(f"refused: {refused.message}", file=sys.stderr)
+        print(f"refused: {refused.code}: {message(refused.code, 'en', refused.params)}", file=sys.stderr)
         if refused.details:
             print(to_json(refused.details), file=sys.stderr)
         return 1

@@ -38,13 +38,13 @@ def valid_pinfl(first13: str = "3010199000001") -> str:
 
 
 def race(action: Callable[[], object], times: int) -> list[str]:
-    """Run `action` from `times` threads at once; each outcome is "ok" or the message of its 409."""
+    """Run `action` from `times` threads at once; each outcome is "ok" or the code of its 409."""
 
     def attempt(_: int) -> str:
         try:
             action()
         except Conflict as refused:
-            return refused.message
+            return refused.code
         return "ok"
 
     with ThreadPoolExecutor(max_workers=times) as pool:

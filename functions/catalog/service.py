@@ -63,14 +63,14 @@ def list_cars(
 def _car(car_id: str, *fields: str) -> CarRecord:
     car = store.find_car_fields(car_id, *fields)
     if car is None:
-        raise NotFound("Car not found")
+        raise NotFound("CAR_NOT_FOUND")
     return car
 
 
 def car_detail(car_id: str, *, fingerprint: str, locale: Locale) -> CarDetail:
     car = store.find_car(car_id)
     if car is None:
-        raise NotFound("Car not found")
+        raise NotFound("CAR_NOT_FOUND")
     return views.car_detail(
         car,
         brand=store.find_brand(car["brandId"]),
@@ -99,7 +99,7 @@ def list_brands(*, search: str | None, sort: BrandSort, locale: Locale) -> Page[
 def brand_detail(brand_id: str, *, locale: Locale) -> BrandDetail:
     brand = store.find_brand(brand_id)
     if brand is None:
-        raise NotFound("Brand not found")
+        raise NotFound("BRAND_NOT_FOUND")
     return views.brand_detail(brand, store.count_cars_of_brand(brand["_id"]), locale)
 
 

@@ -17,7 +17,7 @@ from payments.models import InstallmentCell, InstallmentMatrix, InstallmentPlan,
 
 def matrix(brand_id: str, payment_type: PaymentType, modification_id: str, *, locale: Locale) -> InstallmentMatrix:
     if payment_type is not PaymentType.INSTALLMENT:
-        raise InvalidInput.field("query.paymentTypeId", "installment matrices exist for INSTALLMENT only")
+        raise InvalidInput.field("query.paymentTypeId", "INSTALLMENT_ONLY")
     car, modification = references.car_and_modification(modification_id, brand_id=brand_id)
     price = modification["price"]
     plans: list[InstallmentPlanRecord] = []

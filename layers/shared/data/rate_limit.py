@@ -11,8 +11,8 @@ from data.mongo import Index, get_db
 INDEXES = [Index("rate_limits", [("expiresAt", 1)], "rate_limits_ttl", {"expireAfterSeconds": 0})]
 
 
-def hit(key: str, *, limit: int, window_seconds: int, message: str) -> None:
-    """Count one attempt for `key`; 429 with Retry-After once `limit` attempts fall in this window."""
+def hit(key: str, *, limit: int, window_seconds: int, error_code: str) -> None:
+    """Count one attempt for `key`; 429 `error_code` with Retry-After once `limit` attempts fall in this window."""
     now = clock.now()
     window_start = int(now.timestamp()) // window_seconds * window_seconds
     counter = get_db().rate_limits.find_one_and_update(
@@ -27,4 +27,4 @@ def hit(key: str, *, limit: int, window_seconds: int, message: str) -> None:
     assert counter is not None  # an upsert always returns the document
     if counter["count"] > limit:
         retry_after = window_start + window_seconds - int(now.timestamp())
-        raise TooManyAttempts(message, retry_after=retry_after)
+        raise TooManyAttempts(error_code, retry_after=retry_after)

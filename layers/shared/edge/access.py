@@ -45,11 +45,11 @@ class AccessPolicy:
             return None  # a public route ignores any Authorization header, as API Gateway would
         if not authorization:
             if self.token_required:
-                raise NotAuthenticated("Authorization header with a Bearer access token is required")
+                raise NotAuthenticated("TOKEN_MISSING")
             return None
         scheme, _, token = authorization.strip().partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
-            raise NotAuthenticated("Authorization header must be 'Bearer <access token>'")
+            raise NotAuthenticated("AUTHORIZATION_MALFORMED")
         return callers.verify_access_token(token.strip())
 
     def __repr__(self) -> str:
@@ -70,16 +70,13 @@ def check_request(headers: Any, policy: AccessPolicy, callers: Callers) -> Reque
     for name in REQUIRED_HEADERS:
         value = (headers.get(name) or "").strip()
         if not value:
-            raise InvalidInput(
-                f"Missing required header: {name}",
-                errors=[{"field": f"header.{name}", "message": "is required"}],
-            )
+            raise InvalidInput.field(f"header.{name}", "MISSING_HEADER", header=name)
         if len(value) > MAX_HEADER_LENGTH:
-            raise InvalidInput.field(f"header.{name}", f"must be at most {MAX_HEADER_LENGTH} characters")
+            raise InvalidInput.field(f"header.{name}", "HEADER_TOO_LONG", header=name, max=MAX_HEADER_LENGTH)
         values[name] = value
     partner = callers.partner_name(values["client"])
     if partner is None:
-        raise NotPermitted("Unknown or inactive client key")
+        raise NotPermitted("CLIENT_KEY_UNKNOWN")
     user_id = policy.authenticate(headers.get("Authorization"), callers)
     return RequestContext(
         locale=parse_accept_language(headers.get("accept-language")),
@@ -101,7 +98,7 @@ def require_json_body(event: Any, takes_body: bool) -> None:
     try:
         event.decoded_body  # noqa: B018 (decoding is the check)
     except ValueError:
-        raise InvalidInput.field("body", "must be UTF-8 encoded JSON") from None
+        raise InvalidInput.field("body", "BODY_NOT_UTF8") from None
     parse_json_body(event)
 
 
@@ -111,9 +108,9 @@ def parse_json_body(event: Any) -> None:
     try:
         event.json_body  # noqa: B018 (parsing is the check)
     except RecursionError:
-        raise InvalidInput.field("body", "is nested too deeply") from None
+        raise InvalidInput.field("body", "BODY_TOO_DEEP") from None
     except json.JSONDecodeError:
         pass  # not JSON at all: validation answers with its own 400
     except ValueError:
         # An integer literal longer than Python converts (sys.get_int_max_str_digits(), 4,300 digits).
-        raise InvalidInput.field("body", "holds a number with too many digits") from None
+        raise InvalidInput.field("body", "NUMBER_TOO_LONG") from None

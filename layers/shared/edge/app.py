@@ -33,17 +33,20 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel
 from pymongo.errors import AutoReconnect, ConnectionFailure, ExecutionTimeout, NetworkTimeout
 
-from core.errors import AppError
+from core.errors import AppError, FieldProblem, InvalidInput
+from core.locale import Locale, parse_accept_language
 from core.observability import logger, metrics
 from core.serialization import to_json
 from core.settings import get_settings
 from data import outbox
 from edge import cors, responses, snapstart
 from edge.access import UNDECLARED, AccessPolicy, check_request, require_json_body
-from edge.context import Callers, RequestContext, set_current
+from edge.context import Callers, RequestContext, current, set_current
+from edge.error_codes import field_code, rendered_errors
 from edge.errors import headers_of, status_of
 
 ROUTE_SIGNATURE = inspect.signature(APIGatewayRestResolver.route)
+CONTENT_LANGUAGE = "Content-Language"
 DATABASE_ERRORS: list[type[Exception]] = [ConnectionFailure, AutoReconnect, NetworkTimeout, ExecutionTimeout]
 
 
@@ -52,11 +55,13 @@ def _field_name(location: tuple[Any, ...]) -> str:
     return ".".join(str(part) for part in location)
 
 
-def validation_errors(exc: RequestValidationError) -> list[dict[str, str]]:
-    return [
-        {"field": _field_name(tuple(error.get("loc", ()))), "message": str(error.get("msg", "is invalid"))}
-        for error in exc.errors()
-    ]
+def validation_problems(exc: RequestValidationError) -> list[FieldProblem]:
+    """Each invalid input with its code (never pydantic's own English words)."""
+    problems: list[FieldProblem] = []
+    for error in exc.errors():
+        code, params = field_code(error)
+        problems.append({"field": _field_name(tuple(error.get("loc", ()))), "code": code, "params": params})
+    return problems
 
 
 @dataclass(frozen=True)
@@ -143,35 +148,35 @@ def create_app(*, callers: Callers) -> ApiResolver:
     @app.exception_handler(AppError)
     def handle_app_error(exc: AppError) -> Response:
         if status_of(exc) >= 500:
-            logger.error("request failed", extra={"status": status_of(exc), "reason": exc.message})
+            logger.error("request failed", extra={"status": status_of(exc), "code": exc.code})
         return responses.refusal(exc)
 
     @app.exception_handler(RequestValidationError)
     def handle_validation_error(exc: RequestValidationError) -> Response:
-        errors = validation_errors(exc)
-        summary = "; ".join(f"{error['field']}: {error['message']}" for error in errors[:5])
-        return responses.error(400, f"Validation failed: {summary}", errors=errors)
+        problems = validation_problems(exc)
+        fields = ", ".join(dict.fromkeys(problem["field"] for problem in problems))
+        return responses.refusal(InvalidInput("VALIDATION_FAILED", errors=problems, fields=fields))
 
     @app.exception_handler(ResponseValidationError)
     def handle_response_validation_error(exc: ResponseValidationError) -> Response:
         # Where and why only: the values may be tokens or personal data.
         mismatches = [{"loc": error.get("loc"), "type": error.get("type")} for error in exc.errors()]
         logger.error("response does not match its declared model", extra={"errors": mismatches})
-        return responses.error(500, "Internal server error")
+        return responses.error(500, "INTERNAL_ERROR")
 
     @app.exception_handler(DATABASE_ERRORS)
     def handle_database_unavailable(exc: Exception) -> Response:
         logger.exception("database unavailable")
-        return responses.error(503, "Service temporarily unavailable, try again later")
+        return responses.error(503, "SERVICE_UNAVAILABLE")
 
     @app.exception_handler(Exception)
     def handle_unexpected(exc: Exception) -> Response:
         logger.exception("unexpected error")
-        return responses.error(500, "Internal server error")
+        return responses.error(500, "INTERNAL_ERROR")
 
     @app.not_found
     def handle_not_found(exc: Exception) -> Response:
-        return responses.error(404, "Route not found")
+        return responses.error(404, "ROUTE_NOT_FOUND")
 
     return app
 
@@ -192,27 +197,47 @@ def gate(app: ApiResolver, event: dict[str, Any]) -> RequestContext | None:
     return caller
 
 
-def _refusal(status: int, message: str, **extra: Any) -> dict[str, Any]:
+def _refusal(status: int, code: str, **extra: Any) -> dict[str, Any]:
     """The proxy response of a request the gate turned away: the API's envelope, as the resolver sends it."""
     headers = {"Content-Type": ["application/json"]}
     headers.update({name: [value] for name, value in (extra.pop("headers", None) or {}).items()})
-    body = to_json(responses.envelope(status, message, None, **extra))
+    body = to_json(responses.error_envelope(status, code, **extra))
     return {"statusCode": status, "multiValueHeaders": headers, "body": body, "isBase64Encoded": False}
 
 
 def gate_or_refuse(app: ApiResolver, event: dict[str, Any]) -> dict[str, Any] | None:
     """Run the gate; the response to send instead of resolving the event, if it refuses."""
     try:
-        set_current(gate(app, event) or RequestContext())
+        set_current(gate(app, event) or RequestContext(locale=request_locale(event)))
     except AppError as refused:
-        return _refusal(status_of(refused), refused.message, errors=refused.errors, headers=headers_of(refused))
+        return _refusal(
+            status_of(refused),
+            refused.code,
+            params=refused.params,
+            errors=rendered_errors(refused.errors, current().locale),
+            details=refused.details,
+            headers=headers_of(refused),
+        )
     except tuple(DATABASE_ERRORS):
         logger.exception("database unavailable")
-        return _refusal(503, "Service temporarily unavailable, try again later")
+        return _refusal(503, "SERVICE_UNAVAILABLE")
     except Exception:
         logger.exception("unexpected error")
-        return _refusal(500, "Internal server error")
+        return _refusal(500, "INTERNAL_ERROR")
     return None
+
+
+def request_locale(event: dict[str, Any]) -> Locale:
+    return parse_accept_language(APIGatewayProxyEvent(event).headers.get("accept-language"))
+
+
+def with_language(result: dict[str, Any], locale: Locale) -> dict[str, Any]:
+    """Say the answer's language (`Content-Language`) on a proxy result, in whichever header map it uses."""
+    if "multiValueHeaders" in result:
+        result["multiValueHeaders"] = {**(result.get("multiValueHeaders") or {}), CONTENT_LANGUAGE: [locale]}
+    else:
+        result["headers"] = {**(result.get("headers") or {}), CONTENT_LANGUAGE: locale}
+    return result
 
 
 def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
@@ -226,14 +251,16 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
     @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True)
     @metrics.log_metrics(capture_cold_start_metric=True)
     def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-        set_current(RequestContext())  # nothing of the previous invocation leaks into this one
+        # Nothing of the previous invocation leaks into this one; the gate's refusals speak the language too.
+        locale = request_locale(event)
+        set_current(RequestContext(locale=locale))
         refused = gate_or_refuse(app, event)
         if refused is not None:
-            return cors.add_headers(event, refused)
+            return with_language(cors.add_headers(event, refused), locale)
         outbox.start_request()
         response = app.resolve(event, context)
         outbox.flush()  # the events this request committed, right away (best effort, never raises)
-        return cors.add_headers(event, response)
+        return with_language(cors.add_headers(event, response), locale)
 
     snapstart.register(app)
     return lambda_handler

@@ -17,7 +17,7 @@ from core.errors import (
 class UnsupportedMediaType(InvalidInput):
     """A body sent as anything but JSON."""
 
-    default_message = "Unsupported Content-Type: send the body as application/json"
+    default_code = "UNSUPPORTED_MEDIA_TYPE"
 
 
 # Most specific first: an error takes the status of the first class here it is an instance of.
@@ -33,8 +33,12 @@ STATUSES: tuple[tuple[type[AppError], int], ...] = (
 )
 
 
+def status_of_kind(kind: type[AppError]) -> int:
+    return next((status for known, status in STATUSES if issubclass(kind, known)), 500)
+
+
 def status_of(error: AppError) -> int:
-    return next((status for kind, status in STATUSES if isinstance(error, kind)), 500)
+    return status_of_kind(type(error))
 
 
 def headers_of(error: AppError) -> dict[str, str]:

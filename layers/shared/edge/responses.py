@@ -1,5 +1,6 @@
 """The response envelope every JSON response carries:
-`{"success", "statusCode", "message", "data"}` (+ `errors` / `details` on some errors)."""
+`{"success", "statusCode", "message", "data"}`; errors add their `code` (+ `errors` / `details` on some),
+the message in the request's language (edge.error_codes)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from aws_lambda_powertools.event_handler import Response, content_types
 
 from core.errors import AppError
 from core.serialization import to_json
+from edge import context
 from edge.envelope import Envelope
+from edge.error_codes import message, rendered_errors
 from edge.errors import headers_of, status_of
 
 SUCCESS = "Success"
@@ -39,26 +42,39 @@ def created[T](data: T, *, message: str = SUCCESS) -> Response[Envelope[T]]:
 
 def error(
     status: int,
-    message: str,
+    code: str,
     *,
+    params: dict[str, Any] | None = None,
     errors: list[dict[str, Any]] | None = None,
     details: dict[str, Any] | None = None,
     headers: dict[str, str] | None = None,
 ) -> Response:
+    """An error in the envelope: its code, and its message in the request's language."""
+    body = error_envelope(status, code, params=params, errors=errors, details=details)
     return Response(
-        status_code=status,
-        content_type=content_types.APPLICATION_JSON,
-        body=to_json(envelope(status, message, None, errors=errors, details=details)),
-        headers=headers,
+        status_code=status, content_type=content_types.APPLICATION_JSON, body=to_json(body), headers=headers
     )
+
+
+def error_envelope(
+    status: int,
+    code: str,
+    *,
+    params: dict[str, Any] | None = None,
+    errors: list[dict[str, Any]] | None = None,
+    details: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    text = message(code, context.locale(), params)
+    return envelope(status, text, None, code=code, errors=errors, details=details)
 
 
 def refusal(refused: AppError) -> Response:
     """The envelope of an error the service raised, with the status and headers its kind has."""
     return error(
         status_of(refused),
-        refused.message,
-        errors=refused.errors,
+        refused.code,
+        params=refused.params,
+        errors=rendered_errors(refused.errors, context.locale()),
         details=refused.details,
         headers=headers_of(refused),
     )

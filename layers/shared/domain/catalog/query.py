@@ -20,10 +20,10 @@ def parse_ids(value: str | None, field: str) -> list[ObjectId]:
     """`"id1,id2"` as ObjectIds; blanks are skipped, anything else malformed is a 400 naming the field."""
     parts = [part.strip() for part in (value or "").split(",") if part.strip()]
     if len(parts) > MAX_IDS:
-        raise InvalidInput.field(field, f"at most {MAX_IDS} ids")
+        raise InvalidInput.field(field, "TOO_MANY_IDS", max=MAX_IDS)
     for part in parts:
         if not ObjectId.is_valid(part):
-            raise InvalidInput.field(field, f"'{part[:30]}' is not a 24-character hexadecimal id")
+            raise InvalidInput.field(field, "INVALID_ID")
     return list(dict.fromkeys(ObjectId(part) for part in parts))
 
 
@@ -49,7 +49,7 @@ def car_filter(
     """The cars query. `min`/`max` bound `priceFrom`, the price the list shows; `search` matches the
     car's name in every locale or the name of its brand (`brands_named`)."""
     if min_price is not None and max_price is not None and min_price > max_price:
-        raise InvalidInput.field("query.min", "must not be greater than max")
+        raise InvalidInput.field("query.min", "RANGE_INVERTED")
     query: dict[str, Any] = {}
     if brand_ids:
         query["brandId"] = {"$in": brand_ids}

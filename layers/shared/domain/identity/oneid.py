@@ -32,7 +32,6 @@ from domain.identity.provider import CodeRejected, ProviderUnavailable, Verified
 Step = Literal["token", "profile"]
 NAME_MAX_LENGTH = 100
 BIRTH_DATE_FORMATS = ("%Y-%m-%d", "%d.%m.%Y")
-UNEXPECTED = "The identity provider returned an unexpected response, try again later"
 
 
 @dataclass
@@ -88,7 +87,7 @@ class OneIdProvider:
         access_token = self._call("token", token_request, deadline).get("access_token")
         if not isinstance(access_token, str) or not access_token:
             logger.warning("identity provider token response without an access token")
-            raise ProviderUnavailable(UNEXPECTED)
+            raise ProviderUnavailable()
         profile_request = _request(self.profile_url, authorization=f"Bearer {access_token}")
         return parse_profile(self._call("profile", profile_request, deadline))
 
@@ -134,7 +133,7 @@ def _json_object(raw: bytes, *, strict: bool = True) -> dict[str, Any]:
         return value
     if strict:
         logger.warning("identity provider answered with something other than a JSON object")
-        raise ProviderUnavailable(UNEXPECTED)
+        raise ProviderUnavailable()
     return {}
 
 
@@ -144,21 +143,21 @@ def _client_error(step: Step, status: int, body: dict[str, Any]) -> Exception:
     if step == "token" and (status == 401 or error == "invalid_client"):
         # Our own client id or secret is wrong: not the caller's fault, and retrying will not help them.
         logger.error("identity provider refused the client credentials; check ONEID_CLIENT_ID and the secret")
-        return ProviderUnavailable("Identity verification is unavailable, try again later")
+        return ProviderUnavailable()
     if step == "profile":
-        return CodeRejected("The identity provider refused to release the person's profile")
+        return CodeRejected("IDENTITY_PROFILE_REFUSED")
     return CodeRejected()
 
 
 def parse_profile(data: dict[str, Any]) -> VerifiedPerson:
     """OneID's profile fields -> VerifiedPerson; a profile the provider marks not valid is a 400."""
     if str(data.get("valid", "true")).lower() == "false":
-        raise CodeRejected("The identity provider did not confirm this person's identity")
+        raise CodeRejected("IDENTITY_NOT_CONFIRMED")
     pin = _text(data.get("pin"))
     first_name, last_name = _text(data.get("first_name")), _text(data.get("sur_name"))
     if pin is None or not pinfl_is_valid(pin) or first_name is None or last_name is None:
         logger.warning("identity provider profile without a valid PINFL or names")
-        raise ProviderUnavailable(UNEXPECTED)
+        raise ProviderUnavailable()
     return VerifiedPerson(
         pin=pin,
         first_name=first_name,

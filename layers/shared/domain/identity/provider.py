@@ -33,13 +33,13 @@ def mask_pin(pin: str) -> str:
 class CodeRejected(InvalidInput):
     """The provider refused the code (unknown, expired, already redeemed) or did not confirm the person."""
 
-    default_message = "The identity provider rejected the authorization code: it is invalid or expired"
+    default_code = "IDENTITY_CODE_REJECTED"
 
 
 class ProviderUnavailable(Unavailable):
     """The provider is down, slow or answered nonsense; the caller may retry with the same code."""
 
-    default_message = "The identity provider is unavailable, try again later"
+    default_code = "IDENTITY_PROVIDER_UNAVAILABLE"
 
 
 class IdentityProvider(Protocol):

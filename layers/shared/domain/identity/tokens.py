@@ -68,18 +68,18 @@ def verify(token: str, expected: TokenType) -> Claims:
             options={"require": list(REQUIRED_CLAIMS), "verify_exp": False, "verify_iat": False},
         )
     except jwt.PyJWTError as exc:
-        raise NotAuthenticated("Invalid token") from exc
+        raise NotAuthenticated("TOKEN_INVALID") from exc
     if payload.get("typ") != expected:
-        raise NotAuthenticated(f"Invalid token: an {expected} token is required")
+        raise NotAuthenticated("TOKEN_WRONG_TYPE", expected=expected)
     issued = _timestamp(payload["iat"])
     expires = _timestamp(payload["exp"])
     now = clock.now()
     if expires <= now:
-        raise NotAuthenticated("Token has expired")
+        raise NotAuthenticated("TOKEN_EXPIRED")
     if issued > now + timedelta(seconds=CLOCK_SKEW_SECONDS):
-        raise NotAuthenticated("Invalid token")
+        raise NotAuthenticated("TOKEN_INVALID")
     if not isinstance(payload["sub"], str) or not ObjectId.is_valid(payload["sub"]):
-        raise NotAuthenticated("Invalid token")
+        raise NotAuthenticated("TOKEN_INVALID")
     return Claims(sub=payload["sub"], typ=expected, jti=str(payload["jti"]), iat=issued, exp=expires)
 
 
@@ -88,7 +88,7 @@ def _timestamp(value: Any) -> datetime:
     try:
         return datetime.fromtimestamp(int(value), tz=clock.now().tzinfo)
     except (TypeError, ValueError, OverflowError, OSError) as exc:
-        raise NotAuthenticated("Invalid token") from exc
+        raise NotAuthenticated("TOKEN_INVALID") from exc
 
 
 def issue_pair(user_id: str, *, family: str | None = None) -> TokenPair:
@@ -110,7 +110,7 @@ def issue_pair(user_id: str, *, family: str | None = None) -> TokenPair:
     # revocation did not see this token, so it must not survive it. One of the two writes sees the other.
     if family and store.family_is_revoked(family):
         store.revoke_refresh_token(refresh_jti, issued)
-        raise NotAuthenticated("Refresh token has already been used or was revoked")
+        raise NotAuthenticated("REFRESH_TOKEN_REUSED")
     return TokenPair(
         access_token=_encode(user_id, "access", str(new_id()), issued, settings.access_token_ttl_seconds),
         refresh_token=_encode(user_id, "refresh", refresh_jti, issued, settings.refresh_token_ttl_seconds),
@@ -134,14 +134,14 @@ def consume_refresh(claims: Claims, *, client: str) -> str:
         return known["family"]
     if known is not None:
         store.revoke_family(known["family"], now)
-    raise NotAuthenticated("Refresh token has already been used or was revoked")
+    raise NotAuthenticated("REFRESH_TOKEN_REUSED")
 
 
 def rotate(refresh_token: str, *, client: str) -> TokenPair:
     """A new pair for a refresh token of a user who still exists, which the token's family continues."""
     claims = verify(refresh_token, "refresh")
     if store.find_user(claims.sub) is None:
-        raise NotAuthenticated("User not found")
+        raise NotAuthenticated("USER_NOT_FOUND")
     return issue_pair(claims.sub, family=consume_refresh(claims, client=client))
 
 

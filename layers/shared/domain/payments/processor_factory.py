@@ -23,7 +23,7 @@ def _build(settings: Settings) -> CardProcessor:
     if kind == "sandbox":
         if settings.stage == "prod":
             logger.error("the sandbox card processor is refused in prod; set PAYMENT_PROCESSOR=http")
-            raise Unavailable("Card payments are not configured")
+            raise Unavailable("SERVICE_NOT_CONFIGURED")
         from domain.payments.sandbox import SandboxProcessor
 
         return SandboxProcessor()
@@ -31,7 +31,7 @@ def _build(settings: Settings) -> CardProcessor:
 
     if not settings.payment_processor_url:
         logger.error("PAYMENT_PROCESSOR_URL is not set")
-        raise Unavailable("Card payments are not configured")
+        raise Unavailable("SERVICE_NOT_CONFIGURED")
     return HttpCardProcessor(settings.payment_processor_url, timeout=settings.payment_processor_timeout_seconds)
 
 
