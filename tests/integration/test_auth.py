@@ -428,7 +428,7 @@ def test_a_refresh_racing_a_reuse_cannot_keep_a_token_of_the_revoked_family(
     assert api.post(REFRESH, json={"token": stolen}, auth=False).status_code == 401
     # Then the attacker's next token is refused as it is issued, and none of the family is usable
     with pytest.raises(NotAuthenticated):
-        tokens.issue_pair(claims.sub, family=family)
+        tokens.continue_family(claims.sub, family)
     assert db.refresh_tokens.count_documents({"family": family, "revokedAt": None}) == 0
 
 

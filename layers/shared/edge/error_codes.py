@@ -36,7 +36,7 @@ class ErrorCode:
     en: str
     ru: str
     uz: str
-    status: int | None = None  # the gateway's own answers only (413, 414, 431): no kind of ours raises them
+    status: int | None = None  # the gateway's own answers only (413, 414, 431), which no kind of ours has
 
     def http_status(self) -> int:
         return self.status or status_of_kind(self.kind)
@@ -100,13 +100,35 @@ CODES: dict[str, ErrorCode] = {
         "Soʻrov tanasi 10 MB dan katta",
         status=413,
     ),
-    "REQUEST_TOO_LARGE": E(
+    "URI_TOO_LONG": E(
         InvalidInput,
-        CLIENT_BUG + ": shorten the URL or the headers",
-        "The request line or headers are too large",
-        "Строка запроса или заголовки слишком велики",
-        "Soʻrov satri yoki sarlavhalari juda katta",
+        CLIENT_BUG + ": shorten the URL",
+        "Request URI is too long",
+        "Адрес запроса слишком длинный",
+        "Soʻrov manzili juda uzun",
+        status=414,
+    ),
+    "HEADERS_TOO_LARGE": E(
+        InvalidInput,
+        CLIENT_BUG + ": send smaller headers",
+        "Request headers are too large",
+        "Заголовки запроса слишком велики",
+        "Soʻrov sarlavhalari juda katta",
         status=431,
+    ),
+    "MALFORMED_REQUEST": E(
+        InvalidInput,
+        CLIENT_BUG + ": the HTTP request itself is malformed",
+        "Malformed HTTP request",
+        "Некорректный HTTP-запрос",
+        "HTTP soʻrovi notoʻgʻri tuzilgan",
+    ),
+    "TOO_MANY_REQUESTS": E(
+        TooManyAttempts,
+        "Slow down: retry with exponential backoff",
+        "Too many requests",
+        "Слишком много запросов",
+        "Soʻrovlar juda koʻp",
     ),
     "ORIGIN_NOT_ALLOWED": E(
         NotPermitted,

@@ -91,26 +91,38 @@ def _timestamp(value: Any) -> datetime:
         raise NotAuthenticated("TOKEN_INVALID") from exc
 
 
-def issue_pair(user_id: str, *, family: str | None = None) -> TokenPair:
+def issue_pair(user_id: str) -> TokenPair:
+    """A new pair starting its own family (a login)."""
+    refresh_jti = str(new_id())
+    return _issue(user_id, refresh_jti, family=refresh_jti)
+
+
+def continue_family(user_id: str, family: str) -> TokenPair:
+    """The next pair of `family` (a refresh)."""
+    refresh_jti = str(new_id())
+    pair = _issue(user_id, refresh_jti, family=family)
+    # A reuse may have revoked the family between consuming the old token and inserting this one; the
+    # revocation did not see this token, so it must not survive it. One of the two writes sees the other.
+    if store.family_is_revoked(family):
+        store.revoke_refresh_token(refresh_jti, clock.now())
+        raise NotAuthenticated("REFRESH_TOKEN_REUSED")
+    return pair
+
+
+def _issue(user_id: str, refresh_jti: str, *, family: str) -> TokenPair:
     settings = get_settings()
     issued = clock.now()
-    refresh_jti = str(new_id())
     store.insert_refresh_token(
         RefreshToken(
             _id=refresh_jti,
             userId=user_id,
-            family=family or refresh_jti,
+            family=family,
             createdAt=issued,
             expiresAt=issued + timedelta(seconds=settings.refresh_token_ttl_seconds),
             usedAt=None,
             revokedAt=None,
         )
     )
-    # A reuse may have revoked the family between consuming the old token and inserting this one; the
-    # revocation did not see this token, so it must not survive it. One of the two writes sees the other.
-    if family and store.family_is_revoked(family):
-        store.revoke_refresh_token(refresh_jti, issued)
-        raise NotAuthenticated("REFRESH_TOKEN_REUSED")
     return TokenPair(
         access_token=_encode(user_id, "access", str(new_id()), issued, settings.access_token_ttl_seconds),
         refresh_token=_encode(user_id, "refresh", refresh_jti, issued, settings.refresh_token_ttl_seconds),
@@ -142,7 +154,7 @@ def rotate(refresh_token: str, *, client: str) -> TokenPair:
     claims = verify(refresh_token, "refresh")
     if store.find_user(claims.sub) is None:
         raise NotAuthenticated("USER_NOT_FOUND")
-    return issue_pair(claims.sub, family=consume_refresh(claims, client=client))
+    return continue_family(claims.sub, consume_refresh(claims, client=client))
 
 
 def refresh_client(partner: str, fingerprint: str) -> str:

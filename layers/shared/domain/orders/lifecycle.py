@@ -269,10 +269,7 @@ def record_payment(order_id: ObjectId, amount: int, *, payment_id: str, cause: s
         )
         if updated is not None:
             return updated
-    raise OrderBusy(
-        "The order is being paid by another request, try again",
-        retry_after=1,
-    )
+    raise OrderBusy(retry_after=1)
 
 
 def _change(
