@@ -245,7 +245,7 @@ def _mask_request_line(request_line: str) -> str:
 
 
 # What the development server itself refuses, before any route: API Gateway answers these in the envelope.
-SERVER_REFUSALS = {414: "URI_TOO_LONG", 431: "HEADERS_TOO_LARGE"}
+SERVER_REFUSALS = {400: "MALFORMED_REQUEST", 414: "URI_TOO_LONG", 431: "HEADERS_TOO_LARGE"}
 
 
 class LocalRequestHandler(WSGIRequestHandler):

@@ -50,6 +50,7 @@ class Construction:
     kind: str  # the error class, qualified (`core.errors.NotFound`), or `invalid_value`
     code: str | None  # None: not a literal (must be a code passed on)
     passed_on: bool = False
+    params: frozenset[str] | None = frozenset()  # the message's params given; None: some passed as **kwargs
 
 
 @dataclass
@@ -191,7 +192,8 @@ class CodeBase:
         if target in self.kinds:
             code_argument = call.args[0] if call.args else None
             if code_argument is None:
-                unit.constructions.append(Construction(module, call.lineno, target, self.default_code(target)))
+                built = Construction(module, call.lineno, target, self.default_code(target), params=_params(call))
+                unit.constructions.append(built)
                 return
         elif target is not None and target.endswith(".field") and target.removesuffix(".field") in self.kinds:
             kind = target.removesuffix(".field")
@@ -211,8 +213,9 @@ class CodeBase:
         """The codes an argument names: a literal; any value (and the default) of a module's table of
         codes looked up (`DECLINES.get(reason, "PAYMENT_DECLINED")`, `REFUSED[outcome]`); or a code
         passed on (None)."""
+        params = _params(call)
         if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
-            return [Construction(module, call.lineno, kind, argument.value)]
+            return [Construction(module, call.lineno, kind, argument.value, params=params)]
         table: ast.expr | None = None
         codes: set[str] = set()
         if isinstance(argument, ast.Subscript):
@@ -224,11 +227,11 @@ class CodeBase:
             codes |= {a.value for a in argument.args[1:] if isinstance(a, ast.Constant) and isinstance(a.value, str)}
         found = self.code_tables.get(self.resolve(module, table) or "") if table is not None else None
         if found is not None:
-            return [Construction(module, call.lineno, kind, code) for code in sorted(found | codes)]
+            return [Construction(module, call.lineno, kind, code, params=params) for code in sorted(found | codes)]
         passed_on = (isinstance(argument, ast.Name) and argument.id in PASSED_ON) or (
             isinstance(argument, ast.Attribute) and argument.attr in PASSED_ON_ATTRIBUTES
         )
-        return [Construction(module, call.lineno, kind, None, passed_on=passed_on)]
+        return [Construction(module, call.lineno, kind, None, passed_on=passed_on, params=params)]
 
     def _methods_named(self, node: ast.Attribute, owner: str | None) -> set[str]:
         """The methods `obj.name` may call: of the class itself (and its bases) for `self`/`cls`, any of
@@ -265,6 +268,16 @@ class CodeBase:
     def constructions(self) -> Iterator[Construction]:
         for unit in self.units.values():
             yield from unit.constructions
+
+
+NOT_PARAMS = {"errors", "details", "retry_after", CODE_KEYWORD}
+
+
+def _params(call: ast.Call) -> frozenset[str] | None:
+    """The message params a call gives by keyword; None when some come as `**kwargs`."""
+    if any(keyword.arg is None for keyword in call.keywords):
+        return None
+    return frozenset(str(keyword.arg) for keyword in call.keywords) - NOT_PARAMS
 
 
 def _imports(tree: ast.Module) -> dict[str, str]:

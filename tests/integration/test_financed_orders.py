@@ -223,7 +223,8 @@ def test_a_financed_order_without_its_choices_is_a_clear_400(
     assert response.json()["errors"] == [
         {
             "field": f"body.{field}",
-            "message": f"is required for {payment_type} orders: the choices made on the financing routes",
+            "code": "CHOICES_REQUIRED",
+            "message": f"Is required for {payment_type} orders: the choices made on the financing routes",
         }
     ]
     cash = place(api, car)
