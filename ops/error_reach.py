@@ -32,7 +32,6 @@ CODE_KEYWORD = "error_code"  # a function raising the code its caller names (dat
 ANSWERING = {
     "edge.responses.error",
     "edge.responses.error_envelope",
-    "edge.app._refusal",
     "local.gateway._envelope",
     "local.gateway.gateway_envelope",
 }

@@ -104,7 +104,11 @@ def test_a_used_up_promo_reads_naturally_in_each_language(api: ApiClient, db: Db
         language: api.post(APPLY, json={"code": "ONLYONE"}, headers={"accept-language": language}).json()["message"]
         for language in LANGUAGES
     }
-    assert messages == {"ru": "Промокод закончился", "uz": "Promokod tugagan", "en": "Promo code has been used up"}
+    assert messages == {
+        "ru": "Лимит использования промокода исчерпан",
+        "uz": "Promokoddan foydalanish limiti tugagan",
+        "en": "Promo code has been used up",
+    }
 
 
 def test_successes_say_their_language_and_keep_the_spec_messages(api: ApiClient) -> None:

@@ -41,8 +41,8 @@ from core.settings import get_settings
 from data import outbox
 from edge import cors, responses, snapstart
 from edge.access import UNDECLARED, AccessPolicy, check_request, require_json_body
-from edge.context import Callers, RequestContext, current, set_current
-from edge.error_codes import field_code, rendered_errors
+from edge.context import Callers, RequestContext, set_current
+from edge.error_codes import field_code
 from edge.errors import headers_of, status_of
 
 ROUTE_SIGNATURE = inspect.signature(APIGatewayRestResolver.route)
@@ -197,12 +197,15 @@ def gate(app: ApiResolver, event: dict[str, Any]) -> RequestContext | None:
     return caller
 
 
-def _refusal(status: int, code: str, **extra: Any) -> dict[str, Any]:
+def _refusal(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> dict[str, Any]:
     """The proxy response of a request the gate turned away: the API's envelope, as the resolver sends it."""
-    headers = {"Content-Type": ["application/json"]}
-    headers.update({name: [value] for name, value in (extra.pop("headers", None) or {}).items()})
-    body = to_json(responses.error_envelope(status, code, **extra))
-    return {"statusCode": status, "multiValueHeaders": headers, "body": body, "isBase64Encoded": False}
+    multi_value_headers = {"Content-Type": ["application/json"]} | {k: [v] for k, v in (headers or {}).items()}
+    return {
+        "statusCode": status,
+        "multiValueHeaders": multi_value_headers,
+        "body": to_json(body),
+        "isBase64Encoded": False,
+    }
 
 
 def gate_or_refuse(app: ApiResolver, event: dict[str, Any]) -> dict[str, Any] | None:
@@ -210,20 +213,13 @@ def gate_or_refuse(app: ApiResolver, event: dict[str, Any]) -> dict[str, Any] | 
     try:
         set_current(gate(app, event) or RequestContext(locale=request_locale(event)))
     except AppError as refused:
-        return _refusal(
-            status_of(refused),
-            refused.code,
-            params=refused.params,
-            errors=rendered_errors(refused.errors, current().locale),
-            details=refused.details,
-            headers=headers_of(refused),
-        )
+        return _refusal(status_of(refused), responses.refusal_envelope(refused), headers_of(refused))
     except tuple(DATABASE_ERRORS):
         logger.exception("database unavailable")
-        return _refusal(503, "SERVICE_UNAVAILABLE")
+        return _refusal(503, responses.error_envelope(503, "SERVICE_UNAVAILABLE"))
     except Exception:
         logger.exception("unexpected error")
-        return _refusal(500, "INTERNAL_ERROR")
+        return _refusal(500, responses.error_envelope(500, "INTERNAL_ERROR"))
     return None
 
 

@@ -51,7 +51,7 @@ class ErrorCode:
 
 E = ErrorCode
 FIX_INPUT = "Show the message next to the field and let the user correct it"
-CLIENT_BUG = "A bug in the app: fix the request it sends"
+CLIENT_BUG = "A bug in the app; fix the request it sends"
 RETRY_LATER = "Tell the user to try again in a moment; retry after `Retry-After` when present"
 
 CODES: dict[str, ErrorCode] = {
@@ -90,7 +90,7 @@ CODES: dict[str, ErrorCode] = {
         CLIENT_BUG + " (unknown path or method)",
         "Route not found",
         "Маршрут не найден",
-        "Yoʻnalish topilmadi",
+        "Marshrut topilmadi",
     ),
     "PAYLOAD_TOO_LARGE": E(
         InvalidInput,
@@ -678,8 +678,8 @@ CODES: dict[str, ErrorCode] = {
         Conflict,
         "Tell the user the promo code has run out",
         "Promo code has been used up",
-        "Промокод закончился",
-        "Promokod tugagan",
+        "Лимит использования промокода исчерпан",
+        "Promokoddan foydalanish limiti tugagan",
     ),
     # --- card payments ---------------------------------------------------------------------------
     "CARD_NUMBER_LENGTH": E(

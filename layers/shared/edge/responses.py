@@ -40,20 +40,10 @@ def created[T](data: T, *, message: str = SUCCESS) -> Response[Envelope[T]]:
     return ok(data, status=201, message=message)
 
 
-def error(
-    status: int,
-    code: str,
-    *,
-    params: dict[str, Any] | None = None,
-    errors: list[dict[str, Any]] | None = None,
-    details: dict[str, Any] | None = None,
-    headers: dict[str, str] | None = None,
-) -> Response:
-    """An error in the envelope: its code, and its message in the request's language."""
-    body = error_envelope(status, code, params=params, errors=errors, details=details)
-    return Response(
-        status_code=status, content_type=content_types.APPLICATION_JSON, body=to_json(body), headers=headers
-    )
+def error(status: int, code: str, *, headers: dict[str, str] | None = None) -> Response:
+    """An error the edge answers itself (500, 503, an unknown route), in the request's language."""
+    body = to_json(error_envelope(status, code))
+    return Response(status_code=status, content_type=content_types.APPLICATION_JSON, body=body, headers=headers)
 
 
 def error_envelope(
@@ -68,13 +58,23 @@ def error_envelope(
     return envelope(status, text, None, code=code, errors=errors, details=details)
 
 
-def refusal(refused: AppError) -> Response:
-    """The envelope of an error the service raised, with the status and headers its kind has."""
-    return error(
+def refusal_envelope(refused: AppError) -> dict[str, Any]:
+    """The envelope of an error the service raised: its code, its message and field errors in the
+    request's language, its details."""
+    return error_envelope(
         status_of(refused),
         refused.code,
         params=refused.params,
         errors=rendered_errors(refused.errors, context.locale()),
         details=refused.details,
+    )
+
+
+def refusal(refused: AppError) -> Response:
+    """An error the service raised, with the status and headers its kind has."""
+    return Response(
+        status_code=status_of(refused),
+        content_type=content_types.APPLICATION_JSON,
+        body=to_json(refusal_envelope(refused)),
         headers=headers_of(refused),
     )
