@@ -172,8 +172,11 @@ def route_codes(operation: dict[str, Any], declared: RouteDeclaration) -> dict[i
         codes |= authenticating if declared.access is JWT else authenticating - {"TOKEN_MISSING"}
     if "requestBody" in operation:
         codes |= reach.codes([BODY]) | {"PAYLOAD_TOO_LARGE", "VALIDATION_FAILED"}
-    if any(parameter.get("in") != "header" for parameter in operation.get("parameters", [])):
+    parameters = operation.get("parameters", [])
+    if any(parameter.get("in") != "header" for parameter in parameters):
         codes.add("VALIDATION_FAILED")
+    if any(parameter.get("in") == "path" for parameter in parameters):
+        codes.add("ROUTE_NOT_FOUND")  # the resolver matches no route for a segment like `%C2%84`
     codes |= set(EVERY_ROUTE_CODES)
     # The route's own codes first: the first of a status is its example.
     generic = reach.codes([GATE, BODY, *AUTHENTICATE]) | set(EVERY_ROUTE_CODES) | {"VALIDATION_FAILED"}

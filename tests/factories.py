@@ -100,6 +100,10 @@ def api_event(
     }
 
 
+# What the server answers before any route is chosen (docs/INTERFACE.md, Statuses), on no operation.
+SERVER_ANSWERS = {"ROUTE_NOT_FOUND", "URI_TOO_LONG", "HEADERS_TOO_LARGE", "MALFORMED_REQUEST", "ORIGIN_NOT_ALLOWED"}
+
+
 @cache
 def _documented_operations() -> list[tuple[str, re.Pattern[str], dict[str, Any]]]:
     from ops.openapi import DOCUMENT
@@ -119,6 +123,8 @@ def check_code_is_documented(method: str, url: str, response: requests.Response)
     if response.status_code < 400 or "json" not in response.headers.get("Content-Type", ""):
         return
     code = response.json().get("code")
+    if code in SERVER_ANSWERS:
+        return
     path = urlsplit(url).path
     for documented_method, pattern, operation in _documented_operations():
         if documented_method == method.upper() and pattern.match(path):

@@ -26,12 +26,14 @@ APPLY = "/api/v1/orders/apply-promo-code"
 
 
 def used_up_promo(api: ApiClient, db: Db, language: dict[str, str | None]) -> requests.Response:
-    insert_promo_code(db, "ONLYONE", usage_limit=1, used_by=(ObjectId(),))
+    if db.promo_codes.find_one({"_id": "ONLYONE"}) is None:
+        insert_promo_code(db, "ONLYONE", usage_limit=1, used_by=(ObjectId(),))
     return api.post(APPLY, json={"code": "ONLYONE"}, headers=language)
 
 
 def expired_promo(api: ApiClient, db: Db, language: dict[str, str | None]) -> requests.Response:
-    insert_promo_code(db, "BYGONE", valid_to=clock.now() - timedelta(days=1))
+    if db.promo_codes.find_one({"_id": "BYGONE"}) is None:
+        insert_promo_code(db, "BYGONE", valid_to=clock.now() - timedelta(days=1))
     return api.post(APPLY, json={"code": "BYGONE"}, headers=language)
 
 

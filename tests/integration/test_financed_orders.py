@@ -269,7 +269,8 @@ def test_a_leasing_order_stores_the_figures_the_leasing_calculation_gave(
     foreign = {**choice, "loanTermId": str(other["loanTerms"][0]["_id"])}
     response = api.post(ORDERS, json=order_body(car, paymentTypeId="LEASING", leasing=foreign))
     assert response.status_code == 404
-    assert "loanTermId does not belong to leasingId" in response.text
+    assert response.json()["code"] == "IDS_DO_NOT_MATCH"
+    assert "loanTermId does not belong to the chosen leasingId" in response.text
 
 
 # Installment

@@ -460,7 +460,7 @@ def test_apply_on_an_order_cancelled_meanwhile_is_409(api: ApiClient, payable_or
     transaction_id = create(api, order, 1_000)
     lifecycle.transition(order["_id"], lifecycle.Status.CANCELLED, cause="customer changed their mind")
     body = refused(api.post(APPLY, json=apply_body(order, transaction_id, 1_000)), 409)
-    assert body["details"] == {"statusSlug": "CANCELLED", "status": "FAILED"}
+    assert body["details"] == {"statusSlug": "CANCELLED", "status": "FAILED", "orderRefusal": "ORDER_NOT_PAYABLE"}
     assert stored_order(db, order)["paidAmount"] == 0
 
 
@@ -706,7 +706,7 @@ def test_racing_applies_of_two_transactions_of_one_order_charge_the_card_once(
     monkeypatch.setattr(store, "find_order", find_order)
     body = refused(api.post(APPLY, json=apply_body(order, loser, 1_000)), 409)
     assert body["details"]["status"] == "FAILED"
-    assert (body["code"], body["details"]["reason"]) == ("ORDER_REFUSED_PAYMENT", "ORDER_NOT_PAYABLE")
+    assert (body["code"], body["details"]["orderRefusal"]) == ("ORDER_REFUSED_PAYMENT", "ORDER_NOT_PAYABLE")
     assert len(calls["confirm"]) == 1
     assert calls["cancel"] == []
     assert "refund" not in stored(db, loser)

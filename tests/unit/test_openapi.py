@@ -267,7 +267,7 @@ def test_what_a_route_declares_itself_wins_and_gets_the_envelope() -> None:
     document = generate([(route, app, declared)])
     op = document["paths"]["/api/v1/things/{id}"]["post"]
     # Then its declarations are kept, the declared model is `data` in the envelope
-    assert set(op["responses"]) == {"201", "400", "401", "403", "409", "413", "415", "429", "500", "503"}
+    assert set(op["responses"]) == {"201", "400", "401", "403", "404", "409", "413", "415", "429", "500", "503"}
     assert schema_of(document, success_data(document, "POST", "/api/v1/things/{id}")) == schema_of(
         document, {"$ref": "#/components/schemas/Car"}
     )

@@ -408,8 +408,8 @@ def _fail(
         changes["refund"] = cancel_charge(refund_with, transaction)
     lifecycle.release_charge(transaction["orderId"], str(transaction["_id"]))
     store.update_claimed(int(transaction["_id"]), claim_id, now, changes)
-    # The order's own refusal (ORDER_NOT_PAYABLE...) stays readable as `details.reason`.
-    details = {**(refused.details or {}), "reason": refused.code, "status": Status.FAILED.value}
+    # The order's own refusal (ORDER_NOT_PAYABLE...) stays readable as `details.orderRefusal`.
+    details = {**(refused.details or {}), "orderRefusal": refused.code, "status": Status.FAILED.value}
     return Conflict(REFUSED_PAYMENTS[changes.get("refund")], details=details)
 
 
