@@ -18,8 +18,12 @@ from local.static import assets_base_url
 
 
 def serve(port: int, host: str) -> None:
+    import threading
+
     from data.mongo import reset_client
+    from local import webhooks
     from local.docs import DOCS_PREFIX
+    from local.seed.core import DEMO_PARTNER
     from local.workers import WorkerPool, worker_count
 
     os.environ.setdefault("ASSETS_BASE_URL", assets_base_url(host, port))  # images and files of the seed
@@ -34,8 +38,22 @@ def serve(port: int, host: str) -> None:
     print(f"Car Retail API on http://{host}:{port}  (client header: demo-partner-key)")
     print(f"Swagger UI on http://{host}:{port}{DOCS_PREFIX}")
     print(f"{workers} worker processes (WORKERS), each serving one request at a time like a Lambda instance")
+    webhooks.install()
+    receiver = webhooks.start_receiver(DEMO_PARTNER)
+    if receiver is not None:
+        print(
+            f"{DEMO_PARTNER}'s webhooks go to {webhooks.receiver_url(receiver)}: each delivery is printed here "
+            "(LOCAL_WEBHOOK_PORT=0 turns this off)"
+        )
+    stop_publisher = threading.Event()
+    webhooks.publish_pending_forever(stop_publisher)
     print("Press CTRL+C to quit")
-    pool.run()
+    try:
+        pool.run()
+    finally:
+        stop_publisher.set()
+        if receiver is not None:
+            receiver.shutdown()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,9 +78,11 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "seed":
             print(json.dumps(prepare_database(seed=True)))
         else:
+            from local import webhooks
             from local.invoke import invoke, load_event
 
             prepare_database(seed=True)
+            webhooks.install()
             print(json.dumps(invoke(args.function, load_event(args.event)), indent=2, ensure_ascii=False))
     except KeyboardInterrupt:
         pass

@@ -146,9 +146,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", required=True)
     parser.add_argument("--port", type=int, required=True)
     args = parser.parse_args(argv)
+    from local import webhooks
     from local.runtime import apply_local_defaults
 
     apply_local_defaults()
+    webhooks.install()  # a request's webhooks go out right after it, like the deployed outbox flush
     serve_worker(args.fd, args.host, args.port)
     return 0
 

@@ -6,6 +6,7 @@ python -m ops order show <orderId | contractNumber>       an order and its log
 python -m ops order transition <order> READY --cause ...  READY, IMPLEMENTED or CANCELLED
 python -m ops openapi                                     regenerate openapi.json (and INTERFACE.md's error codes)
 python -m ops reconcile                                   one payment reconciliation pass (what runs every 5 min)
+python -m ops webhooks set|list|rotate-secret|remove      partners' webhook endpoints (ops/webhooks.py)
 python -m ops bench [--help]                              cold init and warm requests, measured (make bench)
 """
 
@@ -16,7 +17,7 @@ import sys
 
 from data.mongo import create_indexes
 from domain.indexes import ALL_INDEXES
-from ops import orders
+from ops import orders, webhooks
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,9 +42,16 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("reconcile", help="finish or fail stuck card payments and retry pending refunds, once")
     commands.add_parser("bench", help="cold init per function and warm requests per sample event, measured")
     orders.add_commands(commands)
+    webhooks.add_commands(commands)
     args = parser.parse_args(argv)
+    if args.command in ("order", "reconcile"):
+        from local import webhooks as local_webhooks
+
+        local_webhooks.install()  # on a laptop (STAGE=local, no queue): the webhooks of a change go out at once
     if args.command == "order":
         return orders.run(args)
+    if args.command == "webhooks":
+        return webhooks.run(args)
     if args.command == "bank-offers":
         from domain.financing.store import create_bank_offers
 

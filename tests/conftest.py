@@ -179,10 +179,10 @@ def eventbridge(aws_account: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     import boto3
 
     from core.settings import reset_settings
-    from data import events
+    from data import aws
 
     reset_settings()
-    events.reset_client()
+    aws.reset_clients()
     bridge = boto3.client("events", region_name=AWS_REGION)
     sqs = boto3.client("sqs", region_name=AWS_REGION)
     bridge.create_event_bus(Name="car-retail-test")
@@ -194,4 +194,4 @@ def eventbridge(aws_account: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[
         json.loads(message["Body"])
         for message in sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10).get("Messages", [])
     ]
-    events.reset_client()
+    aws.reset_clients()

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from bson import ObjectId
 from pymongo.database import Database
 
 from domain.orders.records import OrderRecord
+
+if TYPE_CHECKING:
+    from tests.factories import ApiClient
 
 Db = Database[dict[str, Any]]
 
@@ -263,3 +266,20 @@ def insert_promo_code(
     }
     db.promo_codes.insert_one(doc)
     return doc
+
+
+def place_and_pay_by_card(api: ApiClient, db: Db) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A buyer signs in, orders a car of 1,000,000 sums and pays it in full by card in the sandbox;
+    returns the order as placed and the apply's answer."""
+    api.login()
+    car = purchasable_car(db, prices=(1_000_000,))
+    order: dict[str, Any] = api.post("/api/v1/orders", json=order_body(car)).json()["data"]
+    payment = {"amount": 1_000_000, "brandId": order["brandId"], "orderId": order["_id"]}
+    created = api.post(
+        "/api/v1/transactions/create",
+        json={**payment, "cardNumber": "8600495473316478", "expiry": "12/39", "cardType": "UZCARD"},
+    )
+    transaction_id = created.json()["data"]["transactionId"]
+    applied = api.post("/api/v1/transactions/apply", json={**payment, "transactionId": transaction_id, "otp": 666666})
+    assert applied.status_code == 200, applied.text
+    return order, applied.json()["data"]

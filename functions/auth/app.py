@@ -56,9 +56,12 @@ def me() -> Response[Envelope[Profile]]:
 @app.post(
     "/api/v1/users/limit",
     middlewares=[JWT],
-    summary="Verify the user's identity (OneID) to raise the purchase limit",
-    description="Send the authorization code the identity provider (OneID) returned. "
-    "The sandbox provider accepts any code once.",
+    summary="Verify the user's identity (MyID or OneID) to raise the purchase limit",
+    description="Send the one-time code the identity provider returned to the app: MyID's SDK `code` after "
+    "face verification, or OneID's authorization `code` on the app's redirect URI (the stage's provider). "
+    "Each code verifies once. The sandbox provider (dev, staging) knows only its documented codes: "
+    "`sandbox-verified` and `sandbox-verified-<n>` verify person n, `sandbox-rejected` is refused, "
+    "`sandbox-outage` is an outage.",
     responses={
         400: {"description": "The identity provider rejected the code (invalid or expired)"},
         409: {"description": "The code was already used"},

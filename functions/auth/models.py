@@ -32,7 +32,7 @@ class RefreshBody(RequestModel):
 
 class LimitBody(RequestModel):
     code: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2048)] = Field(
-        description="authorization code from the identity provider (OneID)"
+        description="one-time code from the identity provider: MyID SDK `code` or OneID authorization `code`"
     )
 
 
@@ -56,7 +56,7 @@ class Profile(ApiModel):
     lastName: str = Field(description="empty until given", examples=["Karimov"])
     phone: str | None = Field(description="E.164; null for a user who signed in by PINFL", examples=["+998901234567"])
     balance: int = Field(description="in sums (UZS)", examples=[0])
-    verified: bool = Field(description="identity verified through OneID (POST /api/v1/users/limit)")
+    verified: bool = Field(description="identity verified through MyID or OneID (POST /api/v1/users/limit)")
 
 
 class VerifiedProfile(Profile):

@@ -34,7 +34,9 @@ app = create_app(callers=callers)
     },
 )
 def create_order(body: CreateOrderBody) -> Response[Envelope[Order]]:
-    order = service.create_order(body, user_id=context.caller_id(), locale=context.locale())
+    order = service.create_order(
+        body, user_id=context.caller_id(), partner=context.current().partner, locale=context.locale()
+    )
     return responses.created(order)
 
 

@@ -44,7 +44,7 @@ def _financing(body: CreateOrderBody) -> FinancingRequest | None:
     return None
 
 
-def create_order(body: CreateOrderBody, *, user_id: str, locale: Locale) -> OrderView:
+def create_order(body: CreateOrderBody, *, user_id: str, partner: str, locale: Locale) -> OrderView:
     """Place the order (checked against the catalog, priced, stored as NEW and logged) and answer it."""
     request = OrderRequest(
         car_id=body.carId,
@@ -58,7 +58,7 @@ def create_order(body: CreateOrderBody, *, user_id: str, locale: Locale) -> Orde
         organization_id=body.organizationId,
         offer_id=body.offerId,
     )
-    order = placement.place_order(request, owner=ObjectId(user_id))
+    order = placement.place_order(request, owner=ObjectId(user_id), partner=partner)
     metrics.add_metric(name="OrdersCreated", unit=MetricUnit.Count, value=1)
     return detail(order, locale)
 

@@ -19,7 +19,7 @@ from domain.orders.lifecycle import Status
 from domain.orders.placement import new_order
 from domain.orders.purchase import Purchase
 from domain.orders.records import OrderRecord
-from local.seed.core import DEMO_USER_ID
+from local.seed.core import DEMO_PARTNER, DEMO_USER_ID
 from local.seed.support import insert_missing, stable_id
 
 Db = Database[dict[str, Any]]
@@ -76,11 +76,11 @@ def _demo_purchase(db: Db) -> Purchase | None:
 
 def _demo_orders(purchase: Purchase) -> tuple[list[OrderRecord], list[dict[str, Any]]]:
     placed = clock.now() - timedelta(days=3)
-    fresh = new_order(purchase, owner=DEMO_USER_ID, payment_type="CASH")
+    fresh = new_order(purchase, owner=DEMO_USER_ID, partner=DEMO_PARTNER, payment_type="CASH")
     fresh.update(
         {"_id": DEMO_NEW_ORDER_ID, "contractNumber": "CR-DEMO-000001", "createdAt": placed, "updatedAt": placed}
     )
-    paid = new_order(purchase, owner=DEMO_USER_ID, payment_type="CASH")
+    paid = new_order(purchase, owner=DEMO_USER_ID, partner=DEMO_PARTNER, payment_type="CASH")
     paid_at = placed + timedelta(hours=2)
     paid.update(
         {

@@ -1,5 +1,5 @@
 """Identity verification, POST /api/v1/users/limit, through HTTP: every outcome against the sandbox
-adapter and against the OneID HTTP adapter talking to a fake provider server."""
+adapter, and against the MyID and OneID adapters talking to fake servers of their protocols."""
 
 from __future__ import annotations
 
@@ -14,10 +14,12 @@ from core import clock
 from core.clock import FrozenClock
 from core.errors import AppError
 from core.settings import reset_settings
+from domain.identity import myid
 from domain.identity.provider import VerifiedPerson
 from domain.identity.sandbox import sandbox_person
 from edge.errors import status_of
 from tests.factories import ApiClient, valid_pinfl
+from tests.fake_myid import FakeMyId, running_fake_myid
 from tests.fake_oneid import FakeOneId, running_fake_oneid
 
 LIMIT = "/api/v1/users/limit"
@@ -39,26 +41,36 @@ class SandboxCodes:
 
 
 class FakeServerCodes:
-    """The same people, issued by the fake OneID server to the HTTP adapter."""
+    """The sandbox's people again, issued by a fake MyID or OneID server, in its own field names."""
 
-    def __init__(self, fake: FakeOneId) -> None:
+    def __init__(self, fake: FakeOneId | FakeMyId) -> None:
         self.fake = fake
 
     def verified(self, number: int = 1, again: str = "") -> str:
-        code = f"oneid-{number}-{again or 'first'}"
+        code = f"code-{number}-{again or 'first'}"
         person = sandbox_person(number)
-        self.fake.add_person(
-            code,
-            person.pin,
-            first_name=person.first_name,
-            sur_name=person.last_name,
-            mid_name=person.middle_name,
-            birth_date=person.birth_date.isoformat() if person.birth_date else None,
-        )
+        if isinstance(self.fake, FakeOneId):
+            self.fake.add_person(
+                code,
+                person.pin,
+                first_name=person.first_name,
+                sur_name=person.last_name,
+                mid_name=person.middle_name,
+                birth_date=person.birth_date.isoformat() if person.birth_date else None,
+            )
+        else:
+            self.fake.add_person(
+                code,
+                person.pin,
+                first_name=person.first_name,
+                last_name=person.last_name,
+                middle_name=person.middle_name,
+                birth_date=person.birth_date,
+            )
         return code
 
     def rejected(self) -> str:
-        return "oneid-code-nobody-issued"
+        return "code-nobody-issued"
 
     def outage(self) -> str:
         code = self.verified(7, "outage")
@@ -69,26 +81,39 @@ class FakeServerCodes:
 Codes = SandboxCodes | FakeServerCodes
 
 
+def configure(fake: FakeOneId | FakeMyId, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The API pointed at the fake server (no real backoff waits)."""
+    for name, value in {**fake.env(), "IDENTITY_RETRY_BACKOFF_SECONDS": "0", "IDENTITY_TIMEOUT_SECONDS": "0.3"}.items():
+        monkeypatch.setenv(name, value)
+    reset_settings()
+    myid.tokens.clear()
+
+
 @pytest.fixture
-def fake_oneid() -> Iterator[FakeOneId]:
+def oneid_provider(db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOneId]:
     with running_fake_oneid() as fake:
+        configure(fake, monkeypatch)
         yield fake
 
 
 @pytest.fixture
-def http_provider(fake_oneid: FakeOneId, db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> FakeOneId:
-    """The API configured with IDENTITY_PROVIDER=http against the fake server (no real backoff waits)."""
-    for name, value in {**fake_oneid.env(), "ONEID_RETRY_BACKOFF_SECONDS": "0", "ONEID_TIMEOUT_SECONDS": "0.3"}.items():
-        monkeypatch.setenv(name, value)
-    reset_settings()
-    return fake_oneid
+def myid_provider(db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeMyId]:
+    with running_fake_myid() as fake:
+        configure(fake, monkeypatch)
+        yield fake
 
 
-@pytest.fixture(params=["sandbox", "http"])
+@pytest.fixture(params=["oneid", "myid"])
+def real_provider(request: pytest.FixtureRequest) -> FakeOneId | FakeMyId:
+    fake: FakeOneId | FakeMyId = request.getfixturevalue(f"{request.param}_provider")
+    return fake
+
+
+@pytest.fixture(params=["sandbox", "oneid", "myid"])
 def codes(request: pytest.FixtureRequest, db: Database[dict[str, Any]]) -> Codes:
     if request.param == "sandbox":
         return SandboxCodes()
-    return FakeServerCodes(request.getfixturevalue("http_provider"))
+    return FakeServerCodes(request.getfixturevalue(f"{request.param}_provider"))
 
 
 def user_of(db: Database[dict[str, Any]], phone: str) -> dict[str, Any]:
@@ -290,10 +315,10 @@ def test_a_provider_outage_is_503_and_changes_nothing(
     assert db.identity_codes.count_documents({}) == 0
 
 
-def test_an_outage_does_not_burn_the_code(api: ApiClient, http_provider: FakeOneId) -> None:
+def test_an_outage_does_not_burn_the_code(api: ApiClient, real_provider: FakeOneId | FakeMyId) -> None:
     # Given a code whose first exchange meets a provider outage
     api.login()
-    code = FakeServerCodes(http_provider).outage()
+    code = FakeServerCodes(real_provider).outage()
     assert api.post(LIMIT, json={"code": code}).status_code == 503
     # When the provider is back and the same code is sent again
     response = api.post(LIMIT, json={"code": code})
@@ -302,52 +327,72 @@ def test_an_outage_does_not_burn_the_code(api: ApiClient, http_provider: FakeOne
     assert_verified_as(response.json()["data"], sandbox_person(7))
 
 
+def person_step(fake: FakeOneId | FakeMyId) -> str:
+    return "identify" if isinstance(fake, FakeOneId) else "data"
+
+
 def test_a_provider_that_times_out_is_503(
-    api: ApiClient, http_provider: FakeOneId, db: Database[dict[str, Any]]
+    api: ApiClient, real_provider: FakeOneId | FakeMyId, db: Database[dict[str, Any]]
 ) -> None:
     api.login()
-    code = FakeServerCodes(http_provider).verified(10)
-    http_provider.fail("profile", "timeout", "timeout", "timeout")
+    code = FakeServerCodes(real_provider).verified(10)
+    real_provider.fail(person_step(real_provider), "timeout", "timeout", "timeout")
     response = api.post(LIMIT, json={"code": code})
     assert response.status_code == 503
-    assert http_provider.calls["profile"] == 3
+    assert real_provider.calls[person_step(real_provider)] == 3
     assert user_of(db, "+998901112233")["verified"] is False
 
 
-def test_a_provider_recovering_within_the_retries_verifies(api: ApiClient, http_provider: FakeOneId) -> None:
+def test_a_provider_recovering_within_the_retries_verifies(api: ApiClient, real_provider: FakeOneId | FakeMyId) -> None:
     api.login()
-    code = FakeServerCodes(http_provider).verified(11)
-    http_provider.fail("token", 502)
-    http_provider.fail("profile", 500, 504)
+    code = FakeServerCodes(real_provider).verified(11)
+    real_provider.fail("token", 502)
+    real_provider.fail(person_step(real_provider), 500, 504)
     response = api.post(LIMIT, json={"code": code})
     assert response.status_code == 200
-    assert http_provider.calls == {"token": 2, "profile": 3}
+    assert real_provider.calls == {"token": 2, person_step(real_provider): 3}
 
 
-def test_the_http_adapter_sends_the_oauth2_form(api: ApiClient, http_provider: FakeOneId) -> None:
+def test_a_myid_token_revoked_between_verifications_is_renewed(
+    api: ApiClient, myid_provider: FakeMyId, db: Database[dict[str, Any]]
+) -> None:
+    # Given a first verification, whose MyID token the instance keeps, then revoked at MyID
+    codes = FakeServerCodes(myid_provider)
+    api.login("+998901110001")
+    assert api.post(LIMIT, json={"code": codes.verified(21)}).status_code == 200
+    myid_provider.revoke_tokens()
+    # When another user verifies
+    api.login("+998901110002")
+    response = api.post(LIMIT, json={"code": codes.verified(22)})
+    # Then a fresh token was taken and the verification went through
+    assert response.status_code == 200, response.text
+    assert myid_provider.calls == {"token": 2, "data": 3}
+
+
+def test_the_oneid_adapter_sends_oneids_grant(api: ApiClient, oneid_provider: FakeOneId) -> None:
     api.login()
-    code = FakeServerCodes(http_provider).verified(12)
+    code = FakeServerCodes(oneid_provider).verified(12)
     api.post(LIMIT, json={"code": code})
-    assert http_provider.token_forms == [
+    assert oneid_provider.token_forms == [
         {
-            "grant_type": "authorization_code",
-            "code": code,
+            "grant_type": "one_authorization_code",
             "client_id": "car-retail-test",
             "client_secret": "fake-oneid-client-secret",
+            "code": code,
             "redirect_uri": "https://partner.example/oneid/callback",
         }
     ]
 
 
 def test_wrong_client_credentials_are_503_not_the_callers_fault(
-    api: ApiClient, http_provider: FakeOneId, db: Database[dict[str, Any]]
+    api: ApiClient, real_provider: FakeOneId | FakeMyId, db: Database[dict[str, Any]]
 ) -> None:
     api.login()
-    code = FakeServerCodes(http_provider).verified(13)
-    http_provider.client_secret = "rotated-at-the-provider"
+    code = FakeServerCodes(real_provider).verified(13)
+    real_provider.client_secret = "rotated-at-the-provider"
     response = api.post(LIMIT, json={"code": code})
     assert response.status_code == 503
-    assert http_provider.calls["token"] == 1  # a 4xx is never retried
+    assert real_provider.calls["token"] == 1  # a 4xx is never retried
     assert db.identity_codes.count_documents({}) == 0
 
 
@@ -417,19 +462,18 @@ def test_one_person_raced_by_two_users_is_verified_for_one(api: ApiClient, db: D
 
 
 def test_the_client_secret_comes_from_secrets_manager(
-    api: ApiClient, http_provider: FakeOneId, secretsmanager: Any, monkeypatch: pytest.MonkeyPatch
+    api: ApiClient, real_provider: FakeOneId | FakeMyId, secretsmanager: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Given a deployed configuration: the OneID client secret only in Secrets Manager
+    # Given a deployed configuration: the provider's client secret only in Secrets Manager
     arn = secretsmanager.create_secret(
-        Name="car-retail/dev/oneid-client-secret", SecretString="secret-from-secrets-manager"
+        Name="car-retail/dev/identity-client-secret", SecretString="secret-from-secrets-manager"
     )["ARN"]
-    monkeypatch.delenv("ONEID_CLIENT_SECRET")
-    monkeypatch.setenv("ONEID_CLIENT_SECRET_ARN", arn)
+    monkeypatch.delenv("IDENTITY_CLIENT_SECRET")
+    monkeypatch.setenv("IDENTITY_CLIENT_SECRET_ARN", arn)
     reset_settings()
-    http_provider.client_secret = "secret-from-secrets-manager"
+    real_provider.client_secret = "secret-from-secrets-manager"
     api.login()
     # When the caller verifies
-    response = api.post(LIMIT, json={"code": FakeServerCodes(http_provider).verified(16)})
-    # Then the provider received the secret from Secrets Manager
+    response = api.post(LIMIT, json={"code": FakeServerCodes(real_provider).verified(16)})
+    # Then the provider accepted the secret from Secrets Manager
     assert response.status_code == 200, response.text
-    assert http_provider.token_forms[-1]["client_secret"] == "secret-from-secrets-manager"

@@ -323,7 +323,7 @@ def test_concurrent_orders_get_distinct_contract_numbers(db: Db) -> None:
     body = CreateOrderBody.model_validate(order_body(car))
 
     def order(_: int) -> str:
-        return service.create_order(body, user_id=str(ObjectId()), locale="en").contractNumber
+        return service.create_order(body, user_id=str(ObjectId()), partner="Demo partner", locale="en").contractNumber
 
     with ThreadPoolExecutor(max_workers=12) as pool:
         numbers = list(pool.map(order, range(12)))
@@ -335,7 +335,9 @@ def test_concurrent_orders_get_distinct_contract_numbers(db: Db) -> None:
 
 def test_placing_an_order_publishes_it_on_eventbridge(db: Db, eventbridge: Any) -> None:
     car = purchasable_car(db)
-    order = service.create_order(CreateOrderBody.model_validate(order_body(car)), user_id=str(ObjectId()), locale="en")
+    order = service.create_order(
+        CreateOrderBody.model_validate(order_body(car)), user_id=str(ObjectId()), partner="Demo partner", locale="en"
+    )
     outbox.flush()  # what a request's end does
     [event] = eventbridge()
     assert event["detail-type"] == "OrderStatusChanged"

@@ -16,7 +16,7 @@ from core.clock import FrozenClock
 from data import events, outbox
 from domain.orders import lifecycle
 from local.context import LocalLambdaContext
-from tests.data import insert_order, order_body, purchasable_car
+from tests.data import insert_order, place_and_pay_by_card
 from tests.factories import ApiClient
 
 Db = Database[dict[str, Any]]
@@ -27,23 +27,6 @@ def run_scheduled_publisher() -> dict[str, Any]:
     """What EventBridge Scheduler does every minute."""
     result: dict[str, Any] = scheduled_publisher({}, LocalLambdaContext(function_name="OutboxPublisher"))
     return result
-
-
-def pay_by_card(api: ApiClient, db: Db) -> dict[str, Any]:
-    """A signed-in buyer places an order and pays it in full by card; returns the apply's answer."""
-    api.login()
-    car = purchasable_car(db, prices=(1_000_000,))
-    order = api.post("/api/v1/orders", json=order_body(car)).json()["data"]
-    payment = {"amount": 1_000_000, "brandId": order["brandId"], "orderId": order["_id"]}
-    created = api.post(
-        "/api/v1/transactions/create",
-        json={**payment, "cardNumber": "8600495473316478", "expiry": "12/39", "cardType": "UZCARD"},
-    )
-    transaction_id = created.json()["data"]["transactionId"]
-    applied = api.post("/api/v1/transactions/apply", json={**payment, "transactionId": transaction_id, "otp": 666666})
-    assert applied.status_code == 200, applied.text
-    answer: dict[str, Any] = applied.json()["data"]
-    return answer
 
 
 def refusing_bus(batch: list[events.Event]) -> list[bool]:
@@ -65,7 +48,7 @@ def recording(delivered: list[events.Event]) -> Callable[[list[events.Event]], l
 def test_a_request_publishes_its_events_right_after_the_change(api: ApiClient, db: Db, eventbridge: Bus) -> None:
     # Given a buyer paying an order by card
     # When the payment is confirmed
-    paid = pay_by_card(api, db)
+    _, paid = place_and_pay_by_card(api, db)
     # Then the events are on the bus already, each with its outbox id, and the outbox has nothing pending
     published = eventbridge()
     confirmed = [event["detail"] for event in published if event["detail-type"] == "PaymentConfirmed"]
@@ -84,7 +67,7 @@ def test_events_lost_after_the_change_are_delivered_once_by_the_scheduled_publis
             broken.setattr(events, "deliver", refusing_bus)
         else:
             broken.setattr(outbox, "flush", lambda: 0)
-        paid = pay_by_card(api, db)
+        _, paid = place_and_pay_by_card(api, db)
     assert eventbridge() == []
     assert db.outbox.count_documents({"status": "PENDING"}) == 3  # order placed, order paid, payment confirmed
     # When the scheduled publisher runs, twice

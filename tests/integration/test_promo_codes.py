@@ -187,7 +187,7 @@ def test_a_promo_is_given_back_when_the_order_cannot_be_stored(db: Db) -> None:
     body = CreateOrderBody.model_validate(order_body(car, promoCode="SAVE10"))
     # When an order with the promo fails to be inserted
     with pytest.raises(DuplicateKeyError):
-        service.create_order(body, user_id=str(ObjectId()), locale="en")
+        service.create_order(body, user_id=str(ObjectId()), partner="Demo partner", locale="en")
     # Then the promo use is released
     promo = db.promo_codes.find_one({"_id": "SAVE10"}) or {}
     assert (promo["used"], promo["usedBy"]) == (0, [])
@@ -200,7 +200,7 @@ def test_racing_buyers_for_the_last_use_of_a_promo_give_one_winner(db: Db, monke
     everyone_checks_before_anyone_consumes(monkeypatch, 10)
     body = CreateOrderBody.model_validate(order_body(car, promoCode="LAST"))
     # When they race
-    results = race(lambda: service.create_order(body, user_id=str(ObjectId()), locale="en"), 10)
+    results = race(lambda: service.create_order(body, user_id=str(ObjectId()), partner="Demo partner", locale="en"), 10)
     # Then exactly one order was placed, the others were told the promo is used up
     assert sorted(results) == ["PROMO_CODE_USED_UP"] * 9 + ["ok"]
     assert db.orders.count_documents({}) == 1
@@ -216,6 +216,6 @@ def test_one_buyer_racing_the_same_promo_in_several_orders_uses_it_once(
     everyone_checks_before_anyone_consumes(monkeypatch, 6)
     body = CreateOrderBody.model_validate(order_body(car, promoCode="MINE"))
     buyer = str(ObjectId())
-    results = race(lambda: service.create_order(body, user_id=buyer, locale="en"), 6)
+    results = race(lambda: service.create_order(body, user_id=buyer, partner="Demo partner", locale="en"), 6)
     assert sorted(results) == ["PROMO_CODE_ALREADY_USED"] * 5 + ["ok"]
     assert (db.promo_codes.find_one({"_id": "MINE"}) or {})["used"] == 1

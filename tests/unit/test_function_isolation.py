@@ -26,7 +26,8 @@ def imported_packages(source: Path) -> set[str]:
 
 
 def test_every_function_group_is_found():
-    # Given / When the packages under functions/ / Then the seven route groups and the scheduled outbox publisher
+    # Given / When the packages under functions/ / Then the seven route groups, the scheduled outbox publisher
+    # and the webhook delivery
     assert GROUPS == [
         "auth",
         "catalog",
@@ -36,6 +37,7 @@ def test_every_function_group_is_found():
         "payments",
         "saved_cars",
         "transactions",
+        "webhooks",
     ]
 
 

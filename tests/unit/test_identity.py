@@ -1,5 +1,5 @@
-"""Identity verification logic without I/O: sandbox codes, PINFL masking, OneID profile fields,
-choosing the adapter."""
+"""Identity verification logic without I/O: sandbox codes, PINFL masking, MyID's and OneID's person
+fields, choosing the adapter."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 from core.errors import Unavailable
 from core.pinfl import pinfl_is_valid
 from core.settings import reset_settings
+from domain.identity.myid import MyIdProvider, parse_sdk_data
 from domain.identity.oneid import OneIdProvider, parse_profile
 from domain.identity.provider import CodeRejected, ProviderUnavailable, mask_pin
 from domain.identity.sandbox import SandboxIdentityProvider, sandbox_person
@@ -101,25 +102,62 @@ def test_the_sandbox_is_refused_in_prod(fresh_settings: None, monkeypatch: pytes
         get_provider()
 
 
-def test_the_http_provider_needs_its_endpoints(fresh_settings: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("IDENTITY_PROVIDER", "http")
+def test_myid_sdk_data_becomes_the_person() -> None:
+    pin = valid_pinfl("6150477000123")
+    common = {
+        "pinfl": pin,
+        "first_name": "ALISHER",
+        "last_name": "NAVOIY",
+        "middle_name": None,
+        "birth_date": "09.02.1977",
+    }
+    answer = {"profile": {"common_data": common, "doc_data": {"pass_data": "AD1234567"}}, "comparison_value": 0.9}
+    for shape in (answer, {"data": answer}):  # MyID wraps its answer in `data`; older answers do not
+        person = parse_sdk_data(shape)
+        assert (person.pin, person.first_name, person.last_name, person.middle_name) == (pin, "ALISHER", "NAVOIY", None)
+        assert (str(person.birth_date), person.document) == ("1977-02-09", "AD1234567")
+
+
+def test_myid_data_without_a_profile_is_unexpected() -> None:
+    with pytest.raises(ProviderUnavailable):
+        parse_sdk_data({"data": {"comparison_value": 0.4}})
+
+
+@pytest.mark.parametrize("provider", ["myid", "oneid"])
+def test_a_real_provider_needs_its_endpoint(
+    fresh_settings: None, monkeypatch: pytest.MonkeyPatch, provider: str
+) -> None:
+    monkeypatch.setenv("IDENTITY_PROVIDER", provider)
     reset_settings()
-    with pytest.raises(RuntimeError, match="ONEID_TOKEN_URL"):
+    with pytest.raises(RuntimeError, match="IDENTITY_PROVIDER_URL"):
         get_provider()
 
 
-def test_the_http_provider_is_built_from_settings(fresh_settings: None, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("provider", "adapter", "url"),
+    [
+        ("myid", MyIdProvider, "https://api.devmyid.uz"),
+        ("oneid", OneIdProvider, "https://sso.egov.uz/sso/oauth/Authorization.do"),
+    ],
+)
+def test_a_real_provider_is_built_from_settings(
+    fresh_settings: None,
+    monkeypatch: pytest.MonkeyPatch,
+    provider: str,
+    adapter: type[MyIdProvider | OneIdProvider],
+    url: str,
+) -> None:
     for name, value in {
-        "IDENTITY_PROVIDER": "http",
-        "ONEID_TOKEN_URL": "https://oneid.example/token",
-        "ONEID_PROFILE_URL": "https://oneid.example/profile",
-        "ONEID_CLIENT_ID": "car-retail",
-        "ONEID_CLIENT_SECRET": "s3cret",
-        "ONEID_TIMEOUT_SECONDS": "1.5",
-        "ONEID_MAX_RETRIES": "1",
+        "IDENTITY_PROVIDER": provider,
+        "IDENTITY_PROVIDER_URL": url,
+        "IDENTITY_CLIENT_ID": "car-retail",
+        "IDENTITY_CLIENT_SECRET": "s3cret",
+        "IDENTITY_TIMEOUT_SECONDS": "1.5",
+        "IDENTITY_MAX_RETRIES": "1",
     }.items():
         monkeypatch.setenv(name, value)
     reset_settings()
-    provider = get_provider()
-    assert isinstance(provider, OneIdProvider)
-    assert (provider.client_secret, provider.timeout_seconds, provider.max_retries) == ("s3cret", 1.5, 1)
+    built = get_provider()
+    assert isinstance(built, MyIdProvider | OneIdProvider)
+    assert type(built) is adapter
+    assert (built.client.client_secret, built.http.timeout_seconds, built.http.max_retries) == ("s3cret", 1.5, 1)

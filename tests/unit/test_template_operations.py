@@ -74,9 +74,13 @@ def test_a_scheduled_job_runs_on_its_schedule_with_a_failure_queue_and_only_what
     assert event["Properties"]["ScheduleExpression"] == schedule
     assert event["Properties"]["DeadLetterConfig"] == {"Arn": failures}
     assert function["EventInvokeConfig"]["DestinationConfig"]["OnFailure"] == {"Type": "SQS", "Destination": failures}
-    # And it may read the database secret and put events, not read the JWT key
+    # And it may read the database secret, put events and queue partner webhooks, not read the JWT key
     policies = [next(iter(policy)) for policy in function["Policies"]]
-    assert set(policies) == {"AWSSecretsManagerGetSecretValuePolicy", "EventBridgePutEventsPolicy"}
+    assert set(policies) == {
+        "AWSSecretsManagerGetSecretValuePolicy",
+        "EventBridgePutEventsPolicy",
+        "SQSSendMessagePolicy",
+    }
     assert {"SecretArn": {"Ref": "JwtSecret"}} not in [next(iter(p.values())) for p in function["Policies"]]
     # And it has its log retention and an errors alarm, like every function
     assert resources[f"{job}FunctionLogGroup"]["Type"] == "AWS::Logs::LogGroup"

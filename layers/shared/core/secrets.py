@@ -7,7 +7,7 @@ import hmac
 import json
 
 from core.errors import Unavailable
-from core.settings import LOCAL_JWT_SECRET, get_settings
+from core.settings import LOCAL_JWT_SECRET, LOCAL_WEBHOOK_SIGNING_KEY, get_settings
 
 SECRET_MAX_AGE_SECONDS = 300
 
@@ -26,12 +26,23 @@ def jwt_secret() -> str:
     """The signing key. Deployed, Powertools caches it for SECRET_MAX_AGE_SECONDS, so a rotated key reaches
     warm instances within minutes (tokens signed with the old key are then refused: users sign in again)."""
     settings = get_settings()
-    key = _configured(settings.jwt_secret, settings.jwt_secret_arn)
-    if key is not None:
-        return key
-    if settings.is_local:
-        return LOCAL_JWT_SECRET
-    raise RuntimeError("JWT_SECRET or JWT_SECRET_ARN must be set outside the local stage")
+    return _or_local_default(
+        _configured(settings.jwt_secret, settings.jwt_secret_arn),
+        LOCAL_JWT_SECRET,
+        "JWT_SECRET or JWT_SECRET_ARN must be set outside the local stage",
+    )
+
+
+def webhook_signing_key() -> str:
+    """The key every partner's webhook signing secret is derived from (`domain.partners.webhooks`).
+    Deployed it is a secret of its own (the template generates it): rotating it changes every partner's
+    secret, so it is rotated only after a compromise, with every partner told its new secret."""
+    settings = get_settings()
+    return _or_local_default(
+        _configured(settings.webhook_signing_key, settings.webhook_signing_key_arn),
+        LOCAL_WEBHOOK_SIGNING_KEY,
+        "WEBHOOK_SIGNING_KEY or WEBHOOK_SIGNING_KEY_ARN must be set outside the local stage",
+    )
 
 
 def keyed_hash(purpose: str, value: str) -> str:
@@ -66,6 +77,15 @@ def _configured(value: str | None, secret_arn: str | None) -> str | None:
     return None
 
 
+def _or_local_default(configured: str | None, local_default: str, missing: str) -> str:
+    """A configured key, or its development default on a laptop; outside `local`, RuntimeError(missing)."""
+    if configured is not None:
+        return configured
+    if get_settings().is_local:
+        return local_default
+    raise RuntimeError(missing)
+
+
 def _required(value: str | None, secret_arn: str | None, missing: str) -> str:
     configured = _configured(value, secret_arn)
     if configured is None:
@@ -80,12 +100,13 @@ def mongodb_uri() -> str:
     )
 
 
-def oneid_client_secret() -> str:
+def identity_client_secret() -> str:
+    """The client secret of the identity provider the stage uses (MyID or OneID)."""
     settings = get_settings()
     return _required(
-        settings.oneid_client_secret,
-        settings.oneid_client_secret_arn,
-        "ONEID_CLIENT_SECRET or ONEID_CLIENT_SECRET_ARN must be set when IDENTITY_PROVIDER=http",
+        settings.identity_client_secret,
+        settings.identity_client_secret_arn,
+        "IDENTITY_CLIENT_SECRET or IDENTITY_CLIENT_SECRET_ARN must be set when IDENTITY_PROVIDER is myid or oneid",
     )
 
 

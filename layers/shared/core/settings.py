@@ -19,6 +19,7 @@ LOCAL_ORIGINS = ("http://localhost:*", "http://127.0.0.1:*")  # a web app's dev 
 # `make run` serves local/assets here (it sets ASSETS_BASE_URL to its own host and port).
 LOCAL_ASSETS_BASE_URL = "http://127.0.0.1:3000/assets"
 LOCAL_JWT_SECRET = "local-development-only-jwt-secret-0123456789"  # noqa: S105 (dev default, refused outside local)
+LOCAL_WEBHOOK_SIGNING_KEY = "local-development-only-webhook-key-0123456789"
 
 
 class Settings(BaseModel):
@@ -65,25 +66,40 @@ class Settings(BaseModel):
     assets_base_url: str | None = None
     event_bus_name: str = "default"
     event_publisher: Literal["eventbridge", "log"] | None = None
+
+    # Partner webhooks (domain.partners.webhooks): the FIFO queue the outbox hands them to (unset on a
+    # laptop: the local runtime delivers them itself), the key every partner's signing secret is derived
+    # from, and the delivery function's retry schedule.
+    webhook_queue_url: str | None = None
+    webhook_signing_key: str | None = None
+    webhook_signing_key_arn: str | None = None
+    webhook_timeout_seconds: float = Field(default=5.0, gt=0, le=20, description="per delivery attempt")
+    webhook_retry_base_seconds: int = Field(default=30, ge=1, description="first retry delay, doubled each time")
+    webhook_retry_max_seconds: int = Field(default=3600, ge=1, le=43200, description="longest retry delay")
     payment_processor: Literal["sandbox", "http"] | None = None
     payment_processor_url: str | None = None
     payment_processor_login: str | None = None
     payment_processor_password: str | None = None
     payment_processor_secret_id: str | None = None
     payment_processor_timeout_seconds: float = Field(default=5.0, gt=0, le=8)
-    identity_provider: Literal["sandbox", "http"] = "sandbox"
-
-    # Identity verification (POST /api/v1/users/limit) through an OAuth2 provider of the OneID kind.
-    oneid_token_url: str | None = None
-    oneid_profile_url: str | None = None
-    oneid_client_id: str | None = None
-    oneid_client_secret: str | None = None
-    oneid_client_secret_arn: str | None = None
-    oneid_redirect_uri: str | None = None
-    oneid_timeout_seconds: float = Field(default=3.0, gt=0, description="per HTTP request")
-    oneid_max_retries: int = Field(default=2, ge=0, le=5, description="retries on 5xx and connection errors")
-    oneid_retry_backoff_seconds: float = Field(default=0.25, ge=0, description="first retry delay, doubled each time")
-    oneid_deadline_seconds: float = Field(default=8.0, gt=0, description="budget of one verification, retries included")
+    # Identity verification (POST /api/v1/users/limit): the sandbox, MyID or OneID (README, "Identity
+    # verification"). The URL is MyID's API (https://api.myid.uz) or OneID's OAuth endpoint
+    # (https://sso.egov.uz/sso/oauth/Authorization.do); the client is the one the provider registered.
+    identity_provider: Literal["sandbox", "myid", "oneid"] = "sandbox"
+    identity_provider_url: str | None = None
+    identity_client_id: str | None = None
+    identity_client_secret: str | None = None
+    identity_client_secret_arn: str | None = None
+    oneid_redirect_uri: str | None = Field(default=None, description="the redirect URI registered with OneID")
+    oneid_scope: str | None = Field(default=None, description="OneID scope; OneID's default is the client id")
+    identity_timeout_seconds: float = Field(default=3.0, gt=0, description="per HTTP request")
+    identity_max_retries: int = Field(default=2, ge=0, le=5, description="retries on 5xx and connection errors")
+    identity_retry_backoff_seconds: float = Field(
+        default=0.25, ge=0, description="first retry delay, doubled each time"
+    )
+    identity_deadline_seconds: float = Field(
+        default=8.0, gt=0, description="budget of one verification, retries included"
+    )
     verified_purchase_limit: int = Field(default=500_000_000, ge=0, description="sums unlocked by verification")
 
     @model_validator(mode="after")

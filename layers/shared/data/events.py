@@ -13,7 +13,6 @@ Delivery is at least once, so consumers drop an `eventId` they have already hand
 from __future__ import annotations
 
 import json
-import threading
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -23,12 +22,10 @@ from aws_lambda_powertools.metrics import MetricUnit
 from core.observability import logger, metrics
 from core.serialization import to_json
 from core.settings import get_settings
+from data import aws
 
 SOURCE = "car-retail-api"
 MAX_ENTRIES_PER_CALL = 10  # PutEvents takes at most 10 entries
-
-_lock = threading.Lock()
-_client: Any = None
 
 
 @dataclass(frozen=True)
@@ -37,22 +34,6 @@ class Event:
     detail_type: str
     detail: dict[str, Any]  # with eventId and sequence
     time: datetime
-
-
-def _events_client() -> Any:
-    global _client  # noqa: PLW0603 (one client per process, created on first use)
-    if _client is None:
-        with _lock:
-            if _client is None:
-                import boto3  # imported here: only the functions that publish pay for boto3 at cold start
-
-                _client = boto3.client("events")
-    return _client
-
-
-def reset_client() -> None:
-    global _client  # noqa: PLW0603
-    _client = None
 
 
 def deliver(batch: list[Event]) -> list[bool]:
@@ -85,7 +66,7 @@ def deliver(batch: list[Event]) -> list[bool]:
         for event in batch
     ]
     try:
-        results = _events_client().put_events(Entries=entries).get("Entries", [])
+        results = aws.client("events").put_events(Entries=entries).get("Entries", [])
     except Exception:
         logger.exception("event publishing failed", extra={"event_ids": [event.id for event in batch]})
         results = []

@@ -18,6 +18,10 @@ sent before the next one becomes deliverable; so an aggregate's events are put o
 order, one at a time, even with several publishers running. (EventBridge itself does not keep order:
 consumers that care sort by `detail.sequence`.)
 
+Destinations: every entry goes to the bus; an entry with a partner webhook (`Webhook`) also goes to the
+partner webhook queue (`data.webhook_queue`), in the same sequence order. An entry is SENT when every
+destination took it; one that took it already is remembered (`deliveredTo`) and not given it again.
+
 Duplicates: the entry id is the event's `detail.eventId`. A publisher that dies after EventBridge
 took an event but before marking it sent leaves it to be sent again after its lease: consumers drop
 an `eventId` they have seen. Sent entries are kept 7 days, then a TTL index removes them.
@@ -36,12 +40,15 @@ from pymongo.client_session import ClientSession
 
 from core import clock, ids
 from core.observability import logger
-from data import events
+from core.serialization import to_json
+from data import events, webhook_queue
 from data.mongo import Index, get_db
 
 COLLECTION = "outbox"
 PENDING = "PENDING"
 SENT = "SENT"
+BUS = "bus"
+WEBHOOK = "webhook"
 LEASE_SECONDS = 60  # longer than one delivery takes; a dead publisher's entries are free again after it
 SENT_RETENTION_SECONDS = 7 * 24 * 60 * 60
 
@@ -55,22 +62,44 @@ INDEXES = [
 _touched: ContextVar[frozenset[str]] = ContextVar("outbox_touched", default=frozenset())
 
 
-def add(session: ClientSession, *, aggregate: str, sequence: int, detail_type: str, detail: dict[str, Any]) -> str:
-    """Store one event in the caller's transaction; returns its id (the event's `eventId`)."""
+@dataclass(frozen=True)
+class Webhook:
+    """What a partner's endpoint receives for an event: `payload` (the outbox adds `eventId` and
+    `sequence`), ordered within `group`."""
+
+    partner: str
+    group: str
+    payload: dict[str, Any]
+
+
+def add(
+    session: ClientSession,
+    *,
+    aggregate: str,
+    sequence: int,
+    detail_type: str,
+    detail: dict[str, Any],
+    webhook: Webhook | None = None,
+) -> str:
+    """Store one event (and the partner webhook it makes, if any) in the caller's transaction; returns
+    its id (the event's `eventId`)."""
     entry_id = ids.new_id()  # unique across SnapStart-restored instances (core.ids)
-    get_db()[COLLECTION].insert_one(
-        {
-            "_id": entry_id,
-            "aggregate": aggregate,
-            "sequence": sequence,
-            "detailType": detail_type,
-            "detail": {**detail, "eventId": str(entry_id), "sequence": sequence},
-            "status": PENDING,
-            "attempts": 0,
-            "createdAt": clock.now(),
-        },
-        session=session,
-    )
+    event_id = str(entry_id)
+    entry: dict[str, Any] = {
+        "_id": entry_id,
+        "aggregate": aggregate,
+        "sequence": sequence,
+        "detailType": detail_type,
+        "detail": {**detail, "eventId": event_id, "sequence": sequence},
+        "status": PENDING,
+        "attempts": 0,
+        "deliveredTo": [],
+        "createdAt": clock.now(),
+    }
+    if webhook is not None:
+        body = {"eventId": event_id, "sequence": sequence, **webhook.payload}
+        entry["webhook"] = {"partner": webhook.partner, "group": webhook.group, "body": to_json(body)}
+    get_db()[COLLECTION].insert_one(entry, session=session)
     _touched.set(_touched.get() | {aggregate})
     return str(entry_id)
 
@@ -114,16 +143,18 @@ def publish_pending(*, aggregates: Collection[str] | None = None, limit: int = 1
         claimed = [entry for entry in heads if _lease(entry, lease_id, now)]
         if not claimed:
             break
-        accepted = events.deliver([_event(entry) for entry in claimed])
-        for entry, ok in zip(claimed, accepted, strict=True):
-            if ok and _mark_sent(entry, lease_id, clock.now()):
-                delivered += 1
-            elif not ok:
-                _release(entry, lease_id)
+        complete = 0
+        for entry, taken_by in zip(claimed, _deliver(claimed), strict=True):
+            if _destinations(entry) <= taken_by:
+                complete += 1
+                if _mark_sent(entry, lease_id, clock.now()):
+                    delivered += 1
+            else:
+                _release(entry, lease_id, taken_by)
                 held_back.add(entry["aggregate"])
                 failed += 1
-        if not any(accepted):
-            break  # EventBridge refuses everything now: the next run tries again
+        if not complete:
+            break  # the destinations refuse everything now: the next run tries again
     if delivered or failed:
         logger.info("outbox published", extra={"delivered": delivered, "failed": failed})
     return PublishResult(delivered, failed)
@@ -176,9 +207,36 @@ def _mark_sent(entry: dict[str, Any], lease_id: str, now: datetime) -> bool:
     return result.modified_count == 1
 
 
-def _release(entry: dict[str, Any], lease_id: str) -> None:
+def _release(entry: dict[str, Any], lease_id: str, taken_by: set[str]) -> None:
+    """Free the entry for the next try, remembering the destinations that took it already."""
     get_db()[COLLECTION].update_one(
-        {"_id": entry["_id"], "status": PENDING, "leaseId": lease_id}, {"$set": {"leaseUntil": None}}
+        {"_id": entry["_id"], "status": PENDING, "leaseId": lease_id},
+        {"$set": {"leaseUntil": None}, "$addToSet": {"deliveredTo": {"$each": sorted(taken_by)}}},
+    )
+
+
+def _destinations(entry: dict[str, Any]) -> set[str]:
+    return {BUS, WEBHOOK} if entry.get("webhook") else {BUS}
+
+
+def _deliver(entries: list[dict[str, Any]]) -> list[set[str]]:
+    """Give each entry to the destinations that have not taken it yet; for each, those that now have."""
+    taken = [set(entry.get("deliveredTo") or ()) for entry in entries]
+    to_bus = [index for index, entry in enumerate(entries) if BUS not in taken[index]]
+    for index, ok in zip(to_bus, events.deliver([_event(entries[i]) for i in to_bus]), strict=True):
+        if ok:
+            taken[index].add(BUS)
+    to_queue = [index for index, entry in enumerate(entries) if entry.get("webhook") and WEBHOOK not in taken[index]]
+    for index, ok in zip(to_queue, webhook_queue.send([_queued(entries[i]) for i in to_queue]), strict=True):
+        if ok:
+            taken[index].add(WEBHOOK)
+    return taken
+
+
+def _queued(entry: dict[str, Any]) -> webhook_queue.QueuedWebhook:
+    webhook = entry["webhook"]
+    return webhook_queue.QueuedWebhook(
+        event_id=str(entry["_id"]), partner=webhook["partner"], group=webhook["group"], body=webhook["body"]
     )
 
 

@@ -920,6 +920,42 @@ CODES: dict[str, ErrorCode] = {
         "Заказ не может принять этот платёж; списанные деньги вернутся на карту",
         "Buyurtma bu toʻlovni qabul qila olmaydi; yechilgan pul kartaga qaytariladi",
     ),
+    # --- operators' commands (ops webhooks) -----------------------------------------------------------
+    "WEBHOOK_URL_NOT_ABSOLUTE": E(
+        InvalidInput,
+        "Give the endpoint as an absolute https URL",
+        "The webhook URL must be an absolute https URL",
+        "URL вебхука должен быть абсолютным https-адресом",
+        "Vebhuk URL manzili toʻliq https manzil boʻlishi kerak",
+    ),
+    "WEBHOOK_URL_CREDENTIALS_OR_FRAGMENT": E(
+        InvalidInput,
+        "Give the endpoint without user:password and without #fragment",
+        "The webhook URL must not carry credentials or a fragment",
+        "URL вебхука не должен содержать учётные данные или фрагмент",
+        "Vebhuk URL manzilida hisob maʼlumotlari yoki fragment boʻlmasligi kerak",
+    ),
+    "WEBHOOK_URL_NOT_HTTPS": E(
+        InvalidInput,
+        "Give an https endpoint (http only to localhost, on a local runtime)",
+        "The webhook URL must be https (http only to localhost, on a local runtime)",
+        "URL вебхука должен быть https (http только для localhost при локальном запуске)",
+        "Vebhuk URL manzili https boʻlishi kerak (http faqat mahalliy ishga tushirishda localhost uchun)",
+    ),
+    "PARTNER_NOT_FOUND": E(
+        NotFound,
+        "Check the partner's name (ops partners)",
+        "No partner named {partner}",
+        "Партнёр {partner} не найден",
+        "{partner} nomli hamkor topilmadi",
+    ),
+    "WEBHOOK_NOT_FOUND": E(
+        NotFound,
+        "Register the endpoint first (ops webhooks set), or try again",
+        "Partner {partner} has no webhook endpoint",
+        "У партнёра {partner} нет адреса вебхука",
+        "{partner} hamkorida vebhuk manzili yoʻq",
+    ),
     # --- field errors: only in errors[] under VALIDATION_FAILED ----------------------------------
     "FIELD_REQUIRED": E(InvalidInput, FIX_INPUT, "Required", "Обязательное поле", "Majburiy maydon"),
     "FIELD_INVALID": E(InvalidInput, FIX_INPUT, "Invalid value", "Недопустимое значение", "Yaroqsiz qiymat"),

@@ -23,7 +23,7 @@ from snapshot_restore_py import register_after_restore, register_before_snapshot
 
 from core import ids, secrets
 from core.settings import get_settings
-from data import caches, events, mongo
+from data import aws, caches, mongo
 
 
 def warm(app: APIGatewayRestResolver) -> None:
@@ -40,7 +40,7 @@ def warm(app: APIGatewayRestResolver) -> None:
 def refresh() -> None:
     """After a restore: drop per-process clients and caches, re-seed what must be unique."""
     mongo.reset_client()
-    events.reset_client()
+    aws.reset_clients()
     secrets.reset_secrets()
     caches.clear_caches()
     ids.reseed()

@@ -1,16 +1,22 @@
-"""The identity-provider port: turn an OAuth2 authorization code into a verified person.
+"""The identity-provider port: turn a provider's one-time code into a verified person.
 
-Two adapters implement it, each importing this module: `domain.identity.sandbox` (the local default) and
-the OneID HTTP adapter `domain.identity.oneid`; `domain.identity.verification.get_provider` chooses one.
+Three adapters implement it, each importing this module: `domain.identity.sandbox` (the local default),
+`domain.identity.myid` (MyID, the face-verification SDK a partner app embeds) and `domain.identity.oneid`
+(OneID, the government single sign-on); `domain.identity.verification.get_provider` chooses one.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
-from typing import Protocol
+from datetime import date, datetime
+from typing import Any, Protocol
 
 from core.errors import InvalidInput, Unavailable
+from core.observability import logger
+from core.pinfl import pinfl_is_valid
+
+NAME_MAX_LENGTH = 100
+BIRTH_DATE_FORMATS = ("%Y-%m-%d", "%d.%m.%Y")
 
 
 @dataclass(frozen=True)
@@ -46,3 +52,38 @@ class IdentityProvider(Protocol):
     def verify(self, code: str) -> VerifiedPerson:
         """The person behind `code`; raises CodeRejected (400) or ProviderUnavailable (503)."""
         ...
+
+
+def person_from(
+    *, pin: Any, first_name: Any, last_name: Any, middle_name: Any, birth_date: Any, document: Any
+) -> VerifiedPerson:
+    """A provider's answer, field by field, as the person; one without a valid PINFL or names is not an
+    answer we can act on (the provider's fault, not the caller's)."""
+    pin, first, last = _text(pin), _text(first_name), _text(last_name)
+    if pin is None or not pinfl_is_valid(pin) or first is None or last is None:
+        logger.warning("identity provider profile without a valid PINFL or names")
+        raise ProviderUnavailable()
+    return VerifiedPerson(
+        pin=pin,
+        first_name=first,
+        last_name=last,
+        middle_name=_text(middle_name),
+        birth_date=_birth_date(_text(birth_date)),
+        document=_text(document),
+    )
+
+
+def _text(value: Any) -> str | None:
+    if not isinstance(value, str | int) or isinstance(value, bool):
+        return None
+    text = str(value).strip()
+    return text[:NAME_MAX_LENGTH] if text else None
+
+
+def _birth_date(value: str | None) -> date | None:
+    for pattern in BIRTH_DATE_FORMATS:
+        try:
+            return datetime.strptime(value or "", pattern).date()
+        except ValueError:
+            continue
+    return None

@@ -15,15 +15,20 @@ from domain.identity.store import User
 
 
 def get_provider() -> IdentityProvider:
-    """The configured adapter: OneID over HTTP when `IDENTITY_PROVIDER=http`, else the sandbox."""
+    """The configured adapter (`IDENTITY_PROVIDER`): MyID, OneID, or else the sandbox."""
     settings = get_settings()
-    if settings.identity_provider == "http":
-        from domain.identity.oneid import OneIdProvider  # only the deployed HTTP path pays for it
+    # Each real adapter is imported only where it is configured: the sandbox path pays for neither.
+    if settings.identity_provider == "myid":
+        from domain.identity.myid import MyIdProvider
+
+        return MyIdProvider.from_settings(settings)
+    if settings.identity_provider == "oneid":
+        from domain.identity.oneid import OneIdProvider
 
         return OneIdProvider.from_settings(settings)
     if settings.stage == "prod":
         # The sandbox verifies anyone who knows its codes: it must never unlock real purchase limits.
-        logger.error("the sandbox identity provider is refused in prod; set IDENTITY_PROVIDER=http")
+        logger.error("the sandbox identity provider is refused in prod; set IDENTITY_PROVIDER=myid or oneid")
         raise Unavailable("SERVICE_NOT_CONFIGURED")
     return SandboxIdentityProvider()
 

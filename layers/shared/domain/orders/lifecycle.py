@@ -12,8 +12,9 @@ back office moves it to READY, IMPLEMENTED or CANCELLED (`transition`). Two raci
 win: each update matches the state (and paid amount) it was computed from. Every change is logged in
 `order_logs` with time and cause, and published as an `OrderStatusChanged` event: the order update,
 its log entry and the event (in the outbox, `data.outbox`) are one MongoDB transaction. The order's
-`eventSeq`, incremented by each update, orders its events. The documents are read and written by
-`domain.orders.store`.
+`eventSeq`, incremented by each update, orders its events. An order placed through a partner's app
+(`partner`) also sends that partner's webhook (`domain.partners.webhooks`) with every change. The
+documents are read and written by `domain.orders.store`.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from data import outbox
 from data.mongo import in_transaction
 from domain.orders import store
 from domain.orders.records import OrderRecord
+from domain.partners import webhooks
 
 MAX_CAS_ATTEMPTS = 10
 
@@ -123,6 +125,7 @@ def log_change(order: OrderRecord, previous: Status | None, cause: str, *, sessi
             "cause": cause,
             "at": now,
         },
+        webhook=webhooks.order_status_changed(order, previous.value if previous else None, at=now),
     )
 
 

@@ -33,6 +33,7 @@ def new_order(
     purchase: Purchase,
     *,
     owner: ObjectId,
+    partner: str,
     payment_type: str,
     promo: PromoCodeRecord | None = None,
     deal: FinancedDeal | None = None,
@@ -51,6 +52,7 @@ def new_order(
     return {
         "_id": new_id(),
         "userId": owner,
+        "partner": partner,
         "statusSlug": Status.NEW.value,
         "brandId": purchase.brand_id,
         "carId": purchase.car["_id"],
@@ -78,14 +80,17 @@ def new_order(
     }
 
 
-def place_order(request: OrderRequest, *, owner: ObjectId) -> OrderRecord:
-    """Check the request against the catalog, apply the promo, store the order as NEW and log it."""
+def place_order(request: OrderRequest, *, owner: ObjectId, partner: str) -> OrderRecord:
+    """Check the request against the catalog, apply the promo, store the order as NEW and log it.
+    `partner` is the app it was placed through: its webhook hears of every change of the order."""
     purchase = resolve_purchase(request)
     deal = financed_deal(request, purchase)
     if deal is not None and deal.initial_payment == 0 and request.promo_code:
         raise Conflict("PROMO_CODE_NEEDS_INITIAL_PAYMENT")
     promo = promo_codes.consume(request.promo_code, owner) if request.promo_code else None
-    order = new_order(purchase, owner=owner, payment_type=request.payment_type.value, promo=promo, deal=deal)
+    order = new_order(
+        purchase, owner=owner, partner=partner, payment_type=request.payment_type.value, promo=promo, deal=deal
+    )
     if order["amountDueNow"] == 0:
         # Nothing is left to pay by card (a promo covered the price, or the deal's initial payment).
         order["statusSlug"] = Status.PAID.value

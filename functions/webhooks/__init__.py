@@ -1,0 +1,1 @@
+"""Partner webhook delivery off the SQS FIFO queue (no API routes)."""

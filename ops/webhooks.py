@@ -1,0 +1,75 @@
+"""`python -m ops webhooks ...`: partners' webhook endpoints (docs/INTERFACE.md, "Webhooks").
+
+    python -m ops webhooks set "Partner name" https://partner.example.uz/car-retail/webhooks
+    python -m ops webhooks list
+    python -m ops webhooks rotate-secret "Partner name"
+    python -m ops webhooks remove "Partner name"
+
+A partner is named as in `python -m ops partners`. `set` on a partner without an endpoint prints its new
+signing secret alone on the last line (shown once: give it to the partner; it is never stored, only
+what it is derived from); `set` on one with an endpoint moves it and keeps the secret. `rotate-secret`
+prints a new secret; the old one keeps signing (a second `v1` in `X-Signature`) for 24 hours. Outside
+the local stage the command needs the stage's signing key: WEBHOOK_SIGNING_KEY_ARN (the stack output
+WebhookSigningKeySecretArn).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from core.errors import AppError
+from core.serialization import to_json
+from domain.partners import store, webhooks
+from edge.error_codes import message
+
+
+def add_commands(commands: Any) -> None:
+    hooks = commands.add_parser("webhooks", help="register, list, rotate or remove partners' webhook endpoints")
+    actions = hooks.add_subparsers(dest="action", required=True)
+    set_cmd = actions.add_parser("set", help="register or move a partner's endpoint (a new one prints its secret)")
+    set_cmd.add_argument("partner", help="the partner's name")
+    set_cmd.add_argument("url", help="https URL the partner's order events are POSTed to")
+    actions.add_parser("list", help="every endpoint: partner, URL, when the secret last changed")
+    rotate = actions.add_parser("rotate-secret", help="a new signing secret; the old one signs too for 24 hours")
+    rotate.add_argument("partner", help="the partner's name")
+    remove = actions.add_parser("remove", help="stop sending the partner webhooks")
+    remove.add_argument("partner", help="the partner's name")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.action == "set":
+            registration = webhooks.set_endpoint(args.partner, args.url)
+            print(f"{args.partner}: webhooks go to {registration.endpoint['url']}")
+            if registration.secret is None:
+                print("signing secret unchanged (rotate-secret issues a new one)")
+            else:
+                print("signing secret (shown once, give it to the partner):")
+                print(registration.secret)
+        elif args.action == "list":
+            for endpoint in store.webhooks():
+                rotated = endpoint.get("previousUntil")
+                print(
+                    to_json(
+                        {
+                            "partner": endpoint["_id"],
+                            "url": endpoint["url"],
+                            "createdAt": endpoint["createdAt"],
+                            "updatedAt": endpoint["updatedAt"],
+                            "previousSecretSignsUntil": rotated,
+                        }
+                    )
+                )
+        elif args.action == "rotate-secret":
+            secret = webhooks.rotate_secret(args.partner)
+            print(f"{args.partner}: new signing secret; the previous one also signs for 24 hours:")
+            print(secret)
+        else:
+            webhooks.remove_endpoint(args.partner)
+            print(f"{args.partner}: webhook endpoint removed")
+    except AppError as refused:
+        print(f"refused: {refused.code}: {message(refused.code, 'en', refused.params)}", file=sys.stderr)
+        return 1
+    return 0
