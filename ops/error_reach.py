@@ -8,7 +8,9 @@ it *reaches* every function it names (calls, or passes along as a callback). Nam
 the module's own definitions and imports; a method called on an object (`provider.verify(...)`) may be
 any method of that name in the code base (the port's adapters). The codes a route can answer are those
 of everything its handler reaches: an over-approximation (a refusal caught on the way is still listed),
-never an omission, which `tests/unit/test_error_codes.py` checks through the routes themselves.
+never an omission, which the integration tests' client (`tests.factories.ApiClient`) and schemathesis check
+against every error the routes really answer. `tests/unit/test_error_codes.py` checks every error built
+names a declared code.
 """
 
 from __future__ import annotations
