@@ -4,11 +4,13 @@ clock and a moto EventBridge."""
 
 from __future__ import annotations
 
+import io
 import json
+import logging
 import os
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -195,3 +197,23 @@ def eventbridge(aws_account: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[
         for message in sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10).get("Messages", [])
     ]
     aws.reset_clients()
+
+
+@pytest.fixture
+def captured_logs(caplog: pytest.LogCaptureFixture) -> Iterator[Callable[[], str]]:
+    """Everything logged at DEBUG: the API's Powertools logger (which does not propagate) and every
+    library logger, the local emulator's access log (werkzeug) included."""
+    from core.observability import logger as app_logger
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    api_logger = logging.getLogger(app_logger.name)  # the standard logger under Powertools' Logger
+    api_logger.addHandler(handler)
+    level = api_logger.level
+    api_logger.setLevel(logging.DEBUG)
+    caplog.set_level(logging.DEBUG)
+    yield (
+        lambda: stream.getvalue() + "\n".join(record.getMessage() + repr(record.__dict__) for record in caplog.records)
+    )
+    api_logger.setLevel(level)
+    api_logger.removeHandler(handler)

@@ -4,16 +4,18 @@ stays unresolved for an hour is counted for the alarm. The clock is frozen, neve
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
+from core import clock
 from core.clock import FrozenClock
 from data import outbox
-from domain.payments import reconciliation
-from domain.payments.processor import ProcessorUnavailable
+from domain.payments import reconciliation, store
+from domain.payments.processor import PaymentDeclined, ProcessorPayment, ProcessorUnavailable
 from domain.payments.sandbox import INSUFFICIENT_FUNDS_CARD, PAYS_UZCARD, SandboxProcessor
 from ops.__main__ import main as ops_main
 from tests.data import order_body, purchasable_car
@@ -25,6 +27,16 @@ AMOUNT = 400_000
 
 def lost_answer(*_: Any) -> None:
     raise ProcessorUnavailable("the answer was lost")
+
+
+def charged_then_lost(self: SandboxProcessor, payment: ProcessorPayment, otp: str) -> None:
+    """The sandbox charges (or declines) the card, then its answer is lost."""
+    with contextlib.suppress(PaymentDeclined):
+        SANDBOX_CONFIRM(self, payment, otp)
+    raise ProcessorUnavailable("the answer was lost")
+
+
+SANDBOX_CONFIRM = SandboxProcessor.confirm
 
 
 def stuck_payment(api: ApiClient, db: Db, monkeypatch: pytest.MonkeyPatch, card: str = PAYS_UZCARD) -> dict[str, Any]:
@@ -39,7 +51,7 @@ def stuck_payment(api: ApiClient, db: Db, monkeypatch: pytest.MonkeyPatch, card:
     )
     order["transactionId"] = created.json()["data"]["transactionId"]
     with monkeypatch.context() as lost:
-        lost.setattr(SandboxProcessor, "confirm", lost_answer)
+        lost.setattr(SandboxProcessor, "confirm", charged_then_lost)
         applied = api.post(
             "/api/v1/transactions/apply", json={**payment, "transactionId": order["transactionId"], "otp": 666666}
         )
@@ -144,4 +156,31 @@ def test_an_unreachable_processor_leaves_it_for_later_and_an_hour_raises_the_cou
     assert exit_code == 1
     assert '"unresolvedOverAnHour": 1' in capsys.readouterr().out
     assert (db.transactions.find_one({"_id": order["transactionId"]}) or {})["status"] == "CONFIRMING"
+    assert stored_order(db, order)["paidAmount"] == 0
+
+
+def test_a_confirmation_that_started_with_a_wrong_code_is_not_taken_for_a_charge(
+    api: ApiClient, db: Db, frozen_clock: FrozenClock
+) -> None:
+    # Given a payment whose first apply had a wrong code (the processor was asked, charged nothing),
+    # then claimed by an apply that stopped before it reached the processor
+    api.login()
+    car = purchasable_car(db, prices=(1_000_000,))
+    order: dict[str, Any] = api.post("/api/v1/orders", json=order_body(car)).json()["data"]
+    payment = {"amount": AMOUNT, "brandId": order["brandId"], "orderId": order["_id"]}
+    created = api.post(
+        "/api/v1/transactions/create",
+        json={**payment, "cardNumber": PAYS_UZCARD, "expiry": "12/39", "cardType": "UZCARD"},
+    )
+    transaction_id = created.json()["data"]["transactionId"]
+    wrong = api.post("/api/v1/transactions/apply", json={**payment, "transactionId": transaction_id, "otp": 111111})
+    assert wrong.status_code == 400
+    user_id = str((db.transactions.find_one({"_id": transaction_id}) or {})["userId"])
+    assert store.claim(transaction_id, user_id, "an-apply-that-died", clock.now()) is not None
+    # When the reconciliation asks the sandbox what happened
+    frozen_clock.advance(reconciliation.STALE_AFTER_SECONDS + 1)
+    report = reconciliation.reconcile()
+    # Then the sandbox says never charged: the payment is pending again and the order unpaid
+    assert report.outcomes == {"Released": 1}
+    assert (db.transactions.find_one({"_id": transaction_id}) or {})["status"] == "PENDING"
     assert stored_order(db, order)["paidAmount"] == 0

@@ -3,8 +3,6 @@ racing applies and the logs of the whole flow. The sandbox processor answers (OT
 
 from __future__ import annotations
 
-import io
-import logging
 import re
 import threading
 from collections.abc import Callable, Iterator
@@ -19,7 +17,6 @@ from pymongo.database import Database
 from core import clock
 from core.clock import FrozenClock
 from core.errors import AppError
-from core.observability import logger as app_logger
 from domain.orders import lifecycle
 from domain.orders.lifecycle import Status
 from domain.payments import store
@@ -580,24 +577,6 @@ def test_concurrent_applies_of_one_transaction_pay_exactly_once(
     assert paid["statusSlug"] == "PARTIALLY_PAID"
     assert stored(db, transaction_id)["status"] == "CONFIRMED"
     assert db.order_logs.count_documents({"orderId": order["_id"], "to": "PARTIALLY_PAID"}) == 1
-
-
-@pytest.fixture
-def captured_logs(caplog: pytest.LogCaptureFixture) -> Iterator[Callable[[], str]]:
-    """Everything logged at DEBUG: the API's Powertools logger (which does not propagate) and every
-    library logger, the local emulator's access log (werkzeug) included."""
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    api_logger = logging.getLogger(app_logger.name)  # the standard logger under Powertools' Logger
-    api_logger.addHandler(handler)
-    level = api_logger.level
-    api_logger.setLevel(logging.DEBUG)
-    caplog.set_level(logging.DEBUG)
-    yield (
-        lambda: stream.getvalue() + "\n".join(record.getMessage() + repr(record.__dict__) for record in caplog.records)
-    )
-    api_logger.setLevel(level)
-    api_logger.removeHandler(handler)
 
 
 def test_logs_of_the_whole_flow_hold_neither_the_card_number_nor_the_code(

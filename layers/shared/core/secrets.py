@@ -54,15 +54,17 @@ def keyed_hash(purpose: str, value: str) -> str:
     return hmac.new(key, value.encode(), hashlib.sha256).hexdigest()
 
 
-def payment_processor_credentials() -> tuple[str, str]:
-    """(login, password) of the card processor: env vars locally, a JSON secret {"login", "password"} deployed."""
+def card_processor_credentials(*names: str) -> dict[str, str]:
+    """The card processor's credentials by their setting names (`ATMOS_CONSUMER_KEY`, ...): the env vars
+    locally, the same keys of the JSON secret PAYMENT_PROCESSOR_SECRET_ID names deployed."""
     settings = get_settings()
-    if settings.payment_processor_login and settings.payment_processor_password:
-        return settings.payment_processor_login, settings.payment_processor_password
+    configured = {name: getattr(settings, name.lower()) for name in names}
+    if all(configured.values()):
+        return configured
     if settings.payment_processor_secret_id:
         try:
             secret = json.loads(_from_secrets_manager(settings.payment_processor_secret_id))
-            return str(secret["login"]), str(secret["password"])
+            return {name: str(secret[name]) for name in names}
         except (ValueError, KeyError, TypeError) as exc:
             raise Unavailable("SERVICE_NOT_CONFIGURED") from exc
     raise Unavailable("SERVICE_NOT_CONFIGURED")

@@ -76,12 +76,18 @@ class Settings(BaseModel):
     webhook_timeout_seconds: float = Field(default=5.0, gt=0, le=20, description="per delivery attempt")
     webhook_retry_base_seconds: int = Field(default=30, ge=1, description="first retry delay, doubled each time")
     webhook_retry_max_seconds: int = Field(default=3600, ge=1, le=43200, description="longest retry delay")
-    payment_processor: Literal["sandbox", "http"] | None = None
-    payment_processor_url: str | None = None
-    payment_processor_login: str | None = None
-    payment_processor_password: str | None = None
+    # The card processor (domain.payments): its API URL, and its credentials in clear locally or as the
+    # keys of one JSON secret per processor deployed (PAYMENT_PROCESSOR_SECRET_ID; docs/OPERATIONS.md).
+    payment_processor: Literal["sandbox", "atmos", "payme"] | None = None
     payment_processor_secret_id: str | None = None
-    payment_processor_timeout_seconds: float = Field(default=5.0, gt=0, le=8)
+    payment_processor_timeout_seconds: float = Field(default=5.0, gt=0, le=8, description="per call")
+    atmos_api_url: str | None = None
+    atmos_store_id: str | None = None
+    atmos_consumer_key: str | None = None
+    atmos_consumer_secret: str | None = None
+    payme_api_url: str | None = None
+    payme_cashbox_id: str | None = None
+    payme_key: str | None = None
     # Identity verification (POST /api/v1/users/limit): the sandbox, MyID or OneID (README, "Identity
     # verification"). The URL is MyID's API (https://api.myid.uz) or OneID's OAuth endpoint
     # (https://sso.egov.uz/sso/oauth/Authorization.do); the client is the one the provider registered.
@@ -142,9 +148,10 @@ class Settings(BaseModel):
         return self.event_publisher or ("log" if self.is_local else "eventbridge")
 
     @property
-    def effective_payment_processor(self) -> Literal["sandbox", "http"]:
-        """The sandbox on a laptop and in dev, the real processor in staging and prod unless told otherwise."""
-        return self.payment_processor or ("sandbox" if self.stage in SANDBOX_STAGES else "http")
+    def effective_payment_processor(self) -> Literal["sandbox", "atmos", "payme"] | None:
+        """The sandbox on a laptop and in dev unless told otherwise; elsewhere only the one named (None:
+        card payments are not configured)."""
+        return self.payment_processor or ("sandbox" if self.stage in SANDBOX_STAGES else None)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:

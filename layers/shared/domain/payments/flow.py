@@ -142,7 +142,6 @@ def create(
     processor = get_processor()
     try:
         payment = processor.create(CardDetails(card_number, year, month), to_tiyin(amount), str(transaction_id))
-        otp_hash = processor.send_otp(payment)
     except ProcessorError as exc:
         raise _processor_refusal(exc) from None
     store.insert(
@@ -158,7 +157,7 @@ def create(
             "processor": processor.name,
             "processorId": payment.processor_id,
             "processorToken": payment.token,
-            "otpHash": otp_hash,
+            "otpHash": payment.otp_hash,
             "status": Status.PENDING.value,
             "attempts": 0,
             "resends": 0,
@@ -199,7 +198,7 @@ def resend(user_id: str, *, card_number: str, amount: int) -> int:
             "OTP_RESEND_TOO_EARLY", seconds=RESEND_COOLDOWN_SECONDS, retry_after=RESEND_COOLDOWN_SECONDS
         )
     try:
-        otp_hash = processor.send_otp(payment_of(transaction))
+        otp_hash = processor.resend_otp(payment_of(transaction))
     except ProcessorError as exc:
         store.undo_resend(transaction, now)
         raise _processor_refusal(exc) from None

@@ -1,14 +1,14 @@
 """The card-processor port: what a payment needs from a processor, whichever one it is.
 
 Flow (the Uzbek processors' card-payment flow): `create` registers the payment for a card and an
-amount in tiyin, `send_otp` ("pre-apply") sends the SMS code to the card holder's phone (again on
-resend), `confirm` ("apply") debits the card with the code, `cancel` voids or refunds a confirmed
-payment that the order can no longer take, `status` says what became of a payment (for the
-reconciliation of one whose confirm answer was lost). Nothing is debited before `confirm`.
+amount in tiyin and sends the SMS code to the card holder's phone, `resend_otp` sends a code again,
+`confirm` debits the card with the code (a payment already charged is not charged again), `cancel`
+voids or refunds a payment that the order can no longer take, `status` says what became of a payment
+(for the reconciliation of one whose confirm answer was lost). Nothing is debited before `confirm`.
 
-Adapters: `sandbox` (the default on a laptop and in dev, behaving like the processors' sandboxes) and
-`http_processor` (a real processor over HTTPS), each importing this port; `processor_factory` chooses
-one by PAYMENT_PROCESSOR.
+Adapters, each importing this port: `sandbox` (the default on a laptop and in dev, behaving like the
+processors' sandboxes), `atmos` (ATMOS, UZCARD/HUMO acquiring) and `payme` (the Payme Subscribe
+API); `processor_factory` chooses one by PAYMENT_PROCESSOR.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ class CardDetails:
 
 @dataclass(frozen=True)
 class ProcessorPayment:
-    """What we keep of a payment at the processor: its id, its card token, and (sandbox only) the
-    keyed hash of the code it sent."""
+    """What we keep of a payment at the processor: its id, its card token (empty when the processor
+    keeps none), and (sandbox only) the keyed hash of the code it sent."""
 
     processor_id: str
     token: str
@@ -87,13 +87,17 @@ class PaymentStatus:
 class CardProcessor(Protocol):
     name: str
 
-    def create(self, card: CardDetails, amount_tiyin: int, reference: str) -> ProcessorPayment: ...
-
-    def send_otp(self, payment: ProcessorPayment) -> str | None:
-        """Send the SMS code; returns the keyed hash of the code if this adapter verifies codes itself."""
+    def create(self, card: CardDetails, amount_tiyin: int, reference: str) -> ProcessorPayment:
+        """Register the payment and send the SMS code; `otp_hash` is set if this adapter checks codes itself."""
         ...
 
-    def confirm(self, payment: ProcessorPayment, otp: str) -> None: ...
+    def resend_otp(self, payment: ProcessorPayment) -> str | None:
+        """Send a new SMS code; the keyed hash of the code if this adapter checks codes itself."""
+        ...
+
+    def confirm(self, payment: ProcessorPayment, otp: str) -> None:
+        """Debit the card with the code; returns only once the processor says charged."""
+        ...
 
     def cancel(self, payment: ProcessorPayment) -> None: ...
 

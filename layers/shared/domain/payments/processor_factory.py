@@ -1,6 +1,6 @@
 """The card processor this process pays with: the adapter PAYMENT_PROCESSOR names, built once.
 
-The HTTP adapter is imported only when chosen, so the sandbox's functions never load it.
+The real processors' adapters are imported only when chosen, so the sandbox's functions never load them.
 """
 
 from __future__ import annotations
@@ -20,19 +20,31 @@ def get_processor() -> CardProcessor:
 @lru_cache(maxsize=1)
 def _build(settings: Settings) -> CardProcessor:
     kind = settings.effective_payment_processor
+    timeout = settings.payment_processor_timeout_seconds
+    if kind is None:
+        logger.error("no card processor: set PAYMENT_PROCESSOR to atmos or payme")
+        raise Unavailable("SERVICE_NOT_CONFIGURED")
     if kind == "sandbox":
         if settings.stage == "prod":
-            logger.error("the sandbox card processor is refused in prod; set PAYMENT_PROCESSOR=http")
+            logger.error("the sandbox card processor is refused in prod; set PAYMENT_PROCESSOR to atmos or payme")
             raise Unavailable("SERVICE_NOT_CONFIGURED")
         from domain.payments.sandbox import SandboxProcessor
 
         return SandboxProcessor()
-    from domain.payments.http_processor import HttpCardProcessor
+    if kind == "atmos":
+        from domain.payments.atmos import AtmosProcessor
 
-    if not settings.payment_processor_url:
-        logger.error("PAYMENT_PROCESSOR_URL is not set")
+        return AtmosProcessor(_required(settings.atmos_api_url, "ATMOS_API_URL"), timeout=timeout)
+    from domain.payments.payme import PaymeProcessor
+
+    return PaymeProcessor(_required(settings.payme_api_url, "PAYME_API_URL"), timeout=timeout)
+
+
+def _required(url: str | None, name: str) -> str:
+    if not url:
+        logger.error("the card processor's API URL is not set", extra={"setting": name})
         raise Unavailable("SERVICE_NOT_CONFIGURED")
-    return HttpCardProcessor(settings.payment_processor_url, timeout=settings.payment_processor_timeout_seconds)
+    return url
 
 
 def reset_processor() -> None:

@@ -2,8 +2,12 @@
 
 Every code is `666666`, as in the processors' sandboxes. A few documented test cards simulate the
 answers a real processor gives (README, "Sandbox test cards"); any other valid UZCARD or HUMO card pays.
-The code is never stored: `send_otp` returns its keyed hash, salted with the payment id, and `confirm`
-compares hashes.
+The code is never stored: `create` and `resend_otp` return its keyed hash, salted with the payment id,
+and `confirm` compares hashes.
+
+Like a real processor, the sandbox remembers what it did with each payment (`store.sandbox_payments`):
+`status` answers what really happened (a confirmation that started with a wrong code charged
+nothing), whichever process asks (the reconciliation runs in its own function).
 """
 
 from __future__ import annotations
@@ -11,9 +15,12 @@ from __future__ import annotations
 import hmac
 import uuid
 
+from core import clock
 from core.secrets import keyed_hash
+from domain.payments import store
 from domain.payments.processor import (
     CARD_BLOCKED,
+    CARD_DECLINED,
     INSUFFICIENT_FUNDS,
     CardDetails,
     PaymentDeclined,
@@ -33,6 +40,8 @@ BLOCKED_CARD = "9860111111111113"  # declined at create
 
 INSUFFICIENT_TOKEN_PREFIX = "sandbox-insufficient-"  # noqa: S105 (a sandbox marker, not a secret)
 
+NOT_CHARGED, CHARGED = PaymentState.NOT_CHARGED.value, PaymentState.CHARGED.value
+
 
 def _otp_hash(processor_id: str, otp: str) -> str:
     return keyed_hash("sandbox-otp", f"{processor_id}:{otp}")
@@ -46,23 +55,38 @@ class SandboxProcessor:
             raise PaymentDeclined(CARD_BLOCKED)
         # Like a real processor's card token, opaque to us; the sandbox keeps its scenario in it.
         prefix = INSUFFICIENT_TOKEN_PREFIX if card.number == INSUFFICIENT_FUNDS_CARD else "sandbox-"
-        return ProcessorPayment(processor_id=f"sandbox-{reference}", token=f"{prefix}{uuid.uuid4().hex}")
+        processor_id = f"sandbox-{reference}"
+        store.record_sandbox_payment(processor_id, NOT_CHARGED, clock.now())
+        return ProcessorPayment(
+            processor_id=processor_id,
+            token=f"{prefix}{uuid.uuid4().hex}",
+            otp_hash=_otp_hash(processor_id, SANDBOX_OTP),
+        )
 
-    def send_otp(self, payment: ProcessorPayment) -> str | None:
+    def resend_otp(self, payment: ProcessorPayment) -> str | None:
         return _otp_hash(payment.processor_id, SANDBOX_OTP)
 
     def confirm(self, payment: ProcessorPayment, otp: str) -> None:
         if payment.otp_hash is None or not hmac.compare_digest(_otp_hash(payment.processor_id, otp), payment.otp_hash):
             raise WrongOtp("wrong code")
+        now = clock.now()
         if payment.token.startswith(INSUFFICIENT_TOKEN_PREFIX):
+            store.move_sandbox_payment(
+                payment.processor_id, (NOT_CHARGED,), PaymentState.DECLINED.value, now, reason=INSUFFICIENT_FUNDS
+            )
             raise PaymentDeclined(INSUFFICIENT_FUNDS)
+        # Charged once: confirming a charged payment again is a success that charges nothing more.
+        after = store.move_sandbox_payment(payment.processor_id, (NOT_CHARGED, CHARGED), CHARGED, now)
+        if after is None or after["state"] != CHARGED:
+            raise PaymentDeclined((after["reason"] if after else None) or CARD_DECLINED)
 
     def cancel(self, payment: ProcessorPayment) -> None:
-        """Nothing to give back in the sandbox: no money ever moved."""
+        """A charged payment is refunded; one never charged has nothing to give back."""
+        store.move_sandbox_payment(payment.processor_id, (CHARGED,), PaymentState.CANCELLED.value, clock.now())
 
     def status(self, payment: ProcessorPayment) -> PaymentStatus:
-        """The sandbox keeps no state between calls: it answers what its confirm does with a right code,
-        declined for the insufficient-funds test card, charged for any other."""
-        if payment.token.startswith(INSUFFICIENT_TOKEN_PREFIX):
-            return PaymentStatus(PaymentState.DECLINED, INSUFFICIENT_FUNDS)
-        return PaymentStatus(PaymentState.CHARGED)
+        """What the sandbox did with the payment; a payment it never registered was never charged."""
+        recorded = store.find_sandbox_payment(payment.processor_id)
+        if recorded is None:
+            return PaymentStatus(PaymentState.NOT_CHARGED)
+        return PaymentStatus(PaymentState(recorded["state"]), recorded["reason"])

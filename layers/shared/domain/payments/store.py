@@ -1,6 +1,6 @@
 """Data access for card transactions (docs/DATA_MODEL.md): the one module that reads and writes the
-`transactions` collection. Every state change is a conditional update on the state it was decided
-from, so racing requests cannot both win."""
+`transactions` collection, and the sandbox processor's `sandbox_payments`. Every state change is a
+conditional update on the state it was decided from, so racing requests cannot both win."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ class Transaction(TypedDict):
     cardMask: str
     cardType: str  # cards.ECardType
     cardHash: str
-    processor: str  # the adapter's name: "sandbox" | "http"
+    processor: str  # the adapter's name: "sandbox" | "atmos" | "payme"
     processorId: str
     processorToken: str
     otpHash: str | None  # sandbox only
@@ -291,3 +291,43 @@ def unresolved_since(before: datetime) -> int:
             ]
         }
     )
+
+
+# --- the sandbox processor's own ledger ------------------------------------------------------------
+
+
+class SandboxPayment(TypedDict):
+    """What the sandbox processor did with one payment, as a real processor remembers it: its state
+    (`processor.PaymentState`) and why it was declined. Shared by every process (the API's functions
+    and the reconciliation), like a processor's database."""
+
+    _id: str  # the sandbox's payment id
+    state: str
+    reason: str | None
+    updatedAt: datetime
+
+
+def _sandbox_payments() -> Collection[SandboxPayment]:
+    return collection("sandbox_payments", SandboxPayment)
+
+
+def record_sandbox_payment(payment_id: str, state: str, now: datetime) -> None:
+    _sandbox_payments().insert_one({"_id": payment_id, "state": state, "reason": None, "updatedAt": now})
+
+
+def move_sandbox_payment(
+    payment_id: str, from_states: tuple[str, ...], state: str, now: datetime, *, reason: str | None = None
+) -> SandboxPayment | None:
+    """Move the sandbox payment to `state` if it is in one of `from_states`; the payment as it is after
+    (moved or not), None if the sandbox never registered it."""
+    payments = _sandbox_payments()
+    moved = payments.find_one_and_update(
+        {"_id": payment_id, "state": {"$in": list(from_states)}},
+        {"$set": {"state": state, "reason": reason, "updatedAt": now}},
+        return_document=ReturnDocument.AFTER,
+    )
+    return moved or payments.find_one({"_id": payment_id})
+
+
+def find_sandbox_payment(payment_id: str) -> SandboxPayment | None:
+    return _sandbox_payments().find_one({"_id": payment_id})

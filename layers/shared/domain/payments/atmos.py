@@ -1,0 +1,195 @@
+"""The ATMOS card-processor adapter (UZCARD and HUMO acquiring; https://docs.atmos.uz, "Merchant API").
+
+ATMOS's API, JSON over HTTPS; every call but the token's carries `Authorization: Bearer <token>` and
+our `store_id`; amounts in tiyin:
+
+    POST /token                   Basic base64(consumer_key:consumer_secret), form grant_type=client_credentials
+                                  -> {access_token, token_type, expires_in}
+    POST /merchant/pay/create     {amount, account, store_id}                          -> {transaction_id}
+    POST /merchant/pay/pre-apply  {transaction_id, card_number, expiry (YYMM), store_id}  sends the SMS code
+    POST /merchant/pay/otp-resend {transaction_id, store_id}                           sends it again
+    POST /merchant/pay/apply      {transaction_id, otp, store_id}   debits -> {store_transaction {confirmed}}
+    POST /merchant/pay/get        {transaction_id, store_id}        -> {store_transaction}
+    POST /merchant/pay/reverse    {transaction_id, store_id, reason}  cancels a confirmed payment (refund)
+
+Every answer carries `result {code, description}`: `OK`, or an error code (`STPIMS-ERR-...`), in an
+HTTP 200. `store_transaction.confirmed` says whether the card was debited; `status_code` "-20" marks
+a payment reversed after it. The access token is cached until shortly before it expires and fetched
+again once when ATMOS answers 401. Our flow: create = pay/create + pre-apply, resend = otp-resend,
+confirm = apply (after pay/get: a payment already confirmed is not applied again), status = pay/get,
+cancel = reverse.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import threading
+import urllib.parse
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+from core import clock
+from core.observability import logger
+from core.secrets import card_processor_credentials
+from domain.payments.processor import (
+    CARD_DECLINED,
+    INSUFFICIENT_FUNDS,
+    CardDetails,
+    PaymentDeclined,
+    PaymentState,
+    PaymentStatus,
+    ProcessorError,
+    ProcessorPayment,
+    ProcessorUnavailable,
+    WrongOtp,
+)
+from domain.payments.processor_http import Reply, not_understood, post
+
+NAME = "atmos"
+TOKEN_REFRESH_MARGIN_SECONDS = 30
+OK = "OK"
+CLOSED = "STPIMS-ERR-092"  # "the transaction is closed": pay/get still describes it
+CONFIRMED_STATUS, REVERSED_STATUS = "0", "-20"  # store_transaction.status_code of a confirmed payment
+
+# ATMOS result codes that refuse a payment for the card's or the buyer's reason; any other is an
+# outage to us (503): the outcome is unknown, and only the codes below say nothing was debited.
+REFUSALS: dict[str, Callable[[], ProcessorError]] = {
+    "STPIMS-ERR-044": WrongOtp,  # wrong code
+    "STPIMS-ERR-112": partial(PaymentDeclined, INSUFFICIENT_FUNDS),  # not enough money on the card
+    "STPIMS-ERR-067": partial(PaymentDeclined, CARD_DECLINED),  # wrong card
+}
+
+
+class _Refused(Exception):
+    """ATMOS refused our bearer token (401)."""
+
+
+class AtmosProcessor:
+    name = NAME
+
+    def __init__(self, base_url: str, *, timeout: float) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self._lock = threading.Lock()
+        self._token: tuple[str, datetime] | None = None
+
+    def create(self, card: CardDetails, amount_tiyin: int, reference: str) -> ProcessorPayment:
+        created = self._call("pay/create", {"amount": amount_tiyin, "account": reference})
+        transaction_id = created.get("transaction_id")
+        if not isinstance(transaction_id, int):
+            raise not_understood(NAME, "pay/create", "no transaction_id")
+        expiry = f"{card.expiry_year % 100:02d}{card.expiry_month:02d}"
+        self._call("pay/pre-apply", {"transaction_id": transaction_id, "card_number": card.number, "expiry": expiry})
+        return ProcessorPayment(processor_id=str(transaction_id), token="")
+
+    def resend_otp(self, payment: ProcessorPayment) -> str | None:
+        self._call("pay/otp-resend", {"transaction_id": _transaction_id(payment)})
+        return None  # ATMOS checks the code itself
+
+    def confirm(self, payment: ProcessorPayment, otp: str) -> None:
+        if self.status(payment).state is PaymentState.CHARGED:
+            return  # a previous apply charged it and its answer was lost
+        applied = self._call("pay/apply", {"transaction_id": _transaction_id(payment), "otp": otp})
+        if _state(applied, "pay/apply") is not PaymentState.CHARGED:
+            raise not_understood(NAME, "pay/apply", "OK without a confirmed payment")
+
+    def cancel(self, payment: ProcessorPayment) -> None:
+        try:
+            self._call("pay/reverse", {"transaction_id": _transaction_id(payment), "reason": "order cancelled"})
+        except ProcessorError:
+            # Refused, or unknown: done only if ATMOS says nothing is (any longer) debited.
+            if self.status(payment).state not in (PaymentState.CANCELLED, PaymentState.NOT_CHARGED):
+                raise
+
+    def status(self, payment: ProcessorPayment) -> PaymentStatus:
+        answer = self._call("pay/get", {"transaction_id": _transaction_id(payment)}, also_ok=(CLOSED,))
+        return PaymentStatus(_state(answer, "pay/get"))
+
+    # --- the wire ----------------------------------------------------------------------------------
+
+    def _call(self, call: str, fields: dict[str, Any], *, also_ok: tuple[str, ...] = ()) -> dict[str, Any]:
+        """POST `fields` and our store_id to /merchant/<call>; the answer if its result is OK."""
+        body = json.dumps({**fields, "store_id": self._store_id()}).encode()
+        try:
+            reply = self._send(call, body, self._bearer())
+        except _Refused:
+            self._forget_token()
+            try:
+                reply = self._send(call, body, self._bearer())
+            except _Refused:
+                raise not_understood(NAME, call, "bearer token refused twice") from None
+        if reply.status != 200 or not isinstance(reply.body, dict):
+            raise not_understood(NAME, call, "unexpected answer", status=reply.status)
+        result = reply.body.get("result")
+        code = result.get("code") if isinstance(result, dict) else None
+        if code == OK or code in also_ok:
+            return reply.body
+        refusal = REFUSALS.get(code) if isinstance(code, str) else None
+        logger.warning("card processor refused", extra={"processor": NAME, "call": call, "code": code})
+        if refusal is None:
+            raise ProcessorUnavailable(f"{NAME} answered {code}")
+        raise refusal()
+
+    def _send(self, call: str, body: bytes, token: str) -> Reply:
+        headers = {"Content-Type": "application/json", "Accept": "application/json", "Authorization": f"Bearer {token}"}
+        url = f"{self.base_url}/merchant/{call}"
+        reply = post(url, body, headers, timeout=self.timeout, processor=NAME, call=call)
+        if reply.status == 401:
+            raise _Refused
+        return reply
+
+    def _bearer(self) -> str:
+        with self._lock:
+            now = clock.now()
+            if self._token is None or self._token[1] <= now:
+                self._token = self._fetch_token(now)
+            return self._token[0]
+
+    def _fetch_token(self, now: datetime) -> tuple[str, datetime]:
+        credentials = card_processor_credentials("ATMOS_CONSUMER_KEY", "ATMOS_CONSUMER_SECRET")
+        basic = base64.b64encode(
+            f"{credentials['ATMOS_CONSUMER_KEY']}:{credentials['ATMOS_CONSUMER_SECRET']}".encode()
+        ).decode()
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "Authorization": f"Basic {basic}"}
+        form = urllib.parse.urlencode({"grant_type": "client_credentials"}).encode()
+        reply = post(f"{self.base_url}/token", form, headers, timeout=self.timeout, processor=NAME, call="token")
+        answer = reply.body if reply.status == 200 and isinstance(reply.body, dict) else {}
+        token, lifetime = answer.get("access_token"), answer.get("expires_in")
+        if not isinstance(token, str) or not token or not isinstance(lifetime, int):
+            # 401 here: ATMOS refused our consumer key and secret (docs/OPERATIONS.md, "Card processors")
+            raise not_understood(NAME, "token", "no access token", status=reply.status)
+        return token, now + timedelta(seconds=max(0, lifetime - TOKEN_REFRESH_MARGIN_SECONDS))
+
+    def _forget_token(self) -> None:
+        with self._lock:
+            self._token = None
+
+    @staticmethod
+    def _store_id() -> int:
+        store_id = card_processor_credentials("ATMOS_STORE_ID")["ATMOS_STORE_ID"]
+        if not store_id.isdigit():
+            raise not_understood(NAME, "settings", "ATMOS_STORE_ID is not a number")
+        return int(store_id)
+
+
+def _transaction_id(payment: ProcessorPayment) -> int:
+    if not payment.processor_id.isdigit():
+        raise not_understood(NAME, "payment", "not an ATMOS transaction id")
+    return int(payment.processor_id)
+
+
+def _state(answer: dict[str, Any], call: str) -> PaymentState:
+    """What `store_transaction` says of the payment; an outage when it says nothing we know."""
+    transaction = answer.get("store_transaction")
+    confirmed = transaction.get("confirmed") if isinstance(transaction, dict) else None
+    if confirmed is False:
+        return PaymentState.NOT_CHARGED
+    status_code = str(transaction.get("status_code")) if isinstance(transaction, dict) else None
+    if confirmed is True and status_code == CONFIRMED_STATUS:
+        return PaymentState.CHARGED
+    if confirmed is True and status_code == REVERSED_STATUS:
+        return PaymentState.CANCELLED
+    raise not_understood(NAME, call, "unknown transaction state", status_code=status_code)

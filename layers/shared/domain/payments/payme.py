@@ -1,0 +1,157 @@
+"""The Payme card-processor adapter: the Payme Subscribe API (https://developer.help.paycom.uz,
+"Протокол Subscribe API" and "Методы Subscribe API").
+
+JSON-RPC 2.0 over HTTPS, every call a POST of {id, method, params} to the one endpoint, with the
+`X-Auth` header: the cashbox id for the card methods, `cashbox_id:key` for the receipt methods.
+Amounts in tiyin; errors as `error {code, message}` (in an HTTP 200):
+
+    cards.create          {card {number, expire (MMYY)}, save: false} -> {card {token}}
+    cards.get_verify_code {token}           sends the SMS code (again on resend)
+    cards.verify          {token, code}     -> {card {verify: true}}
+    receipts.create       {amount, account} -> {receipt {_id, state: 0}}
+    receipts.pay          {id, token}       debits -> {receipt {state: 4}}
+    receipts.check        {id}              -> {state}
+    receipts.cancel       {id}              cancels a paid receipt -> {receipt {state: 21 | 50}}
+
+Receipt states: 0 created (not paid), 1-3, 5, 6, 20, 30 being processed, 4 paid, 21 queued for
+cancellation, 50 cancelled. Our flow: create = cards.create + receipts.create + cards.get_verify_code,
+resend = cards.get_verify_code, confirm = cards.verify + receipts.pay (after receipts.check: a paid
+receipt is not paid again), status = receipts.check, cancel = receipts.cancel. The receipt's account
+is `{"transaction_id": <our transaction id>}`: the cashbox's account field (docs/OPERATIONS.md).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from core.observability import logger
+from core.secrets import card_processor_credentials
+from domain.payments.processor import (
+    CARD_BLOCKED,
+    CARD_DECLINED,
+    INSUFFICIENT_FUNDS,
+    CardDetails,
+    OtpExpired,
+    PaymentDeclined,
+    PaymentState,
+    PaymentStatus,
+    ProcessorError,
+    ProcessorPayment,
+    ProcessorUnavailable,
+    WrongOtp,
+)
+from domain.payments.processor_http import not_understood, post
+
+NAME = "payme"
+ACCOUNT_FIELD = "transaction_id"
+PAID, QUEUED_FOR_CANCEL, CANCELLED, CREATED = 4, 21, 50, 0
+STATES = {
+    CREATED: PaymentState.NOT_CHARGED,
+    PAID: PaymentState.CHARGED,
+    QUEUED_FOR_CANCEL: PaymentState.CANCELLED,
+    CANCELLED: PaymentState.CANCELLED,
+}
+
+# Payme's error codes that refuse a payment for the card's or the buyer's reason; any other (access
+# denied -32504, processing centre unavailable -31002, system error -32400...) is an outage to us.
+REFUSALS: dict[int, Callable[[], ProcessorError]] = {
+    -31103: WrongOtp,  # wrong code
+    -31101: OtpExpired,  # the code has expired
+    -31102: OtpExpired,  # too many wrong codes: a new code is needed
+    -31303: partial(PaymentDeclined, INSUFFICIENT_FUNDS),
+    -31630: partial(PaymentDeclined, INSUFFICIENT_FUNDS),
+    -31301: partial(PaymentDeclined, CARD_BLOCKED),  # blocked, expired, or without SMS notifications
+    -31300: partial(PaymentDeclined, CARD_DECLINED),  # wrong card number or expiry
+    -31400: partial(PaymentDeclined, CARD_DECLINED),  # no such card
+}
+
+
+class PaymeProcessor:
+    name = NAME
+
+    def __init__(self, endpoint: str, *, timeout: float) -> None:
+        self.endpoint = endpoint
+        self.timeout = timeout
+        self._ids = itertools.count(1)
+
+    def create(self, card: CardDetails, amount_tiyin: int, reference: str) -> ProcessorPayment:
+        expire = f"{card.expiry_month:02d}{card.expiry_year % 100:02d}"
+        created = self._rpc("cards.create", {"card": {"number": card.number, "expire": expire}, "save": False})
+        card_token = _field(created, "cards.create", "card", "token")
+        receipt = self._rpc("receipts.create", {"amount": amount_tiyin, "account": {ACCOUNT_FIELD: reference}})
+        receipt_id = _field(receipt, "receipts.create", "receipt", "_id")
+        payment = ProcessorPayment(processor_id=receipt_id, token=card_token)
+        self.resend_otp(payment)
+        return payment
+
+    def resend_otp(self, payment: ProcessorPayment) -> str | None:
+        sent = self._rpc("cards.get_verify_code", {"token": payment.token})
+        if sent.get("sent") is not True:
+            raise not_understood(NAME, "cards.get_verify_code", "code not sent")
+        return None  # Payme checks the code itself
+
+    def confirm(self, payment: ProcessorPayment, otp: str) -> None:
+        if self.status(payment).state is PaymentState.CHARGED:
+            return  # a previous apply paid it and its answer was lost
+        verified = self._rpc("cards.verify", {"token": payment.token, "code": otp})
+        card = verified.get("card")
+        if not isinstance(card, dict) or card.get("verify") is not True:
+            raise not_understood(NAME, "cards.verify", "card not verified")
+        paid = self._rpc("receipts.pay", {"id": payment.processor_id, "token": payment.token})
+        receipt = paid.get("receipt")
+        if not isinstance(receipt, dict) or receipt.get("state") != PAID:
+            raise not_understood(NAME, "receipts.pay", "receipt not paid")
+
+    def cancel(self, payment: ProcessorPayment) -> None:
+        try:
+            self._rpc("receipts.cancel", {"id": payment.processor_id})
+        except ProcessorError:
+            # Refused, or unknown: done only if Payme says nothing is (any longer) debited.
+            if self.status(payment).state not in (PaymentState.CANCELLED, PaymentState.NOT_CHARGED):
+                raise
+
+    def status(self, payment: ProcessorPayment) -> PaymentStatus:
+        state = self._rpc("receipts.check", {"id": payment.processor_id}).get("state")
+        known = STATES.get(state) if isinstance(state, int) else None
+        if known is None:
+            # A receipt being processed (1-3, 5, 6, 20, 30): its outcome is not known yet.
+            raise not_understood(NAME, "receipts.check", "receipt still in progress or unknown", state=state)
+        return PaymentStatus(known)
+
+    # --- the wire ----------------------------------------------------------------------------------
+
+    def _rpc(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Call `method`; its result, or the refusal or outage its error means."""
+        credentials = card_processor_credentials("PAYME_CASHBOX_ID", "PAYME_KEY")
+        cashbox_id = credentials["PAYME_CASHBOX_ID"]
+        # The key only goes with the receipt methods; the card methods are the ones apps call with the id.
+        auth = cashbox_id if method.startswith("cards.") else f"{cashbox_id}:{credentials['PAYME_KEY']}"
+        headers = {"Content-Type": "application/json", "Accept": "application/json", "X-Auth": auth}
+        body = json.dumps({"id": next(self._ids), "method": method, "params": params}).encode()
+        reply = post(self.endpoint, body, headers, timeout=self.timeout, processor=NAME, call=method)
+        if reply.status != 200 or not isinstance(reply.body, dict):
+            raise not_understood(NAME, method, "unexpected answer", status=reply.status)
+        error = reply.body.get("error")
+        if error is not None:
+            code = error.get("code") if isinstance(error, dict) else None
+            refusal = REFUSALS.get(code) if isinstance(code, int) else None
+            log = logger.warning if refusal else logger.error
+            log("card processor refused", extra={"processor": NAME, "call": method, "code": code})
+            raise refusal() if refusal else ProcessorUnavailable(f"{NAME} answered {code}")
+        result = reply.body.get("result")
+        if not isinstance(result, dict):
+            raise not_understood(NAME, method, "no result")
+        return result
+
+
+def _field(result: dict[str, Any], method: str, kind: str, name: str) -> str:
+    """`result[kind][name]`, a non-empty string, or an outage."""
+    inner = result.get(kind)
+    value = inner.get(name) if isinstance(inner, dict) else None
+    if not isinstance(value, str) or not value:
+        raise not_understood(NAME, method, f"no {kind} {name}")
+    return value

@@ -1,0 +1,212 @@
+"""A fake ATMOS merchant API, written from ATMOS's public documentation (https://docs.atmos.uz:
+"Авторизация в API", "Создание транзакции", "Пред-подтверждение транзакции", "Подтверждение
+транзакции", "Получение информации о транзакции", "Отмена транзакции"), not from our adapter.
+
+- POST /token: `Authorization: Basic base64(consumer_key:consumer_secret)` and the form
+  `grant_type=client_credentials` -> {access_token, scope, token_type: "Bearer", expires_in}; wrong
+  credentials: 401. Every other call needs `Authorization: Bearer <token>`; an unknown, expired or
+  revoked token is a 401 with the gateway's fault body.
+- POST /merchant/pay/create {amount (tiyin), account, store_id} -> {result, transaction_id,
+  store_transaction}; pre-apply {transaction_id, card_number, expiry (YYMM), store_id} sends the SMS
+  code; otp-resend {transaction_id, store_id} sends it again; apply {transaction_id, otp, store_id}
+  debits the card; get {transaction_id, store_id}; reverse {transaction_id, store_id, reason}.
+- Every answer is HTTP 200 with `result {code, description}`: "OK", or STPIMS-ERR-044 (wrong code),
+  STPIMS-ERR-112 (not enough money), STPIMS-ERR-067 (wrong card), STPIMS-ERR-092 (the transaction is
+  closed: confirmed or reversed; get still describes it).
+- A transaction: created -> pre-applied (code sent) -> confirmed (`confirmed: true`, status_code "0",
+  the card debited) -> reversed (status_code "-20", the money back on the card).
+
+The code of the sandbox's test cards is 111111, as in ATMOS's sandbox. The card "bank" is the fake's
+own: `issue_card` gives a card its expiry and balance.
+"""
+
+from __future__ import annotations
+
+import base64
+import itertools
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs
+
+from tests.fake_http import Answer, FakeServer
+
+TEST_OTP = "111111"
+STORE_ID = 1981
+CONSUMER_KEY, CONSUMER_SECRET = "fake-atmos-consumer-key", "fake-atmos-consumer-secret"
+
+OK = {"code": "OK", "description": "Нет ошибок"}
+WRONG_CODE = {"code": "STPIMS-ERR-044", "description": "Неверный код"}
+NO_MONEY = {"code": "STPIMS-ERR-112", "description": "Недостаточно средств на балансе карты для проведения платежа"}
+WRONG_CARD = {"code": "STPIMS-ERR-067", "description": "Неверная карта"}
+CLOSED = {"code": "STPIMS-ERR-092", "description": "Транзакция закрыта"}
+NOT_FOUND = {"code": "STPIMS-ERR-061", "description": "Транзакция не найдена"}
+FAULT = {"fault": {"code": 900901, "message": "Invalid Credentials", "description": "Access failure for API"}}
+CALLS = ("token", "pay/create", "pay/pre-apply", "pay/otp-resend", "pay/apply", "pay/get", "pay/reverse")
+
+
+@dataclass
+class Card:
+    expiry: str  # YYMM
+    balance: int  # tiyin
+
+
+class FakeAtmos(FakeServer):
+    def __init__(self) -> None:
+        super().__init__(*CALLS)
+        self.token_lifetime = 3600
+        self.cards: dict[str, Card] = {}
+        self.transactions: dict[int, dict[str, Any]] = {}
+        self.issued_tokens: list[str] = []
+        self.revoked: set[str] = set()
+        self.sequence: list[str] = []  # the calls in order: "token", "pay/create", ...
+        self.bodies: list[dict[str, Any]] = []  # the JSON bodies of the merchant calls
+        self.canned: dict[str, list[Answer]] = {}  # answers given instead, per call
+        self.lost: dict[str, int] = {}  # calls done, then answered 502
+        self._ids = itertools.count(7001)
+
+    # --- what tests arrange and read -------------------------------------------------------------
+
+    def issue_card(self, number: str, month: int, year: int, balance: int = 10**12) -> None:
+        self.cards[number] = Card(expiry=f"{year % 100:02d}{month:02d}", balance=balance)
+
+    def kill_tokens(self) -> None:
+        """Every token issued so far dies (expired early, or revoked by ATMOS)."""
+        self.revoked.update(self.issued_tokens)
+
+    def answer_instead(self, call: str, *answers: Answer) -> None:
+        self.canned.setdefault(call, []).extend(answers)
+
+    def lose_answer(self, call: str) -> None:
+        self.lost[call] = self.lost.get(call, 0) + 1
+
+    def debited(self, number: str) -> int:
+        """Tiyin taken from the card and not given back."""
+        return sum(
+            t["amount"]
+            for t in self.transactions.values()
+            if t.get("card") == number and t["confirmed"] and t["status_code"] == "0"
+        )
+
+    def payment(self, processor_id: str) -> dict[str, Any]:
+        return self.transactions[int(processor_id)]
+
+    # --- the server ------------------------------------------------------------------------------
+
+    def route(
+        self, method: str, path: str, query: str, headers: dict[str, str], body: bytes
+    ) -> tuple[str, Callable[[], Answer]] | None:
+        call = "token" if path == "/token" else path.removeprefix("/merchant/")
+        if method != "POST" or call not in CALLS:
+            return None
+        return call, lambda: self._answer(call, query, headers, body)
+
+    def _answer(self, call: str, query: str, headers: dict[str, str], body: bytes) -> Answer:
+        with self.lock:
+            self.sequence.append(call)
+            if self.canned.get(call):
+                return self.canned[call].pop(0)
+            if call == "token":
+                return self._token(headers, body, query)
+            token = headers.get("authorization", "").removeprefix("Bearer ")
+            if token not in self.issued_tokens or token in self.revoked:
+                return 401, FAULT
+            request = json.loads(body)
+            self.bodies.append(request)
+            answer = self._merchant(call, request)
+            if self.lost.get(call):
+                self.lost[call] -= 1
+                return 502, {"error": "bad_gateway"}
+            return 200, answer
+
+    def _token(self, headers: dict[str, str], body: bytes, query: str) -> Answer:
+        expected = base64.b64encode(f"{CONSUMER_KEY}:{CONSUMER_SECRET}".encode()).decode()
+        form = {**parse_qs(query), **parse_qs(body.decode())}
+        if headers.get("authorization") != f"Basic {expected}" or form.get("grant_type") != ["client_credentials"]:
+            return 401, {"error": "invalid_client", "error_description": "Client Authentication failed."}
+        token = f"atmos-token-{len(self.issued_tokens) + 1}"
+        self.issued_tokens.append(token)
+        answer = {"access_token": token, "scope": "am_application_scope default", "token_type": "Bearer"}
+        return 200, {**answer, "expires_in": self.token_lifetime}
+
+    def _merchant(self, call: str, request: dict[str, Any]) -> dict[str, Any]:
+        if request.get("store_id") != STORE_ID:
+            return {"result": {"code": "STPIMS-ERR-002", "description": "Неверный store_id"}}
+        if call == "pay/create":
+            return self._create(request)
+        transaction = self.transactions.get(request.get("transaction_id"))  # type: ignore[arg-type]
+        if transaction is None:
+            return {"result": NOT_FOUND}
+        closed = transaction["confirmed"]
+        if call == "pay/get":
+            return {"result": CLOSED if closed else OK, "store_transaction": _shown(transaction)}
+        if call == "pay/reverse":
+            return {"result": self._reverse(transaction)}
+        if closed:
+            return {"result": CLOSED}
+        if call == "pay/pre-apply":
+            return {"result": self._pre_apply(transaction, request), "transaction_id": transaction["trans_id"]}
+        if call == "pay/otp-resend" and transaction.get("card"):
+            transaction["codes_sent"] += 1
+            return {"result": OK}
+        if call == "pay/apply" and transaction.get("card"):
+            return self._apply(transaction, request)
+        return {"result": {"code": "STPIMS-ERR-009", "description": "Неверные параметры"}}
+
+    def _create(self, request: dict[str, Any]) -> dict[str, Any]:
+        amount = request.get("amount")
+        if not isinstance(amount, int) or amount <= 0 or not isinstance(request.get("account"), str):
+            return {"result": {"code": "STPIMS-ERR-009", "description": "Неверные параметры"}}
+        transaction_id = next(self._ids)
+        self.transactions[transaction_id] = {
+            "trans_id": transaction_id,
+            "account": request["account"],
+            "amount": amount,
+            "confirmed": False,
+            "status_code": None,
+            "codes_sent": 0,
+        }
+        shown = _shown(self.transactions[transaction_id])
+        return {"result": OK, "transaction_id": transaction_id, "store_transaction": shown}
+
+    def _pre_apply(self, transaction: dict[str, Any], request: dict[str, Any]) -> dict[str, str]:
+        card = self.cards.get(request.get("card_number", ""))
+        if card is None or card.expiry != request.get("expiry"):
+            return WRONG_CARD
+        transaction["card"] = request["card_number"]
+        transaction["codes_sent"] += 1
+        return OK
+
+    def _apply(self, transaction: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
+        if str(request.get("otp")) != TEST_OTP:
+            return {"result": WRONG_CODE}
+        card = self.cards[transaction["card"]]
+        if card.balance < transaction["amount"]:
+            return {"result": NO_MONEY}
+        card.balance -= transaction["amount"]
+        transaction.update(confirmed=True, status_code="0", success_trans_id=transaction["trans_id"] + 500_000)
+        return {"result": OK, "store_transaction": _shown(transaction)}
+
+    def _reverse(self, transaction: dict[str, Any]) -> dict[str, str]:
+        if not transaction["confirmed"] or transaction["status_code"] != "0":
+            return CLOSED
+        self.cards[transaction["card"]].balance += transaction["amount"]
+        transaction["status_code"] = "-20"
+        return OK
+
+
+def _shown(transaction: dict[str, Any]) -> dict[str, Any]:
+    """`store_transaction` as ATMOS describes a transaction."""
+    status_messages = {None: "Created", "0": "Success", "-20": "Canceled"}
+    return {
+        "trans_id": transaction["trans_id"],
+        "success_trans_id": transaction.get("success_trans_id"),
+        "account": transaction["account"],
+        "amount": transaction["amount"],
+        "total": transaction["amount"],
+        "terminal_id": "fake-terminal",
+        "confirmed": transaction["confirmed"],
+        "status_code": transaction["status_code"],
+        "status_message": status_messages[transaction["status_code"]],
+    }

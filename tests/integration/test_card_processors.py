@@ -1,0 +1,530 @@
+"""The ATMOS and Payme card-processor adapters against fake servers on 127.0.0.1 written from each
+provider's published protocol (tests/fake_atmos.py, tests/fake_payme.py): the flow in tiyin, the
+code, their refusals, a token that dies mid-flow, timeouts and 5xx, an answer lost after the charge,
+the credentials; then the whole API paying through each, and the reconciliation of a lost answer."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from logging import INFO
+from typing import Any
+
+import pytest
+from bson import ObjectId
+from pymongo.database import Database
+
+from core.clock import FrozenClock
+from core.errors import Unavailable
+from core.secrets import card_processor_credentials
+from core.settings import Settings, reset_settings
+from domain.orders import lifecycle
+from domain.orders.records import OrderRecord
+from domain.payments import flow, processor_factory, store
+from domain.payments.atmos import AtmosProcessor
+from domain.payments.payme import PaymeProcessor
+from domain.payments.processor import (
+    CARD_BLOCKED,
+    INSUFFICIENT_FUNDS,
+    CardDetails,
+    CardProcessor,
+    OtpExpired,
+    PaymentDeclined,
+    PaymentState,
+    PaymentStatus,
+    ProcessorUnavailable,
+    WrongOtp,
+    to_tiyin,
+)
+from domain.payments.sandbox import PAYS_UZCARD
+from local.context import LocalLambdaContext
+from tests import fake_atmos, fake_payme
+from tests.data import insert_order, purchasable_car
+from tests.factories import ApiClient
+from tests.fake_http import Answer, Outcome, serving
+from transactions.reconciliation import lambda_handler as reconcile_handler
+
+CARD = CardDetails(PAYS_UZCARD, 2099, 3)  # both fakes know it, valid through 03/99
+POOR_CARD = "8600069195406311"  # a test card of Payme's sandbox; each fake gives it too little money
+
+Db = Database[dict[str, Any]]
+
+
+@dataclass
+class Provider:
+    """One processor's fake and what a test needs to drive it the same way for either."""
+
+    name: str
+    fake: fake_atmos.FakeAtmos | fake_payme.FakePayme
+    otp: str  # the code its sandbox sends
+    create_call: str
+    charge_call: str
+    cancel_call: str
+
+    @property
+    def processor(self) -> CardProcessor:
+        return processor_factory.get_processor()
+
+
+def _atmos_env(url: str) -> dict[str, str]:
+    return {
+        "PAYMENT_PROCESSOR": "atmos",
+        "ATMOS_API_URL": url,
+        "ATMOS_STORE_ID": str(fake_atmos.STORE_ID),
+        "ATMOS_CONSUMER_KEY": fake_atmos.CONSUMER_KEY,
+        "ATMOS_CONSUMER_SECRET": fake_atmos.CONSUMER_SECRET,
+    }
+
+
+def _payme_env(url: str) -> dict[str, str]:
+    return {
+        "PAYMENT_PROCESSOR": "payme",
+        "PAYME_API_URL": f"{url}/api",
+        "PAYME_CASHBOX_ID": fake_payme.CASHBOX_ID,
+        "PAYME_KEY": fake_payme.KEY,
+    }
+
+
+def _use(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("PAYMENT_PROCESSOR_TIMEOUT_SECONDS", "2")
+    reset_settings()
+    processor_factory.reset_processor()
+
+
+@pytest.fixture
+def atmos(monkeypatch: pytest.MonkeyPatch) -> Iterator[Provider]:
+    fake = fake_atmos.FakeAtmos()
+    fake.issue_card(PAYS_UZCARD, 3, 2099)
+    fake.issue_card(POOR_CARD, 3, 2099, balance=100)
+    with serving(fake):
+        _use(_atmos_env(fake.base_url), monkeypatch)
+        yield Provider("atmos", fake, fake_atmos.TEST_OTP, "pay/create", "pay/apply", "pay/reverse")
+    processor_factory.reset_processor()
+
+
+@pytest.fixture
+def payme(monkeypatch: pytest.MonkeyPatch) -> Iterator[Provider]:
+    fake = fake_payme.FakePayme()
+    fake.issue_card(POOR_CARD, 3, 2099, balance=100)
+    with serving(fake):
+        _use(_payme_env(fake.base_url), monkeypatch)
+        yield Provider("payme", fake, fake_payme.TEST_CODE, "receipts.create", "receipts.pay", "receipts.cancel")
+    processor_factory.reset_processor()
+
+
+@pytest.fixture(params=["atmos", "payme"])
+def provider(request: pytest.FixtureRequest) -> Provider:
+    chosen: Provider = request.getfixturevalue(request.param)
+    return chosen
+
+
+# --- the adapters ----------------------------------------------------------------------------------
+
+
+def test_a_payment_goes_through_in_tiyin_with_the_expiry_in_the_processors_format(provider: Provider) -> None:
+    # Given a registered payment of 150,000 sums
+    processor = provider.processor
+    payment = processor.create(CARD, to_tiyin(150_000), "42")
+    # When the code is sent again and the buyer's code confirms it
+    assert processor.resend_otp(payment) is None  # the processor checks the code itself
+    processor.confirm(payment, provider.otp)
+    # Then the card was debited 15,000,000 tiyin once, and the processor says charged
+    assert provider.fake.debited(PAYS_UZCARD) == 15_000_000
+    assert processor.status(payment) == PaymentStatus(PaymentState.CHARGED)
+    # And the expiry went in the processor's own format: ATMOS YYMM, Payme MMYY
+    if isinstance(provider.fake, fake_atmos.FakeAtmos):
+        pre_apply = provider.fake.bodies[1]
+        assert (pre_apply["expiry"], pre_apply["store_id"], provider.fake.bodies[0]["account"]) == ("9903", 1981, "42")
+        assert provider.fake.payment(payment.processor_id)["codes_sent"] == 2
+    else:
+        card = provider.fake.requests[0]["params"]["card"]
+        assert card == {"number": PAYS_UZCARD, "expire": "0399"}
+        assert provider.fake.payment(payment.processor_id)["account"] == {"transaction_id": "42"}
+        assert provider.fake.calls["cards.get_verify_code"] == 2
+
+
+def test_a_wrong_code_is_refused_and_debits_nothing(provider: Provider) -> None:
+    processor = provider.processor
+    payment = processor.create(CARD, 100_000, "1")
+    with pytest.raises(WrongOtp):
+        processor.confirm(payment, "000000")
+    assert provider.fake.debited(PAYS_UZCARD) == 0
+    assert processor.status(payment) == PaymentStatus(PaymentState.NOT_CHARGED)
+    # And the right code then pays
+    processor.confirm(payment, provider.otp)
+    assert provider.fake.debited(PAYS_UZCARD) == 100_000
+
+
+def test_not_enough_money_is_a_decline_that_debits_nothing(provider: Provider) -> None:
+    processor = provider.processor
+    payment = processor.create(CardDetails(POOR_CARD, 2099, 3), 100_000, "1")
+    with pytest.raises(PaymentDeclined) as declined:
+        processor.confirm(payment, provider.otp)
+    assert declined.value.reason == INSUFFICIENT_FUNDS
+    assert provider.fake.debited(POOR_CARD) == 0
+    assert processor.status(payment).state is PaymentState.NOT_CHARGED
+
+
+def test_an_answer_lost_after_the_charge_is_not_charged_twice(provider: Provider) -> None:
+    # Given a charge the processor made, but whose answer never came back (502)
+    processor = provider.processor
+    payment = processor.create(CARD, 100_000, "1")
+    provider.fake.lose_answer(provider.charge_call)
+    with pytest.raises(ProcessorUnavailable):
+        processor.confirm(payment, provider.otp)
+    assert processor.status(payment).state is PaymentState.CHARGED
+    # When the apply is retried
+    processor.confirm(payment, provider.otp)
+    # Then it is a success that charged once
+    assert provider.fake.debited(PAYS_UZCARD) == 100_000
+    assert provider.fake.calls[provider.charge_call] == 1
+
+
+def test_a_charge_is_cancelled_through_the_processors_cancel(provider: Provider) -> None:
+    processor = provider.processor
+    payment = processor.create(CARD, 100_000, "1")
+    processor.confirm(payment, provider.otp)
+    processor.cancel(payment)
+    assert provider.fake.calls[provider.cancel_call] == 1
+    assert processor.status(payment) == PaymentStatus(PaymentState.CANCELLED)
+    assert provider.fake.debited(PAYS_UZCARD) == 0
+    # Cancelling again, or a payment never charged, is done: nothing is (any longer) debited
+    processor.cancel(payment)
+    processor.cancel(processor.create(CARD, 100_000, "2"))
+
+
+@pytest.mark.parametrize(
+    "failure", [500, 503, "garbage", (200, {"unexpected": True})], ids=["500", "503", "not-json", "unknown-shape"]
+)
+def test_5xx_and_answers_we_cannot_read_are_outages_never_successes(
+    provider: Provider, failure: Outcome | Answer
+) -> None:
+    def fail(call: str) -> None:
+        if isinstance(failure, tuple):
+            provider.fake.answer_instead(call, failure)
+        else:
+            provider.fake.fail(call, failure)
+
+    processor = provider.processor
+    payment = processor.create(CARD, 100_000, "1")
+    fail(provider.charge_call)
+    with pytest.raises(ProcessorUnavailable):
+        processor.confirm(payment, provider.otp)
+    assert provider.fake.debited(PAYS_UZCARD) == 0
+    # And at registration, nothing is half-made into a success either
+    fail(provider.create_call)
+    with pytest.raises(ProcessorUnavailable):
+        processor.create(CARD, 100_000, "2")
+
+
+def test_a_processor_that_does_not_answer_times_out(provider: Provider, monkeypatch: pytest.MonkeyPatch) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as silent:  # accepts connections, never answers
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        monkeypatch.setenv("ATMOS_API_URL" if provider.name == "atmos" else "PAYME_API_URL", url)
+        monkeypatch.setenv("PAYMENT_PROCESSOR_TIMEOUT_SECONDS", "0.2")
+        reset_settings()
+        processor_factory.reset_processor()
+        with pytest.raises(ProcessorUnavailable):
+            provider.processor.create(CARD, 100_000, "1")
+
+
+def test_an_unreachable_processor_is_an_outage(provider: Provider, monkeypatch: pytest.MonkeyPatch) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as closed:
+        url = f"http://127.0.0.1:{closed.getsockname()[1]}"
+    monkeypatch.setenv("ATMOS_API_URL" if provider.name == "atmos" else "PAYME_API_URL", url)
+    reset_settings()
+    processor_factory.reset_processor()
+    with pytest.raises(ProcessorUnavailable):
+        provider.processor.create(CARD, 100_000, "1")
+
+
+# --- ATMOS: the access token ---------------------------------------------------------------------
+
+
+def test_atmos_token_is_cached_and_fetched_again_shortly_before_it_expires(
+    atmos: Provider, frozen_clock: FrozenClock
+) -> None:
+    fake = atmos.fake
+    assert isinstance(fake, fake_atmos.FakeAtmos)
+    fake.token_lifetime = 120
+    payment = atmos.processor.create(CARD, 100, "1")
+    frozen_clock.advance(89)
+    atmos.processor.resend_otp(payment)
+    assert fake.issued_tokens == ["atmos-token-1"]
+    frozen_clock.advance(1)  # 30 s before it expires
+    atmos.processor.resend_otp(payment)
+    assert fake.issued_tokens == ["atmos-token-1", "atmos-token-2"]
+
+
+def test_atmos_token_that_dies_mid_flow_is_renewed_once(atmos: Provider) -> None:
+    # Given a payment registered with a token that then dies
+    fake = atmos.fake
+    assert isinstance(fake, fake_atmos.FakeAtmos)
+    payment = atmos.processor.create(CARD, 100, "1")
+    fake.kill_tokens()
+    # When the payment is confirmed: 401, a fresh token, the call again
+    atmos.processor.confirm(payment, atmos.otp)
+    assert fake.sequence[-4:] == ["pay/get", "token", "pay/get", "pay/apply"]
+    assert fake.debited(PAYS_UZCARD) == 100
+    # And a gateway refusing every token is an outage, not a loop
+    fake.fail("pay/get", 401, 401)
+    with pytest.raises(ProcessorUnavailable):
+        atmos.processor.status(payment)
+
+
+def test_atmos_wrong_consumer_secret_is_an_outage(atmos: Provider, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ATMOS_CONSUMER_SECRET", "not-the-secret")
+    reset_settings()
+    with pytest.raises(ProcessorUnavailable):
+        atmos.processor.create(CARD, 100, "1")
+    assert atmos.fake.sequence == ["token"]
+
+
+def test_atmos_unknown_result_codes_are_outages(atmos: Provider) -> None:
+    payment = atmos.processor.create(CARD, 100, "1")
+    atmos.fake.answer_instead("pay/apply", (200, {"result": {"code": "STPIMS-ERR-999", "description": "?"}}))
+    with pytest.raises(ProcessorUnavailable):
+        atmos.processor.confirm(payment, atmos.otp)
+    atmos.fake.answer_instead("pay/get", (200, {"result": fake_atmos.OK, "store_transaction": {"confirmed": True}}))
+    with pytest.raises(ProcessorUnavailable):
+        atmos.processor.status(payment)
+
+
+def test_atmos_wrong_card_is_a_decline(atmos: Provider) -> None:
+    with pytest.raises(PaymentDeclined):
+        atmos.processor.create(CardDetails(PAYS_UZCARD, 2099, 4), 100, "1")  # not the card's expiry
+
+
+# --- Payme: its errors and its receipts ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("card", [fake_payme.BLOCKED_CARD, fake_payme.EXPIRED_CARD, fake_payme.NO_SMS_CARD])
+def test_payme_test_cards_that_cannot_pay_are_declined_at_create(payme: Provider, card: str) -> None:
+    with pytest.raises(PaymentDeclined) as declined:
+        payme.processor.create(CardDetails(card, 2099, 3), 100, "1")
+    assert declined.value.reason == CARD_BLOCKED
+
+
+def test_payme_expired_code_and_too_many_attempts_need_a_new_code(payme: Provider) -> None:
+    fake = payme.fake
+    assert isinstance(fake, fake_payme.FakePayme)
+    payment = payme.processor.create(CARD, 100, "1")
+    fake.expire_codes()
+    with pytest.raises(OtpExpired):
+        payme.processor.confirm(payment, payme.otp)
+    payme.processor.resend_otp(payment)
+    for _ in range(fake_payme.MAX_ATTEMPTS):
+        with pytest.raises(WrongOtp):
+            payme.processor.confirm(payment, "000000")
+    with pytest.raises(OtpExpired):
+        payme.processor.confirm(payment, payme.otp)
+    assert fake.debited(PAYS_UZCARD) == 0
+
+
+def test_payme_key_goes_only_with_the_receipt_methods(payme: Provider) -> None:
+    fake = payme.fake
+    assert isinstance(fake, fake_payme.FakePayme)
+    payment = payme.processor.create(CARD, 100, "1")
+    payme.processor.confirm(payment, payme.otp)
+    sent = dict(zip(fake.sequence, fake.auth, strict=True))
+    assert sent["cards.create"] == sent["cards.verify"] == fake_payme.CASHBOX_ID
+    assert sent["receipts.pay"] == f"{fake_payme.CASHBOX_ID}:{fake_payme.KEY}"
+
+
+def test_payme_refused_credentials_and_receipts_in_progress_are_outages(
+    payme: Provider, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    payment = payme.processor.create(CARD, 100, "1")
+    payme.fake.answer_instead("receipts.check", (200, {"jsonrpc": "2.0", "id": 1, "result": {"state": 2}}))
+    with pytest.raises(ProcessorUnavailable):
+        payme.processor.status(payment)  # 2: the card is being debited, the outcome not known yet
+    monkeypatch.setenv("PAYME_KEY", "not-the-key")
+    reset_settings()
+    with pytest.raises(ProcessorUnavailable):
+        payme.processor.status(payment)  # -32504, not enough privileges
+
+
+# --- credentials and choosing the adapter ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("names", "secret"),
+    [
+        (("ATMOS_STORE_ID", "ATMOS_CONSUMER_KEY", "ATMOS_CONSUMER_SECRET"), {"ATMOS_STORE_ID": "1981"}),
+        (("PAYME_CASHBOX_ID", "PAYME_KEY"), {"PAYME_CASHBOX_ID": "5e73"}),
+    ],
+)
+def test_credentials_come_from_the_processors_json_secret_when_deployed(
+    secretsmanager: Any, monkeypatch: pytest.MonkeyPatch, names: tuple[str, ...], secret: dict[str, str]
+) -> None:
+    whole = {name: secret.get(name, f"value-of-{name}") for name in names}
+    good = secretsmanager.create_secret(Name="car-retail/test/processor", SecretString=json.dumps(whole))
+    bad = secretsmanager.create_secret(Name="car-retail/test/broken", SecretString=json.dumps({names[0]: "x"}))
+    monkeypatch.setenv("PAYMENT_PROCESSOR_SECRET_ID", good["ARN"])
+    reset_settings()
+    assert card_processor_credentials(*names) == whole
+    monkeypatch.setenv("PAYMENT_PROCESSOR_SECRET_ID", bad["ARN"])
+    reset_settings()
+    with pytest.raises(Unavailable):
+        card_processor_credentials(*names)
+    monkeypatch.delenv("PAYMENT_PROCESSOR_SECRET_ID")
+    reset_settings()
+    with pytest.raises(Unavailable):
+        card_processor_credentials(*names)
+
+
+def test_the_sandbox_is_the_local_default_and_the_real_processors_are_chosen_by_name() -> None:
+    assert Settings(stage="local").effective_payment_processor == "sandbox"
+    assert Settings(stage="dev").effective_payment_processor == "sandbox"
+    assert Settings(stage="staging").effective_payment_processor is None
+    build: Callable[[Settings], CardProcessor] = processor_factory._build  # the builder under the cache
+    try:
+        for refused in (
+            Settings(stage="prod", payment_processor="sandbox"),
+            Settings(stage="prod"),  # not chosen
+            Settings(stage="prod", payment_processor="atmos"),  # no ATMOS_API_URL
+        ):
+            with pytest.raises(Unavailable):
+                build(refused)
+        atmos = build(Settings(stage="prod", payment_processor="atmos", atmos_api_url="https://partner.atmos.uz"))
+        assert isinstance(atmos, AtmosProcessor)
+        payme = build(Settings(stage="prod", payment_processor="payme", payme_api_url="https://checkout.paycom.uz/api"))
+        assert isinstance(payme, PaymeProcessor)
+    finally:
+        processor_factory.reset_processor()
+
+
+# --- the API paying through each processor ---------------------------------------------------------
+
+
+def start_payment(api: ApiClient, db: Db, amount: int, amount_due: int) -> tuple[OrderRecord, dict[str, Any]]:
+    """A signed-in caller's order and a created transaction; returns (order, apply body without the code)."""
+    api.login()
+    user_id = ObjectId(api.get("/api/v1/auth/me").json()["data"]["_id"])
+    order = insert_order(db, user_id, purchasable_car(db), amount_due=amount_due)
+    ids = {"brandId": str(order["brandId"]), "orderId": str(order["_id"])}
+    created = api.post(
+        "/api/v1/transactions/create",
+        json={"amount": amount, "cardNumber": PAYS_UZCARD, "expiry": "03/99", "cardType": "UZCARD", **ids},
+    )
+    assert created.status_code == 200, created.text
+    return order, {"transactionId": created.json()["data"]["transactionId"], "amount": amount, **ids}
+
+
+def test_the_api_pays_through_the_processor_end_to_end(
+    api: ApiClient,
+    db: Db,
+    provider: Provider,
+    captured_logs: Callable[[], str],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Given a card payment of 1,000 sums started through the API
+    order, body = start_payment(api, db, 1_000, amount_due=1_000)
+    # When the buyer types a wrong code
+    wrong = api.post("/api/v1/transactions/apply", json={**body, "otp": "000000"})
+    # Then it is a 400 with the attempts left, and nothing was debited
+    assert (wrong.status_code, wrong.json()["details"]) == (400, {"attemptsLeft": 2})
+    assert provider.fake.debited(PAYS_UZCARD) == 0
+    # And when the processor's token dies before the right code comes, it is renewed and the order paid
+    if isinstance(provider.fake, fake_atmos.FakeAtmos):
+        provider.fake.kill_tokens()
+    applied = api.post("/api/v1/transactions/apply", json={**body, "otp": provider.otp})
+    assert applied.status_code == 200, applied.text
+    assert provider.fake.debited(PAYS_UZCARD) == 100_000  # 1,000 sums in tiyin
+    assert (db.orders.find_one({"_id": order["_id"]}) or {})["statusSlug"] == "PAID"
+    transaction = db.transactions.find_one({"_id": body["transactionId"]}) or {}
+    assert (transaction["processor"], transaction["status"]) == (provider.name, "CONFIRMED")
+    # And no card number, code, access token or credential reached any log, even at DEBUG
+    logs = captured_logs()
+    assert "card payment confirmed" in logs
+    for secret in (PAYS_UZCARD, provider.otp, fake_atmos.CONSUMER_SECRET, fake_payme.KEY, "atmos-token-"):
+        assert not re.search(rf"(?<!\d){re.escape(secret)}(?!\d)", logs), secret
+    # And no card token either at the levels a stage logs (the driver's DEBUG lines show stored documents)
+    if isinstance(provider.fake, fake_payme.FakePayme):
+        logged = [record.getMessage() + repr(record.__dict__) for record in caplog.records if record.levelno >= INFO]
+        assert not any(token in line for token in provider.fake.tokens for line in logged)
+
+
+def test_a_decline_through_the_api_is_a_4xx_that_fails_the_transaction(
+    api: ApiClient, db: Db, provider: Provider
+) -> None:
+    order, body = start_payment(api, db, 1_000, amount_due=1_000)
+    provider.fake.cards[PAYS_UZCARD].balance = 10
+    response = api.post("/api/v1/transactions/apply", json={**body, "otp": provider.otp})
+    assert response.status_code == 400
+    assert response.json()["details"] == {"reason": INSUFFICIENT_FUNDS, "status": "FAILED"}
+    assert (db.orders.find_one({"_id": order["_id"]}) or {})["paidAmount"] == 0
+
+
+def test_an_outage_at_apply_is_a_503_and_a_retry_after_the_lease_pays_once(
+    api: ApiClient, db: Db, provider: Provider, frozen_clock: FrozenClock
+) -> None:
+    order, body = start_payment(api, db, 1_000, amount_due=2_000)
+    provider.fake.lose_answer(provider.charge_call)
+    first = api.post("/api/v1/transactions/apply", json={**body, "otp": provider.otp})
+    assert (first.status_code, first.headers["Retry-After"]) == (503, "60")
+    frozen_clock.advance(60)
+    retried = api.post("/api/v1/transactions/apply", json={**body, "otp": provider.otp})
+    assert retried.status_code == 200, retried.text
+    paid = db.orders.find_one({"_id": order["_id"]}) or {}
+    assert (paid["paidAmount"], paid["paymentIds"]) == (1_000, [str(body["transactionId"])])
+    assert provider.fake.debited(PAYS_UZCARD) == 100_000
+
+
+# --- the payment reconciliation ------------------------------------------------------------------
+
+
+def run_reconciliation() -> dict[str, Any]:
+    """What EventBridge Scheduler runs every 5 minutes."""
+    result: dict[str, Any] = reconcile_handler({}, LocalLambdaContext(function_name="PaymentReconciliation"))
+    return result
+
+
+def test_reconciliation_asks_the_processor_about_a_charge_whose_answer_was_lost(
+    api: ApiClient, db: Db, provider: Provider, frozen_clock: FrozenClock
+) -> None:
+    # Given a charge the processor made, whose answer was lost, and a client that never retried
+    order, body = start_payment(api, db, 1_000, amount_due=2_000)
+    provider.fake.lose_answer(provider.charge_call)
+    assert api.post("/api/v1/transactions/apply", json={**body, "otp": provider.otp}).status_code == 503
+    # When the reconciliation runs a few minutes later, twice
+    frozen_clock.advance(6 * 60)
+    first, second = run_reconciliation(), run_reconciliation()
+    # Then it asked the processor's status call and recorded the payment on the order once
+    assert (first["outcomes"], second["outcomes"]) == ({"Confirmed": 1}, {})
+    paid = db.orders.find_one({"_id": order["_id"]}) or {}
+    assert (paid["statusSlug"], paid["paidAmount"]) == ("PARTIALLY_PAID", 1_000)
+    assert (db.transactions.find_one({"_id": body["transactionId"]}) or {})["status"] == "CONFIRMED"
+
+
+def test_reconciliation_cancels_through_the_processor_a_charge_the_order_refused(
+    api: ApiClient, db: Db, provider: Provider, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a charge the order refused (paid in cash while the card was charged), whose cancel failed (500)
+    order, body = start_payment(api, db, 1_000, amount_due=1_000)
+    adapter = type(provider.processor)
+    charge = adapter.confirm
+
+    def charged_while_paid_in_cash(self: Any, payment: Any, otp: str) -> None:
+        charge(self, payment, otp)
+        lifecycle.record_payment(order["_id"], 1_000, payment_id="cash-1", cause="cash")
+
+    monkeypatch.setattr(adapter, "confirm", charged_while_paid_in_cash)
+    provider.fake.fail(provider.cancel_call, 500)
+    response = api.post("/api/v1/transactions/apply", json={**body, "otp": provider.otp})
+    assert response.status_code == 409, response.text
+    assert (db.transactions.find_one({"_id": body["transactionId"]}) or {})["refund"] == "PENDING"
+    # When the reconciliation runs
+    result = run_reconciliation()
+    # Then it cancelled the charge through the processor's cancel, and the money is back on the card
+    assert result["outcomes"] == {"Refunded": 1}
+    transaction = store.find_own(body["transactionId"], str(order["userId"]))
+    assert transaction is not None
+    assert transaction["refund"] == "DONE"
+    assert provider.processor.status(flow.payment_of(transaction)).state is PaymentState.CANCELLED
+    assert provider.fake.debited(PAYS_UZCARD) == 0
