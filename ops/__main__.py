@@ -1,6 +1,6 @@
 """Operator commands against the configured database (`python -m ops --help`):
 
-python -m ops indexes                                     create the declared indexes
+python -m ops indexes                                     create the declared indexes, refresh the catalog search keys
 python -m ops bank-offers                                 store the bank offers of new cars or credit products
 python -m ops order show <orderId | contractNumber>       an order and its log
 python -m ops order transition <order> READY --cause ...  READY, IMPLEMENTED or CANCELLED
@@ -16,6 +16,7 @@ import argparse
 import sys
 
 from data.mongo import create_indexes
+from domain.catalog.store import refresh_search_prefixes
 from domain.indexes import ALL_INDEXES
 from ops import orders, webhooks
 
@@ -30,7 +31,9 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m ops", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("indexes", help="create every index declared in code (idempotent)")
+    commands.add_parser(
+        "indexes", help="create every index declared in code and refresh the catalog's search keys (idempotent)"
+    )
     commands.add_parser(
         "bank-offers",
         help="store the missing bank offers (every active credit product x every modification of its brand's "
@@ -74,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for name in create_indexes(ALL_INDEXES):
         print(f"index ok: {name}")
+    # The search keys the catalog's indexes serve, for brands and cars written before they existed.
+    print(f"search keys refreshed: {refresh_search_prefixes()} documents")
     return 0
 
 

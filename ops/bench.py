@@ -38,13 +38,19 @@ import sys
 import time
 import uuid
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from local.template import ROOT, api_routes, load_template
+
+if TYPE_CHECKING:
+    from ops.command_counter import CommandCounter
+
+Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
 
 FLOOR_MODULES = ("pymongo", "pydantic", "jwt", "aws_lambda_powertools.event_handler")
 FLOOR = "floor"
@@ -216,28 +222,39 @@ def sample_events(only: str | None) -> list[Path]:
     return [path for path in events if only is None or only in str(path.relative_to(ROOT / "events"))]
 
 
-def warm_requests(events: list[Path], calls: int, warmup: int) -> list[WarmResult]:
-    import json
-
+def warm_handlers() -> tuple[CommandCounter, Callable[[dict[str, Any]], tuple[Handler, Any]]]:
+    """A command counter the database client reports to, and each event's function handler, resolved
+    once as a Lambda instance has it (only the invocation is timed)."""
     from core.observability import logger
     from data.mongo import reset_client
     from local.context import LocalLambdaContext
     from local.gateway import load_handler
-    from local.invoke import load_event
-    from local.seed.core import DEMO_USER_ID
     from ops.command_counter import CommandCounter
 
     logger.setLevel(WARM_ENV["LOG_LEVEL"])  # created when ops imported the layer, before WARM_ENV
     warnings.filterwarnings("ignore", "No application metrics to publish")  # Powertools, on every call
     counter = CommandCounter()
     reset_client(event_listeners=[counter])
-    # Each handler resolved once, as a Lambda instance has it: only the invocation is timed.
-    handler_of = {(route.method, route.path): (route.function, load_handler(route.handler)) for route in api_routes()}
+    handlers = {(route.method, route.path): (route.function, load_handler(route.handler)) for route in api_routes()}
+
+    def handler_of(event: dict[str, Any]) -> tuple[Handler, Any]:
+        function, handler = handlers[(event["httpMethod"], event["resource"])]
+        return handler, LocalLambdaContext(function_name=function)
+
+    return counter, handler_of
+
+
+def warm_requests(events: list[Path], calls: int, warmup: int) -> list[WarmResult]:
+    import json
+
+    from local.invoke import load_event
+    from local.seed.core import DEMO_USER_ID
+
+    counter, handler_of = warm_handlers()
     results = []
     for path in events:
         event = load_event(path, user_id=str(DEMO_USER_ID))
-        function, handler = handler_of[(event["httpMethod"], event["resource"])]
-        context = LocalLambdaContext(function_name=function)
+        handler, context = handler_of(event)
         for _ in range(warmup):
             handler(event, context)
         with counter.counting() as counts:
@@ -263,6 +280,92 @@ def warm_requests(events: list[Path], calls: int, warmup: int) -> list[WarmResul
         if answer["statusCode"] >= 500:
             raise SystemExit(f"{path.name} answered {answer['statusCode']}: {json.dumps(answer)[:500]}")
     return results
+
+
+HOSTILE_SIZE = 10 * 1024 * 1024  # API Gateway's limit: what reaches a function at most
+HOSTILE_BODIES = {
+    "small objects": lambda: "[" + ",".join(["{}"] * (HOSTILE_SIZE // 3)) + "]",
+    "numbers": lambda: "[" + ",".join(["1"] * (HOSTILE_SIZE // 2)) + "]",
+    "deep nesting": lambda: "[" * HOSTILE_SIZE,
+    "one long string": lambda: '{"phone": "' + "9" * (HOSTILE_SIZE - 13) + '"}',
+    "wide object": lambda: "{" + ",".join(f'"k{index}":0' for index in range(HOSTILE_SIZE // 12)) + "}",
+}
+
+
+def hostile_bodies() -> list[str]:
+    """CPU and memory a 10 MB body of each shape costs the public login (and its base64 form), refused or not."""
+    import base64
+    import tracemalloc
+
+    from local.invoke import load_event
+
+    _, handler_of = warm_handlers()
+    lines = [
+        f"Hostile bodies: {HOSTILE_SIZE // 1024 // 1024} MB to POST /api/v1/auth/login: CPU time of the call and the "
+        "most memory it held at once (tracemalloc); beside it, what parsing the body alone would cost",
+        "",
+        f"{'body':<28}{'status':>7}{'CPU ms':>9}{'peak MB':>9}{'parse ms':>10}{'parse MB':>10}",
+    ]
+    for name, make in HOSTILE_BODIES.items():
+        for encoded in (False, True):
+            body = make()
+            event = load_event(ROOT / "events" / "auth" / "login.json")
+            event.update(body=base64.b64encode(body.encode()).decode() if encoded else body, isBase64Encoded=encoded)
+            handler, context = handler_of(event)
+            tracemalloc.start()
+            started = time.process_time()
+            answer = handler(event, context)
+            cpu = time.process_time() - started
+            peak = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+            label = f"{name}{' (base64)' if encoded else ''}"
+            parse = "" if encoded else "{:>10.0f}{:>10.0f}".format(*_parse_cost(body))
+            lines.append(f"{label:<28}{answer['statusCode']:>7}{cpu * 1000:>9.1f}{peak / 1e6:>9.1f}{parse}")
+    return lines
+
+
+def _parse_cost(body: str) -> tuple[float, float]:
+    """CPU ms and peak MB of `json.loads(body)`, what the gate would spend without the size limit."""
+    import json
+    import tracemalloc
+
+    tracemalloc.start()
+    started = time.process_time()
+    with contextlib.suppress(RecursionError):
+        json.loads(body)
+    cpu = time.process_time() - started
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return cpu * 1000, peak / 1e6
+
+
+def scale_requests(calls: int) -> list[str]:
+    """The list routes on the demo data and on a copy grown by `ops.scale.grow`, side by side."""
+    from pymongo import MongoClient
+
+    from core.settings import reset_settings
+    from data.mongo import drop_database
+    from local.runtime import prepare_database
+    from ops import scale
+
+    small = os.environ["MONGODB_DB"]
+    large = f"{small}_grown"
+    counter, handler_of = warm_handlers()
+    # The growth and the explains on a client of their own: no request timeout, not counted.
+    client: MongoClient[dict[str, Any]]
+    with MongoClient(os.environ["MONGODB_URI"], tz_aware=True) as client:
+        os.environ["MONGODB_DB"] = large
+        prepare_database(seed=True)
+        try:
+            sizes = scale.grow(client[large])
+            before, after = scale.measure(client, (small, large), counter, handler_of, calls)
+        finally:
+            os.environ["MONGODB_DB"] = large
+            reset_settings()
+            drop_database()
+            os.environ["MONGODB_DB"] = small
+            reset_settings()
+    return scale.table(before, after, sizes, calls)
 
 
 @dataclass(frozen=True)
@@ -339,8 +442,35 @@ def main(argv: list[str] | None = None) -> int:
         help="cold init as instructions executed (valgrind), instead of wall time: the same on every run",
     )
     parser.add_argument("--verbose", action="store_true", help="list the commands of each warm call")
+    parser.add_argument(
+        "--hostile",
+        action="store_true",
+        help="instead of the sample events, CPU and memory of 10 MB bodies of several shapes sent to the login",
+    )
+    parser.add_argument(
+        "--scale",
+        action="store_true",
+        help="instead of the sample events, the list routes on the demo data and on a database grown to 10,000 "
+        "cars, orders and saved cars (ops/scale.py): p50, commands, documents and keys examined per command",
+    )
     args = parser.parse_args(argv)
     output: list[str] = []
+    if args.hostile:
+        from local.runtime import LOCAL_DEFAULTS
+
+        os.environ.update({**LOCAL_DEFAULTS, **WARM_ENV})
+        with bench_database(), contextlib.redirect_stdout(io.StringIO()):
+            output = hostile_bodies()
+        print("\n".join(output))
+        return 0
+    if args.scale:
+        from local.runtime import LOCAL_DEFAULTS
+
+        os.environ.update({**LOCAL_DEFAULTS, **WARM_ENV})
+        with bench_database(), contextlib.redirect_stdout(io.StringIO()):
+            output = scale_requests(args.calls)
+        print("\n".join(output))
+        return 0
     if args.instructions:
         targets = functions()
         title = "Cold init: instructions executed importing the handler module (valgrind callgrind, start-up excluded)"

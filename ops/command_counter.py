@@ -30,6 +30,7 @@ class Counts:
     """The commands seen in one window, by name, in order."""
 
     names: list[str] = field(default_factory=list)
+    commands: list[dict[str, object]] = field(default_factory=list)  # as sent (`make bench --scale` explains them)
     reads: int = 0
     writes: int = 0
 
@@ -71,6 +72,7 @@ class CommandCounter(monitoring.CommandListener):
             if counts is None:
                 return
             counts.names.append(event.command_name)
+            counts.commands.append(dict(event.command))
             if is_write(event.command_name, event.command):
                 counts.writes += 1
             elif event.command_name in READS:

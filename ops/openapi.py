@@ -50,7 +50,7 @@ ERRORS: dict[int, str] = {
     403: "The `client` header is not an active partner key",
     404: "The resource does not exist (or is not the caller's)",
     409: "State conflict, e.g. the price changed or the order is not payable",
-    413: "Body over 10 MB",
+    413: "Body over 64 KB (over any body the route takes), or over 10 MB at the gateway",
     415: "A body that is not `application/json`",
     429: "Rate limit (logins, OTP attempts and resends, API throttling); `Retry-After` says when to retry",
     500: "Unexpected error; details only in the logs",

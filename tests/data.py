@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 from bson import ObjectId
 from pymongo.database import Database
 
+from domain.catalog.store import brand_search_prefixes, car_search_prefixes
 from domain.orders.records import OrderRecord
 
 if TYPE_CHECKING:
@@ -62,6 +63,7 @@ def insert_brand(db: Db, name: str = "Chevrolet", **fields: Any) -> ObjectId:
         "createdAt": datetime(2026, 1, 1, tzinfo=UTC),
         **fields,
     }
+    doc["searchPrefixes"] = brand_search_prefixes(doc)  # as the catalog's writers store it
     db.brands.insert_one(doc)
     return brand_id
 
@@ -106,6 +108,8 @@ def insert_car(
         "modifications": modifications,
         **fields,
     }
+    brand = db.brands.find_one({"_id": brand_id}, {"name": 1})
+    doc["searchPrefixes"] = car_search_prefixes(doc, brand["name"] if brand else "")  # as the catalog's writers do
     db.cars.insert_one(doc)
     return doc
 

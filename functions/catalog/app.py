@@ -8,7 +8,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from catalog import service
-from core.models import Page
+from core.models import CountedPage, Page
 from domain.catalog.models import (
     AllFilters,
     BrandDetail,
@@ -30,9 +30,15 @@ from edge.validation import DEFAULT_PAGE_SIZE, Limit, MongoId, Offset
 app = create_app(callers=callers)
 
 Ids = Annotated[str | None, Query(max_length=2000, description="comma-separated ids")]
-# Control characters are refused: MongoDB rejects a $regex holding a NUL byte, and no name has one.
+# Control characters are refused: no name has one.
 Search = Annotated[
-    str | None, Query(max_length=100, pattern=r"^[^\x00-\x1f\x7f]*$", description="case-insensitive, any locale")
+    str | None,
+    Query(
+        max_length=100,
+        pattern=r"^[^\x00-\x1f\x7f]*$",
+        description="words that start words of the name, in any locale, in Latin or Cyrillic letters, any case "
+        "(`cob`, `Кобальт` and `kobalt` find the Cobalt)",
+    ),
 ]
 
 
@@ -47,7 +53,7 @@ def get_cars(
     sort: Annotated[CarSort, Query()] = "new",
     limit: Limit = DEFAULT_PAGE_SIZE,
     offset: Offset = 0,
-) -> Response[Envelope[Page[CarItem]]]:
+) -> Response[Envelope[CountedPage[CarItem]]]:
     caller = context.current()
     data = service.list_cars(
         brand_ids=brands,

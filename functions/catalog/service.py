@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from core.errors import NotFound
 from core.locale import Locale
-from core.models import Page
+from core.models import CountedPage, Page
+from data.reference_cache import reference_data
 from domain.catalog import store, views
 from domain.catalog.items import car_items
 from domain.catalog.models import (
@@ -28,7 +29,7 @@ from domain.catalog.query import (
     car_sort,
     parse_ids,
 )
-from domain.catalog.records import CarRecord, OptionRecord
+from domain.catalog.records import BrandRecord, CarRecord, OptionRecord
 from domain.saved_cars import store as saved_cars
 
 
@@ -44,7 +45,7 @@ def list_cars(
     offset: int,
     fingerprint: str,
     locale: Locale,
-) -> Page[CarItem]:
+) -> CountedPage[CarItem]:
     term = (search or "").strip()
     query = car_filter(
         brand_ids=parse_ids(brand_ids, "query.brands"),
@@ -52,12 +53,12 @@ def list_cars(
         min_price=min_price,
         max_price=max_price,
         search=term,
-        brands_named=store.brand_ids_named(term) if term else [],
     )
-    docs, total = store.find_car_page(
+    found = store.find_car_page(
         query, car_sort(sort, locale), offset=offset, limit=limit, collation=car_collation(sort)
     )
-    return Page[CarItem](items=car_items(docs, fingerprint=fingerprint, locale=locale), total=total)
+    items = car_items(found.items, fingerprint=fingerprint, locale=locale)
+    return CountedPage[CarItem](items=items, total=found.total, exact=found.exact)
 
 
 def _car(car_id: str, *fields: str) -> CarRecord:
@@ -92,8 +93,21 @@ def car_modifications(car_id: str, *, locale: Locale) -> Page[Modification]:
 
 
 def list_brands(*, search: str | None, sort: BrandSort, locale: Locale) -> Page[BrandItem]:
-    found = store.find_brands(search=(search or "").strip(), sort=brand_sort(sort), collation=brand_collation(sort))
-    return Page[BrandItem](items=[views.brand_item(brand, locale) for brand in found], total=len(found))
+    term = (search or "").strip()
+    if not term and sort == "order":
+        return every_brand(locale)
+    return _brand_page(store.find_brands(search=term, sort=brand_sort(sort), collation=brand_collation(sort)), locale)
+
+
+@reference_data
+def every_brand(locale: Locale) -> Page[BrandItem]:
+    """Every brand in the default order, rendered once per locale and reference-data lifetime (read from
+    the database then, so an operator's change shows within one lifetime). Shared: never changed."""
+    return _brand_page(store.find_brands(search=None, sort=brand_sort("order")), locale)
+
+
+def _brand_page(brands: list[BrandRecord], locale: Locale) -> Page[BrandItem]:
+    return Page[BrandItem](items=[views.brand_item(brand, locale) for brand in brands], total=len(brands))
 
 
 def brand_detail(brand_id: str, *, locale: Locale) -> BrandDetail:
@@ -117,10 +131,17 @@ def powertrains(*, locale: Locale) -> Page[Option]:
 
 
 def all_filters(*, locale: Locale) -> AllFilters:
+    """The reference lists as rendered once per locale, and the price range as it is now."""
     cheapest, dearest = store.price_range()
+    return _reference_filters(locale).model_copy(update={"price": PriceRange(min=cheapest, max=dearest)})
+
+
+@reference_data
+def _reference_filters(locale: Locale) -> AllFilters:
+    """filters/all but its price range (never cached), rendered once per locale and lifetime."""
     return AllFilters(
-        brands=list_brands(search=None, sort="order", locale=locale),
-        bodyTypes=body_types(locale=locale),
-        powertrains=powertrains(locale=locale),
-        price=PriceRange(min=cheapest, max=dearest),
+        brands=every_brand(locale),
+        bodyTypes=_options(store.body_types(), locale),
+        powertrains=_options(store.powertrains(), locale),
+        price=PriceRange(min=0, max=0),
     )

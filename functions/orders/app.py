@@ -7,7 +7,7 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from core.models import Page
+from core.models import CountedPage, Page
 from domain.identity import callers
 from edge import context, responses
 from edge.access import JWT
@@ -41,7 +41,7 @@ def create_order(body: CreateOrderBody) -> Response[Envelope[Order]]:
 
 
 @app.get("/api/v1/orders", middlewares=[JWT], summary="The caller's orders, newest first")
-def list_orders(limit: Limit = DEFAULT_PAGE_SIZE, offset: Offset = 0) -> Response[Envelope[Page[OrderItem]]]:
+def list_orders(limit: Limit = DEFAULT_PAGE_SIZE, offset: Offset = 0) -> Response[Envelope[CountedPage[OrderItem]]]:
     return responses.ok(
         service.list_orders(user_id=context.caller_id(), limit=limit, offset=offset, locale=context.locale())
     )
@@ -72,8 +72,13 @@ def get_order(id: MongoId) -> Response[Envelope[Order]]:
     summary="The order's timeline, with the current step",
     responses={404: {"description": "No such order of the caller"}},
 )
-def order_steps(orderId: Annotated[MongoId, Query()]) -> Response[Envelope[Page[OrderStep]]]:
-    return responses.ok(service.order_steps(orderId, user_id=context.caller_id(), locale=context.locale()))
+def order_steps(
+    orderId: Annotated[MongoId, Query()], limit: Limit = DEFAULT_PAGE_SIZE, offset: Offset = 0
+) -> Response[Envelope[Page[OrderStep]]]:
+    steps = service.order_steps(
+        orderId, user_id=context.caller_id(), locale=context.locale(), offset=offset, limit=limit
+    )
+    return responses.ok(steps)
 
 
 lambda_handler = lambda_entry(app)

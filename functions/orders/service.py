@@ -14,7 +14,7 @@ from bson import ObjectId
 
 from core.errors import NotFound
 from core.locale import Locale, localize
-from core.models import Page
+from core.models import CountedPage, Page
 from core.observability import metrics
 from domain.orders import lifecycle, placement, promo_codes, store
 from domain.orders.records import OrderRecord
@@ -113,19 +113,23 @@ def detail(order: OrderRecord, locale: Locale) -> OrderView:
     )
 
 
-def list_orders(*, user_id: str, limit: int, offset: int, locale: Locale) -> Page[OrderItem]:
+def list_orders(*, user_id: str, limit: int, offset: int, locale: Locale) -> CountedPage[OrderItem]:
     """The caller's orders, newest first."""
-    found, total = store.orders_of_user(user_id, offset=offset, limit=limit)
-    return Page[OrderItem](items=[list_item(order, locale) for order in found], total=total)
+    found = store.orders_of_user(user_id, offset=offset, limit=limit)
+    return CountedPage[OrderItem](
+        items=[list_item(order, locale) for order in found.items], total=found.total, exact=found.exact
+    )
 
 
 def get_order(order_id: str, *, user_id: str, locale: Locale) -> OrderView:
     return detail(_owned(order_id, user_id), locale)
 
 
-def order_steps(order_id: str, *, user_id: str, locale: Locale) -> Page[OrderStep]:
-    steps = [OrderStep.model_validate(step) for step in lifecycle.steps(_owned(order_id, user_id), locale)]
-    return Page[OrderStep](items=steps, total=len(steps))
+def order_steps(order_id: str, *, user_id: str, locale: Locale, offset: int, limit: int) -> Page[OrderStep]:
+    """A page of the order's timeline (at most six steps: the first page holds it all)."""
+    steps = lifecycle.steps(_owned(order_id, user_id), locale)
+    page = [OrderStep.model_validate(step) for step in steps[offset : offset + limit]]
+    return Page[OrderStep](items=page, total=len(steps))
 
 
 def describe_promo_code(promo: Mapping[str, Any]) -> PromoCode:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
 
-from core.models import Page
+from core.models import CountedPage
 from domain.catalog.models import CarItem
 from domain.identity import callers
 from edge import context, responses
@@ -21,7 +21,7 @@ MESSAGES = {"saved": "Car saved", "removed": "Car removed from saved cars"}
 
 
 @app.get("/api/v1/saved-cars", middlewares=[PUBLIC], summary="The cars saved on this device, last saved first")
-def get_saved_cars(limit: Limit = DEFAULT_PAGE_SIZE, offset: Offset = 0) -> Response[Envelope[Page[CarItem]]]:
+def get_saved_cars(limit: Limit = DEFAULT_PAGE_SIZE, offset: Offset = 0) -> Response[Envelope[CountedPage[CarItem]]]:
     caller = context.current()
     page = service.list_saved(fingerprint=caller.fingerprint, limit=limit, offset=offset, locale=caller.locale)
     return responses.ok(page)

@@ -6,7 +6,7 @@ from bson import ObjectId
 
 from core.errors import NotFound
 from core.locale import Locale
-from core.models import Page
+from core.models import CountedPage
 from domain.catalog import store as catalog
 from domain.catalog.items import car_items
 from domain.catalog.models import CarItem
@@ -21,14 +21,15 @@ def toggle(car_id: str, *, fingerprint: str) -> SavedCarToggle:
     return SavedCarToggle(status=saved_cars.toggle(fingerprint, car), carId=car_id)
 
 
-def list_saved(*, fingerprint: str, limit: int, offset: int, locale: Locale) -> Page[CarItem]:
+def list_saved(*, fingerprint: str, limit: int, offset: int, locale: Locale) -> CountedPage[CarItem]:
     """The device's saved cars as car list items, most recently saved first. A car removed from the
     catalog since it was saved is dropped from the device's list when met, and from the total."""
-    car_ids, total = saved_cars.find_page(fingerprint, offset=offset, limit=limit)
+    page = saved_cars.find_page(fingerprint, offset=offset, limit=limit)
+    car_ids, total = page.items, page.total
     found = catalog.find_cars(car_ids)
     gone = [car_id for car_id in car_ids if car_id not in found]
     if gone:
         total -= saved_cars.forget(fingerprint, gone)
     kept = [found[car_id] for car_id in car_ids if car_id in found]
-    items = car_items(kept, fingerprint=fingerprint, locale=locale)
-    return Page[CarItem](items=items, total=total)
+    items = car_items(kept, fingerprint=fingerprint, locale=locale, saved=set(car_ids))
+    return CountedPage[CarItem](items=items, total=total, exact=page.exact)

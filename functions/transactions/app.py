@@ -9,14 +9,14 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from pydantic import SecretStr
 
-from core.models import Page
+from core.models import CountedPage
 from domain.identity import callers
 from edge import context, responses
 from edge.access import JWT
 from edge.app import create_app, lambda_entry
 from edge.envelope import Envelope
 from edge.idempotency import IDEMPOTENT
-from edge.validation import MongoId
+from edge.validation import Limit, MongoId, Offset
 from transactions import service
 from transactions.models import (
     AppliedPayment,
@@ -34,6 +34,8 @@ CONFLICT: dict[int, OpenAPIResponse] = {
 }
 
 app = create_app(callers=callers)
+# Every payment of any real order (installments run up to 36 months) on the first page, as before paging.
+HISTORY_PAGE_SIZE = 50
 
 
 @app.get(
@@ -87,8 +89,12 @@ def resend_code(body: ResendBody) -> Response[Envelope[TransactionRef]]:
     summary="The payments of one of the caller's orders",
     responses={404: {"description": "No such order of the caller"}},
 )
-def history(orderId: Annotated[MongoId, Query(description="the order's id")]) -> Response[Envelope[Page[HistoryItem]]]:
-    return responses.ok(service.history(context.caller_id(), orderId))
+def history(
+    orderId: Annotated[MongoId, Query(description="the order's id")],
+    limit: Limit = HISTORY_PAGE_SIZE,
+    offset: Offset = 0,
+) -> Response[Envelope[CountedPage[HistoryItem]]]:
+    return responses.ok(service.history(context.caller_id(), orderId, offset=offset, limit=limit))
 
 
 lambda_handler = lambda_entry(app)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.models import Page
+from core.models import CountedPage
 from domain.payments import flow
 from domain.payments.store import Status
 from transactions.models import (
@@ -60,8 +60,9 @@ def apply(user_id: str, body: ApplyBody) -> AppliedPayment:
     )
 
 
-def history(user_id: str, order_id: str) -> Page[HistoryItem]:
-    """The caller's order's card transactions, newest first."""
+def history(user_id: str, order_id: str, *, offset: int, limit: int) -> CountedPage[HistoryItem]:
+    """A page of the caller's order's card transactions, newest first."""
+    found = flow.history(user_id, order_id, offset=offset, limit=limit)
     items = [
         HistoryItem(
             transactionId=entry.transaction_id,
@@ -72,6 +73,6 @@ def history(user_id: str, order_id: str) -> Page[HistoryItem]:
             createdAt=entry.created_at,
             confirmedAt=entry.confirmed_at,
         )
-        for entry in flow.history(user_id, order_id)
+        for entry in found.items
     ]
-    return Page[HistoryItem](items=items, total=len(items))
+    return CountedPage[HistoryItem](items=items, total=found.total, exact=found.exact)

@@ -15,6 +15,7 @@ from pymongo.database import Database
 
 from core.locale import LOCALES
 from data.mongo import Document
+from domain.catalog.store import refresh_search_prefixes
 from local.seed.catalog_data import (
     BODY_TYPES,
     BRANDS,
@@ -381,7 +382,7 @@ def document_docs() -> list[Document]:
 
 
 def seed(db: Database[dict[str, Any]]) -> int:
-    return (
+    inserted = (
         insert_missing(db.brands, brand_docs())
         + insert_missing(db.body_types, body_type_docs())
         + insert_missing(db.powertrains, powertrain_docs())
@@ -392,3 +393,5 @@ def seed(db: Database[dict[str, Any]]) -> int:
         + insert_missing(db.documents, document_docs())
         + insert_missing(db.settings, [CONTACTS])
     )
+    refresh_search_prefixes(db)  # the search keys, derived where every catalog writer derives them
+    return inserted

@@ -202,13 +202,16 @@ def test_min_and_max_bound_price_from_inclusively(
         ("plyus", "ru", ["Сонг Плюс"]),  # Uzbek name
         ("byd", "en", ["Han", "Song Plus"]),  # the brand's name
         ("  han ", "en", ["Han"]),  # surrounding blanks are ignored
-        ("Song.*", "en", []),  # regex characters are literal
-        (".", "en", []),
+        ("Кобальт", "en", ["Cobalt"]),  # the English name spelled in Cyrillic
+        ("сонг плю", "en", ["Song Plus"]),  # every word typed starts a word of the name
+        ("ong", "en", []),  # the inside of a word is not its start
+        ("Song.*", "en", ["Song Plus"]),  # punctuation separates words, never a pattern
+        (".", "en", []),  # no word at all: nothing
         ("(", "en", []),
         ("[a-z]+", "en", []),
     ],
 )
-def test_search_is_case_insensitive_over_every_locale_and_escapes_regex(
+def test_search_finds_word_starts_in_any_locale_and_alphabet(
     api: ApiClient, catalog: Catalog, search: str, locale: str, expected: list[str]
 ) -> None:
     response = api.get(CARS, params={"search": search, "sort": "name"}, headers={"accept-language": locale})

@@ -523,7 +523,7 @@ def test_history_of_an_order_without_payments_is_empty(api: ApiClient, payable_o
     order = payable_order()
     response = api.get(HISTORY, params={"orderId": str(order["_id"])})
     assert response.status_code == 200
-    assert response.json()["data"] == {"items": [], "total": 0}
+    assert response.json()["data"] == {"items": [], "total": 0, "exact": True}
 
 
 # --- races and logs ------------------------------------------------------------------------------

@@ -52,6 +52,16 @@ class ApiModel(BaseModel):
     model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True, extra="ignore", defer_build=True)
 
 
+def type_name(param: Any) -> str:
+    """How a parametrized model names its type argument: `Page[CarItem]` is `CarItemPage`."""
+    if isinstance(param, type):
+        return param.__name__
+    origin = getattr(param, "__origin__", None)
+    if origin is list:
+        return f"{type_name(param.__args__[0])}List"
+    return str(param).replace("typing.", "").replace("[", "").replace("]", "").replace(" ", "")
+
+
 class Page[T](ApiModel):
     """A page of a list: `items` of this page, `total` matches over all pages."""
 
@@ -63,14 +73,16 @@ class Page[T](ApiModel):
         return f"{type_name(params[0])}Page"
 
 
-def type_name(param: Any) -> str:
-    """How a parametrized model names its type argument: `Page[CarItem]` is `CarItemPage`."""
-    if isinstance(param, type):
-        return param.__name__
-    origin = getattr(param, "__origin__", None)
-    if origin is list:
-        return f"{type_name(param.__args__[0])}List"
-    return str(param).replace("typing.", "").replace("[", "").replace("]", "").replace(" ", "")
+class CountedPage[T](Page[T]):
+    """A page of a list that can grow without bound (cars, orders, saved cars, payments): its matches are
+    counted up to 1,000 past the page (`data.mongo.find_page`), so `total` may be a lower bound."""
+
+    total: int = Field(ge=0, description="how many match, over all pages (at least this many when `exact` is false)")
+    exact: bool = Field(
+        description="false when there are so many matches that counting stopped 1,000 past this page: "
+        "`total` is then a lower bound"
+    )
+    # Named `<Item>Page` as Page's are (its item types have no Page of their own): the documented names stay.
 
 
 class Named(ApiModel):

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from bson.min_key import MinKey
 from pymongo import MongoClient
 from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
@@ -102,8 +103,22 @@ def reset_client(*, event_listeners: Sequence[CommandListener] = ()) -> None:
         _listeners = tuple(event_listeners)
 
 
-def find_page(
-    collection: Collection[dict[str, Any]],
+# How far past the page a list counts its matches: counting costs one index key per match, so a total
+# beyond this is reported as a lower bound (`Page.exact` false) instead of counted to the end.
+COUNT_AHEAD = 1000
+
+
+@dataclass(frozen=True)
+class FoundPage[R]:
+    """One page of matches and how many match: exactly, or at least `total` when `exact` is false."""
+
+    items: list[R]
+    total: int
+    exact: bool
+
+
+def find_page[R: Mapping[str, Any]](
+    collection: Collection[R],
     query: Mapping[str, Any],
     sort: list[tuple[str, int]],
     *,
@@ -111,21 +126,31 @@ def find_page(
     limit: int,
     projection: Mapping[str, Any] | None = None,
     collation: Mapping[str, Any] | None = None,
-) -> tuple[list[dict[str, Any]], int]:
-    """One page of matches and the number of all matches (the API's `{items, total}`), in one round trip;
-    limit 0 and an offset past the end only count. `sort` should end on `_id` so pages never overlap."""
-    # $match and $sort first, where an index serves them; then the count and the page of the same matches.
-    facets: dict[str, list[dict[str, Any]]] = {"total": [{"$count": "n"}]}
+    index: str | None = None,
+) -> FoundPage[R]:
+    """A page (the API's `{items, total}`) that costs the page: `find().sort().skip().limit()`, which an
+    index serving the query and the sort (declared beside the query) reads key by key up to the page's
+    end, and a count the same index covers (no document read), stopped `COUNT_AHEAD` matches past the
+    page. Limit 0 only counts. `sort` should end on `_id` so pages never overlap. The `collation` orders
+    the page; the count goes without it, so the query must compare no text a collation would compare
+    differently (ids, numbers, folded search keys). `index` names the index the page is read with, where
+    the planner could tie it with a worse one (the `_id` index, for a list sorted by id)."""
+    items: list[R] = []
     if limit > 0:
-        facets["items"] = [
-            {"$skip": offset},
-            {"$limit": limit},
-            *([{"$project": dict(projection)}] if projection else []),
-        ]
-    pipeline = [{"$match": dict(query)}, {"$sort": dict(sort)}, {"$facet": facets}]
-    result = next(collection.aggregate(pipeline, collation=collation), {})
-    counted = result.get("total") or [{"n": 0}]
-    return list(result.get("items", [])), int(counted[0]["n"])
+        # The planner gives a sort's index the filter's other fields (checked on its keys, not on fetched
+        # documents) only when the filter names the index's first field: name it, with a bound that
+        # every value and a missing field meet.
+        lead = sort[0][0]
+        served = {**query, lead: {"$gte": MinKey()}} if query and lead not in query else query
+        cursor = collection.find(served, projection, collation=collation).sort(sort).skip(offset).limit(limit)
+        items = list(cursor if index is None else cursor.hint(index))
+    if not query:  # the collection's own count, kept by the server: no key read
+        return FoundPage(items, collection.estimated_document_count(), exact=True)
+    if limit > 0 and len(items) < limit and (items or offset == 0):  # the last page: counted already
+        return FoundPage(items, offset + len(items), exact=True)
+    cap = offset + limit + COUNT_AHEAD
+    counted = int(collection.database.command("count", collection.name, query=dict(query), limit=cap)["n"])
+    return FoundPage(items, counted, exact=counted < cap)
 
 
 @dataclass(frozen=True)

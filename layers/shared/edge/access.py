@@ -21,10 +21,16 @@ from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 from core.errors import InvalidInput, NotAuthenticated, NotPermitted
 from core.locale import parse_accept_language
 from edge.context import Callers, RequestContext
-from edge.errors import UnsupportedMediaType
+from edge.errors import BodyTooLarge, UnsupportedMediaType
 
 REQUIRED_HEADERS = ("User-Agent", "fingerprint", "client")
 MAX_HEADER_LENGTH = 512
+# What a route's JSON body may weigh. Every body of this API is one object of ids, amounts and short
+# strings (the largest, an order with its financing choice, is under 1 KB), so 64 KB is room for any
+# client's formatting and unknown fields; a bigger body is refused before it is decoded or parsed: parsing
+# 10 MB of small JSON values costs seconds of CPU and hundreds of MB (docs/DECISIONS.md, "Hostile bodies").
+# API Gateway's own limit, 10 MB, stays the limit of everything else.
+MAX_JSON_BODY_BYTES = 64 * 1024
 
 
 class AccessPolicy:
@@ -95,6 +101,10 @@ def require_json_body(event: Any, takes_body: bool) -> None:
     content_type = (event.headers.get("content-type") or "").strip().lower()
     if content_type and not content_type.startswith("application/json"):
         raise UnsupportedMediaType()
+    # Counted in the characters the parser would read (base64 spends 4 on 3 bytes), before decoding.
+    sent = len(event.body or "") * 3 // 4 if event.is_base64_encoded else len(event.body or "")
+    if sent > MAX_JSON_BODY_BYTES:
+        raise BodyTooLarge(kb=MAX_JSON_BODY_BYTES // 1024)
     try:
         event.decoded_body  # noqa: B018 (decoding is the check)
     except ValueError:

@@ -26,7 +26,7 @@ from core.errors import (
     Unavailable,
 )
 from core.locale import Locale
-from edge.errors import UnsupportedMediaType, status_of_kind
+from edge.errors import BodyTooLarge, UnsupportedMediaType, status_of_kind
 
 
 @dataclass(frozen=True)
@@ -157,6 +157,13 @@ CODES: dict[str, ErrorCode] = {
         "Unknown or inactive client key",
         "Неизвестный или неактивный ключ клиента",
         "Mijoz kaliti nomaʼlum yoki faol emas",
+    ),
+    "BODY_TOO_LARGE": E(
+        BodyTooLarge,
+        CLIENT_BUG + ": no route takes a body this large",
+        "Request body is larger than this route takes ({kb} KB)",
+        "Тело запроса больше, чем принимает этот маршрут ({kb} КБ)",
+        "Soʻrov tanasi bu marshrut qabul qiladiganidan katta ({kb} KB)",
     ),
     "UNSUPPORTED_MEDIA_TYPE": E(
         UnsupportedMediaType,

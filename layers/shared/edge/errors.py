@@ -20,9 +20,16 @@ class UnsupportedMediaType(InvalidInput):
     default_code = "UNSUPPORTED_MEDIA_TYPE"
 
 
+class BodyTooLarge(InvalidInput):
+    """A body larger than any the route takes (`edge.access.MAX_JSON_BODY_BYTES`)."""
+
+    default_code = "BODY_TOO_LARGE"
+
+
 # Most specific first: an error takes the status of the first class here it is an instance of.
 STATUSES: tuple[tuple[type[AppError], int], ...] = (
     (UnsupportedMediaType, 415),
+    (BodyTooLarge, 413),
     (InvalidInput, 400),
     (NotAuthenticated, 401),
     (NotPermitted, 403),

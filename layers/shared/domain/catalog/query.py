@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 from bson import ObjectId
 
 from core.errors import InvalidInput
-from core.locale import LOCALES, Locale
+from core.locale import Locale
+from domain.catalog.search import matching
 
 CarSort = Literal["new", "name", "-name", "id", "-id", "price", "-price"]
 BrandSort = Literal["order", "name", "-name", "id", "-id"]
@@ -27,16 +27,6 @@ def parse_ids(value: str | None, field: str) -> list[ObjectId]:
     return list(dict.fromkeys(ObjectId(part) for part in parts))
 
 
-def contains(term: str) -> dict[str, str]:
-    """A case-insensitive substring match; the term's regex characters are escaped, never interpreted."""
-    return {"$regex": re.escape(term), "$options": "i"}
-
-
-def name_matches(term: str) -> list[dict[str, Any]]:
-    """Conditions matching a localized `name` in any locale."""
-    return [{f"name.{locale}": contains(term)} for locale in LOCALES]
-
-
 def car_filter(
     *,
     brand_ids: list[ObjectId],
@@ -44,10 +34,9 @@ def car_filter(
     min_price: float | None,
     max_price: float | None,
     search: str | None,
-    brands_named: list[ObjectId],
 ) -> dict[str, Any]:
-    """The cars query. `min`/`max` bound `priceFrom`, the price the list shows; `search` matches the
-    car's name in every locale or the name of its brand (`brands_named`)."""
+    """The cars query. `min`/`max` bound `priceFrom`, the price the list shows; `search` finds the cars
+    whose name (any locale) or brand's name has words starting with the term's (`domain.catalog.search`)."""
     if min_price is not None and max_price is not None and min_price > max_price:
         raise InvalidInput.field("query.min", "RANGE_INVERTED")
     query: dict[str, Any] = {}
@@ -59,8 +48,7 @@ def car_filter(
     if price:
         query["priceFrom"] = price
     if search:
-        by_brand = [{"brandId": {"$in": brands_named}}] if brands_named else []
-        query["$or"] = name_matches(search) + by_brand
+        query |= matching(search)
     return query
 
 

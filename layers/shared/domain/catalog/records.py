@@ -23,6 +23,7 @@ class BrandRecord(TypedDict, total=False):
     description: LocalizedText | None
     order: int
     createdAt: datetime
+    searchPrefixes: list[str]  # domain.catalog.search
 
 
 class OptionRecord(TypedDict, total=False):
@@ -84,3 +85,4 @@ class CarRecord(TypedDict, total=False):
     info: list[InfoBlockRecord]
     colors: list[ColorRecord]
     modifications: list[ModificationRecord]
+    searchPrefixes: list[str]  # domain.catalog.search: its names' and its brand's

@@ -8,19 +8,20 @@ prices never are.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, cast
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from bson import ObjectId
+from pymongo import UpdateOne
 from pymongo.collection import Collection
 from pymongo.database import Database
 
 from core.locale import LOCALES
-from data import mongo
-from data.mongo import Document, Index, collection, get_db
+from data.mongo import Document, FoundPage, Index, collection, find_page
 from data.reference_cache import reference_data
-from domain.catalog.query import NAME_COLLATION, SortSpec, contains
+from domain.catalog.query import NAME_COLLATION, SortSpec
 from domain.catalog.records import BrandRecord, CarRecord, OptionRecord
+from domain.catalog.search import matching, search_prefixes
 
 DEFAULT_ORDER = [("order", 1), ("_id", 1)]
 
@@ -41,26 +42,48 @@ DETAIL_EXCLUDED = {"info": 0, "modifications.specs": 0}
 # What the financing routes need of the car holding a modification.
 FINANCING_FIELDS = {"brandId": 1, "name": 1, "paymentTypes": 1, "modifications": 1}
 
+# Every car list is a filter (none, brands, body types or a search's words) and a sort: one index per
+# pair, the filter's key first (equality, or `$in` merged in order), then the sort's keys, then the
+# other filters' fields, so a price bound or a second filter is checked on the index keys and the count
+# reads no document (docs/DECISIONS.md, "Pages that cost the page").
+CAR_FILTERS: dict[str, str | None] = {
+    "all": None,
+    "brand": "brandId",
+    "body_type": "bodyTypeId",
+    "search": "searchPrefixes",
+}
+CAR_SORTS: dict[str, list[tuple[str, int]]] = {
+    "newest": [("createdAt", -1), ("_id", -1)],
+    "price": [("priceFrom", 1), ("_id", 1)],
+    "id": [("_id", 1)],
+    **{f"name_{locale}": [(f"name.{locale}", 1), ("_id", 1)] for locale in LOCALES},
+}
+FILTERED_FIELDS = ("priceFrom", "brandId", "bodyTypeId")
+
+
+def _car_list_indexes() -> list[Index]:
+    indexes = []
+    for filter_name, lead in CAR_FILTERS.items():
+        for sort_name, sort in CAR_SORTS.items():
+            keys = [*([(lead, 1)] if lead else []), *sort]
+            keys += [(name, 1) for name in FILTERED_FIELDS if name not in dict(keys)]
+            options = {"collation": NAME_COLLATION} if sort_name.startswith("name_") else {}
+            indexes.append(Index("cars", keys, f"cars_{filter_name}_by_{sort_name}", options))
+    return indexes
+
+
 INDEXES = [
     Index("brands", [("slug", 1)], "brands_slug_unique", {"unique": True}),
     Index("brands", [("order", 1), ("_id", 1)], "brands_order"),  # default brand order
-    # sort=name, case-insensitive (a dozen brands: the name search reads them all)
+    # sort=name, case-insensitive
     Index("brands", [("name", 1), ("_id", 1)], "brands_name_ci", {"collation": NAME_COLLATION}),
+    Index("brands", [("searchPrefixes", 1), ("order", 1), ("_id", 1)], "brands_search"),
     Index("body_types", [("slug", 1)], "body_types_slug_unique", {"unique": True}),
     Index("body_types", [("order", 1), ("_id", 1)], "body_types_order"),
     Index("powertrains", [("slug", 1)], "powertrains_slug_unique", {"unique": True}),
     Index("powertrains", [("order", 1), ("_id", 1)], "powertrains_order"),
     Index("cars", [("slug", 1)], "cars_slug_unique", {"unique": True}),
-    # Filters by brand or body type, bounded and sorted by price within them; brand detail counts.
-    Index("cars", [("brandId", 1), ("priceFrom", 1), ("_id", 1)], "cars_brand_price"),
-    Index("cars", [("bodyTypeId", 1), ("priceFrom", 1), ("_id", 1)], "cars_body_type_price"),
-    # The sort orders: price (min/max bounds, price range of filters/all), new, name per locale.
-    Index("cars", [("priceFrom", 1), ("_id", 1)], "cars_price"),
-    Index("cars", [("createdAt", -1), ("_id", -1)], "cars_newest"),
-    *[
-        Index("cars", [(f"name.{locale}", 1), ("_id", 1)], f"cars_name_{locale}_ci", {"collation": NAME_COLLATION})
-        for locale in LOCALES
-    ],
+    *_car_list_indexes(),
     # A modification or color is found with its car (orders, financing, availability).
     Index("cars", [("modifications._id", 1)], "cars_modification"),
     Index("cars", [("colors._id", 1)], "cars_color"),
@@ -89,10 +112,12 @@ def all_brands() -> dict[ObjectId, BrandRecord]:
 
 
 def find_brands(*, search: str | None, sort: SortSpec, collation: dict[str, Any] | None = None) -> list[BrandRecord]:
-    if not search and sort == DEFAULT_ORDER and collation is None:
-        return list(all_brands().values())
-    query = {"name": contains(search)} if search else {}
-    return list(_brands().find(query, collation=collation).sort(sort))
+    """The brands whose name's words start with the search's, in this order (an index serves both)."""
+    if not search:
+        return list(_brands().find({}, collation=collation).sort(sort))
+    found = _brands().find(matching(search), collation=collation).sort(sort)
+    # In the default order the search index serves both; the planner may tie it with the order's index.
+    return list(found.hint("brands_search") if sort == DEFAULT_ORDER and collation is None else found)
 
 
 def find_brand(brand_id: str | ObjectId) -> BrandRecord | None:
@@ -107,11 +132,6 @@ def brand_names(brand_ids: Iterable[ObjectId]) -> dict[ObjectId, str]:
     if missing := wanted - found.keys():  # created since the list was cached
         found.update((brand["_id"], brand["name"]) for brand in _brands().find({"_id": {"$in": list(missing)}}))
     return found
-
-
-def brand_ids_named(search: str) -> list[ObjectId]:
-    """Brands whose name contains the search term (case-insensitive)."""
-    return [brand["_id"] for brand in _brands().find({"name": contains(search)}, {"_id": 1})]
 
 
 # --- body types and powertrains ---------------------------------------------------------------------
@@ -148,12 +168,21 @@ def find_powertrain(powertrain_id: ObjectId | None) -> OptionRecord | None:
 
 def find_car_page(
     query: dict[str, Any], sort: SortSpec, *, offset: int, limit: int, collation: dict[str, Any] | None = None
-) -> tuple[list[CarRecord], int]:
-    """One page of matches (list-item fields) and the number of all matches; limit 0 only counts."""
-    found, total = mongo.find_page(
-        get_db().cars, query, sort, offset=offset, limit=limit, projection=LIST_FIELDS, collation=collation
+) -> FoundPage[CarRecord]:
+    """One page of matches (list-item fields) and how many match; limit 0 only counts. The page is read
+    with the list index of its filter and sort (`CAR_FILTERS`, `CAR_SORTS`)."""
+    index = car_list_index(query, sort)
+    return find_page(
+        _cars(), query, sort, offset=offset, limit=limit, projection=LIST_FIELDS, collation=collation, index=index
     )
-    return cast("list[CarRecord]", found), total
+
+
+def car_list_index(query: dict[str, Any], sort: SortSpec) -> str:
+    """The index serving a car list: its first filter with an equality (brands, body types, search words;
+    else all cars) and its sort."""
+    filter_name = next((name for name, lead in CAR_FILTERS.items() if lead is not None and lead in query), "all")
+    sort_name = next(name for name, keys in CAR_SORTS.items() if keys[0][0] == sort[0][0])
+    return f"cars_{filter_name}_by_{sort_name}"
 
 
 def find_cars(car_ids: Iterable[ObjectId]) -> dict[ObjectId, CarRecord]:
@@ -196,3 +225,35 @@ def modifications_of_brands(brand_ids: list[ObjectId], db: Database[Document] | 
     """The cars of these brands with their modifications' ids only (`db`: the database being filled, when
     the seed or an operator command passes one)."""
     return list(_cars(db).find({"brandId": {"$in": brand_ids}}, {"brandId": 1, "modifications._id": 1}))
+
+
+# --- search keys ------------------------------------------------------------------------------------
+
+
+def brand_search_prefixes(brand: Mapping[str, Any]) -> list[str]:
+    """The `searchPrefixes` a brand document stores: its name's."""
+    return search_prefixes([brand.get("name", "")])
+
+
+def car_search_prefixes(car: Mapping[str, Any], brand_name: str) -> list[str]:
+    """The `searchPrefixes` a car document stores: its name's in every locale and its brand's."""
+    return search_prefixes([*car.get("name", {}).values(), brand_name])
+
+
+def refresh_search_prefixes(db: Database[Document] | None = None) -> int:
+    """Store every brand's and car's `searchPrefixes` as their names make them now (after a catalog is
+    loaded or names change; `python -m ops indexes` runs it); returns how many documents changed."""
+    brands, cars = _brands(db), _cars(db)
+    names: dict[ObjectId, str] = {}
+    brand_changes, car_changes = [], []
+    for brand in brands.find({}, {"name": 1, "searchPrefixes": 1}):
+        names[brand["_id"]] = brand.get("name", "")
+        if (prefixes := brand_search_prefixes(brand)) != brand.get("searchPrefixes"):
+            brand_changes.append(UpdateOne({"_id": brand["_id"]}, {"$set": {"searchPrefixes": prefixes}}))
+    for car in cars.find({}, {"name": 1, "brandId": 1, "searchPrefixes": 1}):
+        if (prefixes := car_search_prefixes(car, names.get(car["brandId"], ""))) != car.get("searchPrefixes"):
+            car_changes.append(UpdateOne({"_id": car["_id"]}, {"$set": {"searchPrefixes": prefixes}}))
+    for target, changes in ((brands, brand_changes), (cars, car_changes)):
+        if changes:
+            target.bulk_write(changes, ordered=False)
+    return len(brand_changes) + len(car_changes)

@@ -1,7 +1,8 @@
 """Financing maths: credit schedules (annuity and differential), leasing quotes and installment cells.
 
 Pure functions, no I/O. Money is whole sums (`int`); rates are annual basis points (`2400` = 24 % a
-year), and the monthly rate is exactly `i = rate / 12` as a `Fraction`, so intermediate maths is exact.
+year), and the monthly rate is exactly `i = rate / 12`: every amount is computed in integers (the rate
+as `rate_bp / 120,000`), so intermediate maths is exact and cheap.
 
 Formulas (L the loan, n the months, i the monthly rate, R a residual left at the end, 0 for a credit):
 - annuity: `A = (L - R·(1+i)^-n)·i / (1 - (1+i)^-n)`, which is `L·i / (1 - (1+i)^-n)` when R = 0,
@@ -16,17 +17,24 @@ Rounding rule (the one rule, also in docs/DECISIONS.md, "Financing"):
    all that is left (plus its interest). So the principal adds up to the loan exactly and the balance
    ends at 0 (at R for a lease with a buyout).
 Percentages of an amount (a down payment, a mark-up, a fee) are rounded half-up to whole sums.
+
+A `Schedule` costs what is asked of it: the level amount and the first payment in closed form, the
+totals by one pass of integer sums over the months (each month's interest is rounded, so only the
+months add up to the totals exactly), and the rows only when the schedule itself is answered.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from functools import cached_property
 
 BASIS_POINTS = 10_000  # 100 % in basis points
 MONTHS_PER_YEAR = 12
+RATE_DENOMINATOR = BASIS_POINTS * MONTHS_PER_YEAR  # the monthly rate is rate_bp / RATE_DENOMINATOR
 
 
 class RefundType(StrEnum):
@@ -41,7 +49,7 @@ def round_half_up(value: Fraction) -> int:
 
 def percent_of(amount: int, basis_points: int) -> int:
     """`basis_points` / 100 % of `amount`, rounded half-up to whole sums (3000 bp of 300 M is 90 M)."""
-    return round_half_up(Fraction(amount * basis_points, BASIS_POINTS))
+    return (2 * amount * basis_points + BASIS_POINTS) // (2 * BASIS_POINTS)
 
 
 def monthly_rate(annual_rate_bp: int) -> Fraction:
@@ -79,51 +87,78 @@ class Row:
 
 @dataclass(frozen=True)
 class Schedule:
+    """A month-by-month schedule by the rounding rule of this module; see the module's docstring for
+    what each property costs."""
+
     loan: int
     residual: int
     annual_rate_bp: int
     refund_type: RefundType
-    rows: tuple[Row, ...]
+    months: int
 
-    @property
-    def months(self) -> int:
-        return len(self.rows)
+    @cached_property
+    def level(self) -> int:
+        """The level amount, rounded up: the annuity payment, or the differential principal share. With
+        q = 120,000 + rate_bp and D = 120,000, the annuity is (L·q^n - R·D^n)·rate_bp / (D·(q^n - D^n))."""
+        to_amortize = self.loan - self.residual
+        if self.refund_type is RefundType.DIFFERENTIAL or self.annual_rate_bp == 0:
+            return _ceil_div(to_amortize, self.months)
+        grown = (RATE_DENOMINATOR + self.annual_rate_bp) ** self.months
+        kept = RATE_DENOMINATOR**self.months
+        return _ceil_div(
+            (self.loan * grown - self.residual * kept) * self.annual_rate_bp, RATE_DENOMINATOR * (grown - kept)
+        )
 
     @property
     def first_payment(self) -> int:
-        return self.rows[0].payment
+        principal, interest, _ = self._month(1, self.loan)
+        return principal + interest
 
-    @property
+    @cached_property
     def total_interest(self) -> int:
-        return sum(row.interest for row in self.rows)
+        return sum(interest for _, _, interest, _ in self._walk())
 
     @property
     def total_payment(self) -> int:
-        """What the months pay together (a residual is paid apart from them)."""
-        return sum(row.payment for row in self.rows)
+        """What the months pay together (a residual is paid apart from them): the amortized principal and
+        every month's interest."""
+        return self.loan - self.residual + self.total_interest
+
+    @cached_property
+    def rows(self) -> tuple[Row, ...]:
+        return tuple(Row(month, paid + interest, paid, interest, left) for month, paid, interest, left in self._walk())
+
+    def _month(self, month: int, balance: int) -> tuple[int, int, int]:
+        """Month `month` starting at `balance`: its principal, its interest and the balance after it."""
+        interest = _interest(balance, self.annual_rate_bp)
+        to_amortize = balance - self.residual
+        if month == self.months:
+            principal = to_amortize
+        else:
+            wanted = self.level - interest if self.refund_type is RefundType.ANNUITY else self.level
+            principal = max(0, min(wanted, to_amortize))
+        return principal, interest, balance - principal
+
+    def _walk(self) -> Iterator[tuple[int, int, int, int]]:
+        balance = self.loan
+        for month in range(1, self.months + 1):
+            principal, interest, balance = self._month(month, balance)
+            yield month, principal, interest, balance
+
+
+def _ceil_div(numerator: int, denominator: int) -> int:
+    return -(-numerator // denominator)
+
+
+def _interest(balance: int, annual_rate_bp: int) -> int:
+    """A month's interest on `balance`, rounded half-up: balance · rate_bp / 120,000."""
+    return (2 * balance * annual_rate_bp + RATE_DENOMINATOR) // (2 * RATE_DENOMINATOR)
 
 
 def schedule(loan: int, annual_rate_bp: int, months: int, refund_type: RefundType, *, residual: int = 0) -> Schedule:
-    """The month-by-month schedule in whole sums, by the rounding rule of this module."""
+    """The month-by-month schedule in whole sums, by the rounding rule of this module (computed as asked)."""
     _check(loan, annual_rate_bp, months, residual)
-    i = monthly_rate(annual_rate_bp)
-    if refund_type is RefundType.ANNUITY:
-        level = math.ceil(annuity_payment(loan, annual_rate_bp, months, residual))
-    else:
-        level = math.ceil(Fraction(loan - residual, months))
-    balance = loan
-    rows = []
-    for month in range(1, months + 1):
-        interest = round_half_up(balance * i)
-        to_amortize = balance - residual
-        if month == months:
-            principal = to_amortize
-        else:
-            wanted = level - interest if refund_type is RefundType.ANNUITY else level
-            principal = max(0, min(wanted, to_amortize))
-        balance -= principal
-        rows.append(Row(month, principal + interest, principal, interest, balance))
-    return Schedule(loan, residual, annual_rate_bp, refund_type, tuple(rows))
+    return Schedule(loan, residual, annual_rate_bp, refund_type, months)
 
 
 def _check(loan: int, annual_rate_bp: int, months: int, residual: int) -> None:
@@ -233,5 +268,5 @@ def installment_cell(price: int, initial_percent: int, months: int, markup_bp: i
     initial_payment = percent_of(price, initial_percent * 100)
     rest = price - initial_payment
     total = rest + percent_of(rest, markup_bp)
-    monthly = schedule(total, 0, months, RefundType.ANNUITY).first_payment
+    monthly = schedule(total, 0, months, RefundType.ANNUITY).first_payment  # the rest / months, rounded up
     return InstallmentQuote(initial_percent, months, markup_bp, initial_payment, total, monthly)

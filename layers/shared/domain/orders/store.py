@@ -5,20 +5,21 @@ The rules are elsewhere: the state machine in `domain.orders.lifecycle`, promo c
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
 from bson import ObjectId
 from pymongo import ReturnDocument
 from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
 
-from data.mongo import Document, Index, collection, find_page, get_db
+from data.mongo import Document, FoundPage, Index, collection, find_page
 from domain.orders.records import OrderLogRecord, OrderRecord, PromoCodeRecord
 
 INDEXES = [
     Index("orders", [("userId", 1), ("createdAt", -1), ("_id", -1)], "orders_by_user_newest"),
     Index("orders", [("contractNumber", 1)], "orders_contract_number_unique", {"unique": True}),
-    Index("order_logs", [("orderId", 1), ("at", 1)], "order_logs_by_order"),
+    # An order's log in its order: a handful of entries, one per status change (steps, ops order show).
+    Index("order_logs", [("orderId", 1), ("at", 1), ("_id", 1)], "order_logs_of_order"),
     # promo codes are found by _id (the code)
 ]
 
@@ -58,10 +59,9 @@ def find_order_by_contract_number(contract_numbers: list[str]) -> OrderRecord | 
     return _orders().find_one({"contractNumber": {"$in": contract_numbers}})
 
 
-def orders_of_user(user_id: str, *, offset: int, limit: int) -> tuple[list[OrderRecord], int]:
+def orders_of_user(user_id: str, *, offset: int, limit: int) -> FoundPage[OrderRecord]:
     """A page of the user's orders, newest first, and how many they have."""
-    found, total = find_page(get_db().orders, {"userId": ObjectId(user_id)}, NEWEST_FIRST, offset=offset, limit=limit)
-    return cast("list[OrderRecord]", found), total
+    return find_page(_orders(), {"userId": ObjectId(user_id)}, NEWEST_FIRST, offset=offset, limit=limit)
 
 
 def update_order(

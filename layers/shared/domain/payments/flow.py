@@ -27,6 +27,7 @@ from core.errors import AppError, Conflict, FieldProblem, InvalidInput, NotFound
 from core.observability import logger, metrics
 from core.settings import get_settings
 from data import counters, rate_limit
+from data.mongo import FoundPage
 from domain.orders import lifecycle
 from domain.orders.records import OrderRecord
 from domain.payments import cards, store
@@ -237,11 +238,14 @@ def apply(
     return _settle(processor, claimed, claim_id, otp, now)
 
 
-def history(user_id: str, order_id: str) -> list[HistoryEntry]:
-    """The caller's order's card transactions, newest first."""
-    order = _own_order(order_id, user_id)
+def history(user_id: str, order_id: str, *, offset: int, limit: int) -> FoundPage[HistoryEntry]:
+    """A page of the caller's order's card transactions, newest first, and how many there are; 404 when
+    the order is not the caller's (looked up only for an empty page: a transaction is its payer's)."""
+    found = store.of_order(ObjectId(order_id), user_id, offset=offset, limit=limit)
+    if not found.items:
+        _own_order(order_id, user_id)
     now = clock.now()
-    return [
+    entries = [
         HistoryEntry(
             transaction_id=transaction["_id"],
             amount=transaction["amount"],
@@ -251,8 +255,9 @@ def history(user_id: str, order_id: str) -> list[HistoryEntry]:
             created_at=transaction["createdAt"],
             confirmed_at=transaction.get("confirmedAt"),
         )
-        for transaction in store.of_order(order["_id"], user_id)
+        for transaction in found.items
     ]
+    return FoundPage(entries, found.total, found.exact)
 
 
 # --- apply, step by step -------------------------------------------------------------------------

@@ -14,13 +14,17 @@ from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
 
 from data import outbox
-from data.mongo import Index, collection, in_transaction
+from data.mongo import FoundPage, Index, collection, find_page, in_transaction
 from domain.orders import store as orders
 from domain.orders.records import OrderRecord
 
+NEWEST_FIRST = [("createdAt", DESCENDING), ("_id", DESCENDING)]
+
 INDEXES = [
-    # history (newest first) and the amount reserved by an order's open transactions
-    Index("transactions", [("orderId", 1), ("createdAt", -1)], "transactions_by_order"),
+    # history: the caller's payments of an order, newest first, paged and counted on the keys
+    Index("transactions", [("orderId", 1), ("userId", 1), ("createdAt", -1), ("_id", -1)], "transactions_history"),
+    # the amount reserved by an order's open transactions (pending or confirming), however many it had
+    Index("transactions", [("orderId", 1), ("status", 1), ("expiresAt", 1)], "transactions_open_of_order"),
     # resend-code: the caller's pending transaction for a card and amount
     Index("transactions", [("userId", 1), ("cardHash", 1), ("status", 1)], "transactions_by_card"),
     # the payment reconciliation: stale confirmations, and refunds still to be done (few: sparse)
@@ -238,12 +242,10 @@ def undo_resend(transaction: Transaction, sent_at: datetime) -> None:
     )
 
 
-def of_order(order_id: ObjectId, user_id: str) -> list[Transaction]:
-    return list(
-        _transactions()
-        .find({"orderId": order_id, "userId": ObjectId(user_id)})
-        .sort([("createdAt", DESCENDING), ("_id", DESCENDING)])
-    )
+def of_order(order_id: ObjectId, user_id: str, *, offset: int, limit: int) -> FoundPage[Transaction]:
+    """A page of the user's transactions of the order, newest first, and how many there are."""
+    query = {"orderId": order_id, "userId": ObjectId(user_id)}
+    return find_page(_transactions(), query, NEWEST_FIRST, offset=offset, limit=limit)
 
 
 # --- payment reconciliation -------------------------------------------------------------------------

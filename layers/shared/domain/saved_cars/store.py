@@ -14,13 +14,18 @@ from pymongo.errors import DuplicateKeyError
 
 from core import clock
 from data import mongo
-from data.mongo import Index, collection, get_db
+from data.mongo import Index, collection
 
 INDEXES = [
     # The toggle's race guard, and the `saved` flag lookups of the catalog.
     Index("saved_cars", [("fingerprint", 1), ("carId", 1)], "saved_cars_fingerprint_car_unique", {"unique": True}),
-    # The list: a device's saved cars, newest first.
-    Index("saved_cars", [("fingerprint", 1), ("createdAt", -1), ("_id", -1)], "saved_cars_fingerprint_newest"),
+    # The list: a device's saved cars, newest first; `saved` in the keys, so a removed one is skipped and
+    # the list counted without reading a document.
+    Index(
+        "saved_cars",
+        [("fingerprint", 1), ("createdAt", -1), ("_id", -1), ("saved", 1)],
+        "saved_cars_fingerprint_newest_saved",
+    ),
 ]
 
 NEWEST_FIRST = [("createdAt", -1), ("_id", -1)]
@@ -65,13 +70,11 @@ def toggle(fingerprint: str, car_id: ObjectId) -> Literal["saved", "removed"]:
     return "saved" if after and after["saved"] else "removed"
 
 
-def find_page(fingerprint: str, *, offset: int, limit: int) -> tuple[list[ObjectId], int]:
+def find_page(fingerprint: str, *, offset: int, limit: int) -> mongo.FoundPage[ObjectId]:
     """The ids of the device's saved cars, newest first, and how many it has saved; limit 0 only counts."""
     query = {"fingerprint": fingerprint, **IS_SAVED}
-    found, total = mongo.find_page(
-        get_db().saved_cars, query, NEWEST_FIRST, offset=offset, limit=limit, projection={"carId": 1}
-    )
-    return [saved["carId"] for saved in found], total
+    found = mongo.find_page(_saved_cars(), query, NEWEST_FIRST, offset=offset, limit=limit, projection={"carId": 1})
+    return mongo.FoundPage([saved["carId"] for saved in found.items], found.total, found.exact)
 
 
 def forget(fingerprint: str, car_ids: list[ObjectId]) -> int:
