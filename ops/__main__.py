@@ -3,7 +3,8 @@
 python -m ops indexes                                     create the declared indexes, refresh the catalog search keys
 python -m ops bank-offers                                 store the bank offers of new cars or credit products
 python -m ops order show <orderId | contractNumber>       an order and its log
-python -m ops order transition <order> READY --cause ...  READY, IMPLEMENTED or CANCELLED
+python -m ops order transition <order> READY --cause ...  READY, IMPLEMENTED or CANCELLED (refunds card payments)
+python -m ops orders expire                               cancel the unpaid orders past ORDER_HOLD_HOURS
 python -m ops openapi                                     regenerate openapi.json (and INTERFACE.md's error codes)
 python -m ops reconcile                                   one payment reconciliation pass (what runs every 5 min)
 python -m ops webhooks set|list|rotate-secret|remove      partners' webhook endpoints (ops/webhooks.py)
@@ -47,11 +48,11 @@ def main(argv: list[str] | None = None) -> int:
     orders.add_commands(commands)
     webhooks.add_commands(commands)
     args = parser.parse_args(argv)
-    if args.command in ("order", "reconcile"):
+    if args.command in ("order", "orders", "reconcile"):
         from local import webhooks as local_webhooks
 
         local_webhooks.install()  # on a laptop (STAGE=local, no queue): the webhooks of a change go out at once
-    if args.command == "order":
+    if args.command in ("order", "orders"):
         return orders.run(args)
     if args.command == "webhooks":
         return webhooks.run(args)

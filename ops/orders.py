@@ -2,11 +2,14 @@
 
     python -m ops order show CR-2026-000042
     python -m ops order transition CR-2026-000042 READY --cause "arrived at the Chilonzor branch"
+    python -m ops orders expire
 
 An order is named by its id or its contract number. Transitions go through `domain.orders.lifecycle`: only
 legal ones happen (READY after PAID, IMPLEMENTED after READY, CANCELLED before READY), each is logged
-with its cause and published as an `OrderStatusChanged` event. Payments are not set here: they come
-from confirmed card transactions.
+with its cause and published as an `OrderStatusChanged` event. CANCELLED gives the order's unit of
+stock back and refunds its card payments (`domain.payments.refunds`). Payments are not set here: they
+come from confirmed card transactions. `orders expire` cancels the unpaid orders older than
+ORDER_HOLD_HOURS, as the scheduled UnpaidOrderExpiry function does (`domain.orders.expiry`).
 """
 
 from __future__ import annotations
@@ -21,13 +24,28 @@ from bson import ObjectId
 from core.errors import AppError, NotFound
 from core.serialization import to_json
 from data import outbox
-from domain.orders import lifecycle, store
+from domain.orders import expiry, lifecycle, store
 from domain.orders.lifecycle import BACK_OFFICE_TARGETS, Status
 from domain.orders.records import OrderRecord
+from domain.payments import refunds
+from domain.payments import store as payments
 from edge.error_codes import message
 
 # What `show` leaves out of each log entry: the order says them once.
 LOG_FIELDS_LEFT_OUT = ("_id", "orderId", "userId")
+PAYMENTS_SHOWN = 100  # newest first; an order has a handful
+# What `show` says of each card payment of the order (never the card's hash or the processor's token).
+PAYMENT_FIELDS = (
+    "_id",
+    "amount",
+    "status",
+    "cardMask",
+    "cardType",
+    "confirmedAt",
+    "refund",
+    "refundRequestedAt",
+    "refundedAt",
+)
 
 
 def find_order(reference: str) -> OrderRecord:
@@ -42,18 +60,38 @@ def find_order(reference: str) -> OrderRecord:
 
 
 def show(reference: str) -> dict[str, Any]:
+    """The order, its log and its card payments with their refunds."""
     order = find_order(reference)
     log = [
         {name: value for name, value in entry.items() if name not in LOG_FIELDS_LEFT_OUT}
         for entry in store.order_log(order["_id"])
     ]
-    return {"order": order, "log": log}
+    page = payments.of_order(order["_id"], str(order["userId"]), offset=0, limit=PAYMENTS_SHOWN)
+    shown = [{name: transaction.get(name) for name in PAYMENT_FIELDS} for transaction in page.items]
+    return {"order": order, "log": log, "payments": shown, "paymentsTotal": page.total}
 
 
 def transition(reference: str, target: Status, cause: str) -> OrderRecord:
-    order = lifecycle.transition(find_order(reference)["_id"], target, cause=cause)
+    order_id = find_order(reference)["_id"]
+    if target is Status.CANCELLED:
+        cancelled = refunds.cancel_order(order_id, cause=cause)
+        order = cancelled.order
+        if cancelled.refunds_pending:
+            print(
+                f"{cancelled.refunds_pending} card refund(s) could not be done yet; the payment reconciliation "
+                "retries them (python -m ops order show)",
+                file=sys.stderr,
+            )
+    else:
+        order = lifecycle.transition(order_id, target, cause=cause)
     outbox.flush()  # publish now; the scheduled outbox publisher would otherwise within a minute
     return order
+
+
+def expire() -> dict[str, Any]:
+    expired = expiry.expire_unpaid()
+    outbox.flush()
+    return {"expired": [order.contract_number or str(order.order_id) for order in expired]}
 
 
 def add_commands(commands: Any) -> None:
@@ -65,12 +103,19 @@ def add_commands(commands: Any) -> None:
     move.add_argument("order", help="order id or contract number")
     move.add_argument("status", choices=[status.value for status in BACK_OFFICE_TARGETS])
     move.add_argument("--cause", required=True, help="why, for the order log (e.g. who and what happened)")
+    many = commands.add_parser("orders", help="jobs over many orders")
+    jobs = many.add_subparsers(dest="action", required=True)
+    jobs.add_parser(
+        "expire", help="cancel the NEW orders with nothing paid older than ORDER_HOLD_HOURS, giving their stock back"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         if args.action == "show":
             result: Any = show(args.order)
+        elif args.action == "expire":
+            result = expire()
         else:
             result = transition(args.order, Status(args.status), args.cause.strip() or "back office")
     except AppError as refused:

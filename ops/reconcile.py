@@ -10,9 +10,9 @@ from domain.payments.reconciliation import reconcile
 
 
 def run() -> int:
-    """Print what the pass did; exit 1 when something has been unresolved for over an hour."""
+    """Print what the pass did; exit 1 when a payment or a refund has been unresolved for over an hour."""
     outbox.start_request()
     report = reconcile()
     outbox.flush()
-    print(json.dumps({"outcomes": report.outcomes, "unresolvedOverAnHour": report.unresolved_over_an_hour}))
-    return 1 if report.unresolved_over_an_hour else 0
+    print(json.dumps(report.summary()))
+    return 1 if report.unresolved_over_an_hour or report.refunds_pending_over_an_hour else 0

@@ -167,13 +167,22 @@ def insert_stock(db: Db, branch_id: ObjectId, car: dict[str, Any], quantity: int
     )
 
 
-def purchasable_car(db: Db, *, brand: str = "Chevrolet", name: str = "Cobalt", **car_fields: Any) -> CatalogCar:
-    """A brand, a car with two modifications and two colors, and a branch in a region that stocks them."""
+def stock_quantity(db: Db, car: CatalogCar) -> int:
+    """How many of the car's first modification in its first color its branch can still sell."""
+    where = {"branchId": car.branch_id, "modificationId": car.modification_id, "colorId": car.color_id}
+    return int((db.stock.find_one(where) or {})["quantity"])
+
+
+def purchasable_car(
+    db: Db, *, brand: str = "Chevrolet", name: str = "Cobalt", quantity: int = 3, **car_fields: Any
+) -> CatalogCar:
+    """A brand, a car with two modifications and two colors, and a branch in a region that stocks
+    `quantity` of each (each order placed takes one)."""
     brand_id = insert_brand(db, brand)
     car = insert_car(db, brand_id, name=name, **car_fields)
     region_id = insert_region(db)
     branch_id = insert_branch(db, region_id, [brand_id])
-    insert_stock(db, branch_id, car)
+    insert_stock(db, branch_id, car, quantity)
     return CatalogCar(
         brand_id=brand_id,
         car_id=car["_id"],

@@ -15,6 +15,7 @@ import requests
 
 from core.errors import Conflict
 from core.pinfl import pinfl_check_digit
+from tests.data import CatalogCar
 
 DEMO_CLIENT_KEY = "demo-partner-key"
 
@@ -184,3 +185,19 @@ class ApiClient:
         tokens: dict[str, str] = response.json()["data"]
         self.token = tokens["accessToken"]
         return tokens
+
+
+def branch_offered(client: ApiClient, car: CatalogCar) -> bool:
+    """Whether GET /dictionaries/branch/regions offers the car's branch for its first modification and
+    color (`available`), asked by a signed-in client."""
+    query = {
+        "brandId": str(car.brand_id),
+        "carId": str(car.car_id),
+        "modificationId": str(car.modification_id),
+        "colorId": str(car.color_id),
+    }
+    answer = client.get("/api/v1/dictionaries/branch/regions", params=query)
+    assert answer.status_code == 200, answer.text
+    regions = answer.json()["data"]["items"]
+    [branch] = [branch for region in regions for branch in region["branches"] if branch["_id"] == str(car.branch_id)]
+    return bool(branch["available"])

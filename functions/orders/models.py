@@ -179,6 +179,10 @@ class OrderItem(ApiModel):
         examples=[47400000],
     )
     paidAmount: int = Field(ge=0, description="paid so far, in sums", examples=[0])
+    payBy: Timestamp | None = Field(
+        description="a NEW order with nothing paid holds its car until then: unless a payment is made by this "
+        "time the order is cancelled (not paid in time) and the car goes back on sale; null for any other order"
+    )
     paymentTypeId: PaymentType
     brandName: str | None = Field(examples=["Chevrolet"])
     carName: str | None = Field(examples=["Cobalt"])

@@ -16,7 +16,7 @@ from core.errors import NotFound
 from core.locale import Locale, localize
 from core.models import CountedPage, Page
 from core.observability import metrics
-from domain.orders import lifecycle, placement, promo_codes, store
+from domain.orders import expiry, lifecycle, placement, promo_codes, store
 from domain.orders.records import OrderRecord
 from domain.orders.requests import (
     CreditRequest,
@@ -80,6 +80,7 @@ def _item_fields(order: OrderRecord, locale: Locale) -> dict[str, Any]:
         "amountDue": order.get("amountDue", order["price"]),
         "amountDueNow": lifecycle.due_now(order),
         "paidAmount": order.get("paidAmount", 0),
+        "payBy": expiry.pay_by(order),
         "paymentTypeId": order["paymentTypeId"],
         "brandName": order.get("brandName"),
         "carName": localize(order.get("carName"), locale),

@@ -10,7 +10,7 @@ from pydantic import AfterValidator, Field, StringConstraints, WithJsonSchema
 from core.errors import invalid_value
 from core.models import ApiModel, Id, Sums, Timestamp
 from domain.payments.cards import ECardType, parse_card_number, parse_expiry
-from domain.payments.store import Status
+from domain.payments.store import RefundState, Status
 from edge.validation import Money, MongoId, RequestModel
 
 # The order states, as the orders function names them (a function does not import another's package).
@@ -96,3 +96,9 @@ class HistoryItem(ApiModel):
     cardType: ECardType
     createdAt: Timestamp
     confirmedAt: Timestamp | None
+    refund: RefundState | None = Field(
+        description="the money given back to the card: PENDING (asked of the card processor, retried until it is "
+        "done) or DONE; null when nothing is refunded. A payment is refunded when its order is cancelled, or "
+        "when the order could no longer take it",
+    )
+    refundedAt: Timestamp | None = Field(description="when the refund was done")

@@ -19,4 +19,4 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     outbox.start_request()
     report = reconcile()
     outbox.flush()  # the events of what was finished; the outbox publisher delivers any left
-    return {"outcomes": report.outcomes, "unresolvedOverAnHour": report.unresolved_over_an_hour}
+    return report.summary()

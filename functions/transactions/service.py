@@ -72,6 +72,8 @@ def history(user_id: str, order_id: str, *, offset: int, limit: int) -> CountedP
             cardType=entry.card_type,
             createdAt=entry.created_at,
             confirmedAt=entry.confirmed_at,
+            refund=entry.refund,
+            refundedAt=entry.refunded_at,
         )
         for entry in found.items
     ]

@@ -318,8 +318,8 @@ def test_the_list_is_newest_first_and_paged(api: ApiClient, db: Db, frozen_clock
 
 
 def test_concurrent_orders_get_distinct_contract_numbers(db: Db) -> None:
-    # Given one car and twelve buyers ordering it at the same moment
-    car = purchasable_car(db)
+    # Given one car (twelve in stock) and twelve buyers ordering it at the same moment
+    car = purchasable_car(db, quantity=12)
     body = CreateOrderBody.model_validate(order_body(car))
 
     def order(_: int) -> str:

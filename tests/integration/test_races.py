@@ -23,9 +23,9 @@ from pymongo.database import Database
 from local.mongod import free_port
 from local.template import ROOT
 from local.workers import WORKER_HEADER
-from tests.data import CatalogCar, order_body, purchasable_car
+from tests.data import CatalogCar, order_body, purchasable_car, stock_quantity
 from tests.databases import seeded_database, use_database
-from tests.factories import ApiClient, all_at_once
+from tests.factories import ApiClient, all_at_once, branch_offered
 
 WORKERS = 4
 START_TIMEOUT_S = 60.0
@@ -121,8 +121,8 @@ def served_by(responses: list[requests.Response]) -> set[str]:
 def test_thirty_parallel_orders_get_thirty_unique_contract_numbers(
     buyers: Callable[[int, str], list[ApiClient]], race_db: Db
 ) -> None:
-    # Given thirty signed-in buyers and a car in stock
-    car = purchasable_car(race_db, brand="Race Orders")
+    # Given thirty signed-in buyers and thirty cars in stock
+    car = purchasable_car(race_db, brand="Race Orders", quantity=30)
     clients = buyers(30, "11")
     # When they all order it at once
     placed = all_at_once([partial(client.post, ORDERS, json=order_body(car)) for client in clients])
@@ -165,9 +165,9 @@ def test_twenty_parallel_applies_of_one_transaction_pay_once(
 def test_the_one_use_promo_code_goes_to_exactly_one_of_ten_parallel_buyers(
     buyers: Callable[[int, str], list[ApiClient]], race_db: Db
 ) -> None:
-    # Given LASTONE, the demo's promo code with one use left, and ten buyers of one car
+    # Given LASTONE, the demo's promo code with one use left, and ten buyers of one car (ten in stock)
     assert (race_db.promo_codes.find_one({"_id": "LASTONE"}) or {})["used"] == 0
-    car: CatalogCar = purchasable_car(race_db, brand="Race Promo")
+    car: CatalogCar = purchasable_car(race_db, brand="Race Promo", quantity=10)
     clients = buyers(10, "33")
     # When all ten order with it at once
     placed = all_at_once(
@@ -181,6 +181,42 @@ def test_the_one_use_promo_code_goes_to_exactly_one_of_ten_parallel_buyers(
     assert {r.json()["message"] for r in placed if r.status_code == 409} == {"Promo code has been used up"}
     promo = race_db.promo_codes.find_one({"_id": "LASTONE"}) or {}
     assert (promo["used"], len(promo["usedBy"])) == (1, 1)
+
+
+def test_the_last_car_goes_to_one_of_six_parallel_buyers_and_a_cancel_gives_it_back(
+    buyers: Callable[[int, str], list[ApiClient]], race_db: Db, mongo_uri: str, race_database: str
+) -> None:
+    # Given a branch with one car left and six signed-in buyers
+    car = purchasable_car(race_db, brand="Race Last Car", quantity=1)
+    clients = buyers(6, "44")
+    assert branch_offered(clients[0], car)
+    # When they all order it at once, through several worker processes
+    placed = all_at_once([partial(client.post, ORDERS, json=order_body(car)) for client in clients])
+    # Then exactly one order is placed, the five others are told none is left
+    statuses = sorted(response.status_code for response in placed)
+    assert statuses == [201] + [409] * 5, [response.text for response in placed]
+    assert all(r.json()["details"] == {"quantity": 0} for r in placed if r.status_code == 409)
+    assert race_db.orders.count_documents({"carId": car.car_id}) == 1
+    assert len(served_by(placed)) > 1
+    # And the branch has none left and is no longer offered
+    assert stock_quantity(race_db, car) == 0
+    assert not branch_offered(clients[0], car)
+    # When the back office cancels the order with the command an operator runs
+    [won] = [response.json()["data"] for response in placed if response.status_code == 201]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(str(ROOT / part) for part in ("layers/shared", "functions", ".")),
+        "STAGE": "local",
+        "MONGODB_URI": mongo_uri,
+        "MONGODB_DB": race_database,
+    }
+    command = ["order", "transition", won["contractNumber"], "CANCELLED", "--cause", "the buyer changed their mind"]
+    ops = [sys.executable, "-m", "ops", *command]
+    cancelled = subprocess.run(ops, check=False, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)  # noqa: S603
+    # Then the car is back in stock and the branch is offered again
+    assert cancelled.returncode == 0, cancelled.stderr
+    assert stock_quantity(race_db, car) == 1
+    assert branch_offered(clients[0], car)
 
 
 def test_parallel_saved_car_toggles_from_one_device_each_make_a_real_transition(

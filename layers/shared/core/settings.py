@@ -56,6 +56,8 @@ class Settings(BaseModel):
     partner_cache_seconds: int = Field(default=60, ge=0)
     # Reference data (brands, regions, banks, financing programs...) is cached per instance this long; 0: never.
     reference_cache_seconds: int = Field(default=60, ge=0)
+    # A NEW order with nothing paid is cancelled (its unit of stock given back) this long after it was placed.
+    order_hold_hours: int = Field(default=72, ge=1)
 
     # Browser origins allowed to call the API (CORS), comma-separated: exact origins, or `scheme://host:*`
     # for any port. Unset: none, except locally (LOCAL_ORIGINS).

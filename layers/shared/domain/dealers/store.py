@@ -1,10 +1,13 @@
 """The dealer network's data: `regions`, `branches` and their `stock`; this module alone reads them.
 Regions and the active branches are reference data cached per instance (`data.reference_cache`); stock
-never is."""
+never is: `stock.quantity` is what a branch can still sell, taken by each order placed (`take_unit`) and
+given back when the order is cancelled (`give_back_unit`), so availability is read live."""
 
 from __future__ import annotations
 
 from bson import ObjectId
+from pymongo import ReturnDocument
+from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
 
 from data.mongo import Index, collection
@@ -81,3 +84,29 @@ def branches_with_stock(branch_ids: list[ObjectId], modification_id: ObjectId, c
         {"branchId": 1},
     )
     return {doc["branchId"] for doc in found}
+
+
+def take_unit(
+    branch_id: ObjectId, modification_id: ObjectId, color_id: ObjectId, *, session: ClientSession
+) -> StockRecord | None:
+    """Take one unit of the branch's stock of this modification and color, if it has one (a conditional
+    decrement, in the caller's transaction); the stock row as it is afterwards, or None when none is left."""
+    return _stock().find_one_and_update(
+        {"branchId": branch_id, "modificationId": modification_id, "colorId": color_id, "quantity": {"$gt": 0}},
+        {"$inc": {"quantity": -1}},
+        return_document=ReturnDocument.AFTER,
+        session=session,
+    )
+
+
+def give_back_unit(
+    branch_id: ObjectId, car_id: ObjectId, modification_id: ObjectId, color_id: ObjectId, *, session: ClientSession
+) -> None:
+    """Put one unit back into the branch's stock, in the caller's transaction (the row is recreated if an
+    operator removed it meanwhile: the car is still at the branch)."""
+    _stock().update_one(
+        {"branchId": branch_id, "modificationId": modification_id, "colorId": color_id},
+        {"$inc": {"quantity": 1}, "$setOnInsert": {"carId": car_id}},
+        upsert=True,
+        session=session,
+    )

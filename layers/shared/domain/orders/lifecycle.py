@@ -15,12 +15,19 @@ its log entry and the event (in the outbox, `data.outbox`) are one MongoDB trans
 `eventSeq`, incremented by each update, orders its events. An order placed through a partner's app
 (`partner`) also sends that partner's webhook (`domain.partners.webhooks`) with every change. The
 documents are read and written by `domain.orders.store`.
+
+Stock holds: an order holds one unit of its branch's stock from the moment it is placed (`create` takes
+it in the transaction that stores the order: no unit, no order), so the last car is sold once. The
+order's `stockHold` says where that unit is: HELD; RETURNED to the branch when the order is cancelled
+(by the back office, or by `expire` when nothing was paid in time: `domain.orders.expiry`); SOLD when
+the car is handed over (IMPLEMENTED). It changes in the same conditional update as the status, and
+the stock in the same transaction, so a unit goes back exactly once.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -34,8 +41,9 @@ from core.ids import new_id
 from core.locale import Locale
 from data import outbox
 from data.mongo import in_transaction
+from domain.dealers import store as dealers
 from domain.orders import store
-from domain.orders.records import OrderRecord
+from domain.orders.records import ChangeFacts, OrderRecord
 from domain.partners import webhooks
 
 MAX_CAS_ATTEMPTS = 10
@@ -54,6 +62,27 @@ class ChargeInProgress(Conflict):
     default_code = "CHARGE_IN_PROGRESS"
 
 
+class OutOfStock(Conflict):
+    """The branch has no unit of the car left to sell (the buyer may choose another branch or color)."""
+
+    default_code = "OUT_OF_STOCK"
+
+    def __init__(self) -> None:
+        super().__init__(details={"quantity": 0})
+
+
+class StockHold(StrEnum):
+    """Where the unit of stock an order took is (`stockHold`; orders placed before holds have none)."""
+
+    HELD = "HELD"  # taken from the branch's stock for this order
+    RETURNED = "RETURNED"  # the order was cancelled: back in the branch's stock
+    SOLD = "SOLD"  # the car was handed over (IMPLEMENTED)
+
+
+# The cause logged when `expire` cancels an order.
+NOT_PAID_IN_TIME = "not paid in time"
+
+
 class Status(StrEnum):
     NEW = "NEW"
     PARTIALLY_PAID = "PARTIALLY_PAID"
@@ -63,6 +92,8 @@ class Status(StrEnum):
     CANCELLED = "CANCELLED"
 
 
+# What becomes of a held unit when the order reaches these states.
+HOLD_ENDS = {Status.CANCELLED: StockHold.RETURNED, Status.IMPLEMENTED: StockHold.SOLD}
 HAPPY_PATH = (Status.NEW, Status.PARTIALLY_PAID, Status.PAID, Status.READY, Status.IMPLEMENTED)
 PAYABLE = frozenset({Status.NEW, Status.PARTIALLY_PAID})
 # Only a recorded payment moves an order to PARTIALLY_PAID or PAID (`record_payment`), never `transition`.
@@ -91,10 +122,18 @@ def can_transition(current: Status, target: Status) -> bool:
     return target in TRANSITIONS[current]
 
 
-def log_change(order: OrderRecord, previous: Status | None, cause: str, *, session: ClientSession) -> None:
+def log_change(
+    order: OrderRecord,
+    previous: Status | None,
+    cause: str,
+    *,
+    session: ClientSession,
+    facts: ChangeFacts | None = None,
+) -> None:
     """Append one entry to the order's log and put its `OrderStatusChanged` event in the outbox, in the
-    transaction (`session`) that changed the order."""
+    transaction (`session`) that changed the order. `facts` (a cancellation's `refundAmount`) go into both."""
     now = clock.now()
+    facts = facts or {}
     store.insert_order_log(
         {
             "_id": new_id(),
@@ -104,6 +143,7 @@ def log_change(order: OrderRecord, previous: Status | None, cause: str, *, sessi
             "to": order["statusSlug"],
             "cause": cause,
             "at": now,
+            **facts,
         },
         session=session,
     )
@@ -124,15 +164,21 @@ def log_change(order: OrderRecord, previous: Status | None, cause: str, *, sessi
             "amountDueNow": due_now(order),
             "cause": cause,
             "at": now,
+            **facts,
         },
         webhook=webhooks.order_status_changed(order, previous.value if previous else None, at=now),
     )
 
 
 def create(order: OrderRecord, *, cause: str) -> None:
-    """Store a new order with its first log entry and event, all or nothing."""
+    """Store a new order with its first log entry and event, and take its unit of the branch's stock, all
+    or nothing: 409 `OutOfStock` (and nothing stored) when the branch has no unit left."""
 
     def insert(session: ClientSession) -> None:
+        taken = dealers.take_unit(order["branchId"], order["modificationId"], order["colorId"], session=session)
+        if taken is None:
+            raise OutOfStock()
+        order["stockHold"] = StockHold.HELD.value
         store.insert_order(order, session=session)
         log_change(order, None, cause, session=session)
 
@@ -146,10 +192,18 @@ def _load(order_id: ObjectId) -> OrderRecord:
     return order
 
 
-def transition(order_id: ObjectId, target: Status, *, cause: str) -> OrderRecord:
+# Work a change does inside its transaction, after the order was updated: it returns the facts the log
+# entry and the event carry (a cancellation's refunds mark the order's card payments to be refunded).
+AlongWith = Callable[[OrderRecord, ClientSession], ChangeFacts]
+
+
+def transition(order_id: ObjectId, target: Status, *, cause: str, along_with: AlongWith | None = None) -> OrderRecord:
     """Move an order to `target` (READY, IMPLEMENTED or CANCELLED) if that is legal from its current
     state; 409 otherwise. Paid states are reached only by `record_payment`, so nothing marks an order
-    paid without the money."""
+    paid without the money. CANCELLED gives the order's unit of stock back, IMPLEMENTED sells it.
+
+    `along_with` runs in the same transaction. Cancelling an order with card payments goes through
+    `domain.payments.refunds`, which refunds them this way."""
     if target in PAID_BY_PAYMENT:
         raise Conflict("ORDER_STATUS_NEEDS_PAYMENT", target=target.value, details={"target": target.value})
     for _ in range(MAX_CAS_ATTEMPTS):
@@ -163,15 +217,52 @@ def transition(order_id: ObjectId, target: Status, *, cause: str) -> OrderRecord
                 target=target.value,
                 details={"statusSlug": current.value, "allowed": allowed},
             )
-        updated = _change(
-            {"_id": order_id, "statusSlug": current.value},
-            {"$set": {"statusSlug": target.value, "updatedAt": clock.now()}},
-            previous=current,
-            cause=cause,
-        )
+        updated = _change_status(order, target, cause=cause, along_with=along_with)
         if updated is not None:
             return updated
     raise Conflict("ORDER_CHANGED_CONCURRENTLY")
+
+
+def expire(order: OrderRecord, *, placed_before: datetime) -> OrderRecord | None:
+    """Cancel a NEW order placed before `placed_before` with nothing paid and no card payment being charged
+    (it holds no charging lease), logged "not paid in time", its unit given back; None (and nothing
+    changed) when it no longer is such an order."""
+    if order["statusSlug"] != Status.NEW.value:
+        return None
+    unpaid = {"paidAmount": 0, "chargingPaymentId": None, "createdAt": {"$lte": placed_before}}
+    return _change_status(order, Status.CANCELLED, cause=NOT_PAID_IN_TIME, along_with=_nothing_refunded, also=unpaid)
+
+
+def _nothing_refunded(_order: OrderRecord, _session: ClientSession) -> ChangeFacts:
+    return {"refundAmount": 0}  # an expired order took no payment
+
+
+def _change_status(
+    order: OrderRecord,
+    target: Status,
+    *,
+    cause: str,
+    along_with: AlongWith | None,
+    also: Mapping[str, Any] | None = None,
+) -> OrderRecord | None:
+    """One compare-and-set of the order's status, from what `order` says (and the conditions `also`),
+    with its stock hold: a held unit goes back to the branch on CANCELLED (in the same transaction), and
+    is sold on IMPLEMENTED. None when the order changed meanwhile."""
+    hold = order.get("stockHold")
+    query: dict[str, Any] = {"_id": order["_id"], "statusSlug": order["statusSlug"], "stockHold": hold, **(also or {})}
+    changes: dict[str, Any] = {"statusSlug": target.value, "updatedAt": clock.now()}
+    ends_hold = hold == StockHold.HELD and target in HOLD_ENDS
+    if ends_hold:
+        changes["stockHold"] = HOLD_ENDS[target].value
+
+    def along(updated: OrderRecord, session: ClientSession) -> ChangeFacts:
+        if ends_hold and HOLD_ENDS[target] is StockHold.RETURNED:
+            dealers.give_back_unit(
+                updated["branchId"], updated["carId"], updated["modificationId"], updated["colorId"], session=session
+            )
+        return along_with(updated, session) if along_with else {}
+
+    return _change(query, {"$set": changes}, previous=Status(order["statusSlug"]), cause=cause, along_with=along)
 
 
 # `amountDueNow` of an order stored before orders carried it: `amountDue` (they were all paid in full).
@@ -276,15 +367,22 @@ def record_payment(order_id: ObjectId, amount: int, *, payment_id: str, cause: s
 
 
 def _change(
-    query: dict[str, Any], update: dict[str, Any], *, previous: Status | None, cause: str
+    query: dict[str, Any],
+    update: dict[str, Any],
+    *,
+    previous: Status | None,
+    cause: str,
+    along_with: AlongWith | None = None,
 ) -> OrderRecord | None:
-    """One compare-and-set of an order and, when its status changed (`previous` given), its log entry and
-    event, in one transaction; None when the order no longer matches `query` (nothing is written)."""
+    """One compare-and-set of an order and, when its status changed (`previous` given), what goes
+    `along_with` it, its log entry and event, in one transaction; None when the order no longer matches
+    `query` (nothing is written)."""
 
     def apply(session: ClientSession) -> OrderRecord | None:
         updated = store.update_order(query, {**update, "$inc": {"eventSeq": 1}}, session=session)
         if updated is not None and previous is not None:
-            log_change(updated, previous, cause, session=session)
+            facts = along_with(updated, session) if along_with else {}
+            log_change(updated, previous, cause, session=session, facts=facts)
         return updated
 
     return in_transaction(apply)

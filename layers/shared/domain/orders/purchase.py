@@ -1,6 +1,6 @@
 """Checks an order request against the catalog (docs/DATA_MODEL.md): every id exists and belongs to
 the others, the payment type is offered (the rule of `domain.financing.offered`), the price is current
-and the branch has the car in stock.
+and the branch has the car in stock (placing the order takes the unit: `lifecycle.create`).
 
 404 names the reference that does not exist or does not belong; 409 is a state the client can
 refresh and retry (price changed, payment type withdrawn, out of stock), with the current values.
@@ -19,6 +19,7 @@ from domain.catalog.records import BrandRecord, CarRecord, ColorRecord, Modifica
 from domain.dealers import store as dealers
 from domain.dealers.records import BranchRecord
 from domain.financing.offered import offered_payment_types
+from domain.orders.lifecycle import OutOfStock
 from domain.orders.requests import OrderRequest
 
 
@@ -65,5 +66,6 @@ def resolve_purchase(request: OrderRequest) -> Purchase:
     if request.price != purchase.price:
         raise Conflict("PRICE_CHANGED", details={"currentPrice": purchase.price})
     if not dealers.branches_with_stock([branch["_id"]], modification["_id"], color["_id"]):
-        raise Conflict("OUT_OF_STOCK", details={"quantity": 0})
+        # Refused before a promo use or a contract number is spent; placing takes the unit itself.
+        raise OutOfStock()
     return purchase

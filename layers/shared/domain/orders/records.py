@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Required, TypedDict
+from typing import NotRequired, Required, TypedDict
 
 from bson import ObjectId
 
@@ -41,6 +41,7 @@ class OrderRecord(TypedDict, total=False):
     paymentIds: list[str]
     chargingPaymentId: str | None
     chargingSince: datetime | None
+    stockHold: str  # lifecycle.StockHold: the unit of the branch's stock the order took
     carName: LocalizedText | None
     brandName: str | None
     modificationName: str | None
@@ -60,8 +61,16 @@ OrderLogRecord = TypedDict(
         "to": str,
         "cause": str,
         "at": datetime,
+        # a cancellation's card refunds, in sums (0 when nothing was paid by card)
+        "refundAmount": NotRequired[int],
     },
 )
+
+
+class ChangeFacts(TypedDict, total=False):
+    """What a status change's log entry and event say besides the change itself."""
+
+    refundAmount: int  # a cancellation: the card payments being refunded, in sums
 
 
 class PromoCodeRecord(TypedDict, total=False):

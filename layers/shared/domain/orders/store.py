@@ -18,6 +18,8 @@ from domain.orders.records import OrderLogRecord, OrderRecord, PromoCodeRecord
 INDEXES = [
     Index("orders", [("userId", 1), ("createdAt", -1), ("_id", -1)], "orders_by_user_newest"),
     Index("orders", [("contractNumber", 1)], "orders_contract_number_unique", {"unique": True}),
+    # the expiry of unpaid orders: NEW ones placed before a time, oldest first
+    Index("orders", [("statusSlug", 1), ("createdAt", 1), ("_id", 1)], "orders_by_status_created"),
     # An order's log in its order: a handful of entries, one per status change (steps, ops order show).
     Index("order_logs", [("orderId", 1), ("at", 1), ("_id", 1)], "order_logs_of_order"),
     # promo codes are found by _id (the code)
@@ -69,6 +71,17 @@ def update_order(
 ) -> OrderRecord | None:
     """One conditional update: the order as it is afterwards, or None when no order matches `query`."""
     return _orders().find_one_and_update(query, update, return_document=ReturnDocument.AFTER, session=session)
+
+
+def unpaid_orders(status: str, *, placed_before: datetime, limit: int) -> list[OrderRecord]:
+    """Orders in `status` with nothing paid and no payment being charged, placed before `placed_before`,
+    oldest first."""
+    return list(
+        _orders()
+        .find({"statusSlug": status, "createdAt": {"$lte": placed_before}, "paidAmount": 0, "chargingPaymentId": None})
+        .sort([("createdAt", 1), ("_id", 1)])
+        .limit(limit)
+    )
 
 
 def take_charge(

@@ -52,6 +52,7 @@ from domain.payments.store import (
     MAX_RESENDS,
     OTP_TTL_SECONDS,
     RESEND_COOLDOWN_SECONDS,
+    RefundState,
     Status,
     Transaction,
     TransactionChanges,
@@ -97,6 +98,8 @@ class HistoryEntry:
     card_type: str
     created_at: datetime
     confirmed_at: datetime | None
+    refund: RefundState | None
+    refunded_at: datetime | None
 
 
 def card_type_of(raw_number: str) -> ECardType:
@@ -254,6 +257,8 @@ def history(user_id: str, order_id: str, *, offset: int, limit: int) -> FoundPag
             card_type=transaction["cardType"],
             created_at=transaction["createdAt"],
             confirmed_at=transaction.get("confirmedAt"),
+            refund=transaction.get("refund"),
+            refunded_at=transaction.get("refundedAt"),
         )
         for transaction in found.items
     ]
@@ -410,6 +415,9 @@ def _fail(
     changes: TransactionChanges = {"status": Status.FAILED.value, "failureReason": "ORDER_REFUSED"}
     if refund_with is not None:
         changes["refund"] = cancel_charge(refund_with, transaction)
+        changes["refundRequestedAt"] = now
+        if changes["refund"] == "DONE":
+            changes["refundedAt"] = now
     lifecycle.release_charge(transaction["orderId"], str(transaction["_id"]))
     store.update_claimed(int(transaction["_id"]), claim_id, now, changes)
     # The order's own refusal (ORDER_NOT_PAYABLE...) stays readable as `details.orderRefusal`.
@@ -417,7 +425,7 @@ def _fail(
     return Conflict(REFUSED_PAYMENTS[changes.get("refund")], details=details)
 
 
-def cancel_charge(processor: CardProcessor, transaction: Transaction) -> str:
+def cancel_charge(processor: CardProcessor, transaction: Transaction) -> RefundState:
     """Void or refund the charge: "DONE", or "PENDING" when the processor could not be reached (the
     payment reconciliation tries again)."""
     try:

@@ -12,10 +12,12 @@ client to retry. This pass, scheduled every 5 minutes (the PaymentReconciliation
   transaction, as apply does) and the transaction CONFIRMED with its event; declined or cancelled: it
   FAILS and the order is untouched; never charged: it goes back to PENDING and the order's charging
   lease is freed; the processor unreachable: it stays, and the next pass asks again;
-- a PENDING refund is cancelled again, unless the processor says nothing was charged.
+- a PENDING refund (of a charge the order refused, or of a payment of a cancelled order:
+  `domain.payments.refunds`) is asked of the processor again, unless it says nothing is charged.
 
 Each outcome is logged and counted (`Reconciliation<Outcome>`); `PaymentsUnresolvedOverAnHour`
-counts what has stayed unresolved for an hour, which the template alarms on.
+counts the payments still confirming after an hour and `RefundsPendingOverAnHour` the refunds asked
+for over an hour ago and not done: the template alarms on each.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from core import clock
 from core.errors import AppError, Conflict
 from core.observability import logger, metrics
 from domain.orders import lifecycle
-from domain.payments import flow, store
+from domain.payments import flow, refunds, store
 from domain.payments.processor import CardProcessor, PaymentState, PaymentStatus, ProcessorError
 from domain.payments.processor_factory import get_processor
 from domain.payments.store import Status, Transaction, TransactionChanges
@@ -54,7 +56,16 @@ class Outcome(StrEnum):
 @dataclass(frozen=True)
 class Report:
     outcomes: dict[str, int]
-    unresolved_over_an_hour: int
+    unresolved_over_an_hour: int  # card payments still being confirmed
+    refunds_pending_over_an_hour: int
+
+    def summary(self) -> dict[str, object]:
+        """What the scheduled function returns and `python -m ops reconcile` prints."""
+        return {
+            "outcomes": self.outcomes,
+            "unresolvedOverAnHour": self.unresolved_over_an_hour,
+            "refundsPendingOverAnHour": self.refunds_pending_over_an_hour,
+        }
 
 
 def reconcile() -> Report:
@@ -67,12 +78,19 @@ def reconcile() -> Report:
         if outcome is not None:
             _report(outcome, transaction, outcomes)
     for transaction in store.refunds_pending(BATCH):
-        _report(_retry_refund(processor, transaction, now), transaction, outcomes)
-    over_an_hour = store.unresolved_since(now - timedelta(seconds=UNRESOLVED_ALARM_SECONDS))
+        refunded = _retry_refund(processor, transaction)
+        if refunded is not None:
+            _report(refunded, transaction, outcomes)
+    an_hour_ago = now - timedelta(seconds=UNRESOLVED_ALARM_SECONDS)
+    over_an_hour = store.unresolved_since(an_hour_ago)
     metrics.add_metric(name="PaymentsUnresolvedOverAnHour", unit=MetricUnit.Count, value=over_an_hour)
     if over_an_hour:
         logger.error("card payments unresolved for over an hour", extra={"count": over_an_hour})
-    return Report(dict(outcomes), over_an_hour)
+    refunds_waiting = store.refunds_pending_since(an_hour_ago)
+    metrics.add_metric(name="RefundsPendingOverAnHour", unit=MetricUnit.Count, value=refunds_waiting)
+    if refunds_waiting:
+        logger.error("card refunds pending for over an hour", extra={"count": refunds_waiting})
+    return Report(dict(outcomes), over_an_hour, refunds_waiting)
 
 
 def _report(outcome: Outcome, transaction: Transaction, outcomes: Counter[str]) -> None:
@@ -139,15 +157,8 @@ def _give_back(
     return outcome
 
 
-def _retry_refund(processor: CardProcessor, transaction: Transaction, now: datetime) -> Outcome:
-    if transaction.get("processor") != processor.name:
-        logger.error("refund of another card processor", extra={"transaction_id": transaction["_id"]})
-        return Outcome.UNRESOLVED
-    try:
-        status = processor.status(flow.payment_of(transaction))
-    except ProcessorError:
-        return Outcome.UNRESOLVED
-    if status.state is PaymentState.CHARGED and flow.cancel_charge(processor, transaction) != "DONE":
-        return Outcome.UNRESOLVED
-    store.settle_refund(int(transaction["_id"]), "DONE", now)
-    return Outcome.REFUNDED
+def _retry_refund(processor: CardProcessor, transaction: Transaction) -> Outcome | None:
+    outcome = refunds.refund(processor, transaction, ask_first=True)
+    if outcome is None:
+        return None  # done meanwhile, or an attempt holds it right now
+    return Outcome.REFUNDED if outcome == refunds.DONE else Outcome.UNRESOLVED

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from bson import ObjectId
 from pymongo import DESCENDING, ReturnDocument
@@ -39,6 +39,10 @@ MAX_RESENDS = 3
 # A claim older than this belongs to an invocation that died: longer than the Lambda timeout (10 s),
 # so a live invocation never loses its claim to another.
 CLAIM_LEASE_SECONDS = 60
+
+
+# A refund of a charge: asked of the processor and not done yet, or done.
+RefundState = Literal["PENDING", "DONE"]
 
 
 class Status(StrEnum):
@@ -78,7 +82,12 @@ class Transaction(TypedDict):
     processorConfirmedAt: NotRequired[datetime]  # the processor said charged
     confirmedAt: NotRequired[datetime]
     failureReason: NotRequired[str]
-    refund: NotRequired[str]  # "PENDING" | "DONE": a charge the order refused is (to be) cancelled
+    # "PENDING" | "DONE": the charge is (to be) given back to the card: the order refused it, or was
+    # cancelled after it was paid (domain.payments.refunds)
+    refund: NotRequired[RefundState]
+    refundRequestedAt: NotRequired[datetime]
+    refundLeaseUntil: NotRequired[datetime | None]  # an attempt at the processor holds the refund until then
+    refundedAt: NotRequired[datetime]
 
 
 class TransactionChanges(TypedDict, total=False):
@@ -89,7 +98,9 @@ class TransactionChanges(TypedDict, total=False):
     expiresAt: datetime
     confirmStartedAt: datetime
     processorConfirmedAt: datetime
-    refund: str
+    refund: RefundState
+    refundRequestedAt: datetime
+    refundedAt: datetime
 
 
 def _transactions() -> Collection[Transaction]:
@@ -275,22 +286,67 @@ def take_over(transaction: Transaction, claim_id: str, now: datetime) -> Transac
     )
 
 
-def settle_refund(transaction_id: int, outcome: str, now: datetime) -> bool:
+def request_refunds(order_id: ObjectId, payment_ids: list[int], now: datetime, *, session: ClientSession) -> int:
+    """Mark these payments of the order to be refunded (in the caller's transaction, the order's
+    cancellation), unless they already are; what they amount to, in sums."""
+    wanted = {"_id": {"$in": payment_ids}, "orderId": order_id, "refund": {"$exists": False}}
+    to_refund = list(_transactions().find(wanted, {"amount": 1}, session=session))
+    _transactions().update_many(
+        wanted,
+        {"$set": {"refund": "PENDING", "refundRequestedAt": now, "updatedAt": now}},
+        session=session,
+    )
+    return sum(int(transaction["amount"]) for transaction in to_refund)
+
+
+def refunds_of_order(order_id: ObjectId) -> list[Transaction]:
+    """The order's payments with a refund, pending or done."""
+    return list(_transactions().find({"orderId": order_id, "refund": {"$exists": True}}).sort("_id", 1))
+
+
+def take_refund(transaction_id: int, now: datetime, lease_seconds: int) -> Transaction | None:
+    """Hold a pending refund for one attempt at the processor, unless another attempt holds it (and is
+    not presumed dead): two passes never ask the processor to give the same money back at once."""
+    return _transactions().find_one_and_update(
+        {
+            "_id": transaction_id,
+            "refund": "PENDING",
+            "$or": [{"refundLeaseUntil": None}, {"refundLeaseUntil": {"$lte": now}}],
+        },
+        {"$set": {"refundLeaseUntil": now + timedelta(seconds=lease_seconds)}},
+        return_document=ReturnDocument.AFTER,
+    )
+
+
+def release_refund(transaction_id: int) -> None:
+    """Let the next attempt take a refund this one could not finish."""
+    _transactions().update_one({"_id": transaction_id, "refund": "PENDING"}, {"$set": {"refundLeaseUntil": None}})
+
+
+def settle_refund(transaction_id: int, outcome: RefundState, now: datetime) -> bool:
     """Record what became of a pending refund ("DONE"), once."""
     result = _transactions().update_one(
-        {"_id": transaction_id, "refund": "PENDING"}, {"$set": {"refund": outcome, "updatedAt": now}}
+        {"_id": transaction_id, "refund": "PENDING"},
+        {"$set": {"refund": outcome, "refundedAt": now, "refundLeaseUntil": None, "updatedAt": now}},
     )
     return result.modified_count == 1
 
 
 def unresolved_since(before: datetime) -> int:
-    """Payments still unresolved that started before `before`: confirming, or a refund not yet done."""
+    """Card payments still being confirmed that started before `before`."""
+    return _transactions().count_documents({"status": Status.CONFIRMING.value, "createdAt": {"$lte": before}})
+
+
+def refunds_pending_since(before: datetime) -> int:
+    """Refunds still to be done that were asked for before `before` (those of a charge the order refused
+    before refunds carried the time: by the payment's)."""
     return _transactions().count_documents(
         {
+            "refund": "PENDING",
             "$or": [
-                {"status": Status.CONFIRMING.value, "createdAt": {"$lte": before}},
-                {"refund": "PENDING", "createdAt": {"$lte": before}},
-            ]
+                {"refundRequestedAt": {"$lte": before}},
+                {"refundRequestedAt": {"$exists": False}, "createdAt": {"$lte": before}},
+            ],
         }
     )
 

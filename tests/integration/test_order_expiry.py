@@ -1,0 +1,132 @@
+"""Unpaid orders expire: a NEW order with nothing paid is cancelled ORDER_HOLD_HOURS after it was placed,
+by the scheduled function and by `python -m ops orders expire`, and its unit goes back to the branch.
+The clock is frozen and moved, never slept on."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from bson import ObjectId
+from pymongo.database import Database
+
+from core.clock import FrozenClock
+from core.settings import get_settings, reset_settings
+from data import outbox
+from domain.orders import lifecycle
+from local.context import LocalLambdaContext
+from ops.__main__ import main as ops_main
+from orders.expiry import lambda_handler as expiry_handler
+from tests.data import CatalogCar, order_body, purchasable_car, stock_quantity
+from tests.factories import ApiClient
+
+Db = Database[dict[str, Any]]
+ORDERS = "/api/v1/orders"
+HOUR = 3600
+
+
+def stored(db: Db, order: dict[str, Any]) -> dict[str, Any]:
+    return db.orders.find_one({"_id": ObjectId(order["_id"])}) or {}
+
+
+def three_cars(db: Db) -> CatalogCar:
+    """A car of 1,000 sums with three units at its branch."""
+    return purchasable_car(db, quantity=3, prices=(1_000,))
+
+
+def place(api: ApiClient, car: CatalogCar) -> dict[str, Any]:
+    placed = api.post(ORDERS, json=order_body(car))
+    assert placed.status_code == 201, placed.text
+    order: dict[str, Any] = placed.json()["data"]
+    return order
+
+
+def test_an_unpaid_order_past_the_hold_is_cancelled_and_its_unit_returned_a_paid_one_is_not(
+    api: ApiClient, db: Db, frozen_clock: FrozenClock, eventbridge: Any
+) -> None:
+    # Given an unpaid order, a partly paid one and a paid one, placed at the same time
+    car = three_cars(db)
+    api.login()
+    unpaid, partly, paid = place(api, car), place(api, car), place(api, car)
+    lifecycle.record_payment(ObjectId(partly["_id"]), 400, payment_id="desk-1", cause="paid at the desk")
+    lifecycle.record_payment(ObjectId(paid["_id"]), 1_000, payment_id="desk-2", cause="paid at the desk")
+    assert stock_quantity(db, car) == 0
+    # And the buyer is told until when the unpaid order holds the car; a paid one holds it anyway
+    placed_at = datetime.fromisoformat(unpaid["createdAt"])
+    assert datetime.fromisoformat(unpaid["payBy"]) == placed_at + timedelta(hours=get_settings().order_hold_hours)
+    assert api.get(f"{ORDERS}/{partly['_id']}").json()["data"]["payBy"] is None
+    eventbridge()  # the placements and payments
+    # When the hold has passed and the scheduled job runs
+    frozen_clock.advance(get_settings().order_hold_hours * HOUR + 1)
+    result = expiry_handler({}, LocalLambdaContext(function_name="UnpaidOrderExpiry"))
+    # Then only the unpaid order is cancelled, "not paid in time", and its unit is back at the branch
+    assert result == {"expired": [unpaid["contractNumber"]]}
+    assert [stored(db, order)["statusSlug"] for order in (unpaid, partly, paid)] == [
+        "CANCELLED",
+        "PARTIALLY_PAID",
+        "PAID",
+    ]
+    assert stock_quantity(db, car) == 1
+    [log] = db.order_logs.find({"orderId": ObjectId(unpaid["_id"]), "to": "CANCELLED"})
+    assert (log["from"], log["cause"], log["refundAmount"]) == ("NEW", "not paid in time", 0)
+    # And dealer systems heard of it
+    [event] = eventbridge()
+    assert event["detail"]["contractNumber"] == unpaid["contractNumber"]
+    assert (event["detail"]["from"], event["detail"]["to"], event["detail"]["cause"]) == (
+        "NEW",
+        "CANCELLED",
+        "not paid in time",
+    )
+
+
+def test_an_order_within_its_hold_is_kept_and_the_hold_is_configurable(
+    api: ApiClient,
+    db: Db,
+    frozen_clock: FrozenClock,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Given an unpaid order, in an environment that holds orders 24 hours
+    monkeypatch.setenv("ORDER_HOLD_HOURS", "24")
+    reset_settings()
+    car = three_cars(db)
+    api.login()
+    order = place(api, car)
+    # When the operator runs the expiry by hand just before and just after the hold
+    frozen_clock.advance(24 * HOUR - 1)
+    before = ops_main(["orders", "expire"])
+    first = json.loads(capsys.readouterr().out)
+    frozen_clock.advance(2)
+    after = ops_main(["orders", "expire"])
+    second = json.loads(capsys.readouterr().out)
+    again = ops_main(["orders", "expire"])
+    third = json.loads(capsys.readouterr().out)
+    # Then nothing expires before it, the order after it, and only once
+    assert (before, after, again) == (0, 0, 0)
+    assert (first, second, third) == ({"expired": []}, {"expired": [order["contractNumber"]]}, {"expired": []})
+    assert stored(db, order)["statusSlug"] == "CANCELLED"
+    assert stock_quantity(db, car) == 3
+
+
+def test_an_order_whose_card_payment_is_being_charged_is_left_for_the_next_run(
+    api: ApiClient, db: Db, frozen_clock: FrozenClock
+) -> None:
+    # Given an unpaid order past its hold whose card payment is being charged right now
+    car = three_cars(db)
+    api.login()
+    order = place(api, car)
+    frozen_clock.advance(get_settings().order_hold_hours * HOUR + 1)
+    lifecycle.take_charge(ObjectId(order["_id"]), "7", 1_000, now=frozen_clock(), lease_seconds=60)
+    # When the job runs
+    result = expiry_handler({}, LocalLambdaContext(function_name="UnpaidOrderExpiry"))
+    # Then the order is left alone: the payment decides
+    assert result == {"expired": []}
+    assert stored(db, order)["statusSlug"] == "NEW"
+    # And once the charge is given up, the next run expires it
+    lifecycle.release_charge(ObjectId(order["_id"]), "7")
+    assert expiry_handler({}, LocalLambdaContext(function_name="UnpaidOrderExpiry")) == {
+        "expired": [order["contractNumber"]]
+    }
+    outbox.flush()
