@@ -61,7 +61,10 @@ def with_cors(request: Request, response: Response) -> Response:
     """The CORS headers of the gateway's own answers (a function's answers already carry them)."""
     if "Access-Control-Allow-Origin" not in response.headers:
         for name, value in cors.response_headers(request.headers.get("Origin")).items():
-            response.headers[name] = value
+            if name == "Vary":
+                response.vary.add(value)  # beside what the answer already varies by (its language...)
+            else:
+                response.headers[name] = value
     return response
 
 

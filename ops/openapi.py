@@ -56,46 +56,75 @@ ERRORS: dict[int, str] = {
     500: "Unexpected error; details only in the logs",
     503: "A dependency (the database, a partner) is unreachable or busy",
 }
-# Every request can meet these: failures (500, 503) and API Gateway's throttling (429).
-EVERY_ROUTE_CODES = ("INTERNAL_ERROR", "SERVICE_UNAVAILABLE", "TOO_MANY_REQUESTS")
+# Every request can meet these: failures (500, 503), API Gateway's throttling (429), a query parameter the
+# route does not declare (400).
+EVERY_ROUTE_CODES = ("INTERNAL_ERROR", "SERVICE_UNAVAILABLE", "TOO_MANY_REQUESTS", "QUERY_PARAMETER_UNKNOWN")
 # What the gate answers besides its token checks (`edge.access.check_request`), and a body's checks.
 GATE = "edge.access.check_request"
 AUTHENTICATE = ("edge.access.AccessPolicy.authenticate", "domain.identity.callers.verify_access_token")
 BODY = "edge.access.require_json_body"
 
-HEADERS: dict[str, dict[str, Any]] = {
-    "UserAgent": {
+# The common headers every request carries (edge.access.REQUIRED_HEADERS), declared once as security
+# schemes that every operation requires: a generated client sets them once, not on every call.
+COMMON_HEADER_SCHEMES: dict[str, dict[str, Any]] = {
+    "userAgent": {
+        "type": "apiKey",
+        "in": "header",
         "name": "User-Agent",
-        "in": "header",
-        "required": True,
-        "description": "The calling app.",
-        "schema": {"type": "string", "minLength": 1, "maxLength": MAX_HEADER_LENGTH},
-        "example": "CarRetailApp/2.3.0 (Android 14)",
+        "description": f"The calling app, any non-empty value of at most {MAX_HEADER_LENGTH} characters "
+        "(browsers and HTTP libraries send one of their own). Missing: 400.",
     },
-    "Fingerprint": {
+    "fingerprint": {
+        "type": "apiKey",
+        "in": "header",
         "name": "fingerprint",
-        "in": "header",
-        "required": True,
-        "description": "Device fingerprint; saved cars are kept per fingerprint.",
-        "schema": {"type": "string", "minLength": 1, "maxLength": MAX_HEADER_LENGTH},
-        "example": "device-7f3a9c21",
+        "description": f"A stable id of the device, at most {MAX_HEADER_LENGTH} characters; saved cars are kept "
+        "per fingerprint. Missing: 400.",
     },
-    "Client": {
+    "partnerKey": {
+        "type": "apiKey",
+        "in": "header",
         "name": "client",
-        "in": "header",
-        "required": True,
-        "description": "Partner key; 403 when it is not an active partner. Local seed: `demo-partner-key`.",
-        "schema": {"type": "string", "minLength": 1, "maxLength": MAX_HEADER_LENGTH},
-        "example": "demo-partner-key",
+        "description": "The partner key the operator issued to the app (local seed: `demo-partner-key`). "
+        "Missing: 400; not an active partner key: 403.",
     },
-    "AcceptLanguage": {
-        "name": "accept-language",
-        "in": "header",
-        "required": False,
-        "description": "`ru`, `uz` or `en` (a header like `ru-RU,ru;q=0.9` picks `ru`); anything else gives `uz`.",
-        "schema": {"type": "string", "default": "uz"},
-        "example": "ru",
-    },
+}
+COMMON: dict[str, list[str]] = {name: [] for name in COMMON_HEADER_SCHEMES}
+ACCESS_SECURITY: dict[str, list[dict[str, list[str]]]] = {
+    "public": [COMMON],
+    "jwt": [COMMON | {"bearerAuth": []}],
+    "optional_jwt": [COMMON, COMMON | {"bearerAuth": []}],
+}
+
+ACCEPT_LANGUAGE: dict[str, Any] = {
+    "name": "accept-language",
+    "in": "header",
+    "required": False,
+    "description": "`ru`, `uz` or `en` (a header like `ru-RU,ru;q=0.9` picks `ru`); anything else gives `uz`.",
+    "schema": {"type": "string", "default": "uz"},
+    "example": "ru",
+}
+
+# The routes that count against a rate limit (data.rate_limit): logins, card payments started.
+RATE_LIMITED = ("login", "createCardPayment")
+RATE_LIMIT_HEADERS: dict[str, Any] = {
+    "RateLimit-Limit": {"description": "requests allowed in the window", "schema": {"type": "integer"}},
+    "RateLimit-Remaining": {"description": "requests left in the window", "schema": {"type": "integer"}},
+    "RateLimit-Reset": {"description": "seconds until the window ends", "schema": {"type": "integer"}},
+}
+# The reads of the catalog and the dictionaries (create_app(reads_cache_control=...), edge.caching).
+CACHE_HEADERS: dict[str, Any] = {
+    "ETag": {"description": "the answer's version: send it back as `If-None-Match`", "schema": {"type": "string"}},
+    "Cache-Control": {"description": "how long the app may reuse the answer unasked", "schema": {"type": "string"}},
+}
+NOT_MODIFIED = "Not modified: the `If-None-Match` ETag is still the answer's; reuse the copy (no body)"
+IF_NONE_MATCH: dict[str, Any] = {
+    "name": "If-None-Match",
+    "in": "header",
+    "required": False,
+    "description": "The ETag of the copy the app holds: 304 without a body while it is current.",
+    "schema": {"type": "string"},
+    "example": 'W/"3f7a9c21d0b84e6fa1c2d3e4f5a6b7c8"',
 }
 
 # Only on the routes that take it (the IDEMPOTENT route middleware).
@@ -175,8 +204,8 @@ def route_codes(operation: dict[str, Any], declared: RouteDeclaration) -> dict[i
     parameters = operation.get("parameters", [])
     if any(parameter.get("in") != "header" for parameter in parameters):
         codes.add("VALIDATION_FAILED")
-    if any(parameter.get("in") == "path" for parameter in parameters):
-        codes.add("ROUTE_NOT_FOUND")  # the resolver matches no route for a segment like `%C2%84`
+    if declared.access.signed_link:
+        codes.add("LINK_INVALID_OR_EXPIRED")
     codes |= set(EVERY_ROUTE_CODES)
     # The route's own codes first: the first of a status is its example.
     generic = reach.codes([GATE, BODY, *AUTHENTICATE]) | set(EVERY_ROUTE_CODES) | {"VALIDATION_FAILED"}
@@ -209,6 +238,11 @@ def _error_response(status: int, codes: list[str], when: str | None) -> dict[str
     }
     if status in {429, 503}:
         response["headers"] = {"Retry-After": {"description": "seconds", "schema": {"type": "integer"}}}
+    if status == 429:
+        response["headers"] |= {
+            name: header | {"description": header["description"] + " (rate-limited routes)"}
+            for name, header in RATE_LIMIT_HEADERS.items()
+        }
     return response
 
 
@@ -231,10 +265,25 @@ def _parameters(operation: dict[str, Any], path: str) -> None:
                 schema.setdefault(json_schema_keyword, schema.pop(keyword))
 
 
+def _success_headers(success: dict[str, Any], declared: RouteDeclaration) -> None:
+    """The rate-limit headers of a rate-limited route; ETag, Cache-Control and the 304 of a cached read."""
+    headers = RATE_LIMIT_HEADERS if declared.operation_id in RATE_LIMITED else {}
+    if declared.cache_control is not None:
+        headers = headers | CACHE_HEADERS
+        success["304"] = {"description": NOT_MODIFIED, "headers": CACHE_HEADERS}
+    for code, response in success.items():
+        if headers and code.startswith("2"):
+            response["headers"] = response.get("headers", {}) | headers
+
+
 def _enrich_operation(operation: dict[str, Any], route: ApiRoute, declared: RouteDeclaration) -> None:
+    if declared.operation_id is None:
+        raise ValueError(f"{route.method} {route.path}: declare operation_id= (a camelCase verb, e.g. listCars)")
     success = {code: response for code, response in operation["responses"].items() if code.startswith("2")}
-    if declared.access is not PUBLIC:
-        operation["security"] = [{"bearerAuth": []}] if declared.access is JWT else [{}, {"bearerAuth": []}]
+    operation["security"] = ACCESS_SECURITY[declared.access.name] + (
+        [{"signedLink": []}] if declared.access.signed_link else []
+    )
+    _success_headers(success, declared)
     if "requestBody" in operation:
         example = BODY_EXAMPLES.get((route.method, route.path))
         named = NAMED_BODY_EXAMPLES.get((route.method, route.path))
@@ -253,9 +302,11 @@ def _enrich_operation(operation: dict[str, Any], route: ApiRoute, declared: Rout
     }
     idempotent = idempotency.IDEMPOTENT in declared.middlewares
 
-    header_refs = [{"$ref": f"#/components/parameters/{name}"} for name in HEADERS]
+    header_refs = [{"$ref": "#/components/parameters/AcceptLanguage"}]
     if idempotent:
         header_refs.append({"$ref": "#/components/parameters/IdempotencyKey"})
+    if declared.cache_control is not None:
+        header_refs.append({"$ref": "#/components/parameters/IfNoneMatch"})
     _parameters(operation, route.path)
     operation["parameters"] = header_refs + operation.get("parameters", [])
     operation["tags"] = [route.function]
@@ -329,14 +380,26 @@ def generate(routes: list[tuple[ApiRoute, ApiResolver, RouteDeclaration]] | None
             "paths": merged["paths"],
             "components": {
                 "schemas": schemas,
-                "parameters": HEADERS | {"IdempotencyKey": IDEMPOTENCY_KEY},
-                "securitySchemes": {
+                "parameters": {
+                    "AcceptLanguage": ACCEPT_LANGUAGE,
+                    "IdempotencyKey": IDEMPOTENCY_KEY,
+                    "IfNoneMatch": IF_NONE_MATCH,
+                },
+                "securitySchemes": COMMON_HEADER_SCHEMES
+                | {
+                    "signedLink": {
+                        "type": "apiKey",
+                        "in": "query",
+                        "name": "signature",
+                        "description": "A link the server signed (the schedule's `file`): it opens as it is, "
+                        "without headers or token, until its `expires`; 403 after.",
+                    },
                     "bearerAuth": {
                         "type": "http",
                         "scheme": "bearer",
                         "bearerFormat": "JWT",
                         "description": "The access token from login or refresh-token",
-                    }
+                    },
                 },
             },
         }

@@ -41,9 +41,10 @@ def test_car_filter_without_parameters_matches_everything() -> None:
     assert car_filter(brand_ids=[], body_type_ids=[], min_price=None, max_price=None, search="") == {}
 
 
-def test_car_filter_refuses_min_above_max() -> None:
-    with pytest.raises(InvalidInput):
-        car_filter(brand_ids=[], body_type_ids=[], min_price=3, max_price=2, search=None)
+def test_car_filter_with_min_above_max_is_an_empty_range() -> None:
+    # Given min above max, When the filter is built, Then it bounds priceFrom by both: nothing matches
+    query = car_filter(brand_ids=[], body_type_ids=[], min_price=3, max_price=2, search=None)
+    assert query == {"priceFrom": {"$gte": 3, "$lte": 2}}
 
 
 def test_every_sort_ends_with_id() -> None:

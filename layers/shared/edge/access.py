@@ -36,10 +36,13 @@ MAX_JSON_BODY_BYTES = 64 * 1024
 class AccessPolicy:
     """A route's access level, declared among the route's middlewares; the gate enforces it."""
 
-    def __init__(self, name: str, *, token_required: bool, token_accepted: bool = True) -> None:
+    def __init__(
+        self, name: str, *, token_required: bool, token_accepted: bool = True, signed_link: bool = False
+    ) -> None:
         self.name = name
         self.token_required = token_required
         self.token_accepted = token_accepted
+        self.signed_link = signed_link  # also opens, without headers or token, by a link it signed
         self.__name__ = f"access_{name}"
 
     def __call__(self, app: Any, next_middleware: NextMiddleware) -> Response:
@@ -65,6 +68,8 @@ class AccessPolicy:
 PUBLIC = AccessPolicy("public", token_required=False, token_accepted=False)
 JWT = AccessPolicy("jwt", token_required=True)
 OPTIONAL_JWT = AccessPolicy("optional_jwt", token_required=False)
+# A JWT route whose answers the server also hands out as signed links (edge.links.signed_link).
+JWT_OR_SIGNED_LINK = AccessPolicy("jwt", token_required=True, signed_link=True)
 # What a route gets when it declares nothing: refused without a valid token.
 UNDECLARED = JWT
 
@@ -91,6 +96,23 @@ def check_request(headers: Any, policy: AccessPolicy, callers: Callers) -> Reque
         user_id=user_id,
         callers=callers,
     )
+
+
+def refuse_unknown_query_parameters(event: Any, declared: frozenset[str]) -> None:
+    """A query parameter the route does not declare is a 400 naming it: a misspelt filter (`?brand=`)
+    would otherwise be ignored and answer everything."""
+    given = set(event.multi_value_query_string_parameters or {}) | set(event.query_string_parameters or {})
+    unknown = sorted(given - declared)
+    if unknown:
+        named = unknown[:10]
+        raise InvalidInput(
+            "QUERY_PARAMETER_UNKNOWN",
+            errors=[
+                {"field": f"query.{name}", "code": "QUERY_PARAMETER_UNKNOWN", "params": {"names": name}}
+                for name in named
+            ],
+            names=", ".join(named),
+        )
 
 
 def require_json_body(event: Any, takes_body: bool) -> None:

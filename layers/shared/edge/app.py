@@ -2,15 +2,17 @@
 
 app = create_app(callers=callers)  # domain.identity.callers: what the gate asks about a caller
 
-@app.get("/api/v1/auth/me", middlewares=[JWT])
+@app.get("/api/v1/auth/me", operation_id="getProfile", middlewares=[JWT])
 def me() -> Response[Envelope[Profile]]: ...
 
 lambda_handler = lambda_entry(app)
 
 A route declares its access level among its middlewares (`PUBLIC`, `JWT`, `OPTIONAL_JWT`; none is JWT),
-what it returns as its return annotation, its success status as `status_code=` and its own error
-statuses as `responses=`. `ApiResolver` records each declaration (`app.declarations`), which the gate
-enforces in `lambda_entry`, before Powertools sees the event, and `ops.openapi` documents.
+what it returns as its return annotation, its success status as `status_code=`, its own error
+statuses as `responses=` and its stable name as `operation_id=` (a camelCase verb: the method name of
+generated clients, so it never changes by accident; tests/unit/test_openapi.py pins them).
+`ApiResolver` records each declaration (`app.declarations`), which the gate enforces in
+`lambda_entry`, before Powertools sees the event, and `ops.openapi` documents.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError, ResponseValidationError
+from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEvent
@@ -38,12 +41,13 @@ from core.locale import Locale, parse_accept_language
 from core.observability import logger, metrics
 from core.serialization import to_json
 from core.settings import get_settings
-from data import outbox
-from edge import cors, responses, snapstart
-from edge.access import UNDECLARED, AccessPolicy, check_request, require_json_body
+from data import outbox, rate_limit
+from edge import caching, cors, links, responses, snapstart
+from edge.access import UNDECLARED, AccessPolicy, check_request, refuse_unknown_query_parameters, require_json_body
 from edge.context import Callers, RequestContext, set_current
 from edge.error_codes import field_code
 from edge.errors import headers_of, status_of
+from edge.headers import set_headers
 
 ROUTE_SIGNATURE = inspect.signature(APIGatewayRestResolver.route)
 CONTENT_LANGUAGE = "Content-Language"
@@ -73,34 +77,51 @@ class RouteDeclaration:
     func: Callable[..., Any]
     access: AccessPolicy
     takes_body: bool
+    query_names: frozenset[str]  # the query parameters it declares; any other is refused (400)
     status_code: int
     errors: Mapping[int, str]  # the route's own error statuses -> when
     middlewares: tuple[Callable[..., Any], ...]  # the route's own middlewares, besides its access level
+    operation_id: str | None  # the route's stable name in openapi.json and generated clients (`listCars`)
+    cache_control: str | None  # a cached read: ETag, this Cache-Control, 304 on If-None-Match (edge.caching)
 
 
 def _openapi_path(rule: str) -> str:
     return re.sub(r"<(\w+)>", r"{\1}", rule)
 
 
-def _takes_body(func: Callable[..., Any]) -> bool:
-    # A body is a parameter typed with a pydantic model; path and query parameters are plain values.
-    # Only the parameters' annotations are resolved: resolving the return annotation would build every
-    # route's generic response model (Envelope[Page[...]]) at cold start; Powertools builds the one a
-    # request needs on first use.
+def _inputs(func: Callable[..., Any], path_names: set[str]) -> tuple[bool, frozenset[str]]:
+    """Whether the route takes a body (a parameter typed with a pydantic model), and the names of its
+    query parameters (every other parameter that is not in the path, by its alias when it has one).
+    Only the parameters' annotations are resolved: resolving the return annotation would build every
+    route's generic response model (Envelope[Page[...]]) at cold start; Powertools builds the one a
+    request needs on first use."""
     parameters = inspect.signature(func).parameters
     annotations = {name: hint for name, hint in func.__annotations__.items() if name in parameters}
-    hints = typing.get_type_hints(SimpleNamespace(__annotations__=annotations), globalns=func.__globals__)
-    return any(isinstance(hint, type) and issubclass(hint, BaseModel) for hint in hints.values())
+    hints = typing.get_type_hints(
+        SimpleNamespace(__annotations__=annotations), globalns=func.__globals__, include_extras=True
+    )
+    takes_body, query = False, set()
+    for name, hint in hints.items():
+        bare = hint.__origin__ if typing.get_origin(hint) is typing.Annotated else hint
+        if isinstance(bare, type) and issubclass(bare, BaseModel):
+            takes_body = True
+        elif name not in path_names:
+            aliases = [
+                item.alias for item in getattr(hint, "__metadata__", ()) if isinstance(item, Query) and item.alias
+            ]
+            query.add(aliases[0] if aliases else name)
+    return takes_body, frozenset(query)
 
 
 class ApiResolver(APIGatewayRestResolver):
     """Powertools' REST resolver that records each route's declaration in `declarations`."""
 
-    def __init__(self, callers: Callers) -> None:
+    def __init__(self, callers: Callers, reads_cache_control: str | None = None) -> None:
         # A response that does not match its declared model is our bug: 500, never the caller's 400.
         super().__init__(enable_validation=True, response_validation_error_http_code=HTTPStatus.INTERNAL_SERVER_ERROR)
         self.declarations: dict[tuple[str, str], RouteDeclaration] = {}
         self.callers = callers
+        self.reads_cache_control = reads_cache_control
 
     def route(self, rule: str, method: str | list[str] | tuple[str], *args: Any, **kwargs: Any) -> Callable[[Any], Any]:
         # get(), post()... call route() with every argument by position: bind them to Powertools' own
@@ -126,11 +147,21 @@ class ApiResolver(APIGatewayRestResolver):
 
         def declare(func: Any) -> Any:
             methods = [method] if isinstance(method, str) else list(method)
-            takes_body = _takes_body(func)
+            takes_body, query_names = _inputs(func, set(re.findall(r"<(\w+)>", rule)))
             for item in methods:
                 path = _openapi_path(rule)
                 self.declarations[(item.upper(), path)] = RouteDeclaration(
-                    item.upper(), path, func, access, takes_body, status_code, errors, tuple(route_middlewares)
+                    item.upper(),
+                    path,
+                    func,
+                    access,
+                    takes_body,
+                    query_names,
+                    status_code,
+                    errors,
+                    tuple(route_middlewares),
+                    given["operation_id"],
+                    self.reads_cache_control if item.upper() == "GET" else None,
                 )
             return register(func)
 
@@ -140,10 +171,11 @@ class ApiResolver(APIGatewayRestResolver):
         return self.declarations.get((method.upper(), resource))
 
 
-def create_app(*, callers: Callers) -> ApiResolver:
+def create_app(*, callers: Callers, reads_cache_control: str | None = None) -> ApiResolver:
     """The resolver of one function. `callers` answers the gate's questions about a caller (partner key,
-    access token, does the user exist)."""
-    app = ApiResolver(callers)
+    access token, does the user exist). With `reads_cache_control` (edge.caching.READS_CACHE_CONTROL),
+    its GET answers carry an ETag and that Cache-Control, and answer 304 when the client's copy is current."""
+    app = ApiResolver(callers, reads_cache_control)
 
     @app.exception_handler(AppError)
     def handle_app_error(exc: AppError) -> Response:
@@ -176,6 +208,15 @@ def create_app(*, callers: Callers) -> ApiResolver:
 
     @app.not_found
     def handle_not_found(exc: Exception) -> Response:
+        # API Gateway matched a declared route, but its path parameter holds characters the resolver's
+        # route pattern refuses (`/cars/%22`): the id is malformed, the route exists.
+        event = app.current_event
+        if app.declaration(event.http_method, event.resource) is not None and event.path_parameters:
+            malformed: list[FieldProblem] = [
+                {"field": f"path.{name}", "code": "WRONG_FORMAT", "params": {}} for name in event.path_parameters
+            ]
+            fields = ", ".join(problem["field"] for problem in malformed)
+            return responses.refusal(InvalidInput("VALIDATION_FAILED", errors=malformed, fields=fields))
         return responses.error(404, "ROUTE_NOT_FOUND")
 
     return app
@@ -192,7 +233,17 @@ def gate(app: ApiResolver, event: dict[str, Any]) -> RequestContext | None:
     if declared is None and method == "OPTIONS":
         return None
     proxy_event = APIGatewayProxyEvent(event)
+    if (
+        declared is not None
+        and declared.access.signed_link
+        and links.is_signed_link(proxy_event.query_string_parameters)
+    ):
+        links.check_signed_link(declared.path, proxy_event.query_string_parameters or {})
+        refuse_unknown_query_parameters(proxy_event, declared.query_names)
+        return RequestContext(locale=parse_accept_language(proxy_event.headers.get("accept-language")))
     caller = check_request(proxy_event.headers, declared.access if declared else UNDECLARED, app.callers)
+    if declared is not None:
+        refuse_unknown_query_parameters(proxy_event, declared.query_names)
     require_json_body(proxy_event, declared.takes_body if declared else False)
     return caller
 
@@ -250,12 +301,19 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
         # Nothing of the previous invocation leaks into this one; the gate's refusals speak the language too.
         locale = request_locale(event)
         set_current(RequestContext(locale=locale))
+        rate_limit.start_request()
         refused = gate_or_refuse(app, event)
         if refused is not None:
             return with_language(cors.add_headers(event, refused), locale)
         outbox.start_request()
         response = app.resolve(event, context)
         outbox.flush()  # the events this request committed, right away (best effort, never raises)
+        quota = rate_limit.request_quota()
+        if quota is not None:
+            set_headers(response, quota.headers())
+        declared = app.declaration(str(event.get("httpMethod", "")), str(event.get("resource", "")))
+        if declared is not None and declared.cache_control is not None:
+            response = caching.revalidate(event, response, declared.cache_control)
         return with_language(cors.add_headers(event, response), locale)
 
     snapstart.register(app)

@@ -151,6 +151,13 @@ CODES: dict[str, ErrorCode] = {
         "Заголовок {header} длиннее {max} символов",
         "{header} sarlavhasi {max} belgidan uzun",
     ),
+    "LINK_INVALID_OR_EXPIRED": E(
+        NotPermitted,
+        "Ask the API for the link again (the resource that gave it answers a fresh one)",
+        "The link is invalid or has expired: ask for it again",
+        "Ссылка недействительна или устарела: запросите её снова",
+        "Havola yaroqsiz yoki muddati oʻtgan: uni qaytadan soʻrang",
+    ),
     "CLIENT_KEY_UNKNOWN": E(
         NotPermitted,
         "Check the `client` partner key the operator issued; do not retry",
@@ -213,6 +220,13 @@ CODES: dict[str, ErrorCode] = {
         "A request with this Idempotency-Key is still being processed; retry shortly",
         "Запрос с этим Idempotency-Key ещё обрабатывается; повторите чуть позже",
         "Bu Idempotency-Key bilan soʻrov hali bajarilmoqda; birozdan soʻng qayta urinib koʻring",
+    ),
+    "QUERY_PARAMETER_UNKNOWN": E(
+        InvalidInput,
+        CLIENT_BUG + ": send only the query parameters the route declares (a misspelt filter is refused)",
+        "Unknown query parameter: {names}",
+        "Неизвестный параметр запроса: {names}",
+        "Nomaʼlum soʻrov parametri: {names}",
     ),
     "VALIDATION_FAILED": E(
         InvalidInput,
@@ -370,13 +384,6 @@ CODES: dict[str, ErrorCode] = {
         "At most {max} ids",
         "Не более {max} идентификаторов",
         "Koʻpi bilan {max} ta identifikator",
-    ),
-    "RANGE_INVERTED": E(
-        InvalidInput,
-        FIX_INPUT,
-        "The minimum must not be greater than the maximum",
-        "Минимум не должен быть больше максимума",
-        "Eng kichik qiymat eng kattasidan oshmasligi kerak",
     ),
     "BRAND_NOT_FOUND": E(
         NotFound,
@@ -539,13 +546,6 @@ CODES: dict[str, ErrorCode] = {
         "Special offer not found",
         "Специальное предложение не найдено",
         "Maxsus taklif topilmadi",
-    ),
-    "INSTALLMENT_ONLY": E(
-        InvalidInput,
-        CLIENT_BUG + ": ask installment matrices with paymentTypeId=INSTALLMENT",
-        "Installment matrices exist for INSTALLMENT only",
-        "Таблицы рассрочки есть только для INSTALLMENT",
-        "Muddatli toʻlov jadvallari faqat INSTALLMENT uchun mavjud",
     ),
     "PAYMENT_TYPE_NOT_SOLD": E(
         NotFound,

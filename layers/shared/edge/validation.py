@@ -47,7 +47,7 @@ def _pinfl(value: str) -> str:
     return value
 
 
-class _DocumentedAs:
+class DocumentedAs:
     """Adds keywords to a type's JSON schema without changing how it validates (the validator's own
     message stays the one a client sees)."""
 
@@ -64,10 +64,32 @@ MongoId = Annotated[
     str,
     StringConstraints(strip_whitespace=True),
     AfterValidator(_object_id),
-    _DocumentedAs(pattern="^[0-9a-fA-F]{24}$", description="a 24-character hexadecimal id"),
+    DocumentedAs(pattern="^[0-9a-fA-F]{24}$", description="a 24-character hexadecimal id"),
 ]
-Phone = Annotated[str, AfterValidator(_phone)]
-Pinfl = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(_pinfl)]
+# Spaces, dashes and brackets are ignored: "+998 (90) 123-45-67" is +998901234567.
+Phone = Annotated[
+    str,
+    AfterValidator(_phone),
+    DocumentedAs(
+        pattern=r"^[ ()-]*\+[ ()-]*[1-9](?:[ ()-]*[0-9]){7,14}[ ()-]*$",
+        description="international format: `+` and 8-15 digits (spaces, dashes and brackets ignored)",
+        examples=["+998901234567"],
+    ),
+]
+# `format: pinfl` names the check digit no pattern can state (tests/schemathesis_formats.py generates it).
+Pinfl = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True),
+    AfterValidator(_pinfl),
+    DocumentedAs(
+        pattern="^[0-9]{14}$",
+        format="pinfl",
+        description="PINFL: 14 digits, the last the check digit of the first 13 (weights 7, 3, 1 repeated, sum mod 10)",
+        examples=["30101990000014"],
+    ),
+]
+# A text that is not blank once trimmed (the server trims every string).
+NOT_BLANK = DocumentedAs(pattern=r"\S")
 
 # Money is whole sums. Far above any car, and keeps tiyin (sums x 100) inside 64 bits.
 MAX_MONEY = 10**12

@@ -36,9 +36,9 @@ def car_filter(
     search: str | None,
 ) -> dict[str, Any]:
     """The cars query. `min`/`max` bound `priceFrom`, the price the list shows; `search` finds the cars
-    whose name (any locale) or brand's name has words starting with the term's (`domain.catalog.search`)."""
-    if min_price is not None and max_price is not None and min_price > max_price:
-        raise InvalidInput.field("query.min", "RANGE_INVERTED")
+    whose name (any locale) or brand's name has words starting with the term's (`domain.catalog.search`).
+    A range with `min` above `max` matches nothing, like any empty range (OpenAPI cannot say min <= max,
+    so it is no error)."""
     query: dict[str, Any] = {}
     if brand_ids:
         query["brandId"] = {"$in": brand_ids}

@@ -14,6 +14,9 @@ from core.errors import invalid_value
 from core.secrets import keyed_hash
 
 CARD_LENGTH = 16
+# What a client should send: the 16 digits, single spaces allowed between them (parse_card_number also
+# takes other whitespace).
+CARD_NUMBER_PATTERN = "^(?:[0-9] ?){15}[0-9]$"
 
 
 class ECardType(StrEnum):
