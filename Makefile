@@ -15,7 +15,7 @@ export AWS_DEFAULT_REGION ?= eu-central-1
 # The import roots Lambda gives a function: the layer (/opt/python) and the function code.
 export PYTHONPATH := layers/shared:functions:.
 
-.PHONY: help install run test test-mongoeco check unit integration lint format typecheck seed indexes openapi bench invoke sam-install build validate deploy clean
+.PHONY: help install run test test-mongoeco check unit integration lint format typecheck seed indexes openapi sdk bench invoke sam-install build validate deploy clean
 
 help:
 	@echo "make run        serve the whole API on http://127.0.0.1:$(PORT) (local mongod, seeded demo data, WORKERS processes)"
@@ -27,6 +27,7 @@ help:
 	@echo "make indexes    create the MongoDB indexes declared in code"
 	@echo "make bench      cold init per function beside the library floor; warm latency and MongoDB commands per sample event"
 	@echo "make openapi    regenerate openapi.json from the resolvers (Swagger UI: make run, then /api/docs)"
+	@echo "make sdk        generate the TypeScript client from openapi.json (sdk/) and type-check its journey (tsc --strict)"
 	@echo "make invoke FN=Auth EVENT=events/auth/login.json   invoke one function with one event"
 	@echo "make build | validate | deploy ENV=dev|staging|prod   AWS SAM (installed into $(SAM_VENV))"
 
@@ -74,6 +75,16 @@ indexes: $(STAMP)
 openapi: $(STAMP)
 	$(PY) -m ops openapi
 
+# The TypeScript client: pinned generator and client (sdk/package-lock.json), types generated from
+# openapi.json, the journey compiled with tsc --strict. tests/integration/test_generated_client.py runs it.
+SDK := sdk
+$(SDK)/node_modules/.package-lock.json: $(SDK)/package.json $(SDK)/package-lock.json
+	npm ci --prefix $(SDK) --no-audit --no-fund --loglevel=error
+
+sdk: $(SDK)/node_modules/.package-lock.json
+	cd $(SDK) && ./node_modules/.bin/openapi-typescript ../openapi.json --output src/schema.d.ts
+	cd $(SDK) && ./node_modules/.bin/tsc --strict --project tsconfig.json
+
 bench: $(STAMP)
 	$(PY) -m ops bench $(ARGS)
 
@@ -102,4 +113,4 @@ deploy: build
 	$(SAM) deploy --config-env $(ENV)
 
 clean:
-	rm -rf $(VENV) $(SAM_VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(SAM_VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache $(SDK)/node_modules $(SDK)/build $(SDK)/src/schema.d.ts

@@ -5,7 +5,7 @@ python -m ops bank-offers                                 store the bank offers 
 python -m ops order show <orderId | contractNumber>       an order and its log
 python -m ops order transition <order> READY --cause ...  READY, IMPLEMENTED or CANCELLED (refunds card payments)
 python -m ops orders expire                               cancel the unpaid orders past ORDER_HOLD_HOURS
-python -m ops openapi                                     regenerate openapi.json (make openapi)
+python -m ops openapi                                     regenerate openapi.json (and INTERFACE.md's error codes)
 python -m ops reconcile                                   one payment reconciliation pass (what runs every 5 min)
 python -m ops partners add|list|enable|disable|rotate     partner apps' keys (ops/partners.py)
 python -m ops catalog export|import|schema FILE           the reference data set as one file (ops/catalog.py)
@@ -57,7 +57,9 @@ def main(argv: list[str] | None = None) -> int:
         help="store the missing bank offers (every active credit product x every modification of its brand's "
         "cars; idempotent): run after adding cars, modifications or credit products",
     )
-    commands.add_parser("openapi", help="write openapi.json, the OpenAPI document generated from the resolvers")
+    commands.add_parser(
+        "openapi", help="write openapi.json (generated from the resolvers) and docs/INTERFACE.md's error codes"
+    )
     commands.add_parser("reconcile", help="finish or fail stuck card payments and retry pending refunds, once")
     commands.add_parser("bench", help="cold init per function and warm requests per sample event, measured")
     for group in dict.fromkeys(GROUPS.values()):  # `order` and `orders` are one module's
@@ -80,12 +82,14 @@ def main(argv: list[str] | None = None) -> int:
         return run()
     if args.command == "openapi":
         from local.runtime import apply_local_defaults
+        from ops import error_docs
         from ops.openapi import write
 
         # Importing the functions' handlers checks the stage's settings; the document is the same for every stage.
         apply_local_defaults()
 
         print(f"wrote {write()}")
+        print(f"wrote {error_docs.write()}")
         return 0
     for name in create_indexes(ALL_INDEXES):
         print(f"index ok: {name}")

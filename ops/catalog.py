@@ -19,6 +19,7 @@ from typing import Any
 
 from domain.dataset.models import DataSet
 from domain.dataset.transfer import DataSetRefused, Plan, export_data_set, import_data_set, parse
+from edge.error_codes import message
 from ops.output import refused_exits
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "docs" / "catalog.schema.json"
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     except DataSetRefused as refused:
         for problem in refused.problems:
             print(problem, file=sys.stderr)
-        print(f"refused: {refused.message}", file=sys.stderr)
+        print(f"refused: {message(refused.code, 'en', refused.params)}", file=sys.stderr)
         return 1
     report(plan, dry_run=args.dry_run)
     return 0

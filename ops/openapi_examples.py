@@ -72,6 +72,8 @@ PATH_ID_EXAMPLES: dict[str, str] = {
 
 # Query parameters, by name.
 PARAMETER_EXAMPLES: dict[str, Any] = {
+    "expires": 1767225600,
+    "signature": "9b1f0c2e7d3a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9012345678",
     "brandId": str(CAR["brandId"]),
     "brands": str(CAR["brandId"]),
     "bodyTypes": str(CAR["bodyTypeId"]),

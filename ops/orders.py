@@ -55,7 +55,7 @@ def find_order(reference: str) -> OrderRecord:
     else:
         order = store.find_order_by_contract_number([reference, reference.upper()])
     if order is None:
-        raise NotFound(f"No order with id or contract number {reference}")
+        raise NotFound("ORDER_NOT_FOUND")
     return order
 
 

@@ -17,6 +17,7 @@ app = create_app(callers=callers)
 
 @app.post(
     "/api/v1/auth/login",
+    operation_id="login",
     middlewares=[PUBLIC],
     status_code=201,
     summary="Sign in by phone or PINFL",
@@ -35,6 +36,7 @@ def login(body: LoginBody) -> Response[Envelope[Tokens]]:
 
 @app.post(
     "/api/v1/auth/refresh-token",
+    operation_id="refreshToken",
     middlewares=[PUBLIC],
     status_code=201,
     summary="Exchange a refresh token for a new token pair",
@@ -48,13 +50,14 @@ def refresh_token(body: RefreshBody) -> Response[Envelope[Tokens]]:
     return responses.created(pair, message="auth.token.refresh")
 
 
-@app.get("/api/v1/auth/me", middlewares=[JWT], summary="The signed-in user's profile")
+@app.get("/api/v1/auth/me", operation_id="getProfile", middlewares=[JWT], summary="The signed-in user's profile")
 def me() -> Response[Envelope[Profile]]:
     return responses.ok(service.profile(context.caller_id()))
 
 
 @app.post(
     "/api/v1/users/limit",
+    operation_id="verifyIdentity",
     middlewares=[JWT],
     summary="Verify the user's identity (MyID or OneID) to raise the purchase limit",
     description="Send the one-time code the identity provider returned to the app: MyID's SDK `code` after "

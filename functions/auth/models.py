@@ -4,15 +4,27 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import ConfigDict, Field, StringConstraints, model_validator
 
+from core.errors import invalid_value
 from core.models import ApiModel, Id, Timestamp
-from edge.validation import Phone, Pinfl, RequestModel
+from edge.validation import NOT_BLANK, Phone, Pinfl, RequestModel
 
-PersonName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+PersonName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100), NOT_BLANK]
 
 
 class LoginBody(RequestModel):
+    """`phone` or `pin`, or both (then they must be the same person's)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "anyOf": [
+                {"required": ["phone"], "properties": {"phone": {"type": "string"}}},
+                {"required": ["pin"], "properties": {"pin": {"type": "string"}}},
+            ]
+        }
+    )
+
     phone: Phone | None = Field(default=None, description="E.164, e.g. +998901234567")
     pin: Pinfl | None = Field(default=None, description="PINFL: 14 digits with a valid check digit")
     firstName: PersonName | None = None
@@ -21,16 +33,16 @@ class LoginBody(RequestModel):
     @model_validator(mode="after")
     def phone_or_pin(self) -> LoginBody:
         if self.phone is None and self.pin is None:
-            raise ValueError("phone or pin is required")
+            raise invalid_value("PHONE_OR_PIN_REQUIRED")
         return self
 
 
 class RefreshBody(RequestModel):
-    token: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=4096)]
+    token: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=4096), NOT_BLANK]
 
 
 class LimitBody(RequestModel):
-    code: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2048)] = Field(
+    code: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2048), NOT_BLANK] = Field(
         description="one-time code from the identity provider: MyID SDK `code` or OneID authorization `code`"
     )
 

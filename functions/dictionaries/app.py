@@ -14,10 +14,11 @@ from domain.identity import callers
 from edge import context, responses
 from edge.access import JWT, PUBLIC
 from edge.app import create_app, lambda_entry
+from edge.caching import READS_CACHE_CONTROL
 from edge.envelope import Envelope
 from edge.validation import MongoId
 
-app = create_app(callers=callers)
+app = create_app(callers=callers, reads_cache_control=READS_CACHE_CONTROL)
 
 RequiredId = Annotated[MongoId, Query()]
 MARKDOWN = "text/markdown; charset=utf-8"
@@ -25,6 +26,7 @@ MARKDOWN = "text/markdown; charset=utf-8"
 
 @app.get(
     "/api/v1/dictionaries/branch/regions",
+    operation_id="listBranchRegions",
     middlewares=[JWT],
     summary="Regions and branches where a car can be bought, with stock",
     responses={404: {"description": "The brand, car, modification or color does not exist, or do not match"}},
@@ -38,35 +40,44 @@ def get_dictionaries_branch_regions(
     return responses.ok(data)
 
 
-@app.get("/api/v1/dictionaries/branch/<id>", middlewares=[JWT], summary="A branch")
+@app.get("/api/v1/dictionaries/branch/<id>", operation_id="getBranch", middlewares=[JWT], summary="A branch")
 def get_dictionaries_branch_by_id(id: MongoId) -> Response[Envelope[BranchDetail]]:
     return responses.ok(service.branch_detail(id, locale=context.locale()))
 
 
-@app.get("/api/v1/dictionaries/contacts", middlewares=[PUBLIC], summary="How to reach the call centre")
+@app.get(
+    "/api/v1/dictionaries/contacts",
+    operation_id="getContacts",
+    middlewares=[PUBLIC],
+    summary="How to reach the call centre",
+)
 def get_dictionaries_contacts() -> Response[Envelope[Contacts]]:
     return responses.ok(service.contacts())
 
 
 @app.get(
-    "/api/v1/dictionaries/checkout-document", middlewares=[JWT], summary="The contract a buyer accepts at checkout"
+    "/api/v1/dictionaries/checkout-document",
+    operation_id="getCheckoutDocument",
+    middlewares=[JWT],
+    summary="The contract a buyer accepts at checkout",
 )
 def get_dictionaries_checkout_document() -> Response[Envelope[Document]]:
     return responses.ok(service.document("checkout", locale=context.locale()))
 
 
-@app.get("/api/v1/documents", middlewares=[PUBLIC], summary="The public legal documents")
+@app.get("/api/v1/documents", operation_id="listDocuments", middlewares=[PUBLIC], summary="The public legal documents")
 def get_documents() -> Response[Envelope[Page[Document]]]:
     return responses.ok(service.public_documents(locale=context.locale()))
 
 
-@app.get("/api/v1/documents/offer", middlewares=[PUBLIC], summary="The public offer")
+@app.get("/api/v1/documents/offer", operation_id="getPublicOffer", middlewares=[PUBLIC], summary="The public offer")
 def get_documents_offer() -> Response[Envelope[Document]]:
     return responses.ok(service.document("offer", locale=context.locale()))
 
 
 @app.get(
     "/api/v1/documents/term-conditions",
+    operation_id="getTermsAndConditions",
     middlewares=[PUBLIC],
     summary="The privacy policy, as Markdown",
     responses={

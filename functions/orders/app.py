@@ -23,6 +23,7 @@ app = create_app(callers=callers)
 
 @app.post(
     "/api/v1/orders",
+    operation_id="createOrder",
     middlewares=[JWT, IDEMPOTENT],
     status_code=201,
     summary="Place an order at the current price",
@@ -40,7 +41,7 @@ def create_order(body: CreateOrderBody) -> Response[Envelope[Order]]:
     return responses.created(order)
 
 
-@app.get("/api/v1/orders", middlewares=[JWT], summary="The caller's orders, newest first")
+@app.get("/api/v1/orders", operation_id="listOrders", middlewares=[JWT], summary="The caller's orders, newest first")
 def list_orders(limit: Limit = DEFAULT_PAGE_SIZE, offset: Offset = 0) -> Response[Envelope[CountedPage[OrderItem]]]:
     return responses.ok(
         service.list_orders(user_id=context.caller_id(), limit=limit, offset=offset, locale=context.locale())
@@ -49,6 +50,7 @@ def list_orders(limit: Limit = DEFAULT_PAGE_SIZE, offset: Offset = 0) -> Respons
 
 @app.post(
     "/api/v1/orders/apply-promo-code",
+    operation_id="checkPromoCode",
     middlewares=[JWT],
     summary="Check a promo code before ordering",
     description="Says what the code gives; nothing is reserved until the order is placed.",
@@ -61,13 +63,14 @@ def apply_promo_code(body: PromoCodeBody) -> Response[Envelope[PromoCode]]:
     return responses.ok(service.check_promo_code(body.code, user_id=context.caller_id()))
 
 
-@app.get("/api/v1/orders/<id>", middlewares=[JWT], summary="One of the caller's orders")
+@app.get("/api/v1/orders/<id>", operation_id="getOrder", middlewares=[JWT], summary="One of the caller's orders")
 def get_order(id: MongoId) -> Response[Envelope[Order]]:
     return responses.ok(service.get_order(id, user_id=context.caller_id(), locale=context.locale()))
 
 
 @app.get(
     "/api/v1/order-logs/steps",
+    operation_id="listOrderSteps",
     middlewares=[JWT],
     summary="The order's timeline, with the current step",
     responses={404: {"description": "No such order of the caller"}},

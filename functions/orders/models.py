@@ -3,25 +3,33 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, StringConstraints, ValidationInfo, WithJsonSchema, field_validator
-from pydantic_core import PydanticCustomError
+from pydantic import (
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationInfo,
+    WithJsonSchema,
+    field_validator,
+)
 
+from core.errors import invalid_value
 from core.models import ApiModel, Id, Timestamp
 from domain.catalog.payment_types import PaymentType
 from domain.financing.models import CreditFigures, InstallmentFigures, LeasingCalculation
 from domain.orders.lifecycle import Status
-from edge.validation import Money, MongoId, RequestModel
+from edge.validation import NOT_BLANK, Money, MongoId, RequestModel
 
-FinancingId = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+FinancingId = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64), NOT_BLANK]
 
 
 def _blank_is_none(value: object) -> object:
     return None if isinstance(value, str) and not value.strip() else value
 
 
-PromoCodeText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+PromoCodeText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64), NOT_BLANK]
 OptionalPromoCode = Annotated[PromoCodeText | None, BeforeValidator(_blank_is_none)]
 
 
@@ -33,7 +41,7 @@ CHOICES_FIELD = {PaymentType.CREDIT: "credit", PaymentType.LEASING: "leasing", P
 def _not_a_boolean(value: object) -> object:
     # JSON true is the number 1 to lax coercion; no client means a boolean as a term or a percent.
     if isinstance(value, bool):
-        raise ValueError("must be a number, not a boolean")
+        raise invalid_value("NUMBER_NOT_BOOLEAN")
     return value
 
 
@@ -68,12 +76,38 @@ class InstallmentChoice(RequestModel):
     months: WholeNumber = Field(ge=1, le=600, description="one of the plan's terms", examples=[12])
 
 
+def _one_branch_per_payment_type(schema: dict[str, Any]) -> None:
+    """The document states the rule the validators below enforce: one `oneOf` branch per payment type,
+    requiring its choices object and allowing no other (a field another type takes may only be null)."""
+    properties = schema["properties"]
+    branches = []
+    for payment_type in PaymentType:
+        wanted = CHOICES_FIELD.get(payment_type)
+        fields: dict[str, Any] = {"paymentTypeId": {"const": payment_type.value}}
+        for field in CHOICES_FIELD.values():
+            fields[field] = _present(properties[field]) if field == wanted else {"type": "null"}
+        if payment_type not in FINANCED:
+            fields |= {"organizationId": {"type": "null"}, "offerId": {"type": "null"}}
+        branch: dict[str, Any] = {"title": f"{payment_type.value} order", "properties": fields}
+        if wanted is not None:
+            branch["required"] = [wanted]
+        branches.append(branch)
+    schema["oneOf"] = branches
+
+
+def _present(optional: dict[str, Any]) -> dict[str, Any]:
+    """The non-null alternative of an optional property's schema."""
+    return next(alternative for alternative in optional["anyOf"] if alternative.get("type") != "null")
+
+
 class CreateOrderBody(RequestModel):
     """The seven fields of an order are required for every payment type. A financed order carries the
     choices made on the financing routes in the object named for its type (`credit`, `leasing` or
     `installment`), which is then required; the server re-checks and prices them. `organizationId` and
     `offerId` are optional, and must name the chosen organization and offer when sent. A CASH order
     sends none of these."""
+
+    model_config = ConfigDict(json_schema_extra=_one_branch_per_payment_type)
 
     carId: MongoId
     modificationId: MongoId
@@ -100,7 +134,7 @@ class CreateOrderBody(RequestModel):
     @classmethod
     def only_for_financed_orders(cls, value: str | None, info: ValidationInfo) -> str | None:
         if value is not None and info.data.get("paymentTypeId") not in FINANCED:
-            raise ValueError("is only accepted for CREDIT, LEASING or INSTALLMENT orders")
+            raise invalid_value("ONLY_FOR_FINANCED_ORDERS")
         return value
 
     @field_validator("credit", "leasing", "installment")
@@ -111,14 +145,10 @@ class CreateOrderBody(RequestModel):
             return value
         wanted = CHOICES_FIELD.get(payment_type)
         if info.field_name == wanted and value is None:
-            raise PydanticCustomError(
-                "financing_choices",
-                "is required for {kind} orders: the choices made on the financing routes",
-                {"kind": payment_type.value},
-            )
+            raise invalid_value("CHOICES_REQUIRED", paymentType=payment_type.value)
         if info.field_name != wanted and value is not None:
             kind = next(kind for kind, field in CHOICES_FIELD.items() if field == info.field_name)
-            raise PydanticCustomError("financing_choices", "is only accepted for {kind} orders", {"kind": kind.value})
+            raise invalid_value("CHOICES_NOT_ACCEPTED", paymentType=kind.value)
         return value
 
 

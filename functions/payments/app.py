@@ -11,7 +11,7 @@ from core.models import Page
 from domain.catalog.payment_types import PaymentType
 from domain.identity import callers
 from edge import context, responses
-from edge.access import JWT, PUBLIC
+from edge.access import JWT, JWT_OR_SIGNED_LINK, PUBLIC
 from edge.app import create_app, lambda_entry
 from edge.envelope import Envelope
 from edge.links import api_base_url
@@ -23,9 +23,12 @@ from payments.models import (
     IncomeType,
     InitialPayment,
     InstallmentMatrix,
+    InstallmentOnly,
     LeasingCalculateBody,
     LeasingCalculation,
     LeasingProgram,
+    LinkExpires,
+    LinkSignature,
     LoanTerm,
     OfferGraph,
     Organization,
@@ -44,6 +47,7 @@ app = create_app(callers=callers)
 
 @app.get(
     "/api/v1/payments/organizations",
+    operation_id="listOrganizations",
     middlewares=[JWT],
     summary="Banks, leasing companies or installment providers serving a brand",
     responses={404: {"description": "No such brand"}},
@@ -54,18 +58,20 @@ def get_payments_organizations(brandId: QueryId, slug: PaymentType) -> Response[
 
 @app.get(
     "/api/v1/payments/installment",
+    operation_id="listInstallmentPlans",
     middlewares=[JWT],
     summary="Installment plans for a modification: monthly payment by initial payment and term",
     responses=NOT_FOUND,
 )
 def get_payments_installment(
-    brandId: QueryId, paymentTypeId: PaymentType, modificationId: QueryId
+    brandId: QueryId, paymentTypeId: InstallmentOnly, modificationId: QueryId
 ) -> Response[Envelope[InstallmentMatrix]]:
-    return responses.ok(installments.matrix(brandId, paymentTypeId, modificationId, locale=context.locale()))
+    return responses.ok(installments.matrix(brandId, modificationId, locale=context.locale()))
 
 
 @app.get(
     "/api/v1/payments/leasing",
+    operation_id="listLeasingPrograms",
     middlewares=[JWT],
     summary="A leasing company's programs for a brand",
     responses=NOT_FOUND,
@@ -76,6 +82,7 @@ def get_payments_leasing(brandId: QueryId, organizationId: QueryId) -> Response[
 
 @app.post(
     "/api/v1/payments/leasing/calculate",
+    operation_id="calculateLeasing",
     middlewares=[JWT],
     summary="Calculate a lease at the current price",
     responses={
@@ -89,6 +96,7 @@ def post_payments_leasing_calculate(body: LeasingCalculateBody) -> Response[Enve
 
 @app.get(
     "/api/v1/payments/special-offers",
+    operation_id="listSpecialOffers",
     middlewares=[JWT],
     summary="Special bank offers for a modification, with their figures",
     responses=NOT_FOUND,
@@ -99,6 +107,7 @@ def get_payments_special_offers(carId: QueryId, modificationId: QueryId) -> Resp
 
 @app.get(
     "/api/v1/payments/special-offers/leasing",
+    operation_id="listSpecialLeasingOffers",
     middlewares=[JWT],
     summary="Special leasing offers for a modification, with their figures",
     responses=NOT_FOUND,
@@ -109,7 +118,8 @@ def get_payments_special_offers_leasing(carId: QueryId, modificationId: QueryId)
 
 @app.get(
     "/api/v1/payments/special-offers/graph",
-    middlewares=[JWT],
+    operation_id="getSpecialOfferSchedule",
+    middlewares=[JWT_OR_SIGNED_LINK],
     summary="A special offer's payment schedule, as data or as a CSV download",
     responses={
         200: {
@@ -123,8 +133,15 @@ def get_payments_special_offers_leasing(carId: QueryId, modificationId: QueryId)
     },
 )
 def get_payments_special_offers_graph(
-    carId: QueryId, modificationId: QueryId, offerId: QueryId, format: GraphFormat = "json"
+    *,
+    carId: QueryId,
+    modificationId: QueryId,
+    offerId: QueryId,
+    format: GraphFormat = "json",
+    expires: LinkExpires = None,
+    signature: LinkSignature = None,
 ) -> Response[Envelope[OfferGraph] | str]:
+    # `expires` and `signature` are the `file` link's: the gate checked them (edge.links).
     graph = special_offers.graph(
         carId, modificationId, offerId, format, api_base=api_base_url(app.current_event), locale=context.locale()
     )
@@ -135,6 +152,7 @@ def get_payments_special_offers_graph(
 
 @app.get(
     "/api/v2/payments/types",
+    operation_id="listPaymentTypes",
     middlewares=[JWT],
     summary="How a modification can be bought",
     responses=NOT_FOUND,
@@ -145,6 +163,7 @@ def get_payments_types(modificationId: QueryId, brandId: QueryId) -> Response[En
 
 @app.get(
     "/api/v2/payments/banks",
+    operation_id="listBankOffers",
     middlewares=[PUBLIC],
     summary="Credit chain 1/6: the banks' offers for a modification",
     responses=NOT_FOUND,
@@ -157,6 +176,7 @@ def get_payments_banks(
 
 @app.get(
     "/api/v2/payments/banks/income-types",
+    operation_id="listIncomeTypes",
     middlewares=[PUBLIC],
     summary="Credit chain 2/6: the income types a bank offer accepts",
     responses=NOT_FOUND,
@@ -167,6 +187,7 @@ def get_payments_banks_income_types(bankId: QueryId) -> Response[Envelope[Page[I
 
 @app.get(
     "/api/v2/payments/banks/initial-payment",
+    operation_id="listInitialPayments",
     middlewares=[PUBLIC],
     summary="Credit chain 3/6: the initial payments for an income type",
     responses=NOT_FOUND,
@@ -177,6 +198,7 @@ def get_payments_banks_initial_payment(incomeTypeId: QueryId) -> Response[Envelo
 
 @app.get(
     "/api/v2/payments/banks/loan-terms",
+    operation_id="listLoanTerms",
     middlewares=[PUBLIC],
     summary="Credit chain 4/6: the loan terms for an initial payment, with their rates",
     responses=NOT_FOUND,
@@ -187,6 +209,7 @@ def get_payments_banks_loan_terms(initialPaymentId: QueryId) -> Response[Envelop
 
 @app.get(
     "/api/v2/payments/banks/refund-types",
+    operation_id="listRefundTypes",
     middlewares=[PUBLIC],
     summary="Credit chain 5/6: the refund types for a loan term",
     responses=NOT_FOUND,
@@ -197,6 +220,7 @@ def get_payments_banks_refund_types(loanTermId: QueryId) -> Response[Envelope[Pa
 
 @app.get(
     "/api/v2/payments/banks/calculate",
+    operation_id="calculateBankCredit",
     middlewares=[PUBLIC],
     summary="Credit chain 6/6: the credit with its schedule, at the current price",
     responses=NOT_FOUND,

@@ -3,7 +3,6 @@ for the modification's current price (a plan stores a mark-up per cell; 0 % cell
 
 from __future__ import annotations
 
-from core.errors import InvalidInput
 from core.locale import Locale, localize
 from core.models import Organization
 from domain.catalog.payment_types import PaymentType
@@ -15,9 +14,7 @@ from domain.financing.views import installment_cell_figures, organization_ref
 from payments.models import InstallmentCell, InstallmentMatrix, InstallmentPlan, InstallmentRow
 
 
-def matrix(brand_id: str, payment_type: PaymentType, modification_id: str, *, locale: Locale) -> InstallmentMatrix:
-    if payment_type is not PaymentType.INSTALLMENT:
-        raise InvalidInput.field("query.paymentTypeId", "installment matrices exist for INSTALLMENT only")
+def matrix(brand_id: str, modification_id: str, *, locale: Locale) -> InstallmentMatrix:
     car, modification = references.car_and_modification(modification_id, brand_id=brand_id)
     price = modification["price"]
     plans: list[InstallmentPlanRecord] = []

@@ -19,6 +19,15 @@ __all__ = ["CreditFigures", "InstallmentCell", "LeasingCalculation", "Percent"]
 
 # Query parameters: a required ObjectId, named in a 400 when malformed (`query.brandId`).
 QueryId = Annotated[MongoId, Query()]
+# The installment route's `paymentTypeId` (the spec's parameter) has one meaningful value.
+InstallmentOnly = Annotated[
+    Literal[PaymentType.INSTALLMENT], Query(description="`INSTALLMENT`: installment matrices exist for it only")
+]
+# The `file` link's own parameters: it opens without headers or token until it expires.
+LinkExpires = Annotated[int | None, Query(ge=0, description="set by the `file` link: when it expires (Unix time)")]
+LinkSignature = Annotated[
+    str | None, Query(max_length=128, description="set by the `file` link: the server's signature of it")
+]
 GraphFormat = Annotated[Literal["json", "csv"], Query(description="json (default) or csv, the downloadable file")]
 
 
@@ -194,4 +203,7 @@ class SpecialOffers(ApiModel):
 class OfferGraph(ApiModel):
     offer: SpecialOffer
     schedule: list[LeasingScheduleRow | ScheduleRow] = Field(description="month by month")
-    file: str = Field(description="the same schedule as a CSV download")
+    file: str = Field(
+        description="the same schedule as a CSV download: a signed link that opens as it is (a browser, a "
+        "WebView) without headers or token, for an hour"
+    )

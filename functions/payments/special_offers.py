@@ -3,7 +3,8 @@ or the listed ones), priced on the modification's current price; and an offer's 
 as a downloadable CSV file.
 
 The file link is the graph route itself with `format=csv`, as an absolute URL under the address the
-client called the API at: it exists wherever the API runs, and is computed from the current price on
+client called the API at, signed so that it opens as a plain link (a browser, a WebView) for an hour
+without headers or token: it exists wherever the API runs, and is computed from the current price on
 request.
 """
 
@@ -12,7 +13,6 @@ from __future__ import annotations
 import csv
 import io
 from typing import Any
-from urllib.parse import urlencode
 
 from aws_lambda_powertools.event_handler import Response
 from bson import ObjectId
@@ -29,6 +29,7 @@ from domain.financing.deals import program_terms
 from domain.financing.offered import ensure_offered, offered_payment_types
 from domain.financing.records import SpecialOfferRecord
 from domain.financing.views import credit_figures, leasing_figures, organization_ref, percent
+from edge.links import signed_link
 from payments.leasing import price_terms
 from payments.models import (
     BankOfferTerms,
@@ -118,18 +119,18 @@ def graph(
     car, modification = references.car_and_modification(modification_id, car_id=car_id)
     offer = store.find_special_offer(offer_id)
     if offer is None:
-        raise NotFound("Special offer not found")
+        raise NotFound("SPECIAL_OFFER_NOT_FOUND")
     if offer["carId"] != ObjectId(car_id) or not _applies(offer, modification["_id"]):
-        raise NotFound("offerId does not belong to carId and modificationId")
+        raise NotFound("IDS_DO_NOT_MATCH", field="offerId", parent="carId, modificationId")
     ensure_offered(car, PAYMENT_TYPE_OF[offer["kind"]])
     organization = store.active_organizations([offer["organizationId"]]).get(offer["organizationId"])
     if organization is None:
-        raise NotFound("Special offer not found")
+        raise NotFound("SPECIAL_OFFER_NOT_FOUND")
     item, rows = _priced(offer, organization_ref(organization, locale), modification, locale)
     if file_format == "csv":
         return _csv(rows, f"offer-{offer_id}-schedule.csv")
-    query = urlencode({"carId": car_id, "modificationId": modification_id, "offerId": offer_id, "format": "csv"})
-    return OfferGraph(offer=item, schedule=list(rows), file=f"{api_base}{GRAPH_PATH}?{query}")
+    query = {"carId": car_id, "modificationId": modification_id, "offerId": offer_id, "format": "csv"}
+    return OfferGraph(offer=item, schedule=list(rows), file=signed_link(api_base, GRAPH_PATH, query))
 
 
 def _csv(rows: list[ScheduleRow] | list[LeasingScheduleRow], filename: str) -> Response[str]:

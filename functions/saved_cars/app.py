@@ -20,7 +20,12 @@ app = create_app(callers=callers)
 MESSAGES = {"saved": "Car saved", "removed": "Car removed from saved cars"}
 
 
-@app.get("/api/v1/saved-cars", middlewares=[PUBLIC], summary="The cars saved on this device, last saved first")
+@app.get(
+    "/api/v1/saved-cars",
+    operation_id="listSavedCars",
+    middlewares=[PUBLIC],
+    summary="The cars saved on this device, last saved first",
+)
 def get_saved_cars(limit: Limit = DEFAULT_PAGE_SIZE, offset: Offset = 0) -> Response[Envelope[CountedPage[CarItem]]]:
     caller = context.current()
     page = service.list_saved(fingerprint=caller.fingerprint, limit=limit, offset=offset, locale=caller.locale)
@@ -29,6 +34,7 @@ def get_saved_cars(limit: Limit = DEFAULT_PAGE_SIZE, offset: Offset = 0) -> Resp
 
 @app.patch(
     "/api/v1/saved-cars/<id>",
+    operation_id="toggleSavedCar",
     middlewares=[PUBLIC],
     status_code=201,
     summary="Save a car on this device, or remove it if it is saved",

@@ -11,6 +11,7 @@ from pydantic import SecretStr
 
 from core.models import CountedPage
 from domain.identity import callers
+from domain.payments.cards import CARD_NUMBER_PATTERN
 from edge import context, responses
 from edge.access import JWT
 from edge.app import create_app, lambda_entry
@@ -40,12 +41,20 @@ HISTORY_PAGE_SIZE = 50
 
 @app.get(
     "/api/v1/transactions/check-card",
+    operation_id="checkCard",
     middlewares=[JWT],
     summary="Which network a card number belongs to",
     responses={400: {"description": "Not a valid card number (length, digits, Luhn check, unknown network)"}},
 )
 def check_card(
-    cardNumber: Annotated[SecretStr, Query(max_length=40, description="16 digits, spaces allowed")],
+    cardNumber: Annotated[
+        SecretStr,
+        Query(
+            max_length=40,
+            description="16 digits, single spaces allowed between them, the last the Luhn check digit",
+            json_schema_extra={"pattern": CARD_NUMBER_PATTERN, "format": "card-number"},
+        ),
+    ],
 ) -> Response[Envelope[CardCheck]]:
     # SecretStr: Powertools logs a handler's arguments at DEBUG, and a card number must never be logged.
     return responses.ok(service.check_card(cardNumber.get_secret_value()))
@@ -53,6 +62,7 @@ def check_card(
 
 @app.post(
     "/api/v1/transactions/create",
+    operation_id="createCardPayment",
     middlewares=[JWT, IDEMPOTENT],
     summary="Start a card payment: the processor sends a code to the card holder",
     description="Sandbox: test card 8600 4954 7331 6478, any future expiry, code 666666.",
@@ -64,6 +74,7 @@ def create(body: CreateBody) -> Response[Envelope[TransactionRef]]:
 
 @app.post(
     "/api/v1/transactions/apply",
+    operation_id="confirmCardPayment",
     middlewares=[JWT, IDEMPOTENT],
     summary="Confirm a card payment with the code",
     description="`amount`, `brandId` and `orderId` must be those of the transaction. Sandbox code: 666666.",
@@ -75,6 +86,7 @@ def apply(body: ApplyBody) -> Response[Envelope[AppliedPayment]]:
 
 @app.post(
     "/api/v1/transactions/resend-code",
+    operation_id="resendPaymentCode",
     middlewares=[JWT, IDEMPOTENT],
     summary="Send the code of a pending payment again",
     responses={**CONFLICT, 429: {"description": "Too soon or too many resends; `Retry-After` says when"}},
@@ -85,6 +97,7 @@ def resend_code(body: ResendBody) -> Response[Envelope[TransactionRef]]:
 
 @app.get(
     "/api/v1/transactions/history",
+    operation_id="listCardPayments",
     middlewares=[JWT],
     summary="The payments of one of the caller's orders",
     responses={404: {"description": "No such order of the caller"}},

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
+import re
 from typing import Annotated, Any
 
 import pytest
@@ -12,18 +14,23 @@ from aws_lambda_powertools.event_handler.openapi.models import OpenAPI
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel
 
+from core.errors import Conflict
 from domain.identity import callers
+from domain.identity.provider import CodeRejected
+from domain.identity.sandbox import SandboxIdentityProvider
 from edge.access import OPTIONAL_JWT
 from edge.app import create_app
 from edge.envelope import Envelope
-from local.template import ApiRoute
-from ops.openapi import DOCUMENT, ERRORS, generate, operations, render
+from edge.error_codes import CODES
+from local.template import ROOT, ApiRoute
+from ops.openapi import DOCUMENT, generate, operations, render
 from tests.route_table import ROUTES
 
+COMMON: dict[str, list[str]] = {"userAgent": [], "fingerprint": [], "partnerKey": []}
 ACCESS_SECURITY: dict[str, Any] = {
-    "public": None,
-    "jwt": [{"bearerAuth": []}],
-    "optional_jwt": [{}, {"bearerAuth": []}],
+    "public": [COMMON],
+    "jwt": [COMMON | {"bearerAuth": []}],
+    "optional_jwt": [COMMON, COMMON | {"bearerAuth": []}],
 }
 
 
@@ -60,13 +67,15 @@ def test_every_operation_has_headers_security_and_errors_of_its_access_level(
     document: dict[str, Any], route: Any
 ) -> None:
     op = operation(document, route.method, route.path)
-    # The common headers
-    refs = [p.get("$ref") for p in op["parameters"]]
-    assert refs[:4] == [
-        f"#/components/parameters/{n}" for n in ("UserAgent", "Fingerprint", "Client", "AcceptLanguage")
-    ]
+    # The common headers are security schemes every operation requires (a client sets them once), the
+    # language an optional parameter
+    assert op["parameters"][0] == {"$ref": "#/components/parameters/AcceptLanguage"}
+    assert not [p for p in op["parameters"] if p.get("in") == "header" and p.get("required")]
     # Security and 401 follow the route's access marker
-    assert op.get("security") == ACCESS_SECURITY[route.access]
+    signed_link: list[dict[str, list[str]]] = (
+        [{"signedLink": []}] if route.path == "/api/v1/payments/special-offers/graph" else []
+    )
+    assert op.get("security") == ACCESS_SECURITY[route.access] + signed_link
     statuses = set(op["responses"])
     if route.access != "public":
         assert "401" in statuses
@@ -212,17 +221,30 @@ def test_links_chain_the_operations(document: dict[str, Any]) -> None:
         assert link["operationId"] == operation(document, "GET", following)["operationId"]
 
 
-def test_error_responses_are_the_error_envelope_with_examples(document: dict[str, Any]) -> None:
-    responses = document["components"]["responses"]
-    for status, (name, _, _example) in ERRORS.items():
-        content = responses[name]["content"]["application/json"]
-        assert content["schema"] == {"$ref": "#/components/schemas/ErrorEnvelope"}
-        assert content["example"]["statusCode"] == status
-        assert content["example"]["data"] is None
-    assert "Retry-After" in responses["TooManyRequests"]["headers"]
-    error_schema = json.dumps(document["components"]["schemas"]["ErrorEnvelope"])
-    assert "FieldError" in error_schema
-    assert "details" in error_schema
+def codes_of(response: dict[str, Any]) -> list[str]:
+    schema = response["content"]["application/json"]["schema"]
+    assert schema["allOf"][0] == {"$ref": "#/components/schemas/ErrorEnvelope"}
+    codes: list[str] = schema["allOf"][1]["properties"]["code"]["enum"]
+    return codes
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=lambda r: f"{r.method} {r.path}")
+def test_each_error_response_lists_its_codes_of_that_status_with_an_example(
+    document: dict[str, Any], route: Any
+) -> None:
+    for status, response in operation(document, route.method, route.path)["responses"].items():
+        if status.startswith(("2", "3")):  # successes, and a cached read's 304 (no body)
+            continue
+        codes = codes_of(response)
+        assert {CODES[code].http_status() for code in codes} == {int(status)}
+        example = response["content"]["application/json"]["example"]
+        assert (example["statusCode"], example["data"], example["code"] in codes) == (int(status), None, True)
+    error_schema = document["components"]["schemas"]["ErrorEnvelope"]
+    assert set(error_schema["required"]) == {"success", "statusCode", "code", "message", "data"}
+    # errors and details are left out of bodies with nothing to say: optional, never null, no default
+    for optional in ("errors", "details"):
+        assert "default" not in error_schema["properties"][optional]
+        assert "null" not in json.dumps(error_schema["properties"][optional])
 
 
 class Car(BaseModel):
@@ -240,12 +262,13 @@ def test_what_a_route_declares_itself_wins_and_gets_the_envelope() -> None:
     @app.post(
         "/api/v1/things/<id>",
         middlewares=[OPTIONAL_JWT],
+        operation_id="makeThing",
         status_code=201,
         summary="Make a thing",
         responses={409: {"description": "taken"}},
     )
     def post_thing(id: str, body: CarBody, color: Annotated[str, Query()] = "red") -> Response[Envelope[Car]]:
-        raise NotImplementedError
+        raise Conflict("PROMO_CODE_USED_UP")
 
     route = ApiRoute(function="Things", handler="things.app.lambda_handler", method="POST", path="/api/v1/things/{id}")
     declared = app.declaration("POST", "/api/v1/things/{id}")
@@ -254,13 +277,127 @@ def test_what_a_route_declares_itself_wins_and_gets_the_envelope() -> None:
     document = generate([(route, app, declared)])
     op = document["paths"]["/api/v1/things/{id}"]["post"]
     # Then its declarations are kept, the declared model is `data` in the envelope
-    assert set(op["responses"]) == {"201", "400", "401", "403", "404", "409", "413", "415", "429", "500", "503"}
+    assert set(op["responses"]) == {"201", "400", "401", "403", "409", "413", "415", "429", "500", "503"}
     assert schema_of(document, success_data(document, "POST", "/api/v1/things/{id}")) == schema_of(
         document, {"$ref": "#/components/schemas/Car"}
     )
     assert op["responses"]["409"]["description"] == "taken"
+    assert codes_of(op["responses"]["409"]) == ["PROMO_CODE_USED_UP"]
     assert op["summary"] == "Make a thing"
     assert [p["name"] for p in op["parameters"] if "name" in p] == ["id", "color"]
     assert op["requestBody"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/CarBody"}
-    assert op["security"] == [{}, {"bearerAuth": []}]
+    assert op["security"] == [COMMON, COMMON | {"bearerAuth": []}]
     assert op["tags"] == ["Things"]
+
+
+# Generated clients name their methods after these: a change breaks every partner's build, so it is
+# made here, deliberately, with a major version (CHANGELOG.md).
+OPERATION_IDS = {
+    ("POST", "/api/v1/auth/login"): "login",
+    ("POST", "/api/v1/auth/refresh-token"): "refreshToken",
+    ("GET", "/api/v1/auth/me"): "getProfile",
+    ("POST", "/api/v1/users/limit"): "verifyIdentity",
+    ("GET", "/api/v1/cars"): "listCars",
+    ("GET", "/api/v1/cars/{id}"): "getCar",
+    ("GET", "/api/v1/cars/{id}/info"): "listCarInfoBlocks",
+    ("GET", "/api/v1/cars/{id}/modifications"): "listCarModifications",
+    ("GET", "/api/v1/brands"): "listBrands",
+    ("GET", "/api/v1/brands/{id}"): "getBrand",
+    ("GET", "/api/v1/filters/bodies"): "listBodyTypes",
+    ("GET", "/api/v1/filters/powertrains"): "listPowertrains",
+    ("GET", "/api/v1/filters/all"): "getCatalogFilters",
+    ("GET", "/api/v1/saved-cars"): "listSavedCars",
+    ("PATCH", "/api/v1/saved-cars/{id}"): "toggleSavedCar",
+    ("GET", "/api/v1/dictionaries/branch/regions"): "listBranchRegions",
+    ("GET", "/api/v1/dictionaries/branch/{id}"): "getBranch",
+    ("GET", "/api/v1/dictionaries/contacts"): "getContacts",
+    ("GET", "/api/v1/dictionaries/checkout-document"): "getCheckoutDocument",
+    ("GET", "/api/v1/documents"): "listDocuments",
+    ("GET", "/api/v1/documents/offer"): "getPublicOffer",
+    ("GET", "/api/v1/documents/term-conditions"): "getTermsAndConditions",
+    ("POST", "/api/v1/orders"): "createOrder",
+    ("GET", "/api/v1/orders"): "listOrders",
+    ("POST", "/api/v1/orders/apply-promo-code"): "checkPromoCode",
+    ("GET", "/api/v1/orders/{id}"): "getOrder",
+    ("GET", "/api/v1/order-logs/steps"): "listOrderSteps",
+    ("GET", "/api/v1/payments/organizations"): "listOrganizations",
+    ("GET", "/api/v1/payments/installment"): "listInstallmentPlans",
+    ("GET", "/api/v1/payments/leasing"): "listLeasingPrograms",
+    ("POST", "/api/v1/payments/leasing/calculate"): "calculateLeasing",
+    ("GET", "/api/v1/payments/special-offers"): "listSpecialOffers",
+    ("GET", "/api/v1/payments/special-offers/leasing"): "listSpecialLeasingOffers",
+    ("GET", "/api/v1/payments/special-offers/graph"): "getSpecialOfferSchedule",
+    ("GET", "/api/v2/payments/types"): "listPaymentTypes",
+    ("GET", "/api/v2/payments/banks"): "listBankOffers",
+    ("GET", "/api/v2/payments/banks/income-types"): "listIncomeTypes",
+    ("GET", "/api/v2/payments/banks/initial-payment"): "listInitialPayments",
+    ("GET", "/api/v2/payments/banks/loan-terms"): "listLoanTerms",
+    ("GET", "/api/v2/payments/banks/refund-types"): "listRefundTypes",
+    ("GET", "/api/v2/payments/banks/calculate"): "calculateBankCredit",
+    ("GET", "/api/v1/transactions/check-card"): "checkCard",
+    ("POST", "/api/v1/transactions/create"): "createCardPayment",
+    ("POST", "/api/v1/transactions/apply"): "confirmCardPayment",
+    ("POST", "/api/v1/transactions/resend-code"): "resendPaymentCode",
+    ("GET", "/api/v1/transactions/history"): "listCardPayments",
+}
+
+
+def test_operation_ids_are_the_pinned_camel_case_verbs(document: dict[str, Any]) -> None:
+    found = {(method, path): operation(document, method, path)["operationId"] for method, path in operations(document)}
+    assert found == OPERATION_IDS
+    assert all(re.fullmatch(r"[a-z]+(?:[A-Z][a-z]+)*", name) for name in found.values())
+
+
+def test_a_route_without_an_operation_id_cannot_be_documented() -> None:
+    # Given a route that declares no operation_id
+    app = create_app(callers=callers)
+
+    @app.get("/api/v1/things", middlewares=[OPTIONAL_JWT])
+    def get_things() -> Response[Envelope[Car]]:
+        raise NotImplementedError
+
+    route = ApiRoute(function="Things", handler="things.app.lambda_handler", method="GET", path="/api/v1/things")
+    declared = app.declaration("GET", "/api/v1/things")
+    assert declared is not None
+    # When the document is generated, Then it refuses, naming the route
+    with pytest.raises(ValueError, match="GET /api/v1/things: declare operation_id="):
+        generate([(route, app, declared)])
+
+
+SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")
+
+
+def changelog_entries() -> list[tuple[str, str | None]]:
+    """(version, the sha256 of openapi.json it records) of each `## <version>` entry, newest first."""
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    entries = re.findall(r"^## (\S+)[^\n]*\n(.*?)(?=^## |\Z)", text, flags=re.MULTILINE | re.DOTALL)
+    return [(version, (re.findall(r"sha256 `([0-9a-f]{64})`", body) or [None])[0]) for version, body in entries]
+
+
+def test_any_change_of_the_document_bumps_its_semantic_version(document: dict[str, Any]) -> None:
+    entries = changelog_entries()
+    version = document["info"]["version"]
+    digest = hashlib.sha256(render(document).encode()).hexdigest()
+    assert SEMVER.match(version), f"info.version {version} is not MAJOR.MINOR.PATCH"
+    assert entries, "CHANGELOG.md has no `## <version>` entry"
+    newest, recorded = entries[0]
+    assert newest == version, f"CHANGELOG.md's newest entry is {newest}, openapi.json says {version}"
+    assert recorded == digest, (
+        f"openapi.json changed but info.version is still {version}: bump `version` in pyproject.toml "
+        "(major: a breaking change; minor: an addition; patch: a fix of the text), run `make openapi`, and "
+        f"add a CHANGELOG.md entry `## <new version>` saying what changed, with the line "
+        f"`openapi.json sha256 `<its sha256sum>``. (The document now hashes to {digest}.)"
+    )
+    versions = [tuple(int(part) for part in entry.split(".")) for entry, _ in entries]
+    assert versions == sorted(set(versions), reverse=True), "CHANGELOG.md versions must be unique, newest first"
+
+
+def test_the_identity_verification_text_names_the_sandbox_codes_it_accepts(document: dict[str, Any]) -> None:
+    # Given what the document tells a partner about verifying an identity
+    text = operation(document, "POST", "/api/v1/users/limit")["description"]
+    # Then it does not promise that any code works, and the sandbox codes it names do
+    assert "any code once" not in text
+    assert "`sandbox-verified-<n>`" in text
+    assert SandboxIdentityProvider().verify("sandbox-verified-7").pin
+    with pytest.raises(CodeRejected):
+        SandboxIdentityProvider().verify("any-code")

@@ -80,7 +80,7 @@ def in_transaction[T](work: Callable[[ClientSession], T]) -> T:
         # MongoDB labels a write conflict transient and the driver retries it inside with_transaction
         # until the operation timeout; the embedded fallback server (mongoeco) reports it at commit
         # without the label. Either way another request changed the same document: try again.
-        raise Unavailable("The data is being changed by another request; try again", retry_after=1) from None
+        raise Unavailable("DATA_BUSY", retry_after=1) from None
 
 
 def _is_write_conflict(failure: OperationFailure) -> bool:

@@ -1,7 +1,13 @@
-"""Fixed-window rate limits counted atomically in MongoDB, shared by every Lambda instance."""
+"""Fixed-window rate limits counted atomically in MongoDB, shared by every Lambda instance.
+
+Each request remembers the tightest limit it counted against (`request_quota`), which the edge answers
+as `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (IETF draft RateLimit header fields).
+"""
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import timedelta
 
 from core import clock
@@ -11,8 +17,40 @@ from data.mongo import Index, get_db
 INDEXES = [Index("rate_limits", [("expiresAt", 1)], "rate_limits_ttl", {"expireAfterSeconds": 0})]
 
 
-def hit(key: str, *, limit: int, window_seconds: int, message: str) -> None:
-    """Count one attempt for `key`; 429 with Retry-After once `limit` attempts fall in this window."""
+@dataclass(frozen=True)
+class Quota:
+    limit: int
+    remaining: int
+    reset_seconds: int  # until the window ends
+
+    def headers(self) -> dict[str, str]:
+        return {
+            "RateLimit-Limit": str(self.limit),
+            "RateLimit-Remaining": str(self.remaining),
+            "RateLimit-Reset": str(self.reset_seconds),
+        }
+
+
+_request_quota: ContextVar[Quota | None] = ContextVar("request_quota", default=None)
+
+
+def start_request() -> None:
+    _request_quota.set(None)
+
+
+def request_quota() -> Quota | None:
+    """The limit this request came closest to, if it counted against any."""
+    return _request_quota.get()
+
+
+def _remember(quota: Quota) -> None:
+    tightest = _request_quota.get()
+    if tightest is None or (quota.remaining, -quota.reset_seconds) < (tightest.remaining, -tightest.reset_seconds):
+        _request_quota.set(quota)
+
+
+def hit(key: str, *, limit: int, window_seconds: int, error_code: str) -> None:
+    """Count one attempt for `key`; 429 `error_code` with Retry-After once `limit` attempts fall in this window."""
     now = clock.now()
     window_start = int(now.timestamp()) // window_seconds * window_seconds
     counter = get_db().rate_limits.find_one_and_update(
@@ -25,6 +63,7 @@ def hit(key: str, *, limit: int, window_seconds: int, message: str) -> None:
         return_document=True,
     )
     assert counter is not None  # an upsert always returns the document
+    reset = window_start + window_seconds - int(now.timestamp())
+    _remember(Quota(limit, max(limit - counter["count"], 0), reset))
     if counter["count"] > limit:
-        retry_after = window_start + window_seconds - int(now.timestamp())
-        raise TooManyAttempts(message, retry_after=retry_after)
+        raise TooManyAttempts(error_code, retry_after=reset)

@@ -36,10 +36,13 @@ MAX_JSON_BODY_BYTES = 64 * 1024
 class AccessPolicy:
     """A route's access level, declared among the route's middlewares; the gate enforces it."""
 
-    def __init__(self, name: str, *, token_required: bool, token_accepted: bool = True) -> None:
+    def __init__(
+        self, name: str, *, token_required: bool, token_accepted: bool = True, signed_link: bool = False
+    ) -> None:
         self.name = name
         self.token_required = token_required
         self.token_accepted = token_accepted
+        self.signed_link = signed_link  # also opens, without headers or token, by a link it signed
         self.__name__ = f"access_{name}"
 
     def __call__(self, app: Any, next_middleware: NextMiddleware) -> Response:
@@ -51,11 +54,11 @@ class AccessPolicy:
             return None  # a public route ignores any Authorization header, as API Gateway would
         if not authorization:
             if self.token_required:
-                raise NotAuthenticated("Authorization header with a Bearer access token is required")
+                raise NotAuthenticated("TOKEN_MISSING")
             return None
         scheme, _, token = authorization.strip().partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
-            raise NotAuthenticated("Authorization header must be 'Bearer <access token>'")
+            raise NotAuthenticated("AUTHORIZATION_MALFORMED")
         return callers.verify_access_token(token.strip())
 
     def __repr__(self) -> str:
@@ -65,6 +68,8 @@ class AccessPolicy:
 PUBLIC = AccessPolicy("public", token_required=False, token_accepted=False)
 JWT = AccessPolicy("jwt", token_required=True)
 OPTIONAL_JWT = AccessPolicy("optional_jwt", token_required=False)
+# A JWT route whose answers the server also hands out as signed links (edge.links.signed_link).
+JWT_OR_SIGNED_LINK = AccessPolicy("jwt", token_required=True, signed_link=True)
 # What a route gets when it declares nothing: refused without a valid token.
 UNDECLARED = JWT
 
@@ -76,16 +81,13 @@ def check_request(headers: Any, policy: AccessPolicy, callers: Callers) -> Reque
     for name in REQUIRED_HEADERS:
         value = (headers.get(name) or "").strip()
         if not value:
-            raise InvalidInput(
-                f"Missing required header: {name}",
-                errors=[{"field": f"header.{name}", "message": "is required"}],
-            )
+            raise InvalidInput.field(f"header.{name}", "MISSING_HEADER", header=name)
         if len(value) > MAX_HEADER_LENGTH:
-            raise InvalidInput.field(f"header.{name}", f"must be at most {MAX_HEADER_LENGTH} characters")
+            raise InvalidInput.field(f"header.{name}", "HEADER_TOO_LONG", header=name, max=MAX_HEADER_LENGTH)
         values[name] = value
     partner = callers.partner_name(values["client"])
     if partner is None:
-        raise NotPermitted("Unknown or inactive client key")
+        raise NotPermitted("CLIENT_KEY_UNKNOWN")
     user_id = policy.authenticate(headers.get("Authorization"), callers)
     return RequestContext(
         locale=parse_accept_language(headers.get("accept-language")),
@@ -94,6 +96,23 @@ def check_request(headers: Any, policy: AccessPolicy, callers: Callers) -> Reque
         user_id=user_id,
         callers=callers,
     )
+
+
+def refuse_unknown_query_parameters(event: Any, declared: frozenset[str]) -> None:
+    """A query parameter the route does not declare is a 400 naming it: a misspelt filter (`?brand=`)
+    would otherwise be ignored and answer everything."""
+    given = set(event.multi_value_query_string_parameters or {}) | set(event.query_string_parameters or {})
+    unknown = sorted(given - declared)
+    if unknown:
+        named = unknown[:10]
+        raise InvalidInput(
+            "QUERY_PARAMETER_UNKNOWN",
+            errors=[
+                {"field": f"query.{name}", "code": "QUERY_PARAMETER_UNKNOWN", "params": {"names": name}}
+                for name in named
+            ],
+            names=", ".join(named),
+        )
 
 
 def require_json_body(event: Any, takes_body: bool) -> None:
@@ -107,11 +126,11 @@ def require_json_body(event: Any, takes_body: bool) -> None:
     # Counted in the characters the parser would read (base64 spends 4 on 3 bytes), before decoding.
     sent = len(event.body or "") * 3 // 4 if event.is_base64_encoded else len(event.body or "")
     if sent > MAX_JSON_BODY_BYTES:
-        raise BodyTooLarge(f"Request body is larger than this route takes ({MAX_JSON_BODY_BYTES // 1024} KB)")
+        raise BodyTooLarge(kb=MAX_JSON_BODY_BYTES // 1024)
     try:
         event.decoded_body  # noqa: B018 (decoding is the check)
     except ValueError:
-        raise InvalidInput.field("body", "must be UTF-8 encoded JSON") from None
+        raise InvalidInput.field("body", "BODY_NOT_UTF8") from None
     parse_json_body(event)
 
 
@@ -121,9 +140,9 @@ def parse_json_body(event: Any) -> None:
     try:
         event.json_body  # noqa: B018 (parsing is the check)
     except RecursionError:
-        raise InvalidInput.field("body", "is nested too deeply") from None
+        raise InvalidInput.field("body", "BODY_TOO_DEEP") from None
     except json.JSONDecodeError:
         pass  # not JSON at all: validation answers with its own 400
     except ValueError:
         # An integer literal longer than Python converts (sys.get_int_max_str_digits(), 4,300 digits).
-        raise InvalidInput.field("body", "holds a number with too many digits") from None
+        raise InvalidInput.field("body", "NUMBER_TOO_LONG") from None

@@ -2,15 +2,17 @@
 
 app = create_app(callers=callers)  # domain.identity.callers: what the gate asks about a caller
 
-@app.get("/api/v1/auth/me", middlewares=[JWT])
+@app.get("/api/v1/auth/me", operation_id="getProfile", middlewares=[JWT])
 def me() -> Response[Envelope[Profile]]: ...
 
 lambda_handler = lambda_entry(app)
 
 A route declares its access level among its middlewares (`PUBLIC`, `JWT`, `OPTIONAL_JWT`; none is JWT),
-what it returns as its return annotation, its success status as `status_code=` and its own error
-statuses as `responses=`. `ApiResolver` records each declaration (`app.declarations`), which the gate
-enforces in `lambda_entry`, before Powertools sees the event, and `ops.openapi` documents.
+what it returns as its return annotation, its success status as `status_code=`, its own error
+statuses as `responses=` and its stable name as `operation_id=` (a camelCase verb: the method name of
+generated clients, so it never changes by accident; tests/unit/test_openapi.py pins them).
+`ApiResolver` records each declaration (`app.declarations`), which the gate enforces in
+`lambda_entry`, before Powertools sees the event, and `ops.openapi` documents.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError, ResponseValidationError
+from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEvent
@@ -33,17 +36,21 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel
 from pymongo.errors import AutoReconnect, ConnectionFailure, ExecutionTimeout, NetworkTimeout
 
-from core.errors import AppError
+from core.errors import AppError, FieldProblem, InvalidInput
+from core.locale import Locale, parse_accept_language
 from core.observability import logger, metrics
 from core.serialization import to_json
 from core.settings import get_settings
-from data import outbox
-from edge import cors, responses, snapstart
-from edge.access import UNDECLARED, AccessPolicy, check_request, require_json_body
+from data import outbox, rate_limit
+from edge import caching, cors, links, responses, snapstart
+from edge.access import UNDECLARED, AccessPolicy, check_request, refuse_unknown_query_parameters, require_json_body
 from edge.context import Callers, RequestContext, set_current
+from edge.error_codes import field_code
 from edge.errors import headers_of, status_of
+from edge.headers import set_headers
 
 ROUTE_SIGNATURE = inspect.signature(APIGatewayRestResolver.route)
+CONTENT_LANGUAGE = "Content-Language"
 DATABASE_ERRORS: list[type[Exception]] = [ConnectionFailure, AutoReconnect, NetworkTimeout, ExecutionTimeout]
 
 
@@ -52,11 +59,13 @@ def _field_name(location: tuple[Any, ...]) -> str:
     return ".".join(str(part) for part in location)
 
 
-def validation_errors(exc: RequestValidationError) -> list[dict[str, str]]:
-    return [
-        {"field": _field_name(tuple(error.get("loc", ()))), "message": str(error.get("msg", "is invalid"))}
-        for error in exc.errors()
-    ]
+def validation_problems(exc: RequestValidationError) -> list[FieldProblem]:
+    """Each invalid input with its code (never pydantic's own English words)."""
+    problems: list[FieldProblem] = []
+    for error in exc.errors():
+        code, params = field_code(error)
+        problems.append({"field": _field_name(tuple(error.get("loc", ()))), "code": code, "params": params})
+    return problems
 
 
 @dataclass(frozen=True)
@@ -68,34 +77,51 @@ class RouteDeclaration:
     func: Callable[..., Any]
     access: AccessPolicy
     takes_body: bool
+    query_names: frozenset[str]  # the query parameters it declares; any other is refused (400)
     status_code: int
     errors: Mapping[int, str]  # the route's own error statuses -> when
     middlewares: tuple[Callable[..., Any], ...]  # the route's own middlewares, besides its access level
+    operation_id: str | None  # the route's stable name in openapi.json and generated clients (`listCars`)
+    cache_control: str | None  # a cached read: ETag, this Cache-Control, 304 on If-None-Match (edge.caching)
 
 
 def _openapi_path(rule: str) -> str:
     return re.sub(r"<(\w+)>", r"{\1}", rule)
 
 
-def _takes_body(func: Callable[..., Any]) -> bool:
-    # A body is a parameter typed with a pydantic model; path and query parameters are plain values.
-    # Only the parameters' annotations are resolved: resolving the return annotation would build every
-    # route's generic response model (Envelope[Page[...]]) at cold start; Powertools builds the one a
-    # request needs on first use.
+def _inputs(func: Callable[..., Any], path_names: set[str]) -> tuple[bool, frozenset[str]]:
+    """Whether the route takes a body (a parameter typed with a pydantic model), and the names of its
+    query parameters (every other parameter that is not in the path, by its alias when it has one).
+    Only the parameters' annotations are resolved: resolving the return annotation would build every
+    route's generic response model (Envelope[Page[...]]) at cold start; Powertools builds the one a
+    request needs on first use."""
     parameters = inspect.signature(func).parameters
     annotations = {name: hint for name, hint in func.__annotations__.items() if name in parameters}
-    hints = typing.get_type_hints(SimpleNamespace(__annotations__=annotations), globalns=func.__globals__)
-    return any(isinstance(hint, type) and issubclass(hint, BaseModel) for hint in hints.values())
+    hints = typing.get_type_hints(
+        SimpleNamespace(__annotations__=annotations), globalns=func.__globals__, include_extras=True
+    )
+    takes_body, query = False, set()
+    for name, hint in hints.items():
+        bare = hint.__origin__ if typing.get_origin(hint) is typing.Annotated else hint
+        if isinstance(bare, type) and issubclass(bare, BaseModel):
+            takes_body = True
+        elif name not in path_names:
+            aliases = [
+                item.alias for item in getattr(hint, "__metadata__", ()) if isinstance(item, Query) and item.alias
+            ]
+            query.add(aliases[0] if aliases else name)
+    return takes_body, frozenset(query)
 
 
 class ApiResolver(APIGatewayRestResolver):
     """Powertools' REST resolver that records each route's declaration in `declarations`."""
 
-    def __init__(self, callers: Callers) -> None:
+    def __init__(self, callers: Callers, reads_cache_control: str | None = None) -> None:
         # A response that does not match its declared model is our bug: 500, never the caller's 400.
         super().__init__(enable_validation=True, response_validation_error_http_code=HTTPStatus.INTERNAL_SERVER_ERROR)
         self.declarations: dict[tuple[str, str], RouteDeclaration] = {}
         self.callers = callers
+        self.reads_cache_control = reads_cache_control
 
     def route(self, rule: str, method: str | list[str] | tuple[str], *args: Any, **kwargs: Any) -> Callable[[Any], Any]:
         # get(), post()... call route() with every argument by position: bind them to Powertools' own
@@ -121,11 +147,21 @@ class ApiResolver(APIGatewayRestResolver):
 
         def declare(func: Any) -> Any:
             methods = [method] if isinstance(method, str) else list(method)
-            takes_body = _takes_body(func)
+            takes_body, query_names = _inputs(func, set(re.findall(r"<(\w+)>", rule)))
             for item in methods:
                 path = _openapi_path(rule)
                 self.declarations[(item.upper(), path)] = RouteDeclaration(
-                    item.upper(), path, func, access, takes_body, status_code, errors, tuple(route_middlewares)
+                    item.upper(),
+                    path,
+                    func,
+                    access,
+                    takes_body,
+                    query_names,
+                    status_code,
+                    errors,
+                    tuple(route_middlewares),
+                    given["operation_id"],
+                    self.reads_cache_control if item.upper() == "GET" else None,
                 )
             return register(func)
 
@@ -135,43 +171,53 @@ class ApiResolver(APIGatewayRestResolver):
         return self.declarations.get((method.upper(), resource))
 
 
-def create_app(*, callers: Callers) -> ApiResolver:
+def create_app(*, callers: Callers, reads_cache_control: str | None = None) -> ApiResolver:
     """The resolver of one function. `callers` answers the gate's questions about a caller (partner key,
-    access token, does the user exist)."""
-    app = ApiResolver(callers)
+    access token, does the user exist). With `reads_cache_control` (edge.caching.READS_CACHE_CONTROL),
+    its GET answers carry an ETag and that Cache-Control, and answer 304 when the client's copy is current."""
+    app = ApiResolver(callers, reads_cache_control)
 
     @app.exception_handler(AppError)
     def handle_app_error(exc: AppError) -> Response:
         if status_of(exc) >= 500:
-            logger.error("request failed", extra={"status": status_of(exc), "reason": exc.message})
+            logger.error("request failed", extra={"status": status_of(exc), "code": exc.code})
         return responses.refusal(exc)
 
     @app.exception_handler(RequestValidationError)
     def handle_validation_error(exc: RequestValidationError) -> Response:
-        errors = validation_errors(exc)
-        summary = "; ".join(f"{error['field']}: {error['message']}" for error in errors[:5])
-        return responses.error(400, f"Validation failed: {summary}", errors=errors)
+        problems = validation_problems(exc)
+        fields = ", ".join(dict.fromkeys(problem["field"] for problem in problems))
+        return responses.refusal(InvalidInput("VALIDATION_FAILED", errors=problems, fields=fields))
 
     @app.exception_handler(ResponseValidationError)
     def handle_response_validation_error(exc: ResponseValidationError) -> Response:
         # Where and why only: the values may be tokens or personal data.
         mismatches = [{"loc": error.get("loc"), "type": error.get("type")} for error in exc.errors()]
         logger.error("response does not match its declared model", extra={"errors": mismatches})
-        return responses.error(500, "Internal server error")
+        return responses.error(500, "INTERNAL_ERROR")
 
     @app.exception_handler(DATABASE_ERRORS)
     def handle_database_unavailable(exc: Exception) -> Response:
         logger.exception("database unavailable")
-        return responses.error(503, "Service temporarily unavailable, try again later")
+        return responses.error(503, "SERVICE_UNAVAILABLE")
 
     @app.exception_handler(Exception)
     def handle_unexpected(exc: Exception) -> Response:
         logger.exception("unexpected error")
-        return responses.error(500, "Internal server error")
+        return responses.error(500, "INTERNAL_ERROR")
 
     @app.not_found
     def handle_not_found(exc: Exception) -> Response:
-        return responses.error(404, "Route not found")
+        # API Gateway matched a declared route, but its path parameter holds characters the resolver's
+        # route pattern refuses (`/cars/%22`): the id is malformed, the route exists.
+        event = app.current_event
+        if app.declaration(event.http_method, event.resource) is not None and event.path_parameters:
+            malformed: list[FieldProblem] = [
+                {"field": f"path.{name}", "code": "WRONG_FORMAT", "params": {}} for name in event.path_parameters
+            ]
+            fields = ", ".join(problem["field"] for problem in malformed)
+            return responses.refusal(InvalidInput("VALIDATION_FAILED", errors=malformed, fields=fields))
+        return responses.error(404, "ROUTE_NOT_FOUND")
 
     return app
 
@@ -187,32 +233,58 @@ def gate(app: ApiResolver, event: dict[str, Any]) -> RequestContext | None:
     if declared is None and method == "OPTIONS":
         return None
     proxy_event = APIGatewayProxyEvent(event)
+    if (
+        declared is not None
+        and declared.access.signed_link
+        and links.is_signed_link(proxy_event.query_string_parameters)
+    ):
+        links.check_signed_link(declared.path, proxy_event.query_string_parameters or {})
+        refuse_unknown_query_parameters(proxy_event, declared.query_names)
+        return RequestContext(locale=parse_accept_language(proxy_event.headers.get("accept-language")))
     caller = check_request(proxy_event.headers, declared.access if declared else UNDECLARED, app.callers)
+    if declared is not None:
+        refuse_unknown_query_parameters(proxy_event, declared.query_names)
     require_json_body(proxy_event, declared.takes_body if declared else False)
     return caller
 
 
-def _refusal(status: int, message: str, **extra: Any) -> dict[str, Any]:
+def _refusal(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> dict[str, Any]:
     """The proxy response of a request the gate turned away: the API's envelope, as the resolver sends it."""
-    headers = {"Content-Type": ["application/json"]}
-    headers.update({name: [value] for name, value in (extra.pop("headers", None) or {}).items()})
-    body = to_json(responses.envelope(status, message, None, **extra))
-    return {"statusCode": status, "multiValueHeaders": headers, "body": body, "isBase64Encoded": False}
+    multi_value_headers = {"Content-Type": ["application/json"]} | {k: [v] for k, v in (headers or {}).items()}
+    return {
+        "statusCode": status,
+        "multiValueHeaders": multi_value_headers,
+        "body": to_json(body),
+        "isBase64Encoded": False,
+    }
 
 
 def gate_or_refuse(app: ApiResolver, event: dict[str, Any]) -> dict[str, Any] | None:
     """Run the gate; the response to send instead of resolving the event, if it refuses."""
     try:
-        set_current(gate(app, event) or RequestContext())
+        set_current(gate(app, event) or RequestContext(locale=request_locale(event)))
     except AppError as refused:
-        return _refusal(status_of(refused), refused.message, errors=refused.errors, headers=headers_of(refused))
+        return _refusal(status_of(refused), responses.refusal_envelope(refused), headers_of(refused))
     except tuple(DATABASE_ERRORS):
         logger.exception("database unavailable")
-        return _refusal(503, "Service temporarily unavailable, try again later")
+        return _refusal(503, responses.error_envelope(503, "SERVICE_UNAVAILABLE"))
     except Exception:
         logger.exception("unexpected error")
-        return _refusal(500, "Internal server error")
+        return _refusal(500, responses.error_envelope(500, "INTERNAL_ERROR"))
     return None
+
+
+def request_locale(event: dict[str, Any]) -> Locale:
+    return parse_accept_language(APIGatewayProxyEvent(event).headers.get("accept-language"))
+
+
+def with_language(result: dict[str, Any], locale: Locale) -> dict[str, Any]:
+    """Say the answer's language (`Content-Language`) on a proxy result, in whichever header map it uses."""
+    if "multiValueHeaders" in result:
+        result["multiValueHeaders"] = {**(result.get("multiValueHeaders") or {}), CONTENT_LANGUAGE: [locale]}
+    else:
+        result["headers"] = {**(result.get("headers") or {}), CONTENT_LANGUAGE: locale}
+    return result
 
 
 def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
@@ -226,14 +298,23 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
     @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True)
     @metrics.log_metrics(capture_cold_start_metric=True)
     def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-        set_current(RequestContext())  # nothing of the previous invocation leaks into this one
+        # Nothing of the previous invocation leaks into this one; the gate's refusals speak the language too.
+        locale = request_locale(event)
+        set_current(RequestContext(locale=locale))
+        rate_limit.start_request()
         refused = gate_or_refuse(app, event)
         if refused is not None:
-            return cors.add_headers(event, refused)
+            return with_language(cors.add_headers(event, refused), locale)
         outbox.start_request()
         response = app.resolve(event, context)
         outbox.flush()  # the events this request committed, right away (best effort, never raises)
-        return cors.add_headers(event, response)
+        quota = rate_limit.request_quota()
+        if quota is not None:
+            set_headers(response, quota.headers())
+        declared = app.declaration(str(event.get("httpMethod", "")), str(event.get("resource", "")))
+        if declared is not None and declared.cache_control is not None:
+            response = caching.revalidate(event, response, declared.cache_control)
+        return with_language(cors.add_headers(event, response), locale)
 
     snapstart.register(app)
     return lambda_handler

@@ -18,12 +18,32 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from core.settings import get_settings
+from edge.headers import header_value, set_headers
 
 ALLOWED_METHODS = ("GET", "POST", "PATCH", "OPTIONS")
 # The common headers of every request, the token, the body's type and the idempotency key.
-ALLOWED_HEADERS = ("Authorization", "Content-Type", "fingerprint", "client", "Accept-Language", "Idempotency-Key")
-# What a browser script may read beyond the CORS-safelisted headers: when to retry, and the key echoed.
-EXPOSED_HEADERS = ("Retry-After", "Idempotency-Key", "Content-Disposition")
+ALLOWED_HEADERS = (
+    "Authorization",
+    "Content-Type",
+    "fingerprint",
+    "client",
+    "Accept-Language",
+    "Idempotency-Key",
+    "If-None-Match",
+)
+# What a browser script may read beyond the CORS-safelisted headers: when to retry and how much budget is
+# left, whether an answer is a replay, the key echoed, the file name, the answer's language, its ETag.
+EXPOSED_HEADERS = (
+    "Retry-After",
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+    "Idempotency-Key",
+    "Idempotent-Replayed",
+    "Content-Disposition",
+    "Content-Language",
+    "ETag",
+)
 PREFLIGHT_MAX_AGE_SECONDS = 600
 ANY_PORT = ":*"
 
@@ -69,21 +89,6 @@ def preflight_headers(origin: str | None) -> dict[str, str] | None:
     }
 
 
-def request_origin(event: Mapping[str, Any]) -> str | None:
-    """The Origin header of an API Gateway (REST, v1) event, whatever its case."""
-    for name, value in (event.get("headers") or {}).items():
-        if name.lower() == "origin":
-            return str(value)
-    return None
-
-
 def add_headers(event: Mapping[str, Any], result: dict[str, Any]) -> dict[str, Any]:
     """Put the CORS headers of `event`'s origin on a function's proxy result."""
-    headers = response_headers(request_origin(event))
-    if "multiValueHeaders" in result:
-        multi = result["multiValueHeaders"]
-        for name, value in headers.items():
-            multi[name] = [value]
-    else:
-        result["headers"] = {**(result.get("headers") or {}), **headers}
-    return result
+    return set_headers(result, response_headers(header_value(event, "Origin")))

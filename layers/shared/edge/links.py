@@ -1,8 +1,17 @@
-"""Links to files the API itself serves (a schedule as CSV): under the URL the client called the API at."""
+"""Links to files the API itself serves (a schedule as CSV): under the URL the client called the API at,
+signed so that they open as plain links."""
 
 from __future__ import annotations
 
+import hmac
+from collections.abc import Mapping
+from urllib.parse import urlencode
+
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEvent
+
+from core import clock
+from core.errors import NotPermitted
+from core.secrets import keyed_hash
 
 
 def api_base_url(event: APIGatewayProxyEvent) -> str:
@@ -14,3 +23,34 @@ def api_base_url(event: APIGatewayProxyEvent) -> str:
     called, route = event.request_context.path or event.path, event.path
     prefix = called[: -len(route)] if route and called.endswith(route) else ""
     return f"{scheme}://{host}{prefix}"
+
+
+# A signed link is opened as it is (a browser, a WebView, a download manager): no common headers, no token.
+# It names one answer (its path and query), which the server signed for a caller it had let in, for a while.
+LINK_LIFETIME_SECONDS = 3600
+SIGNATURE, EXPIRES = "signature", "expires"
+
+
+def _signature(path: str, query: Mapping[str, str]) -> str:
+    canonical = urlencode(sorted((name, value) for name, value in query.items() if name != SIGNATURE))
+    return keyed_hash("signed-link", f"{path}?{canonical}")
+
+
+def signed_link(api_base: str, path: str, query: Mapping[str, str]) -> str:
+    """An absolute link to `path?query` that works without credentials until it expires."""
+    signed = {**query, EXPIRES: str(int(clock.now().timestamp()) + LINK_LIFETIME_SECONDS)}
+    signed[SIGNATURE] = _signature(path, signed)
+    return f"{api_base}{path}?{urlencode(signed)}"
+
+
+def is_signed_link(query: Mapping[str, str] | None) -> bool:
+    return bool(query) and SIGNATURE in (query or {})
+
+
+def check_signed_link(path: str, query: Mapping[str, str]) -> None:
+    """Raise NotPermitted unless `query` carries this path's valid, unexpired signature."""
+    expires = query.get(EXPIRES, "")
+    # As bytes: compare_digest refuses str with non-ASCII characters, and a query may hold any.
+    valid = hmac.compare_digest(query.get(SIGNATURE, "").encode(), _signature(path, query).encode())
+    if not valid or not expires.isdigit() or int(expires) < clock.now().timestamp():
+        raise NotPermitted("LINK_INVALID_OR_EXPIRED")

@@ -19,6 +19,7 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
+from core.errors import invalid_value
 from core.pinfl import pinfl_is_valid
 
 E164 = re.compile(r"^\+[1-9]\d{7,14}$")
@@ -29,24 +30,24 @@ DEFAULT_PAGE_SIZE = 10
 
 def _object_id(value: str) -> str:
     if not ObjectId.is_valid(value):
-        raise ValueError("must be a 24-character hexadecimal id")
+        raise invalid_value("INVALID_ID")
     return value.lower()
 
 
 def _phone(value: str) -> str:
     compact = re.sub(r"[\s()-]", "", value)
     if not E164.match(compact):
-        raise ValueError("must be an international number with country prefix, e.g. +998901234567")
+        raise invalid_value("INVALID_PHONE")
     return compact
 
 
 def _pinfl(value: str) -> str:
     if not pinfl_is_valid(value):
-        raise ValueError("must be a 14-digit PINFL with a valid check digit")
+        raise invalid_value("INVALID_PINFL")
     return value
 
 
-class _DocumentedAs:
+class DocumentedAs:
     """Adds keywords to a type's JSON schema without changing how it validates (the validator's own
     message stays the one a client sees)."""
 
@@ -63,10 +64,32 @@ MongoId = Annotated[
     str,
     StringConstraints(strip_whitespace=True),
     AfterValidator(_object_id),
-    _DocumentedAs(pattern="^[0-9a-fA-F]{24}$", description="a 24-character hexadecimal id"),
+    DocumentedAs(pattern="^[0-9a-fA-F]{24}$", description="a 24-character hexadecimal id"),
 ]
-Phone = Annotated[str, AfterValidator(_phone)]
-Pinfl = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(_pinfl)]
+# Spaces, dashes and brackets are ignored: "+998 (90) 123-45-67" is +998901234567.
+Phone = Annotated[
+    str,
+    AfterValidator(_phone),
+    DocumentedAs(
+        pattern=r"^[ ()-]*\+[ ()-]*[1-9](?:[ ()-]*[0-9]){7,14}[ ()-]*$",
+        description="international format: `+` and 8-15 digits (spaces, dashes and brackets ignored)",
+        examples=["+998901234567"],
+    ),
+]
+# `format: pinfl` names the check digit no pattern can state (tests/schemathesis_formats.py generates it).
+Pinfl = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True),
+    AfterValidator(_pinfl),
+    DocumentedAs(
+        pattern="^[0-9]{14}$",
+        format="pinfl",
+        description="PINFL: 14 digits, the last the check digit of the first 13 (weights 7, 3, 1 repeated, sum mod 10)",
+        examples=["30101990000014"],
+    ),
+]
+# A text that is not blank once trimmed (the server trims every string).
+NOT_BLANK = DocumentedAs(pattern=r"\S")
 
 # Money is whole sums. Far above any car, and keeps tiyin (sums x 100) inside 64 bits.
 MAX_MONEY = 10**12
@@ -75,7 +98,7 @@ MAX_MONEY = 10**12
 def _not_a_boolean(value: object) -> object:
     # JSON true is a number to lax coercion (1 sum); no client means a boolean as an amount of money.
     if isinstance(value, bool):
-        raise ValueError("must be a number of sums, not true or false")
+        raise invalid_value("NUMBER_NOT_BOOLEAN")
     return value
 
 

@@ -18,7 +18,7 @@ def set_price(modification_id: ObjectId, price: int, *, by: str, cause: str) -> 
     def work(session: ClientSession) -> PriceChange:
         found = store.set_price(modification_id, price, session=session)
         if found is None:
-            raise NotFound("No modification with this id", details={"modificationId": str(modification_id)})
+            raise NotFound("MODIFICATION_NOT_FOUND", details={"modificationId": str(modification_id)})
         car, before = found
         change = PriceChange(
             _id=ids.new_id(),

@@ -20,10 +20,10 @@ def parse_ids(value: str | None, field: str) -> list[ObjectId]:
     """`"id1,id2"` as ObjectIds; blanks are skipped, anything else malformed is a 400 naming the field."""
     parts = [part.strip() for part in (value or "").split(",") if part.strip()]
     if len(parts) > MAX_IDS:
-        raise InvalidInput.field(field, f"at most {MAX_IDS} ids")
+        raise InvalidInput.field(field, "TOO_MANY_IDS", max=MAX_IDS)
     for part in parts:
         if not ObjectId.is_valid(part):
-            raise InvalidInput.field(field, f"'{part[:30]}' is not a 24-character hexadecimal id")
+            raise InvalidInput.field(field, "INVALID_ID")
     return list(dict.fromkeys(ObjectId(part) for part in parts))
 
 
@@ -41,9 +41,9 @@ def car_filter(
     search: str | None,
 ) -> dict[str, Any]:
     """The cars query. `min`/`max` bound `priceFrom`, the price the list shows; `search` finds the cars
-    whose name (any locale) or brand's name has words starting with the term's (`domain.catalog.search`)."""
-    if min_price is not None and max_price is not None and min_price > max_price:
-        raise InvalidInput.field("query.min", "must not be greater than max")
+    whose name (any locale) or brand's name has words starting with the term's (`domain.catalog.search`).
+    A range with `min` above `max` matches nothing, like any empty range (OpenAPI cannot say min <= max,
+    so it is no error)."""
     query: dict[str, Any] = dict(ACTIVE_CAR)
     if brand_ids:
         query["brandId"] = {"$in": brand_ids}

@@ -73,8 +73,10 @@ _MISSING = object()  # a field the stored record lacks (differs from any value, 
 class DataSetRefused(InvalidInput):
     """The file is not a valid data set: `problems` name each record and field."""
 
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__(f"The data set has {len(problems)} problem(s); nothing was imported")
+    default_code = "DATA_SET_REFUSED"
+
+    def __init__(self, *, problems: list[str]) -> None:
+        super().__init__()
         self.problems = problems
 
 
@@ -93,11 +95,11 @@ def parse(text: str) -> DataSet:
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as error:
-        raise DataSetRefused([broken_json(text, error)]) from None
+        raise DataSetRefused(problems=[broken_json(text, error)]) from None
     try:
         return DataSet.model_validate(raw)
     except ValidationError as error:
-        raise DataSetRefused([f"{location(e['loc'])}: {e['msg']}" for e in error.errors()]) from None
+        raise DataSetRefused(problems=[f"{location(e['loc'])}: {e['msg']}" for e in error.errors()]) from None
 
 
 def location(loc: Iterable[int | str]) -> str:
@@ -369,7 +371,7 @@ def plan(data: DataSet, *, session: ClientSession | None = None) -> Plan:
     files = {section: documents(data, section) for section in SECTIONS if getattr(data, section) is not None}
     stored = _stored(session)
     if problems := problems_of(files, stored):
-        raise DataSetRefused(problems)
+        raise DataSetRefused(problems=problems)
     staying = _staying(files, stored, session)
     planned = []
     for section, docs in files.items():
@@ -420,7 +422,7 @@ def data_set_of(stored: dict[str, list[Document]]) -> DataSet:
     try:
         return DataSet.model_validate(raw)
     except ValidationError as error:  # the documents hold what the file format cannot say
-        raise DataSetRefused([f"{location(e['loc'])}: {e['msg']} (stored)" for e in error.errors()]) from None
+        raise DataSetRefused(problems=[f"{location(e['loc'])}: {e['msg']} (stored)" for e in error.errors()]) from None
 
 
 def export_data_set() -> DataSet:

@@ -19,17 +19,17 @@ def set_quantity(
     branch_id: ObjectId, modification_id: ObjectId, color_id: ObjectId, quantity: int, *, by: str, cause: str
 ) -> StockChange:
     if quantity < 0:
-        raise InvalidInput("The quantity cannot be negative")
+        raise InvalidInput("STOCK_QUANTITY_NEGATIVE")
     branch = store.find_any_branch(branch_id)
     if branch is None:
-        raise NotFound("No branch with this id", details={"branchId": str(branch_id)})
+        raise NotFound("BRANCH_NOT_FOUND", details={"branchId": str(branch_id)})
     car = catalog.find_car_of_modification(modification_id)
     if car is None:
-        raise NotFound("No active car has this modification", details={"modificationId": str(modification_id)})
+        raise NotFound("MODIFICATION_NOT_FOUND", details={"modificationId": str(modification_id)})
     if color_id not in {color["_id"] for color in catalog.car_colors(car["_id"])}:
-        raise NotFound("The car has no color with this id", details={"colorId": str(color_id)})
+        raise NotFound("COLOR_NOT_FOUND", details={"colorId": str(color_id)})
     if car.get("brandId") not in branch.get("brandIds", []):
-        raise InvalidInput("The branch does not sell this car's brand", details={"branchId": str(branch_id)})
+        raise NotFound("BRANCH_DOES_NOT_SELL_BRAND", details={"branchId": str(branch_id)})
 
     def work(session: ClientSession) -> StockChange:
         before = store.set_stock(branch_id, car["_id"], modification_id, color_id, quantity, session=session)

@@ -28,7 +28,7 @@ def add_partner(name: str) -> tuple[PartnerRecord, str]:
 def set_active(name: str, *, active: bool) -> PartnerRecord:
     found = store.set_partner_active(name, active, at=clock.now())
     if found is None:
-        raise NotFound("No partner with this name", details={"name": name})
+        raise NotFound("PARTNER_NOT_FOUND", partner=name)
     return found
 
 
@@ -37,5 +37,5 @@ def rotate_key(name: str, *, grace: timedelta) -> tuple[PartnerRecord, str]:
     key, now = new_key(), clock.now()
     rotated = store.replace_key(name, store.hash_client_key(key), previous_until=now + grace, at=now)
     if rotated is None:
-        raise NotFound("No partner with this name", details={"name": name})
+        raise NotFound("PARTNER_NOT_FOUND", partner=name)
     return rotated, key

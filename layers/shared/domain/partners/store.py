@@ -104,7 +104,7 @@ def insert_partner(key_hash: str, name: str, *, at: datetime) -> PartnerRecord:
     try:
         _partners().insert_one(record)
     except DuplicateKeyError as exc:
-        raise Conflict("A partner with this name exists", details={"name": name}) from exc
+        raise Conflict("PARTNER_NAME_TAKEN", partner=name) from exc
     return record
 
 

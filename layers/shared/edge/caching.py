@@ -1,0 +1,45 @@
+"""ETag and Cache-Control on the reads of the catalog and the dictionaries; 304 when the client's copy is
+still current (`If-None-Match`).
+
+The ETag is a hash of the serialized answer (weak: a gateway may compress it), computed once on the
+body the resolver already made, so it costs a hash of a few kilobytes and no database work. The
+answers vary by language and, for `saved` on cars, by device: private caches only (the app's own),
+never a shared one, and `Vary` names what they depend on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from edge.headers import header_value, set_headers
+
+# A minute of reuse without asking; after that the app revalidates and most answers are a bodiless 304.
+READS_CACHE_CONTROL = "private, max-age=60"
+VARY = ("Accept-Language", "fingerprint")
+
+
+def etag_of(body: str) -> str:
+    return f'W/"{hashlib.blake2b(body.encode(), digest_size=16).hexdigest()}"'
+
+
+def _matches(if_none_match: str, etag: str) -> bool:
+    """RFC 9110 weak comparison: any listed tag with the same opaque value, or `*`."""
+    opaque = etag.removeprefix("W/")
+    listed = [tag.strip().removeprefix("W/") for tag in if_none_match.split(",")]
+    return "*" in listed or opaque in listed
+
+
+def revalidate(event: dict[str, Any], result: dict[str, Any], cache_control: str) -> dict[str, Any]:
+    """Put ETag and Cache-Control on a 200 answer; a 304 without a body when the request's
+    If-None-Match names its ETag."""
+    if result.get("statusCode") != 200:
+        return result
+    etag = etag_of(str(result.get("body") or ""))
+    headers = {"ETag": etag, "Cache-Control": cache_control, "Vary": ", ".join(VARY)}
+    if _matches(header_value(event, "If-None-Match") or "", etag):
+        result = {**result, "statusCode": 304, "body": "", "isBase64Encoded": False}
+        for mapping in ("headers", "multiValueHeaders"):
+            if result.get(mapping):
+                result[mapping] = {k: v for k, v in result[mapping].items() if k.lower() != "content-type"}
+    return set_headers(result, headers)

@@ -1,0 +1,37 @@
+"""Reading a request's headers from an API Gateway (REST, v1) event and adding headers to a proxy result."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+# Headers whose values are lists: a second setter adds to them instead of replacing them.
+LISTS = frozenset({"vary"})
+
+
+def header_value(event: Mapping[str, Any], name: str) -> str | None:
+    """A request header of the event, whatever its case."""
+    wanted = name.lower()
+    for key, value in (event.get("headers") or {}).items():
+        if key.lower() == wanted:
+            return str(value)
+    return None
+
+
+def set_headers(result: dict[str, Any], headers: Mapping[str, str]) -> dict[str, Any]:
+    """Put `headers` on a function's proxy result (`multiValueHeaders` when it has them, else `headers`);
+    `Vary` values are added to those already there."""
+    key = "multiValueHeaders" if "multiValueHeaders" in result else "headers"
+    current: dict[str, Any] = dict(result.get(key) or {})
+    for name, given in headers.items():
+        value = given
+        existing = next((k for k in current if k.lower() == name.lower()), None)
+        if existing is not None:
+            before = current.pop(existing)
+            if name.lower() in LISTS:
+                before_text = ", ".join(before) if isinstance(before, list) else str(before)
+                parts = [part.strip() for part in f"{before_text}, {given}".split(",") if part.strip()]
+                value = ", ".join(dict.fromkeys(parts))
+        current[name] = [value] if key == "multiValueHeaders" else value
+    result[key] = current
+    return result
