@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 PORT   ?= 3000
 ENV    ?= dev
-# AWS SAM CLI and cfn-lint live in their own venv: they pin their own dependencies.
+# AWS SAM CLI, cfn-lint and zizmor live in their own venv: they pin their own dependencies.
 SAM_VENV  := .venv-sam
 SAM       := env -u PYTHONPATH $(SAM_VENV)/bin/sam
 SAM_STAMP := $(SAM_VENV)/.installed
@@ -15,13 +15,22 @@ export AWS_DEFAULT_REGION ?= eu-central-1
 # The import roots Lambda gives a function: the layer (/opt/python) and the function code.
 export PYTHONPATH := layers/shared:functions:.
 
-.PHONY: help install run test test-mongoeco check unit integration lint format typecheck seed indexes openapi sdk bench invoke sam-install build validate deploy clean
+# The functions' CPU: arm64 deployed; ARCH=x86_64 builds for `sam local` on an x86 laptop (no emulation).
+ARCH ?= arm64
+LAYER_PLATFORM := $(if $(filter x86_64,$(ARCH)),manylinux2014_x86_64,manylinux2014_aarch64)
+# sam local against `make run MONGO_BIND=0.0.0.0`'s database (local/sam-env.json), on its own port.
+SAM_LOCAL_PORT ?= 3001
+LOCAL_MONGODB_URI ?= mongodb://127.0.0.1:27018/?directConnection=true
+SAM_LOCAL_OPTIONS = --env-vars local/sam-env.json --add-host host.docker.internal:host-gateway \
+	--parameter-overrides "Architecture=$(ARCH) AssetsBaseUrl=https://assets.invalid AllowedOrigins=http://localhost:5173" $(SAM_LOCAL_ARGS)
+
+.PHONY: help install run test test-mongoeco check unit integration lint format typecheck seed indexes openapi sdk bench invoke sam-install build validate zizmor deploy sam-event sam-invoke sam-api clean
 
 help:
 	@echo "make run        serve the whole API on http://127.0.0.1:$(PORT) (local mongod, seeded demo data, WORKERS processes)"
 	@echo "make test       lint, type-check and run every test (with the OpenAPI drift check and fuzzing)"
 	@echo "make test-mongoeco   a smoke run of a few integration tests on the mongoeco fallback (CI runs it)"
-	@echo "make check      sam build (arm64, no container) and sam validate --lint: what CI runs after make test"
+	@echo "make check      sam build (arm64, no container), sam validate --lint and zizmor: what CI runs after make test"
 	@echo "make lint       ruff check, ruff format --check, mypy"
 	@echo "make seed       load the demo data file through the data set import into the configured database (idempotent)"
 	@echo "make indexes    create the MongoDB indexes declared in code"
@@ -30,12 +39,14 @@ help:
 	@echo "make sdk        generate the TypeScript client from openapi.json (sdk/) and type-check its journey (tsc --strict)"
 	@echo "make invoke FN=Auth EVENT=events/auth/login.json   invoke one function with one event"
 	@echo "make build | validate | deploy ENV=dev|staging|prod   AWS SAM (installed into $(SAM_VENV))"
+	@echo "make sam-invoke FN=Auth EVENT=events/auth/me.json | sam-api   sam local with Docker (README, sam local)"
 
-$(STAMP): layers/shared/requirements.txt requirements-dev.txt
+$(STAMP): layers/shared/requirements.txt requirements-dev.txt requirements-translator.txt
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 13), f"Python 3.13 is required, found {sys.version.split()[0]}: install it (pyenv install 3.13) or set PYTHON=python3.13"'
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet --no-deps -r requirements-translator.txt
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -102,15 +113,31 @@ sam-install: $(SAM_STAMP)
 # No container: sam's pip workflow fetches the arm64 (aarch64) wheels of the layer's dependencies.
 # functions/Makefile and layers/shared/Makefile package the code; they compile with the SAM venv's Python 3.13.
 build: $(SAM_STAMP)
-	BUILD_PYTHON=$(CURDIR)/$(SAM_VENV)/bin/python $(SAM) build
+	LAYER_PLATFORM=$(LAYER_PLATFORM) BUILD_PYTHON=$(CURDIR)/$(SAM_VENV)/bin/python $(SAM) build --parameter-overrides Architecture=$(ARCH)
 
 validate: $(SAM_STAMP)
 	$(SAM) validate --lint
 
-check: build validate
+# The workflows: pinned actions, least privilege, no injection (zizmor's offline audits).
+zizmor: $(SAM_STAMP)
+	env -u PYTHONPATH $(SAM_VENV)/bin/zizmor --offline --config .github/zizmor.yml .github/workflows
+
+check: build validate zizmor
 
 deploy: build
 	$(SAM) deploy --config-env $(ENV)
+
+# One sample event with fresh tokens of the demo user (make run's database) for sam local.
+sam-event: $(STAMP)
+	@mkdir -p .aws-sam/events
+	MONGODB_URI='$(LOCAL_MONGODB_URI)' $(PY) -m local event $(EVENT) > .aws-sam/events/$(notdir $(EVENT))
+
+# FN=Auth EVENT=events/auth/me.json; no EVENT: an empty event (the scheduled jobs: FN=OutboxPublisher).
+sam-invoke: $(SAM_STAMP) $(if $(EVENT),sam-event)
+	$(SAM) local invoke $(FN)Function $(if $(EVENT),-e .aws-sam/events/$(notdir $(EVENT)),--no-event) $(SAM_LOCAL_OPTIONS)
+
+sam-api: $(SAM_STAMP)
+	$(SAM) local start-api --port $(SAM_LOCAL_PORT) $(SAM_LOCAL_OPTIONS)
 
 clean:
 	rm -rf $(VENV) $(SAM_VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache $(SDK)/node_modules $(SDK)/build $(SDK)/src/schema.d.ts

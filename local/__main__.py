@@ -4,6 +4,7 @@ python -m local serve [--port 3000]      the whole API on http://127.0.0.1:3000 
 python -m local invoke Auth -e events/auth/login.json
 python -m local seed                     load the demo data file through the data set import (idempotent)
 python -m local demo-data                rewrite local/seed/demo-data.json from local/seed's tables
+python -m local event events/auth/me.json  print the event with fresh tokens of the demo user (sam local)
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ import os
 import sys
 from pathlib import Path
 
-from local.runtime import apply_local_defaults, ensure_database, prepare_database
+from local.runtime import LocalDatabase, apply_local_defaults, database_watch, ensure_database, prepare_database
 from local.static import assets_base_url
 
 
-def serve(port: int, host: str) -> None:
+def serve(port: int, host: str, database: LocalDatabase | None) -> None:
     import threading
 
     from data.mongo import reset_client
@@ -51,7 +52,7 @@ def serve(port: int, host: str) -> None:
     webhooks.publish_pending_forever(stop_publisher)
     print("Press CTRL+C to quit")
     try:
-        pool.run()
+        pool.run(supervise=database_watch(database))
     finally:
         stop_publisher.set()
         if receiver is not None:
@@ -71,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     invoke_cmd.add_argument("-e", "--event", required=True, type=Path, help="event JSON file")
     commands.add_parser("seed", help="create indexes and load the demo data")
     commands.add_parser("demo-data", help="rewrite local/seed/demo-data.json from local/seed's tables")
+    event_cmd = commands.add_parser("event", help="print an event file with fresh tokens of the demo user")
+    event_cmd.add_argument("event", type=Path, help="event JSON file")
     args = parser.parse_args(argv)
     if args.command == "demo-data":
         from local.seed import write_demo_data
@@ -82,9 +85,14 @@ def main(argv: list[str] | None = None) -> int:
     database = ensure_database()
     try:
         if args.command == "serve":
-            serve(args.port, args.host)
+            serve(args.port, args.host, database)
         elif args.command == "seed":
             print(json.dumps(prepare_database(seed=True)))
+        elif args.command == "event":
+            from local.invoke import load_event
+
+            prepare_database(seed=True)
+            print(json.dumps(load_event(args.event), indent=2, ensure_ascii=False))
         else:
             from local import webhooks
             from local.invoke import invoke, load_event

@@ -20,7 +20,7 @@ from http import HTTPStatus
 from typing import Any
 from urllib.parse import unquote_plus
 
-from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
+from werkzeug.exceptions import ClientDisconnected, HTTPException, MethodNotAllowed, NotFound
 from werkzeug.routing import Map, Rule
 from werkzeug.serving import WSGIRequestHandler
 from werkzeug.wrappers import Request, Response
@@ -34,6 +34,9 @@ from local.context import LocalLambdaContext
 from local.template import ApiRoute, api_routes
 
 MAX_BODY_BYTES = 10 * 1024 * 1024
+# Seconds a connection may go without sending a byte while the request is read (API Gateway drops a
+# client that stalls too).
+READ_TIMEOUT_SECONDS = 10
 STAGE = "local"
 GATEWAY_LANGUAGE: Locale = "en"  # API Gateway's own answers are static: English
 TEXT_TYPES = ("application/json", "text/", "application/x-www-form-urlencoded", "application/xml")
@@ -193,7 +196,10 @@ class LocalApiGateway:
             return _envelope(404, "ROUTE_NOT_FOUND")
         except HTTPException as exc:  # e.g. a redirect werkzeug would suggest: not API Gateway behaviour
             return _envelope(exc.code or 404, "ROUTE_NOT_FOUND")
-        body = request.stream.read(MAX_BODY_BYTES + 1)
+        try:
+            body = request.stream.read(MAX_BODY_BYTES + 1)
+        except ClientDisconnected:  # the body stopped coming for READ_TIMEOUT_SECONDS, or the client left
+            return _envelope(408, "REQUEST_TIMEOUT")
         if len(body) > MAX_BODY_BYTES:
             return _envelope(413, "PAYLOAD_TOO_LARGE")
         return self.invoke(route, build_event(request, route, path_parameters, body))
@@ -208,8 +214,9 @@ class LocalApiGateway:
         return response
 
 
-# A card number: 12 to 19 digits, maybe grouped by spaces or dashes.
-CARD_DIGITS = re.compile(r"\d(?:[\s-]?\d){11,18}")
+# A card number: 12 to 19 digits, maybe grouped by spaces, plus signs (a query's spaces) or dashes, and
+# no longer run of digits (a 24-digit id is not a card number).
+CARD_DIGITS = re.compile(r"(?<!\d)\d(?:[\s+-]?\d){11,18}(?!\d)")
 MASKED = "[masked]"
 
 
@@ -227,24 +234,32 @@ def _is_card_number_parameter(raw_name: str) -> bool:
     return re.sub(r"[^a-z]", "", _decoded(raw_name).casefold()) == "cardnumber"
 
 
-def mask_card_numbers(target: str) -> str:
-    """A request target (path?query) fit for the log: GET /api/v1/transactions/check-card?cardNumber=...
-    carries a card number (the contract puts it there). Judged on the decoded query, so no encoding nor case of the name
-    (`card%4Eumber`, `CARDNUMBER`) and no other parameter holding card digits gets one into the log."""
+def _holds_card_digits(raw: str) -> bool:
+    return CARD_DIGITS.search(_decoded(raw)) is not None
+
+
+def _mask_target(target: str) -> str:
     path, separator, query = target.partition("?")
+    path = "/".join(MASKED if _holds_card_digits(segment) else segment for segment in path.split("/"))
     if not separator:
-        return target
+        return path
     pairs = []
     for pair in query.split("&"):
         name, equals, value = pair.partition("=")
-        if equals and (_is_card_number_parameter(name) or CARD_DIGITS.search(_decoded(value))):
+        if equals and (_is_card_number_parameter(name) or _holds_card_digits(value)):
             value = MASKED
+        elif not equals and _holds_card_digits(name):
+            name = MASKED
         pairs.append(f"{name}{equals}{value}")
     return f"{path}?{'&'.join(pairs)}"
 
 
-def _mask_request_line(request_line: str) -> str:
-    return " ".join(mask_card_numbers(part) for part in request_line.split(" "))
+def mask_card_numbers(line: str) -> str:
+    """A request target or request line fit for the log: GET /api/v1/transactions/check-card?cardNumber=...
+    carries a card number (the contract puts it there), and a client may put one anywhere. Judged decoded,
+    so no encoding nor case of the name (`card%4Eumber`, `CARDNUMBER`), no other parameter and no path
+    segment gets card digits into the log; nor a number written with spaces, which splits a request line."""
+    return " ".join(_mask_target(part) for part in CARD_DIGITS.sub(MASKED, line).split(" "))
 
 
 # What the development server itself refuses, before any route: API Gateway answers these in the envelope.
@@ -252,14 +267,19 @@ SERVER_REFUSALS = {400: "MALFORMED_REQUEST", 414: "URI_TOO_LONG", 431: "HEADERS_
 
 
 class LocalRequestHandler(WSGIRequestHandler):
-    """werkzeug's request handler, with a log without card numbers and its own refusals in the envelope."""
+    """werkzeug's request handler, with a log without card numbers and its own refusals in the envelope.
+
+    A worker serves one connection at a time: a client that stops sending (its headers or its body) is
+    dropped after READ_TIMEOUT_SECONDS without a byte, instead of holding the worker forever."""
+
+    timeout = READ_TIMEOUT_SECONDS  # socketserver sets it on every connection's socket
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         # werkzeug logs `path` decoded (or the raw request line when the path is unset); the request
         # is already handled when this runs, so both can be masked in place.
         if hasattr(self, "path"):
             self.path = mask_card_numbers(self.path)
-        self.requestline = _mask_request_line(self.requestline)
+        self.requestline = mask_card_numbers(self.requestline)
         super().log_request(code, size)
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:

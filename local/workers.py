@@ -70,12 +70,14 @@ class WorkerPool:
             preexec_fn=die_with_parent if sys.platform == "linux" else None,  # noqa: PLW1509
         )
 
-    def run(self) -> None:
-        """Start the workers and keep `size` of them alive until interrupted."""
+    def run(self, supervise: Callable[[], None] = lambda: None) -> None:
+        """Start the workers and keep `size` of them alive until interrupted; `supervise` runs on every
+        round (it watches the database, and may stop the server with SystemExit)."""
         previous = signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
         try:
             self.workers = [self._spawn() for _ in range(self.size)]
             while True:
+                supervise()
                 for index, worker in enumerate(self.workers):
                     if worker.poll() is not None:
                         print(f"worker {worker.pid} exited with code {worker.returncode}; starting another")

@@ -465,11 +465,11 @@ def test_the_client_secret_comes_from_secrets_manager(
     api: ApiClient, real_provider: FakeOneId | FakeMyId, secretsmanager: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Given a deployed configuration: the provider's client secret only in Secrets Manager
-    arn = secretsmanager.create_secret(
+    secretsmanager.create_secret(
         Name="car-retail/dev/identity-client-secret", SecretString="secret-from-secrets-manager"
-    )["ARN"]
+    )
     monkeypatch.delenv("IDENTITY_CLIENT_SECRET")
-    monkeypatch.setenv("IDENTITY_CLIENT_SECRET_ARN", arn)
+    monkeypatch.setenv("IDENTITY_CLIENT_SECRET_ID", "car-retail/dev/identity-client-secret")  # by name, as deployed
     reset_settings()
     real_provider.client_secret = "secret-from-secrets-manager"
     api.login()

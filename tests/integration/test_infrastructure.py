@@ -17,13 +17,13 @@ def test_deployed_functions_read_the_jwt_key_and_mongo_uri_from_secrets_manager(
 ) -> None:
     # Given a deployed stage whose secrets live in Secrets Manager, not in the environment
     jwt_arn = secretsmanager.create_secret(Name="car-retail/dev/jwt", SecretString="k" * 64)["ARN"]
-    uri_arn = secretsmanager.create_secret(Name="car-retail/dev/mongodb-uri", SecretString=mongo_uri)["ARN"]
+    secretsmanager.create_secret(Name="car-retail/dev/mongodb-uri", SecretString=mongo_uri)
     monkeypatch.setenv("STAGE", "dev")
     monkeypatch.setenv("ASSETS_BASE_URL", "https://assets.dev.example.uz")  # the template passes it
     monkeypatch.delenv("JWT_SECRET")
     monkeypatch.delenv("MONGODB_URI", raising=False)
     monkeypatch.setenv("JWT_SECRET_ARN", jwt_arn)
-    monkeypatch.setenv("MONGODB_URI_SECRET_ARN", uri_arn)
+    monkeypatch.setenv("MONGODB_URI_SECRET_ID", "car-retail/dev/mongodb-uri")  # by name, as the template
     monkeypatch.setenv("MONGODB_DB", "secrets_test")
     reset_process_state()
     from core import secrets

@@ -85,3 +85,51 @@ def test_local_mongo_switch_forces_the_mongoeco_fallback(monkeypatch: pytest.Mon
         assert "mongoeco" in server.description
     finally:
         server.stop()
+
+
+@needs_mongod
+def test_make_run_restarts_a_mongod_that_died_and_stops_with_the_reason_when_it_keeps_dying(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import signal
+
+    from local.runtime import MAX_DATABASE_RESTARTS, database_watch
+
+    # Given make run's mongod holding an order, watched between requests
+    server = Mongod(tmp_path / "mongod")
+    server.start()
+    watch = database_watch(server)
+    try:
+        client: MongoClient[dict[str, Any]] = MongoClient(server.uri, serverSelectionTimeoutMS=30_000)
+        with client:
+            client.shop.orders.insert_one({"_id": "CR-1"})
+            watch()  # alive: nothing to do
+            # When mongod dies (killed, out of memory)
+            assert server.process is not None
+            server.process.send_signal(signal.SIGKILL)
+            server.process.wait(timeout=30)
+            watch()
+            # Then it is reaped and started again on the same port and data, and the same client goes on
+            assert server.exit_code() is None
+            assert client.shop.orders.find_one({"_id": "CR-1"}) == {"_id": "CR-1"}
+        assert "mongod exited with code -9; restarting it" in capsys.readouterr().out
+        # And one that keeps dying stops the server with the reason instead of answering 503 forever
+        for _ in range(MAX_DATABASE_RESTARTS - 1):
+            assert server.process is not None
+            server.process.kill()
+            server.process.wait(timeout=30)
+            watch()
+        assert server.process is not None
+        server.process.kill()
+        server.process.wait(timeout=30)
+        with pytest.raises(SystemExit, match=r"mongod exited with code -9 again, after 3 restarts; stopping \(log: "):
+            watch()
+    finally:
+        server.stop()
+
+
+def test_mongo_bind_serves_the_database_beyond_loopback_only_when_asked(tmp_path: Path) -> None:
+    # Given make run's mongod by default, and with MONGO_BIND (sam local's containers reach the host there)
+    assert Mongod(tmp_path / "a").bind_ip == "127.0.0.1"
+    assert Mongod(tmp_path / "b", bind="0.0.0.0").bind_ip == "0.0.0.0"  # noqa: S104 (what MONGO_BIND asks)
+    assert Mongod(tmp_path / "c", bind="172.17.0.1").bind_ip == "127.0.0.1,172.17.0.1"

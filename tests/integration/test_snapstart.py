@@ -51,7 +51,7 @@ def test_a_function_registers_its_warm_up_and_the_restore_hook():
 
 def test_warming_needs_no_database_nor_secret(monkeypatch: pytest.MonkeyPatch):
     # Given a process that knows no database and no JWT key (nothing of either goes into a snapshot)
-    for name in ("MONGODB_URI", "MONGODB_URI_SECRET_ARN", "JWT_SECRET", "JWT_SECRET_ARN"):
+    for name in ("MONGODB_URI", "MONGODB_URI_SECRET_ID", "JWT_SECRET", "JWT_SECRET_ARN"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("STAGE", "staging")
     reset_process_state()

@@ -27,10 +27,11 @@ def imported_packages(source: Path) -> set[str]:
 
 def test_every_function_group_is_found():
     # Given / When the packages under functions/ / Then the seven route groups, the scheduled outbox publisher
-    # and the webhook delivery
+    # the webhook delivery and the deploy hooks
     assert GROUPS == [
         "auth",
         "catalog",
+        "deploy_hooks",
         "dictionaries",
         "orders",
         "outbox_publisher",

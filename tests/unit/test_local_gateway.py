@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from local.gateway import mask_card_numbers
 
 
@@ -9,3 +11,35 @@ def test_the_access_log_never_shows_a_card_number() -> None:
     line = "GET /api/v1/transactions/check-card?cardNumber=8600%204954%207331%206478&x=1 HTTP/1.1"
     assert mask_card_numbers(line) == "GET /api/v1/transactions/check-card?cardNumber=[masked]&x=1 HTTP/1.1"
     assert mask_card_numbers("GET /api/v1/cars?limit=2 HTTP/1.1") == "GET /api/v1/cars?limit=2 HTTP/1.1"
+
+
+@pytest.mark.parametrize(
+    ("line", "logged"),
+    [
+        # written with spaces: the request line splits the number into words
+        (
+            "GET /api/v1/transactions/check-card?cardNumber=8600 4954 7331 6478 HTTP/1.1",
+            "GET /api/v1/transactions/check-card?cardNumber=[masked] HTTP/1.1",
+        ),
+        ("GET /api/v1/cars?q=8600 4954 7331 6478 HTTP/1.1", "GET /api/v1/cars?q=[masked] HTTP/1.1"),
+        # in a path segment, plain, encoded or with dashes
+        ("GET /api/v1/cars/8600495473316478 HTTP/1.1", "GET /api/v1/cars/[masked] HTTP/1.1"),
+        ("GET /api/v1/cars/8600%204954%207331%206478/info HTTP/1.1", "GET /api/v1/cars/[masked]/info HTTP/1.1"),
+        ("GET /api/v1/orders/8600-4954-7331-6478 HTTP/1.1", "GET /api/v1/orders/[masked] HTTP/1.1"),
+        # a bare query word, and plus-encoded spaces
+        ("GET /api/v1/cars?8600495473316478 HTTP/1.1", "GET /api/v1/cars?[masked] HTTP/1.1"),
+        ("GET /api/v1/cars?q=8600+4954+7331+6478 HTTP/1.1", "GET /api/v1/cars?q=[masked] HTTP/1.1"),
+    ],
+)
+def test_a_card_number_is_masked_wherever_and_however_it_is_written(line: str, logged: str) -> None:
+    assert mask_card_numbers(line) == logged
+
+
+def test_ids_and_short_numbers_stay_readable() -> None:
+    # An ObjectId, a 24-digit id and a short number are not card numbers
+    for line in (
+        "GET /api/v1/cars/65a1b2c3d4e5f60718293a4b HTTP/1.1",
+        "GET /api/v1/orders/650000000000000000000001 HTTP/1.1",
+        "GET /api/v1/payments/installment?price=350000000&limit=20 HTTP/1.1",
+    ):
+        assert mask_card_numbers(line) == line

@@ -1,13 +1,47 @@
-"""The template carries what operating the API needs: log retention, tracing and alarms per function."""
+"""The template carries what deploying and operating the API needs. Most tests read the template as
+CloudFormation receives it: translated by aws-sam-translator, the library `sam deploy`'s transform runs,
+so they judge every function, alias and role SAM generates, including functions added later."""
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from samtranslator.translator.transform import transform
+from samtranslator.yaml_helper import yaml_parse
 
-from local.template import load_template
+from local.template import ROOT, TEMPLATE, load_template
 from tests.route_table import FUNCTIONS
+
+SECRET_SUFFIX = "-??????"  # the six random characters Secrets Manager appends to a secret's name in its ARN
+
+
+class _NoManagedPolicies:
+    """The translator looks up managed policies given by name; this template names none."""
+
+    def load(self) -> dict[str, str]:
+        return {}
+
+
+def translate(parameters: dict[str, str]) -> dict[str, Any]:
+    """template.yaml as CloudFormation receives it after `sam package` (code in S3) and the SAM transform."""
+    template = yaml_parse(TEMPLATE.read_text(encoding="utf-8"))
+    for resource in template["Resources"].values():
+        for key in ("CodeUri", "ContentUri"):
+            if key in resource.get("Properties", {}):
+                resource["Properties"][key] = f"s3://artifacts/{resource['Properties'][key]}.zip"
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("AWS_DEFAULT_REGION", "eu-central-1")
+        translated: dict[str, Any] = transform(template, parameters, _NoManagedPolicies())
+    return translated
+
+
+@pytest.fixture(scope="module")
+def cloudformation() -> dict[str, Any]:
+    return translate({"Stage": "prod"})
 
 
 @pytest.fixture(scope="module")
@@ -20,12 +54,178 @@ def of_type(resources: dict[str, Any], kind: str) -> dict[str, Any]:
     return {name: r for name, r in resources.items() if r["Type"] == kind}
 
 
-def test_every_function_has_a_log_group_with_retention_per_stage(resources: dict[str, Any]) -> None:
-    groups = of_type(resources, "AWS::Logs::LogGroup")
-    for function in FUNCTIONS:
-        properties = groups[f"{function}FunctionLogGroup"]["Properties"]
-        assert properties["LogGroupName"] == {"Sub": f"/aws/lambda/${{{function}Function}}"}
-        assert properties["RetentionInDays"] == {"FindInMap": ["StageSettings", {"Ref": "Stage"}, "LogRetentionDays"]}
+def lambda_functions(cloudformation: dict[str, Any]) -> dict[str, Any]:
+    return of_type(cloudformation["Resources"], "AWS::Lambda::Function")
+
+
+def test_every_function_logs_to_its_own_log_group_with_retention_per_stage(cloudformation: dict[str, Any]) -> None:
+    # Given every function of the translated template (SnapStart's first version must not create the
+    # group itself, without retention, before the template's group exists)
+    resources = cloudformation["Resources"]
+    for name, function in lambda_functions(cloudformation).items():
+        # Then it logs to a log group of the template, named after the function, with the stage's retention
+        reference = function["Properties"]["LoggingConfig"]["LogGroup"]
+        group = resources[reference["Ref"]]
+        assert group["Type"] == "AWS::Logs::LogGroup", name
+        function_name = function["Properties"]["FunctionName"]["Fn::Sub"]
+        assert group["Properties"]["LogGroupName"] == {"Fn::Sub": f"/aws/lambda/{function_name}"}, name
+        retention = group["Properties"]["RetentionInDays"]
+        assert retention == {"Fn::FindInMap": ["StageSettings", {"Ref": "Stage"}, "LogRetentionDays"]}, name
+
+
+def test_the_account_logging_role_is_created_behind_its_parameter_before_the_stage(
+    cloudformation: dict[str, Any],
+) -> None:
+    resources = cloudformation["Resources"]
+    # Given the account setting API Gateway's access log needs
+    account = resources["ApiGatewayAccount"]
+    assert account["Type"] == "AWS::ApiGateway::Account"
+    assert account["Properties"]["CloudWatchRoleArn"] == {"Fn::GetAtt": ["ApiGatewayCloudWatchRole", "Arn"]}
+    # Then the stack creates it only when asked, for an account that lacks it
+    assert account["Condition"] == resources["ApiGatewayCloudWatchRole"]["Condition"] == "CreatesApiGatewayAccountRole"
+    condition = cloudformation["Conditions"]["CreatesApiGatewayAccountRole"]
+    assert condition == {"Fn::Equals": [{"Ref": "CreateApiGatewayAccountRole"}, "true"]}
+    assert cloudformation["Parameters"]["CreateApiGatewayAccountRole"]["Default"] == "false"
+    # And the API (so its stage and access log) waits for it, and for the database indexes
+    prerequisites = resources[resources["Api"]["DependsOn"]]
+    assert prerequisites["Metadata"] == {
+        "AccountRole": {"Fn::If": ["CreatesApiGatewayAccountRole", {"Ref": "ApiGatewayAccount"}, ""]},
+        "Indexes": {"Ref": "DatabaseIndexes"},
+    }
+    assert resources["DatabaseIndexes"]["Properties"]["ServiceToken"] == {
+        "Fn::GetAtt": ["PreTrafficHookFunction", "Arn"]
+    }
+
+
+def _substituted(resource: Any) -> Any:
+    """A policy template's `{"Fn::Sub": ["${secretArn}", {"secretArn": X}]}` as the X it stands for."""
+    sub = resource.get("Fn::Sub") if isinstance(resource, dict) else None
+    if isinstance(sub, list) and re.fullmatch(r"\$\{\w+\}", sub[0]):
+        return sub[1][sub[0][2:-1]]
+    return resource
+
+
+def _secrets_manager_resources(node: Any) -> Iterator[Any]:
+    """The Resource values of every IAM statement allowing a secretsmanager: action, wherever it is."""
+    if isinstance(node, dict):
+        actions = node.get("Action")
+        actions = [actions] if isinstance(actions, str) else actions or []
+        if "Resource" in node and any(str(action).startswith("secretsmanager:") for action in actions):
+            resource = node["Resource"]
+            yield from (_substituted(r) for r in (resource if isinstance(resource, list) else [resource]))
+        for value in node.values():
+            yield from _secrets_manager_resources(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _secrets_manager_resources(value)
+
+
+def test_every_secret_a_policy_grants_matches_a_real_secret_arn(cloudformation: dict[str, Any]) -> None:
+    resources = cloudformation["Resources"]
+    secrets_of_the_stack = {name for name, r in resources.items() if r["Type"] == "AWS::SecretsManager::Secret"}
+    granted = list(_secrets_manager_resources(resources))
+    assert granted
+    for resource in granted:
+        # Then it is a secret this stack creates (its Ref is its full ARN) ...
+        if isinstance(resource, dict) and "Ref" in resource:
+            assert resource["Ref"] in secrets_of_the_stack, resource
+            continue
+        # ... or a secret named by convention, with the random suffix Secrets Manager adds to every ARN
+        arn = resource["Fn::Sub"]
+        assert isinstance(arn, str), resource
+        assert arn.startswith("arn:${AWS::Partition}:secretsmanager:${AWS::Region}:${AWS::AccountId}:secret:"), arn
+        assert arn.endswith(SECRET_SUFFIX), arn
+        assert "*" not in arn, arn
+
+
+def test_no_reserved_concurrency_is_a_bare_number(cloudformation: dict[str, Any]) -> None:
+    # A new account's default concurrency quota leaves nothing to reserve: a fixed number fails its deploy
+    parameters = cloudformation["Parameters"]
+    for name, function in lambda_functions(cloudformation).items():
+        reserved = function["Properties"].get("ReservedConcurrentExecutions")
+        if reserved in (None, {"Ref": "AWS::NoValue"}):
+            continue
+        assert not isinstance(reserved, (int, str)), name
+        condition, value, otherwise = reserved["Fn::If"]
+        assert otherwise == {"Ref": "AWS::NoValue"}, name
+        # Then it is a per-environment parameter where 0 (the default) means unreserved
+        parameter = value["Ref"]
+        assert parameters[parameter]["Default"] == 0, name
+        assert cloudformation["Conditions"][condition] == {"Fn::Not": [{"Fn::Equals": [{"Ref": parameter}, "0"]}]}
+
+
+def test_every_custom_metric_alarm_is_of_its_stage(cloudformation: dict[str, Any]) -> None:
+    alarms = of_type(cloudformation["Resources"], "AWS::CloudWatch::Alarm")
+    custom = {name: alarm for name, alarm in alarms.items() if alarm["Properties"]["Namespace"] == "CarRetail"}
+    assert custom
+    for name, alarm in custom.items():
+        assert {"Name": "stage", "Value": {"Ref": "Stage"}} in alarm["Properties"]["Dimensions"], name
+
+
+def test_every_aliased_function_gets_its_indexes_before_traffic_and_a_smoke_check_after(
+    cloudformation: dict[str, Any],
+) -> None:
+    resources = cloudformation["Resources"]
+    aliases = of_type(resources, "AWS::Lambda::Alias")
+    api_functions = {f"{function}Function" for function in FUNCTIONS}
+    assert {alias["Properties"]["FunctionName"]["Ref"] for alias in aliases.values()} >= api_functions
+    for name, alias in aliases.items():
+        update = alias["UpdatePolicy"]["CodeDeployLambdaAliasUpdate"]
+        # Then CodeDeploy runs the pre-traffic hook (the indexes) before shifting any traffic
+        assert update["BeforeAllowTrafficHook"] == {"Ref": "PreTrafficHookFunction"}, name
+        # And a function serving the API is smoke-checked through the API after
+        if alias["Properties"]["FunctionName"]["Ref"] in api_functions:
+            assert update["AfterAllowTrafficHook"] == {"Ref": "PostTrafficHookFunction"}, name
+    # And CodeDeploy's role may invoke the hooks (SAM's role allows functions named CodeDeployHook_*)
+    for hook in ("PreTrafficHookFunction", "PostTrafficHookFunction"):
+        assert resources[hook]["Properties"]["FunctionName"]["Fn::Sub"].startswith("CodeDeployHook_")
+
+
+def test_a_deployment_rolls_back_on_the_errors_of_the_new_version_only(cloudformation: dict[str, Any]) -> None:
+    resources = cloudformation["Resources"]
+    groups = of_type(resources, "AWS::CodeDeploy::DeploymentGroup")
+    assert groups
+    for name, group in groups.items():
+        for alarm in group["Properties"]["AlarmConfiguration"]["Alarms"]:
+            dimensions = {d["Name"]: d["Value"] for d in resources[alarm["Name"]["Ref"]]["Properties"]["Dimensions"]}
+            function = dimensions["FunctionName"]["Ref"]
+            assert dimensions["Resource"] == {"Fn::Sub": f"${{{function}}}:live"}, name
+            version = dimensions["ExecutedVersion"]["Fn::GetAtt"]
+            assert resources[version[0]]["Type"] == "AWS::Lambda::Version", name
+
+
+def test_alarms_reach_someone_and_a_dashboard_shows_every_function(cloudformation: dict[str, Any]) -> None:
+    resources = cloudformation["Resources"]
+    subscription = resources["AlarmEmailSubscription"]
+    assert subscription["Condition"] == "HasAlarmEmail"
+    assert subscription["Properties"] == {
+        "TopicArn": {"Ref": "AlarmTopic"},
+        "Protocol": "email",
+        "Endpoint": {"Ref": "AlarmEmail"},
+    }
+    body = resources["Dashboard"]["Properties"]["DashboardBody"]["Fn::Sub"]
+    widgets = json.loads(re.sub(r"\$\{[^}]+\}", "x", body))["widgets"]
+    expressions = [m[0]["expression"] for w in widgets for m in w["properties"]["metrics"] if "expression" in m[0]]
+    searched = {re.findall(r'MetricName="(\w+)"', expression)[0] for expression in expressions}
+    assert searched == {"Invocations", "Errors", "Throttles", "Duration", "ConcurrentExecutions"}
+    # The searches find functions by the words car-retail and the stage: every function name has both
+    for name, function in lambda_functions(cloudformation).items():
+        assert re.search(r"car-retail-.*\$\{Stage\}", function["Properties"]["FunctionName"]["Fn::Sub"]), name
+
+
+def test_functions_run_on_the_architecture_parameter_and_in_the_vpc_when_given(cloudformation: dict[str, Any]) -> None:
+    for name, function in lambda_functions(cloudformation).items():
+        assert function["Properties"]["Architectures"] == [{"Ref": "Architecture"}], name
+        assert function["Properties"]["VpcConfig"]["Fn::If"][0] == "InVpc", name
+    assert cloudformation["Parameters"]["Architecture"]["Default"] == "arm64"
+
+
+def test_sam_local_can_set_every_variable_of_local_sam_env(cloudformation: dict[str, Any]) -> None:
+    # `sam local --env-vars` sets only the variables a function declares
+    settings = json.loads((ROOT / "local" / "sam-env.json").read_text(encoding="utf-8"))["Parameters"]
+    for name, function in lambda_functions(cloudformation).items():
+        declared = function["Properties"]["Environment"]["Variables"]
+        assert set(settings) <= set(declared), (name, set(settings) - set(declared))
 
 
 def test_every_function_is_traced_and_alarms_on_errors(resources: dict[str, Any]) -> None:

@@ -10,5 +10,10 @@ from __future__ import annotations
 from aws_lambda_powertools.logging import Logger
 from aws_lambda_powertools.metrics import Metrics
 
+from core.settings import Settings
+
 logger = Logger(service="car-retail-api", utc=True)
 metrics = Metrics(namespace="CarRetail", service="car-retail-api")
+# Every custom metric names its stage: the alarms and the dashboard of one environment read its own only.
+# Read without caching the settings: a command may still set its stage after importing this (ops, local).
+metrics.set_default_dimensions(stage=Settings.from_env().stage)

@@ -5,29 +5,49 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import time
+from dataclasses import dataclass
+from typing import Any
 
 from core.errors import Unavailable
 from core.settings import LOCAL_JWT_SECRET, LOCAL_WEBHOOK_SIGNING_KEY, get_settings
 
 SECRET_MAX_AGE_SECONDS = 300
+# A token naming a key this instance does not know makes it read the key again, at most this often: right
+# after a rotation, instances still holding the old key meet tokens signed with the new one.
+KEY_REFRESH_INTERVAL_SECONDS = 30
 
 
-def _from_secrets_manager(arn: str) -> str:
+def _from_secrets_manager(arn: str, *, force_fetch: bool = False) -> str:
     # Imported here: boto3 and the parameters utility are only paid for by deployed cold starts.
     from aws_lambda_powertools.utilities import parameters
 
-    value = parameters.get_secret(arn, max_age=SECRET_MAX_AGE_SECONDS)
+    value = parameters.get_secret(arn, max_age=SECRET_MAX_AGE_SECONDS, force_fetch=force_fetch)
     if not isinstance(value, str) or not value:
         raise Unavailable("SERVICE_NOT_CONFIGURED")
     return value
 
 
-def jwt_secret() -> str:
-    """The signing key. Deployed, Powertools caches it for SECRET_MAX_AGE_SECONDS, so a rotated key reaches
-    warm instances within minutes (tokens signed with the old key are then refused: users sign in again)."""
+@dataclass(frozen=True)
+class SigningKey:
+    """A token signing key and its id, the `kid` of the tokens it signs: derived from the key (so nothing
+    is stored beside it) and telling nothing about it."""
+
+    kid: str
+    secret: str
+
+    @classmethod
+    def of(cls, secret: str) -> SigningKey:
+        kid = hmac.new(secret.encode(), b"car-retail/kid", hashlib.sha256).hexdigest()[:16]
+        return cls(kid=kid, secret=secret)
+
+
+def jwt_secret(*, force_fetch: bool = False) -> str:
+    """The current signing key. Deployed, Powertools caches it for SECRET_MAX_AGE_SECONDS, so a rotated key
+    reaches warm instances within minutes; meanwhile the previous key still verifies (jwt_verification_key)."""
     settings = get_settings()
     return _or_local_default(
-        _configured(settings.jwt_secret, settings.jwt_secret_arn),
+        _configured(settings.jwt_secret, settings.jwt_secret_arn, force_fetch=force_fetch),
         LOCAL_JWT_SECRET,
         "JWT_SECRET or JWT_SECRET_ARN must be set outside the local stage",
     )
@@ -43,6 +63,61 @@ def webhook_signing_key() -> str:
         LOCAL_WEBHOOK_SIGNING_KEY,
         "WEBHOOK_SIGNING_KEY or WEBHOOK_SIGNING_KEY_ARN must be set outside the local stage",
     )
+
+
+def jwt_signing_key() -> SigningKey:
+    return SigningKey.of(jwt_secret())
+
+
+def jwt_verification_key(kid: str | None) -> SigningKey | None:
+    """The key that signed a token naming `kid`: the current one or the previous one (Secrets Manager's
+    AWSPREVIOUS version; JWT_PREVIOUS_SECRET locally), so a rotation logs no one out. A token without a
+    kid (signed before tokens carried one) is checked with the current key. None: no key of ours."""
+    current = jwt_signing_key()
+    if kid is None or kid == current.kid:
+        return current
+    previous = _previous_jwt_key()
+    if previous is not None and kid == previous.kid:
+        return previous
+    if time.monotonic() - _jwt_keys.refreshed_at < KEY_REFRESH_INTERVAL_SECONDS:
+        return None
+    _jwt_keys.refreshed_at = time.monotonic()
+    refreshed = SigningKey.of(jwt_secret(force_fetch=True))
+    return refreshed if kid == refreshed.kid else None
+
+
+class _JwtKeyMemo:
+    """What this instance remembers of the keys besides Powertools' cache of the current one."""
+
+    def __init__(self) -> None:
+        self.refreshed_at = float("-inf")  # when an unknown kid last made it read the current key again
+        self.previous: SigningKey | None = None
+        self.previous_read_at = float("-inf")
+        self.previous_versions: Any = None  # a SecretsProvider of its own: Powertools caches by name only
+
+
+_jwt_keys = _JwtKeyMemo()
+
+
+def _previous_jwt_key() -> SigningKey | None:
+    settings = get_settings()
+    if settings.jwt_secret or not settings.jwt_secret_arn:
+        return SigningKey.of(settings.jwt_previous_secret) if settings.jwt_previous_secret else None
+    if time.monotonic() - _jwt_keys.previous_read_at < SECRET_MAX_AGE_SECONDS:
+        return _jwt_keys.previous
+    from aws_lambda_powertools.utilities import parameters
+
+    if _jwt_keys.previous_versions is None:
+        _jwt_keys.previous_versions = parameters.SecretsProvider()
+    try:
+        value = _jwt_keys.previous_versions.get(
+            settings.jwt_secret_arn, max_age=SECRET_MAX_AGE_SECONDS, VersionStage="AWSPREVIOUS"
+        )
+    except parameters.exceptions.GetParameterError:
+        value = None  # a secret never rotated has no previous version
+    _jwt_keys.previous = SigningKey.of(value) if isinstance(value, str) and value else None
+    _jwt_keys.previous_read_at = time.monotonic()
+    return _jwt_keys.previous
 
 
 def keyed_hash(purpose: str, value: str) -> str:
@@ -70,12 +145,12 @@ def card_processor_credentials(*names: str) -> dict[str, str]:
     raise Unavailable("SERVICE_NOT_CONFIGURED")
 
 
-def _configured(value: str | None, secret_arn: str | None) -> str | None:
+def _configured(value: str | None, secret_arn: str | None, *, force_fetch: bool = False) -> str | None:
     """A secret given in clear (locally) or by the ARN of its Secrets Manager secret (deployed)."""
     if value:
         return value
     if secret_arn:
-        return _from_secrets_manager(secret_arn)
+        return _from_secrets_manager(secret_arn, force_fetch=force_fetch)
     return None
 
 
@@ -98,7 +173,7 @@ def _required(value: str | None, secret_arn: str | None, missing: str) -> str:
 def mongodb_uri() -> str:
     settings = get_settings()
     return _required(
-        settings.mongodb_uri, settings.mongodb_uri_secret_arn, "MONGODB_URI or MONGODB_URI_SECRET_ARN must be set"
+        settings.mongodb_uri, settings.mongodb_uri_secret_id, "MONGODB_URI or MONGODB_URI_SECRET_ID must be set"
     )
 
 
@@ -107,13 +182,15 @@ def identity_client_secret() -> str:
     settings = get_settings()
     return _required(
         settings.identity_client_secret,
-        settings.identity_client_secret_arn,
-        "IDENTITY_CLIENT_SECRET or IDENTITY_CLIENT_SECRET_ARN must be set when IDENTITY_PROVIDER is myid or oneid",
+        settings.identity_client_secret_id,
+        "IDENTITY_CLIENT_SECRET or IDENTITY_CLIENT_SECRET_ID must be set when IDENTITY_PROVIDER is myid or oneid",
     )
 
 
 def reset_secrets() -> None:
     """Forget cached secret values (tests switch configurations within one process)."""
+    global _jwt_keys  # noqa: PLW0603 (a fresh memo, as a fresh process would have)
     from aws_lambda_powertools.utilities import parameters
 
     parameters.clear_caches()
+    _jwt_keys = _JwtKeyMemo()

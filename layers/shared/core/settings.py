@@ -29,7 +29,7 @@ class Settings(BaseModel):
     # JWT key required). `make run`, `make test` and `python -m local` set STAGE=local.
     stage: str = "prod"
     mongodb_uri: str | None = None
-    mongodb_uri_secret_arn: str | None = None
+    mongodb_uri_secret_id: str | None = None
     mongodb_db: str = "car_retail"
     mongodb_server_selection_timeout_ms: int = Field(default=3000, ge=100)
     # Every database operation gives up after this (pymongo timeoutMS), well inside the Lambda's 10 s,
@@ -40,6 +40,8 @@ class Settings(BaseModel):
     mongodb_max_pool_size: int = Field(default=5, ge=1, le=100)
 
     jwt_secret: str | None = None
+    # Locally, the key tokens were signed with before JWT_SECRET was rotated (deployed: AWSPREVIOUS).
+    jwt_previous_secret: str | None = None
     jwt_secret_arn: str | None = None
     jwt_issuer: str = "car-retail-api"
     access_token_ttl_seconds: int = Field(default=15 * 60, gt=0)
@@ -97,7 +99,7 @@ class Settings(BaseModel):
     identity_provider_url: str | None = None
     identity_client_id: str | None = None
     identity_client_secret: str | None = None
-    identity_client_secret_arn: str | None = None
+    identity_client_secret_id: str | None = None
     oneid_redirect_uri: str | None = Field(default=None, description="the redirect URI registered with OneID")
     oneid_scope: str | None = Field(default=None, description="OneID scope; OneID's default is the client id")
     identity_timeout_seconds: float = Field(default=3.0, gt=0, description="per HTTP request")

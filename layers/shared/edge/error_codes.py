@@ -100,6 +100,14 @@ CODES: dict[str, ErrorCode] = {
         "Soʻrov tanasi 10 MB dan katta",
         status=413,
     ),
+    "REQUEST_TIMEOUT": E(
+        InvalidInput,
+        CLIENT_BUG + ": send the whole body without pausing",
+        "The request body did not arrive in time",
+        "Тело запроса не пришло вовремя",
+        "Soʻrov tanasi oʻz vaqtida kelmadi",
+        status=408,
+    ),
     "URI_TOO_LONG": E(
         InvalidInput,
         CLIENT_BUG + ": shorten the URL",

@@ -1,5 +1,8 @@
 """JWTs: HS256 access (15 min) and refresh (30 days) tokens with claims sub, typ, jti, iat, exp, iss.
 
+Each names its key in the header (`kid`): signed with the current key, verified with the current or the
+previous one, so rotating the key (docs/OPERATIONS.md, Key rotation) logs no one out.
+
 A refresh token is single-use. Each one is recorded in `refresh_tokens`; refreshing consumes it with a
 conditional update, so of two racing refreshes only one consumes it. Presenting a consumed token again
 is treated as theft: the whole family (every token rotated from the same login) is revoked, unless the
@@ -19,7 +22,7 @@ from bson import ObjectId
 from core import clock
 from core.errors import NotAuthenticated
 from core.ids import new_id
-from core.secrets import jwt_secret
+from core.secrets import jwt_signing_key, jwt_verification_key
 from core.settings import get_settings
 from domain.identity import store
 from domain.identity.store import RefreshToken, RefreshTokenUse
@@ -54,15 +57,19 @@ def _encode(subject: str, token_type: TokenType, jti: str, issued: datetime, ttl
         "exp": int((issued + timedelta(seconds=ttl_seconds)).timestamp()),
         "iss": get_settings().jwt_issuer,
     }
-    return jwt.encode(payload, jwt_secret(), algorithm=ALGORITHM)
+    key = jwt_signing_key()
+    return jwt.encode(payload, key.secret, algorithm=ALGORITHM, headers={"kid": key.kid})
 
 
 def verify(token: str, expected: TokenType) -> Claims:
     """Decode and check a token; any defect is a 401 with a message that does not echo the token."""
     try:
+        key = jwt_verification_key(jwt.get_unverified_header(token).get("kid"))  # PyJWT: a kid is a string
+        if key is None:
+            raise NotAuthenticated("TOKEN_INVALID")
         payload: dict[str, Any] = jwt.decode(
             token,
-            jwt_secret(),
+            key.secret,
             algorithms=[ALGORITHM],  # never "none", never a key-confusion algorithm
             issuer=get_settings().jwt_issuer,
             options={"require": list(REQUIRED_CLAIMS), "verify_exp": False, "verify_iat": False},
