@@ -32,7 +32,7 @@ help:
 	@echo "make test-mongoeco   a smoke run of a few integration tests on the mongoeco fallback (CI runs it)"
 	@echo "make check      sam build (arm64, no container), sam validate --lint and zizmor: what CI runs after make test"
 	@echo "make lint       ruff check, ruff format --check, mypy"
-	@echo "make seed       load the demo data into the configured database (idempotent)"
+	@echo "make seed       load the demo data file through the data set import into the configured database (idempotent)"
 	@echo "make indexes    create the MongoDB indexes declared in code"
 	@echo "make bench      cold init per function beside the library floor; warm latency and MongoDB commands per sample event"
 	@echo "make openapi    regenerate openapi.json from the resolvers (Swagger UI: make run, then /api/docs)"

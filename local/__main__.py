@@ -2,7 +2,8 @@
 
 python -m local serve [--port 3000]      the whole API on http://127.0.0.1:3000 (make run)
 python -m local invoke Auth -e events/auth/login.json
-python -m local seed                     load the demo data (idempotent)
+python -m local seed                     load the demo data file through the data set import (idempotent)
+python -m local demo-data                rewrite local/seed/demo-data.json from local/seed's tables
 python -m local event events/auth/me.json  print the event with fresh tokens of the demo user (sam local)
 """
 
@@ -30,11 +31,12 @@ def serve(port: int, host: str, database: LocalDatabase | None) -> None:
     os.environ.setdefault("ASSETS_BASE_URL", assets_base_url(host, port))  # images and files of the seed
     workers = worker_count()
     pool = WorkerPool(host, port, workers)  # bound before seeding: a taken port fails fast
-    inserted = prepare_database(seed=True)
+    # A database that has a catalog keeps it (an operator's or a developer's changes); `make seed` reloads.
+    changed = prepare_database(seed=True, only_if_empty=True)
     reset_client()  # the workers open their own connections
     print(f"MongoDB: {os.environ['MONGODB_URI']}  (mongosh, or MONGODB_URI=... python -m ops ...)")
     print(
-        f"demo data: {sum(inserted.values())} documents inserted ({', '.join(f'{k} {v}' for k, v in inserted.items())})"
+        f"demo data: {sum(changed.values())} records written ({', '.join(f'{k} {v}' for k, v in changed.items() if v)})"
     )
     print(f"Car Retail API on http://{host}:{port}  (client header: demo-partner-key)")
     print(f"Swagger UI on http://{host}:{port}{DOCS_PREFIX}")
@@ -69,9 +71,15 @@ def main(argv: list[str] | None = None) -> int:
     invoke_cmd.add_argument("function", help="function name from template.yaml, e.g. Auth")
     invoke_cmd.add_argument("-e", "--event", required=True, type=Path, help="event JSON file")
     commands.add_parser("seed", help="create indexes and load the demo data")
+    commands.add_parser("demo-data", help="rewrite local/seed/demo-data.json from local/seed's tables")
     event_cmd = commands.add_parser("event", help="print an event file with fresh tokens of the demo user")
     event_cmd.add_argument("event", type=Path, help="event JSON file")
     args = parser.parse_args(argv)
+    if args.command == "demo-data":
+        from local.seed import write_demo_data
+
+        print(f"wrote {write_demo_data()}")
+        return 0
 
     apply_local_defaults()
     database = ensure_database()
@@ -89,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
             from local import webhooks
             from local.invoke import invoke, load_event
 
-            prepare_database(seed=True)
+            prepare_database(seed=True, only_if_empty=True)
             webhooks.install()
             print(json.dumps(invoke(args.function, load_event(args.event)), indent=2, ensure_ascii=False))
     except KeyboardInterrupt:

@@ -14,6 +14,8 @@ from typing import Any
 
 from werkzeug.wrappers import Request, Response
 
+from core.serialization import to_json
+from local.gateway import GATEWAY_LANGUAGE, gateway_envelope
 from local.template import ROOT
 
 DOCS_PREFIX = "/api/docs"
@@ -71,7 +73,8 @@ class ApiDocs:
         if name in SWAGGER_ASSETS:
             return Response(self.assets.joinpath(name).read_bytes(), content_type=SWAGGER_ASSETS[name])
         return Response(
-            '{"success":false,"statusCode":404,"message":"Route not found","data":null}',
+            to_json(gateway_envelope(404, "ROUTE_NOT_FOUND")),
             status=404,
             content_type="application/json",
+            headers={"Content-Language": GATEWAY_LANGUAGE},
         )

@@ -25,8 +25,10 @@ from werkzeug.routing import Map, Rule
 from werkzeug.serving import WSGIRequestHandler
 from werkzeug.wrappers import Request, Response
 
+from core.locale import Locale
 from core.serialization import to_json
 from edge import cors
+from edge.error_codes import message
 from edge.responses import envelope
 from local.context import LocalLambdaContext
 from local.template import ApiRoute, api_routes
@@ -36,15 +38,26 @@ MAX_BODY_BYTES = 10 * 1024 * 1024
 # client that stalls too).
 READ_TIMEOUT_SECONDS = 10
 STAGE = "local"
+GATEWAY_LANGUAGE: Locale = "en"  # API Gateway's own answers are static: English
 TEXT_TYPES = ("application/json", "text/", "application/x-www-form-urlencoded", "application/xml")
 
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
-def _envelope(status: int, message: str) -> Response:
+def gateway_envelope(status: int, code: str) -> dict[str, Any]:
+    """The body of an answer of the gateway itself, in English as API Gateway's static answers are."""
+    return envelope(status, message(code, GATEWAY_LANGUAGE), code=code)
+
+
+def _envelope(status: int, code: str) -> Response:
     """API Gateway's own answers (unknown route, body too large), in the API's envelope."""
-    return Response(to_json(envelope(status, message)), status=status, content_type="application/json")
+    return Response(
+        to_json(gateway_envelope(status, code)),
+        status=status,
+        content_type="application/json",
+        headers={"Content-Language": GATEWAY_LANGUAGE},
+    )
 
 
 def with_cors(request: Request, response: Response) -> Response:
@@ -166,29 +179,29 @@ class LocalApiGateway:
         except MethodNotAllowed:
             pass  # the path exists: its preflight is answered for every method, like the gateway's
         except HTTPException:
-            return _envelope(404, "Route not found")
+            return _envelope(404, "ROUTE_NOT_FOUND")
         headers = cors.preflight_headers(request.headers["Origin"])
         if headers is None:
-            return _envelope(403, "Origin not allowed")
+            return _envelope(403, "ORIGIN_NOT_ALLOWED")
         answer = Response(status=204, headers=headers)
         answer.headers.pop("Content-Type", None)
         return answer
 
     def dispatch(self, request: Request) -> Response:
         if (request.content_length or 0) > MAX_BODY_BYTES:
-            return _envelope(413, "Request body is larger than 10 MB")
+            return _envelope(413, "PAYLOAD_TOO_LARGE")
         try:
             route, path_parameters = self.url_map.bind_to_environ(request.environ).match()
         except (NotFound, MethodNotAllowed):
-            return _envelope(404, "Route not found")
+            return _envelope(404, "ROUTE_NOT_FOUND")
         except HTTPException as exc:  # e.g. a redirect werkzeug would suggest: not API Gateway behaviour
-            return _envelope(exc.code or 404, "Route not found")
+            return _envelope(exc.code or 404, "ROUTE_NOT_FOUND")
         try:
             body = request.stream.read(MAX_BODY_BYTES + 1)
         except ClientDisconnected:  # the body stopped coming for READ_TIMEOUT_SECONDS, or the client left
-            return _envelope(408, "The request body did not arrive in time")
+            return _envelope(408, "REQUEST_TIMEOUT")
         if len(body) > MAX_BODY_BYTES:
-            return _envelope(413, "Request body is larger than 10 MB")
+            return _envelope(413, "PAYLOAD_TOO_LARGE")
         return self.invoke(route, build_event(request, route, path_parameters, body))
 
     def invoke(self, route: ApiRoute, event: dict[str, Any]) -> Response:
@@ -250,10 +263,7 @@ def mask_card_numbers(line: str) -> str:
 
 
 # What the development server itself refuses, before any route: API Gateway answers these in the envelope.
-SERVER_REFUSALS = {
-    414: "Request URI is too long",
-    431: "Request headers are too large",
-}
+SERVER_REFUSALS = {400: "MALFORMED_REQUEST", 414: "URI_TOO_LONG", 431: "HEADERS_TOO_LARGE"}
 
 
 class LocalRequestHandler(WSGIRequestHandler):
@@ -276,12 +286,13 @@ class LocalRequestHandler(WSGIRequestHandler):
         """http.server's refusals (414 request line too long, 431 header too large, 400 malformed request)
         as JSON in the envelope, not HTML."""
         status = HTTPStatus(code)
-        text = SERVER_REFUSALS.get(code, status.phrase)
-        self.log_error("code %d, message %s", code, text)
-        body = to_json(envelope(code, text)).encode()
+        error_code = SERVER_REFUSALS.get(code, "MALFORMED_REQUEST")
+        self.log_error("code %d, %s", code, error_code)
+        body = to_json(gateway_envelope(code, error_code)).encode()
         self.send_response(code, status.phrase)
         self.send_header("Connection", "close")
         self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Language", GATEWAY_LANGUAGE)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         if self.command != "HEAD":

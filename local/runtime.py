@@ -117,8 +117,9 @@ def database_watch(database: LocalDatabase | None) -> Callable[[], None]:
     return check
 
 
-def prepare_database(*, seed: bool) -> dict[str, int]:
-    """Create indexes and (optionally) load the demo data into the configured database."""
+def prepare_database(*, seed: bool, only_if_empty: bool = False) -> dict[str, int]:
+    """Create indexes and (optionally) load the demo data into the configured database (`only_if_empty`:
+    the demo data file only into a database without a catalog; local.seed.seed_all)."""
     from core.settings import reset_settings
     from data.mongo import create_indexes
     from domain.indexes import ALL_INDEXES
@@ -126,4 +127,4 @@ def prepare_database(*, seed: bool) -> dict[str, int]:
 
     reset_settings()
     create_indexes(ALL_INDEXES)
-    return seed_all() if seed else {}
+    return seed_all(only_if_empty=only_if_empty) if seed else {}

@@ -15,6 +15,7 @@ Everything is derived from the code, so the document is regenerated, never edite
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import re
 import tomllib
@@ -25,10 +26,12 @@ from typing import Any
 from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
 
 from edge import idempotency
-from edge.access import MAX_HEADER_LENGTH, PUBLIC
+from edge.access import JWT, MAX_HEADER_LENGTH, PUBLIC
 from edge.app import ApiResolver, RouteDeclaration
-from edge.envelope import Envelope
+from edge.envelope import ErrorEnvelope
+from edge.error_codes import CODES
 from local.template import ROOT, ApiRoute, api_routes
+from ops.error_reach import code_base, qualified_name
 from ops.openapi_examples import BODY_EXAMPLES, LINKS, NAMED_BODY_EXAMPLES, PARAMETER_EXAMPLES, PATH_ID_EXAMPLES
 
 JSON = "application/json"
@@ -39,61 +42,27 @@ SCHEMA_REF = "#/components/schemas/{model}"
 POWERTOOLS_ONLY_SCHEMAS = ("HTTPValidationError", "ValidationError", "ResponseValidationError")
 
 
-def _error_example(status: int, message: str, **extra: Any) -> dict[str, Any]:
-    return {"success": False, "statusCode": status, "message": message, "data": None, **extra}
-
-
-# docs/INTERFACE.md, Statuses: status -> (component name, when, example body)
-ERRORS: dict[int, tuple[str, str, dict[str, Any]]] = {
-    400: (
-        "BadRequest",
-        "Missing `User-Agent`, `fingerprint` or `client` header, or invalid path, query or body",
-        _error_example(
-            400,
-            "Validation failed: body.phone: must be an international number with country prefix, e.g. +998901234567",
-            errors=[{"field": "body.phone", "message": "must be an international number with country prefix"}],
-        ),
-    ),
-    401: (
-        "Unauthorized",
-        "Access token missing, invalid or expired (or an invalid refresh token)",
-        _error_example(401, "Authorization header with a Bearer access token is required"),
-    ),
-    403: ("Forbidden", "The `client` header is not an active partner key", _error_example(403, "Unknown client")),
-    404: ("NotFound", "The resource does not exist (or is not the caller's)", _error_example(404, "Not found")),
-    409: (
-        "Conflict",
-        "State conflict, e.g. the price changed or the order is not payable",
-        _error_example(409, "Price has changed", details={"currentPrice": 410000000}),
-    ),
-    413: (
-        "PayloadTooLarge",
-        "Body over 64 KB (over any body the route takes), or over 10 MB at the gateway",
-        _error_example(413, "Request body is larger than this route takes (64 KB)"),
-    ),
-    415: (
-        "UnsupportedMediaType",
-        "A body that is not `application/json`",
-        _error_example(415, "Unsupported Content-Type: send the body as application/json"),
-    ),
-    429: (
-        "TooManyRequests",
-        "Rate limit (logins, OTP attempts and resends, API throttling); `Retry-After` says when to retry",
-        _error_example(429, "Too many requests"),
-    ),
-    500: (
-        "InternalServerError",
-        "Unexpected error; details only in the logs",
-        _error_example(500, "Internal server error"),
-    ),
-    503: (
-        "ServiceUnavailable",
-        "A dependency (the database) is unreachable",
-        _error_example(503, "Service temporarily unavailable, try again later"),
-    ),
+# docs/INTERFACE.md, Statuses: when each error status is answered. The codes of each operation's error
+# responses (an enum on `code`) are what its code can raise (`ops.error_reach`).
+ERRORS: dict[int, str] = {
+    400: "Invalid path, query, header or body, or a refusal of the input (see `code`)",
+    401: "Access token missing, invalid or expired (or an invalid refresh token)",
+    403: "The `client` header is not an active partner key",
+    404: "The resource does not exist (or is not the caller's)",
+    409: "State conflict, e.g. the price changed or the order is not payable",
+    413: "Body over 64 KB (over any body the route takes), or over 10 MB at the gateway",
+    415: "A body that is not `application/json`",
+    429: "Rate limit (logins, OTP attempts and resends, API throttling); `Retry-After` says when to retry",
+    500: "Unexpected error; details only in the logs",
+    503: "A dependency (the database, a partner) is unreachable or busy",
 }
-# Any request can meet these: the gate (400, 403), API Gateway throttling (429), failures (500, 503).
-EVERY_ROUTE_ERRORS = (400, 403, 429, 500, 503)
+# Every request can meet these: failures (500, 503), API Gateway's throttling (429), a query parameter the
+# route does not declare (400).
+EVERY_ROUTE_CODES = ("INTERNAL_ERROR", "SERVICE_UNAVAILABLE", "TOO_MANY_REQUESTS", "QUERY_PARAMETER_UNKNOWN")
+# What the gate answers besides its token checks (`edge.access.check_request`), and a body's checks.
+GATE = "edge.access.check_request"
+AUTHENTICATE = ("edge.access.AccessPolicy.authenticate", "domain.identity.callers.verify_access_token")
+BODY = "edge.access.require_json_body"
 
 # The common headers every request carries (edge.access.REQUIRED_HEADERS), declared once as security
 # schemes that every operation requires: a generated client sets them once, not on every call.
@@ -174,11 +143,9 @@ IDEMPOTENCY_KEY: dict[str, Any] = {
 
 
 def envelope_schemas() -> dict[str, Any]:
-    """ErrorEnvelope (and FieldError): the envelope model with `data: null`."""
-    schema = Envelope[None].model_json_schema(ref_template=SCHEMA_REF, mode="serialization")
+    """ErrorEnvelope and FieldError."""
+    schema = ErrorEnvelope.model_json_schema(ref_template=SCHEMA_REF, mode="serialization")
     definitions: dict[str, Any] = schema.pop("$defs", {})
-    schema["title"] = "ErrorEnvelope"
-    schema["properties"]["success"] = {"const": False, "title": "Success", "description": "false for errors"}
     return {**definitions, "ErrorEnvelope": schema}
 
 
@@ -221,13 +188,62 @@ def _readable_names(document: dict[str, Any]) -> dict[str, Any]:
     return renamed
 
 
-def _error_response(code: int, when: str | None) -> dict[str, Any]:
-    if when is None and code in ERRORS:
-        return {"$ref": f"#/components/responses/{ERRORS[code][0]}"}
-    content: dict[str, Any] = {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}
-    if code in ERRORS:
-        content["example"] = ERRORS[code][2]
-    return {"description": when or HTTPStatus(code).phrase, "content": {JSON: content}}
+def route_codes(operation: dict[str, Any], declared: RouteDeclaration) -> dict[int, list[str]]:
+    """The codes an operation can answer, by status: what its handler and its middlewares raise, the
+    gate's and the access level's, the body's checks, validation, and what any request can meet."""
+    handler = qualified_name(declared.func)
+    defined_in = Path(inspect.getsourcefile(declared.func) or "")
+    reach = code_base() if handler in code_base().units else code_base(defined_in)
+    codes = reach.codes([handler])
+    codes |= reach.codes(_middleware_units(declared)) | reach.codes([GATE]) - reach.codes(AUTHENTICATE[:1])
+    if declared.access is not PUBLIC:
+        authenticating = reach.codes(AUTHENTICATE)
+        codes |= authenticating if declared.access is JWT else authenticating - {"TOKEN_MISSING"}
+    if "requestBody" in operation:
+        codes |= reach.codes([BODY]) | {"PAYLOAD_TOO_LARGE", "VALIDATION_FAILED"}
+    parameters = operation.get("parameters", [])
+    if any(parameter.get("in") != "header" for parameter in parameters):
+        codes.add("VALIDATION_FAILED")
+    if declared.access.signed_link:
+        codes.add("LINK_INVALID_OR_EXPIRED")
+    codes |= set(EVERY_ROUTE_CODES)
+    # The route's own codes first: the first of a status is its example.
+    generic = reach.codes([GATE, BODY, *AUTHENTICATE]) | set(EVERY_ROUTE_CODES) | {"VALIDATION_FAILED"}
+    by_status: dict[int, list[str]] = {}
+    for code in sorted(codes, key=lambda code: (code in generic, code != "VALIDATION_FAILED", code)):
+        by_status.setdefault(CODES[code].http_status(), []).append(code)
+    return dict(sorted(by_status.items()))
+
+
+def _middleware_units(declared: RouteDeclaration) -> list[str]:
+    return [f"{type(item).__module__}.{type(item).__qualname__}" for item in declared.middlewares]
+
+
+def _error_response(status: int, codes: list[str], when: str | None) -> dict[str, Any]:
+    """An error status of one operation: the envelope whose `code` is one of `codes`, with an example."""
+    code = codes[0]
+    codes = sorted(codes)
+    template = CODES[code].en
+    example: dict[str, Any] = {
+        "success": False,
+        "statusCode": status,
+        "message": template.format_map({name: f"<{name}>" for name in CODES[code].params()}),
+        "data": None,
+        "code": code,
+    }
+    schema = {"allOf": [{"$ref": "#/components/schemas/ErrorEnvelope"}, {"properties": {"code": {"enum": codes}}}]}
+    response: dict[str, Any] = {
+        "description": when or ERRORS.get(status) or HTTPStatus(status).phrase,
+        "content": {JSON: {"schema": schema, "example": example}},
+    }
+    if status in {429, 503}:
+        response["headers"] = {"Retry-After": {"description": "seconds", "schema": {"type": "integer"}}}
+    if status == 429:
+        response["headers"] |= {
+            name: header | {"description": header["description"] + " (rate-limited routes)"}
+            for name, header in RATE_LIMIT_HEADERS.items()
+        }
+    return response
 
 
 # Powertools writes pydantic's constraint names for a parameter that also has a validator (`offset`).
@@ -264,16 +280,11 @@ def _enrich_operation(operation: dict[str, Any], route: ApiRoute, declared: Rout
     if declared.operation_id is None:
         raise ValueError(f"{route.method} {route.path}: declare operation_id= (a camelCase verb, e.g. listCars)")
     success = {code: response for code, response in operation["responses"].items() if code.startswith("2")}
-    errors: dict[int, str | None] = dict.fromkeys(EVERY_ROUTE_ERRORS)
     operation["security"] = ACCESS_SECURITY[declared.access.name] + (
         [{"signedLink": []}] if declared.access.signed_link else []
     )
-    if declared.access is not PUBLIC:
-        errors[401] = None
-    if "{" in route.path:
-        errors[404] = None
+    _success_headers(success, declared)
     if "requestBody" in operation:
-        errors |= {413: None, 415: None}
         example = BODY_EXAMPLES.get((route.method, route.path))
         named = NAMED_BODY_EXAMPLES.get((route.method, route.path))
         if named is not None:
@@ -282,13 +293,14 @@ def _enrich_operation(operation: dict[str, Any], route: ApiRoute, declared: Rout
             }
         elif example is not None:
             operation["requestBody"]["content"][JSON]["example"] = example
-    errors |= {code: when or None for code, when in declared.errors.items() if code >= 400}
+    codes = route_codes(operation, declared)
+    unexplained = {status for status in declared.errors if status >= 400} - set(codes)
+    if unexplained:
+        raise LookupError(f"{route.method} {route.path} declares {sorted(unexplained)}, and raises no code of them")
+    operation["responses"] = success | {
+        str(status): _error_response(status, codes[status], declared.errors.get(status)) for status in codes
+    }
     idempotent = idempotency.IDEMPOTENT in declared.middlewares
-    if idempotent:
-        # the key reused with another body, or its first request still running
-        errors.setdefault(409, None)
-    _success_headers(success, declared)
-    operation["responses"] = success | {str(code): _error_response(code, errors[code]) for code in sorted(errors)}
 
     header_refs = [{"$ref": "#/components/parameters/AcceptLanguage"}]
     if idempotent:
@@ -323,23 +335,6 @@ def _add_links(paths: dict[str, Any]) -> None:
                 response["links"] = resolved
 
 
-def _error_responses() -> dict[str, Any]:
-    responses: dict[str, Any] = {}
-    for status, (name, when, example) in ERRORS.items():
-        response: dict[str, Any] = {
-            "description": when,
-            "content": {JSON: {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}, "example": example}},
-        }
-        if status == 429:
-            response["headers"] = {"Retry-After": {"description": "seconds", "schema": {"type": "integer"}}}
-            response["headers"] |= {
-                name: header | {"description": header["description"] + " (rate-limited routes)"}
-                for name, header in RATE_LIMIT_HEADERS.items()
-            }
-        responses[name] = response
-    return responses
-
-
 def generate(routes: list[tuple[ApiRoute, ApiResolver, RouteDeclaration]] | None = None) -> dict[str, Any]:
     """The document of `routes` (template route, resolver, declaration); all of the template's by default."""
     routes = routes if routes is not None else resolver_routes()
@@ -364,7 +359,9 @@ def generate(routes: list[tuple[ApiRoute, ApiResolver, RouteDeclaration]] | None
                     "Car retail for Uzbekistan: sign-in, catalog, financing, orders, card payment by OTP.\n\n"
                     "Every request carries `User-Agent`, `fingerprint` and `client` (the partner key). "
                     "Every JSON response is the envelope `{success, statusCode, message, data}`; errors have "
-                    "`data: null` and validation errors add `errors: [{field, message}]`."
+                    "`data: null` and a stable `code` (each error response lists the codes it can carry), "
+                    "`message` is in the request's language (`Content-Language`), and validation errors add "
+                    "`errors: [{field, code, message}]`."
                 ),
             },
             "servers": [
@@ -388,7 +385,6 @@ def generate(routes: list[tuple[ApiRoute, ApiResolver, RouteDeclaration]] | None
                     "IdempotencyKey": IDEMPOTENCY_KEY,
                     "IfNoneMatch": IF_NONE_MATCH,
                 },
-                "responses": _error_responses(),
                 "securitySchemes": COMMON_HEADER_SCHEMES
                 | {
                     "signedLink": {

@@ -21,7 +21,7 @@ from typing import Any
 
 from bson import ObjectId
 
-from core.errors import AppError, NotFound
+from core.errors import NotFound
 from core.serialization import to_json
 from data import outbox
 from domain.orders import expiry, lifecycle, store
@@ -29,6 +29,7 @@ from domain.orders.lifecycle import BACK_OFFICE_TARGETS, Status
 from domain.orders.records import OrderRecord
 from domain.payments import refunds
 from domain.payments import store as payments
+from ops.output import refused_exits
 
 # What `show` leaves out of each log entry: the order says them once.
 LOG_FIELDS_LEFT_OUT = ("_id", "orderId", "userId")
@@ -54,7 +55,7 @@ def find_order(reference: str) -> OrderRecord:
     else:
         order = store.find_order_by_contract_number([reference, reference.upper()])
     if order is None:
-        raise NotFound(f"No order with id or contract number {reference}")
+        raise NotFound("ORDER_NOT_FOUND")
     return order
 
 
@@ -109,18 +110,13 @@ def add_commands(commands: Any) -> None:
     )
 
 
+@refused_exits
 def run(args: argparse.Namespace) -> int:
-    try:
-        if args.action == "show":
-            result: Any = show(args.order)
-        elif args.action == "expire":
-            result = expire()
-        else:
-            result = transition(args.order, Status(args.status), args.cause.strip() or "back office")
-    except AppError as refused:
-        print(f"refused: {refused.message}", file=sys.stderr)
-        if refused.details:
-            print(to_json(refused.details), file=sys.stderr)
-        return 1
+    if args.action == "show":
+        result: Any = show(args.order)
+    elif args.action == "expire":
+        result = expire()
+    else:
+        result = transition(args.order, Status(args.status), args.cause.strip() or "back office")
     print(json.dumps(json.loads(to_json(result)), indent=2, ensure_ascii=False))
     return 0

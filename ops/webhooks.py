@@ -22,6 +22,7 @@ from typing import Any
 from core.errors import AppError
 from core.serialization import to_json
 from domain.partners import store, webhooks
+from edge.error_codes import message
 
 
 def add_commands(commands: Any) -> None:
@@ -69,6 +70,6 @@ def run(args: argparse.Namespace) -> int:
             webhooks.remove_endpoint(args.partner)
             print(f"{args.partner}: webhook endpoint removed")
     except AppError as refused:
-        print(f"refused: {refused.message}", file=sys.stderr)
+        print(f"refused: {refused.code}: {message(refused.code, 'en', refused.params)}", file=sys.stderr)
         return 1
     return 0

@@ -61,7 +61,7 @@ def seeded_database(mongo_uri: str) -> Iterator[str]:
         reset_process_state()
         database = get_db()
         create_indexes_for(database)
-        seed_all(database)
+        seed_all()
         reset_process_state()
     try:
         yield name

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import cache
 from typing import Any
+from urllib.parse import urlsplit
 
 import requests
 
@@ -39,13 +42,13 @@ def valid_pinfl(first13: str = "3010199000001") -> str:
 
 
 def race(action: Callable[[], object], times: int) -> list[str]:
-    """Run `action` from `times` threads at once; each outcome is "ok" or the message of its 409."""
+    """Run `action` from `times` threads at once; each outcome is "ok" or the code of its 409."""
 
     def attempt(_: int) -> str:
         try:
             action()
         except Conflict as refused:
-            return refused.message
+            return refused.code
         return "ok"
 
     with ThreadPoolExecutor(max_workers=times) as pool:
@@ -98,8 +101,44 @@ def api_event(
     }
 
 
+# What the server answers before any route is chosen (docs/INTERFACE.md, Statuses), on no operation.
+SERVER_ANSWERS = {"ROUTE_NOT_FOUND", "URI_TOO_LONG", "HEADERS_TOO_LARGE", "MALFORMED_REQUEST", "ORIGIN_NOT_ALLOWED"}
+
+
+@cache
+def _documented_operations() -> list[tuple[str, re.Pattern[str], dict[str, Any]]]:
+    from ops.openapi import DOCUMENT
+
+    document = json.loads(DOCUMENT.read_text(encoding="utf-8"))
+    found: list[tuple[str, re.Pattern[str], dict[str, Any]]] = []
+    # Fixed paths before templated ones: /api/v1/cars/{id} must not take /api/v1/cars/... literal routes.
+    for path in sorted(document["paths"], key=lambda path: path.count("{")):
+        pattern = re.compile("^" + re.sub(r"\\{\w+\\}", "[^/]+", re.escape(path)) + "$")
+        found.extend((method.upper(), pattern, op) for method, op in document["paths"][path].items())
+    return found
+
+
+def check_code_is_documented(method: str, url: str, response: requests.Response) -> None:
+    """Every error code a test meets is one the document lists for that operation and status: the
+    per-operation lists of openapi.json (read from the code) miss nothing the routes really answer."""
+    if response.status_code < 400 or "json" not in response.headers.get("Content-Type", ""):
+        return
+    code = response.json().get("code")
+    if code in SERVER_ANSWERS:
+        return
+    path = urlsplit(url).path
+    for documented_method, pattern, operation in _documented_operations():
+        if documented_method == method.upper() and pattern.match(path):
+            documented = operation["responses"].get(str(response.status_code), {})
+            schema = documented.get("content", {}).get("application/json", {}).get("schema", {})
+            codes = schema.get("allOf", [{}, {}])[1].get("properties", {}).get("code", {}).get("enum", [])
+            assert code in codes, f"{method} {path} answered {response.status_code} {code}, not documented"
+            return
+
+
 class ApiClient:
-    """HTTP client for the local gateway with the common headers filled in."""
+    """HTTP client for the local gateway with the common headers filled in; every error code it meets
+    must be one openapi.json lists for the operation (`check_code_is_documented`)."""
 
     def __init__(self, base_url: str) -> None:
         self.base_url = base_url
@@ -126,7 +165,9 @@ class ApiClient:
             merged["Authorization"] = f"Bearer {self.token}"
         merged.update(headers or {})
         sent = {name: value for name, value in merged.items() if value is not None}
-        return self.session.request(method, self.base_url + path, headers=sent, timeout=30, **kwargs)
+        response = self.session.request(method, self.base_url + path, headers=sent, timeout=30, **kwargs)
+        check_code_is_documented(method, self.base_url + path, response)
+        return response
 
     def get(self, path: str, **kwargs: Any) -> requests.Response:
         return self.request("GET", path, **kwargs)

@@ -6,6 +6,7 @@ from typing import Annotated
 
 from pydantic import ConfigDict, Field, StringConstraints, model_validator
 
+from core.errors import invalid_value
 from core.models import ApiModel, Id, Timestamp
 from edge.validation import NOT_BLANK, Phone, Pinfl, RequestModel
 
@@ -32,7 +33,7 @@ class LoginBody(RequestModel):
     @model_validator(mode="after")
     def phone_or_pin(self) -> LoginBody:
         if self.phone is None and self.pin is None:
-            raise ValueError("phone or pin is required")
+            raise invalid_value("PHONE_OR_PIN_REQUIRED")
         return self
 
 

@@ -64,14 +64,14 @@ def list_cars(
 def _car(car_id: str, *fields: str) -> CarRecord:
     car = store.find_car_fields(car_id, *fields)
     if car is None:
-        raise NotFound("Car not found")
+        raise NotFound("CAR_NOT_FOUND")
     return car
 
 
 def car_detail(car_id: str, *, fingerprint: str, locale: Locale) -> CarDetail:
     car = store.find_car(car_id)
     if car is None:
-        raise NotFound("Car not found")
+        raise NotFound("CAR_NOT_FOUND")
     return views.car_detail(
         car,
         brand=store.find_brand(car["brandId"]),
@@ -113,7 +113,7 @@ def _brand_page(brands: list[BrandRecord], locale: Locale) -> Page[BrandItem]:
 def brand_detail(brand_id: str, *, locale: Locale) -> BrandDetail:
     brand = store.find_brand(brand_id)
     if brand is None:
-        raise NotFound("Brand not found")
+        raise NotFound("BRAND_NOT_FOUND")
     return views.brand_detail(brand, store.count_cars_of_brand(brand["_id"]), locale)
 
 

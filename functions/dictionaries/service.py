@@ -61,7 +61,7 @@ def regions_with_availability(
 def branch_detail(branch_id: str, *, locale: Locale) -> BranchDetail:
     branch = dealers.find_branch(branch_id)
     if branch is None:
-        raise NotFound("Branch not found")
+        raise NotFound("BRANCH_NOT_FOUND")
     region = dealers.find_region(branch["regionId"])
     names = catalog.brand_names(branch.get("brandIds", []))
     return BranchDetail(
@@ -74,7 +74,7 @@ def branch_detail(branch_id: str, *, locale: Locale) -> BranchDetail:
 def contacts() -> Contacts:
     found = store.find_setting("contacts")
     if found is None:
-        raise NotFound("Contacts are not configured")
+        raise NotFound("CONTACTS_NOT_CONFIGURED")
     return Contacts(phone=found.get("phone"), tg=found.get("tg"))
 
 
@@ -91,7 +91,7 @@ def _document(doc: LegalDocument, loc: Locale) -> Document:
 def _find_document(slug: str) -> LegalDocument:
     doc = store.find_document(slug)
     if doc is None:
-        raise NotFound("Document not found")
+        raise NotFound("DOCUMENT_NOT_FOUND")
     return doc
 
 
@@ -109,5 +109,5 @@ def privacy_policy(*, locale: Locale) -> str:
     """The privacy policy as Markdown, in the caller's locale."""
     text = localize(_find_document(PRIVACY_POLICY).get("markdown"), locale)
     if not text:
-        raise NotFound("Document not found")
+        raise NotFound("DOCUMENT_NOT_FOUND")
     return str(text)

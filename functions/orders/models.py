@@ -14,8 +14,8 @@ from pydantic import (
     WithJsonSchema,
     field_validator,
 )
-from pydantic_core import PydanticCustomError
 
+from core.errors import invalid_value
 from core.models import ApiModel, Id, Timestamp
 from domain.catalog.payment_types import PaymentType
 from domain.financing.models import CreditFigures, InstallmentFigures, LeasingCalculation
@@ -41,7 +41,7 @@ CHOICES_FIELD = {PaymentType.CREDIT: "credit", PaymentType.LEASING: "leasing", P
 def _not_a_boolean(value: object) -> object:
     # JSON true is the number 1 to lax coercion; no client means a boolean as a term or a percent.
     if isinstance(value, bool):
-        raise ValueError("must be a number, not a boolean")
+        raise invalid_value("NUMBER_NOT_BOOLEAN")
     return value
 
 
@@ -134,7 +134,7 @@ class CreateOrderBody(RequestModel):
     @classmethod
     def only_for_financed_orders(cls, value: str | None, info: ValidationInfo) -> str | None:
         if value is not None and info.data.get("paymentTypeId") not in FINANCED:
-            raise ValueError("is only accepted for CREDIT, LEASING or INSTALLMENT orders")
+            raise invalid_value("ONLY_FOR_FINANCED_ORDERS")
         return value
 
     @field_validator("credit", "leasing", "installment")
@@ -145,14 +145,10 @@ class CreateOrderBody(RequestModel):
             return value
         wanted = CHOICES_FIELD.get(payment_type)
         if info.field_name == wanted and value is None:
-            raise PydanticCustomError(
-                "financing_choices",
-                "is required for {kind} orders: the choices made on the financing routes",
-                {"kind": payment_type.value},
-            )
+            raise invalid_value("CHOICES_REQUIRED", paymentType=payment_type.value)
         if info.field_name != wanted and value is not None:
             kind = next(kind for kind, field in CHOICES_FIELD.items() if field == info.field_name)
-            raise PydanticCustomError("financing_choices", "is only accepted for {kind} orders", {"kind": kind.value})
+            raise invalid_value("CHOICES_NOT_ACCEPTED", paymentType=kind.value)
         return value
 
 

@@ -66,7 +66,7 @@ def create_order(body: CreateOrderBody, *, user_id: str, partner: str, locale: L
 def _owned(order_id: str, user_id: str) -> OrderRecord:
     order = store.find_order_of_user(order_id, user_id)
     if order is None:
-        raise NotFound("Order not found")
+        raise NotFound("ORDER_NOT_FOUND")
     return order
 
 

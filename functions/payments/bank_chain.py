@@ -123,7 +123,7 @@ def _node(depth: int, node_id: str, what: str) -> Any:
         nodes = [item for node in nodes for item in node.get(level, [])]
     found = next((node for node in nodes if node["_id"] == wanted), None)
     if found is None:
-        raise NotFound(f"{what} not found")
+        raise NotFound("FINANCING_STEP_NOT_FOUND", step=what)
     return found
 
 

@@ -60,7 +60,7 @@ def calculate(body: LeasingCalculateBody) -> LeasingCalculation:
     deal = deals.leasing_deal(body.leasingId, body.carId, body.modificationId, body.loanTermId, body.initialPaymentId)
     if body.price != deal.modification["price"]:
         raise Conflict(
-            "The price has changed: recalculate with the current price",
+            "PRICE_CHANGED",
             details={"currentPrice": deal.modification["price"], "modificationId": str(deal.modification["_id"])},
         )
     return deal.figures()

@@ -119,13 +119,13 @@ def graph(
     car, modification = references.car_and_modification(modification_id, car_id=car_id)
     offer = store.find_special_offer(offer_id)
     if offer is None:
-        raise NotFound("Special offer not found")
+        raise NotFound("SPECIAL_OFFER_NOT_FOUND")
     if offer["carId"] != ObjectId(car_id) or not _applies(offer, modification["_id"]):
-        raise NotFound("offerId does not belong to carId and modificationId")
+        raise NotFound("IDS_DO_NOT_MATCH", field="offerId", parent="carId, modificationId")
     ensure_offered(car, PAYMENT_TYPE_OF[offer["kind"]])
     organization = store.active_organizations([offer["organizationId"]]).get(offer["organizationId"])
     if organization is None:
-        raise NotFound("Special offer not found")
+        raise NotFound("SPECIAL_OFFER_NOT_FOUND")
     item, rows = _priced(offer, organization_ref(organization, locale), modification, locale)
     if file_format == "csv":
         return _csv(rows, f"offer-{offer_id}-schedule.csv")

@@ -17,7 +17,7 @@ from saved_cars.models import SavedCarToggle
 def toggle(car_id: str, *, fingerprint: str) -> SavedCarToggle:
     car = ObjectId(car_id)
     if not catalog.car_exists(car):
-        raise NotFound("Car not found")
+        raise NotFound("CAR_NOT_FOUND")
     return SavedCarToggle(status=saved_cars.toggle(fingerprint, car), carId=car_id)
 
 

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, StringConstraints, WithJsonSchema
 
+from core.errors import invalid_value
 from core.models import ApiModel, Id, Sums, Timestamp
 from domain.payments.cards import (
     CARD_NUMBER_PATTERN,
@@ -26,7 +27,7 @@ OrderStatus = Literal["NEW", "PARTIALLY_PAID", "PAID", "READY", "IMPLEMENTED", "
 def _otp(value: str) -> str:
     # Clients may send the code as a number, so 012345 arrives as 12345: pad it back to six digits.
     if not value.isascii() or not value.isdigit() or len(value) > 6:
-        raise ValueError("must be the 6-digit code")
+        raise invalid_value("OTP_FORMAT")
     return value.zfill(6)
 
 

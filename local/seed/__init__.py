@@ -1,30 +1,49 @@
-"""The demo dataset, loaded idempotently: documents are inserted when missing and never overwritten."""
+"""The demo data (docs/DEMO_DATA.md): `demo-data.json`, a reference data set file loaded by the same
+import operators use (`python -m ops catalog import`), then the demo partner key, user and orders.
+
+The file is written from the tables of this package (`python -m local demo-data`; a test checks it is
+current): edit the tables, regenerate, commit both.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from pathlib import Path
 
-from pymongo.database import Database
-
-from data.mongo import get_db
+from data.mongo import Document
+from domain.dataset.models import DataSet
+from domain.dataset.transfer import SECTIONS, data_set_of, import_data_set, is_empty, parse
 from local.seed import catalog, core, financing, orders
 
-Seeder = Callable[[Database[dict[str, Any]]], int]
-
-# In dependency order: later seeders may look up what earlier ones inserted.
-SEEDERS: list[tuple[str, Seeder]] = [
-    ("core", core.seed),
-    ("catalog", catalog.seed),
-    ("financing", financing.seed),  # after the catalog: products and offers attach to seeded brands and cars
-    ("orders", orders.seed),  # after the catalog: demo orders point at a seeded car
-]
+DEMO_DATA_FILE = Path(__file__).parent / "demo-data.json"
 
 
-def seed_all(db: Database[dict[str, Any]] | None = None) -> dict[str, int]:
-    """Load the demo data into the configured database, or into `db` (the tests make one each).
+def demo_data_set() -> DataSet:
+    """The demo data, built from the tables."""
+    found = catalog.documents()
+    found |= financing.documents(found["brands"], found["cars"])
+    found["promo_codes"] = orders.PROMO_CODES
+    by_section: dict[str, list[Document]] = {section: found[name] for section, name in SECTIONS.items()}
+    return data_set_of(by_section)
 
-    The seeders write the documents of docs/DATA_MODEL.md as they are, beside the stores: this loader
-    is the one writer outside them (tests/unit/test_architecture.py names it)."""
-    database = get_db() if db is None else db
-    return {name: seeder(database) for name, seeder in SEEDERS}
+
+def demo_data_text() -> str:
+    return demo_data_set().model_dump_json(indent=1) + "\n"
+
+
+def write_demo_data() -> Path:
+    DEMO_DATA_FILE.write_text(demo_data_text(), encoding="utf-8")
+    return DEMO_DATA_FILE
+
+
+def seed_all(*, only_if_empty: bool = False) -> dict[str, int]:
+    """Load the demo data into the configured database: the file through the data set import (always, or
+    `only_if_empty`: when the database has no catalog yet), then the demo partner, user and orders if
+    missing. What changed, per collection; the same file again changes nothing."""
+    data = parse(DEMO_DATA_FILE.read_text(encoding="utf-8"))
+    changed: dict[str, int] = {}
+    if not only_if_empty or is_empty():
+        for collection, counts in import_data_set(data).counts().items():
+            changed[collection] = sum(counts.values())
+    changed["users"] = core.seed()
+    changed["orders"] = orders.seed(data)
+    return changed

@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from bson import ObjectId
-from pymongo.database import Database
 
 from core.locale import LOCALES
 from data.mongo import Document
-from domain.catalog.store import refresh_search_prefixes
 from local.seed.catalog_data import (
     BODY_TYPES,
     BRANDS,
@@ -30,7 +27,7 @@ from local.seed.catalog_data import (
     Text,
 )
 from local.seed.dealers_data import BRANCHES, HOURS, REGIONS, Branch
-from local.seed.support import insert_missing, stable_id
+from local.seed.support import stable_id
 
 DOCUMENTS_DIR = Path(__file__).parent / "documents"
 CATALOG_SINCE = datetime(2025, 1, 1, tzinfo=UTC)
@@ -381,17 +378,16 @@ def document_docs() -> list[Document]:
     ]
 
 
-def seed(db: Database[dict[str, Any]]) -> int:
-    inserted = (
-        insert_missing(db.brands, brand_docs())
-        + insert_missing(db.body_types, body_type_docs())
-        + insert_missing(db.powertrains, powertrain_docs())
-        + insert_missing(db.cars, car_docs())
-        + insert_missing(db.regions, region_docs())
-        + insert_missing(db.branches, [branch_doc(branch) for branch in BRANCHES])
-        + insert_missing(db.stock, stock_docs())
-        + insert_missing(db.documents, document_docs())
-        + insert_missing(db.settings, [CONTACTS])
-    )
-    refresh_search_prefixes(db)  # the search keys, derived where every catalog writer derives them
-    return inserted
+def documents() -> dict[str, list[Document]]:
+    """The catalog and dealer collections of the demo data."""
+    return {
+        "brands": brand_docs(),
+        "body_types": body_type_docs(),
+        "powertrains": powertrain_docs(),
+        "cars": car_docs(),
+        "regions": region_docs(),
+        "branches": [branch_doc(branch) for branch in BRANCHES],
+        "stock": stock_docs(),
+        "documents": document_docs(),
+        "settings": [CONTACTS],
+    }

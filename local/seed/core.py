@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from pymongo.database import Database
-
 from core import clock
-from domain.partners.store import hash_client_key
-from local.seed.support import insert_missing, stable_id
+from domain.identity.store import User, insert_user_if_missing
+from domain.partners.store import register_partner
+from local.seed.support import stable_id
 
 DEMO_PARTNER_KEY = "demo-partner-key"
 DEMO_PARTNER = "Demo partner"
@@ -16,19 +13,18 @@ DEMO_USER_ID = stable_id("user:demo")
 DEMO_USER_PHONE = "+998901234567"
 
 
-def seed(db: Database[dict[str, Any]]) -> int:
+def seed() -> int:
+    """Register the demo partner key and store the demo user if missing; how many users were stored."""
+    register_partner(DEMO_PARTNER_KEY, DEMO_PARTNER)
     now = clock.now()
-    partners = [{"_id": hash_client_key(DEMO_PARTNER_KEY), "name": DEMO_PARTNER, "active": True, "createdAt": now}]
-    users = [
-        {
-            "_id": DEMO_USER_ID,
-            "phone": DEMO_USER_PHONE,
-            "firstName": "Aziz",
-            "lastName": "Karimov",
-            "balance": 0,
-            "verified": False,
-            "createdAt": now,
-            "updatedAt": now,
-        }
-    ]
-    return insert_missing(db.partners, partners) + insert_missing(db.users, users)
+    user = User(
+        _id=DEMO_USER_ID,
+        phone=DEMO_USER_PHONE,
+        firstName="Aziz",
+        lastName="Karimov",
+        balance=0,
+        verified=False,
+        createdAt=now,
+        updatedAt=now,
+    )
+    return int(insert_user_if_missing(user))

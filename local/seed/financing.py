@@ -1,5 +1,5 @@
-"""Financing demo data: 4 banks, 3 leasing companies and an installment provider, attached to whatever
-brands and cars the catalog seed put in the database (it runs first).
+"""Financing demo data: 4 banks, 3 leasing companies and an installment provider, attached to the demo
+catalog's brands and cars (local.seed.catalog).
 
 Per brand: a credit product per bank (income types x initial payments x terms x refund types, a rate
 per income type, initial payment and term), a leasing program per leasing company, an installment
@@ -11,14 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from bson import ObjectId
-from pymongo.database import Database
 
 from data.mongo import Document
-from domain.financing.store import create_bank_offers
-from local.seed.support import insert_missing, stable_id
+from local.seed.support import stable_id
 
 INCOME_TYPES: dict[str, tuple[dict[str, str], int]] = {
     # slug: (name, rate surcharge in basis points)
@@ -285,30 +282,18 @@ def _special_offers(cars: Iterable[Document]) -> list[Document]:
     ]
 
 
-def seed(db: Database[dict[str, Any]]) -> int:
-    brands = [
-        {**brand, "slug": brand.get("slug") or str(brand["_id"])}
-        for brand in db.brands.find({}, {"slug": 1, "name": 1}).sort("_id", 1)
-    ]
-    cars = [
-        {**car, "slug": car.get("slug") or str(car["_id"])}
-        for car in db.cars.find({}, {"slug": 1, "brandId": 1, "paymentTypes": 1, "modifications._id": 1})
-    ]
-    cars.sort(key=lambda car: car["slug"])  # which car is a brand's demo car, which bank an offer gets
-    products = [_credit_product(bank, brand) for brand in brands for bank in BANKS]
-    return (
-        insert_missing(db.organizations, _organizations())
-        + insert_missing(db.credit_products, products)
-        + insert_missing(
-            db.leasing_programs,
-            [
-                _leasing_program(company, brand, order)
-                for brand in brands
-                for order, company in enumerate(LEASING_COMPANIES, start=1)
-            ],
-        )
-        + insert_missing(db.installment_plans, [_installment_plan(brand) for brand in brands])
-        + insert_missing(db.special_offers, _special_offers(cars))
-        # Created with the financing data, as operators do (python -m ops bank-offers): no GET writes one.
-        + create_bank_offers(db)
-    )
+def documents(brand_docs: list[Document], car_docs: list[Document]) -> dict[str, list[Document]]:
+    """The financing collections for these catalog brands and cars (local.seed.catalog builds them)."""
+    brands = sorted(brand_docs, key=lambda brand: brand["_id"])
+    cars = sorted(car_docs, key=lambda car: car["slug"])  # which car is a brand's demo car, which bank an offer gets
+    return {
+        "organizations": _organizations(),
+        "credit_products": [_credit_product(bank, brand) for brand in brands for bank in BANKS],
+        "leasing_programs": [
+            _leasing_program(company, brand, order)
+            for brand in brands
+            for order, company in enumerate(LEASING_COMPANIES, start=1)
+        ],
+        "installment_plans": [_installment_plan(brand) for brand in brands],
+        "special_offers": _special_offers(cars),
+    }

@@ -1,4 +1,5 @@
-"""Demo promo codes (always) and two demo orders of the demo user (when the catalog has a car a branch sells).
+"""Demo promo codes (in the demo data file) and two demo orders of the demo user (when the catalog has a car
+a branch sells).
 
 Promo codes (README "Demo data"): WELCOME10 (10 %, at most 5,000,000 sums), MINUS1M (1,000,000 sums),
 LASTONE (500,000 sums, one use in all), EXPIRED (ended), SUMMER2035 (not active yet).
@@ -10,19 +11,21 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
-from pymongo.database import Database
+from pymongo.client_session import ClientSession
 
 from core import clock
+from data.mongo import in_transaction
 from domain.catalog.records import BrandRecord, CarRecord, ColorRecord, ModificationRecord
+from domain.dataset.models import DataSet
+from domain.dataset.transfer import documents
 from domain.dealers.records import BranchRecord
+from domain.orders import store
 from domain.orders.lifecycle import Status
 from domain.orders.placement import new_order
 from domain.orders.purchase import Purchase
-from domain.orders.records import OrderRecord
+from domain.orders.records import OrderLogRecord, OrderRecord
 from local.seed.core import DEMO_PARTNER, DEMO_USER_ID
-from local.seed.support import insert_missing, stable_id
-
-Db = Database[dict[str, Any]]
+from local.seed.support import stable_id
 
 DEMO_NEW_ORDER_ID = stable_id("order:demo:new")
 DEMO_PAID_ORDER_ID = stable_id("order:demo:paid")
@@ -54,27 +57,32 @@ PROMO_CODES = [
 ]
 
 
-def _demo_purchase(db: Db) -> Purchase | None:
-    """The first car of the catalog that an active branch of its brand has in stock, as POST
+def demo_purchase(data: DataSet) -> Purchase | None:
+    """The first car of the demo data (by slug) that an active branch of its brand has in stock, as POST
     /api/v1/orders would accept it, or None."""
-    for car in db.cars.find({}).sort("slug", 1):
-        for stock in db.stock.find({"carId": car["_id"], "quantity": {"$gt": 0}}).sort("_id", 1):
-            branch = db.branches.find_one({"_id": stock["branchId"], "brandIds": car["brandId"], "active": True})
-            modification = next((m for m in car.get("modifications", []) if m["_id"] == stock["modificationId"]), None)
-            color = next((c for c in car.get("colors", []) if c["_id"] == stock["colorId"]), None)
-            if branch and modification and color:
-                brand = db.brands.find_one({"_id": car["brandId"]})
+    cars = sorted(documents(data, "cars"), key=lambda car: car["slug"])
+    stock = sorted(documents(data, "stock"), key=lambda row: row["_id"])
+    branches = {branch["_id"]: branch for branch in documents(data, "branches")}
+    brands = {brand["_id"]: brand for brand in documents(data, "brands")}
+    for car in cars:
+        for row in stock:
+            branch = branches.get(row["branchId"])
+            if row["carId"] != car["_id"] or row["quantity"] <= 0 or not branch or not branch["active"]:
+                continue
+            modification = next((m for m in car["modifications"] if m["_id"] == row["modificationId"]), None)
+            color = next((c for c in car["colors"] if c["_id"] == row["colorId"]), None)
+            if car["brandId"] in branch["brandIds"] and modification and color:
                 return Purchase(
                     car=cast("CarRecord", car),
                     modification=cast("ModificationRecord", modification),
                     color=cast("ColorRecord", color),
                     branch=cast("BranchRecord", branch),
-                    brand=cast("BrandRecord | None", brand),
+                    brand=cast("BrandRecord | None", brands.get(car["brandId"])),
                 )
     return None
 
 
-def _demo_orders(purchase: Purchase) -> tuple[list[OrderRecord], list[dict[str, Any]]]:
+def _demo_orders(purchase: Purchase) -> tuple[list[OrderRecord], list[OrderLogRecord]]:
     placed = clock.now() - timedelta(days=3)
     fresh = new_order(purchase, owner=DEMO_USER_ID, partner=DEMO_PARTNER, payment_type="CASH")
     fresh.update(
@@ -99,24 +107,34 @@ def _demo_orders(purchase: Purchase) -> tuple[list[OrderRecord], list[dict[str, 
         (paid, Status.NEW, Status.PAID, "card payment demo-payment", paid_at),
     ]
     logs = [
-        {
-            "_id": stable_id(f"order-log:{order['_id']}:{to}"),
-            "orderId": order["_id"],
-            "userId": DEMO_USER_ID,
-            "from": previous.value if previous else None,
-            "to": to.value,
-            "cause": cause,
-            "at": at,
-        }
+        OrderLogRecord(
+            {
+                "_id": stable_id(f"order-log:{order['_id']}:{to}"),
+                "orderId": order["_id"],
+                "userId": DEMO_USER_ID,
+                "from": previous.value if previous else None,
+                "to": to.value,
+                "cause": cause,
+                "at": at,
+            }
+        )
         for order, previous, to, cause, at in changes
     ]
     return [fresh, paid], logs
 
 
-def seed(db: Db) -> int:
-    inserted = insert_missing(db.promo_codes, PROMO_CODES)
-    purchase = _demo_purchase(db)
-    if purchase is None:
-        return inserted
+def seed(data: DataSet) -> int:
+    """Store the demo orders and their logs if missing (one transaction); how many orders were stored."""
+    purchase = demo_purchase(data)
+    if purchase is None or store.find_order(DEMO_NEW_ORDER_ID) is not None:
+        return 0
     orders, logs = _demo_orders(purchase)
-    return inserted + insert_missing(db.orders, orders) + insert_missing(db.order_logs, logs)
+
+    def work(session: ClientSession) -> int:
+        for order in orders:
+            store.insert_order(order, session=session)
+        for log in logs:
+            store.insert_order_log(log, session=session)
+        return len(orders)
+
+    return in_transaction(work)

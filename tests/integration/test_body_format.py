@@ -30,7 +30,9 @@ def test_a_body_that_is_not_utf8_is_400_naming_the_body(db: Database[dict[str, A
     event.update(body=base64.b64encode(b"<\xb1^\xff").decode(), isBase64Encoded=True)
     result = invoke("Auth", event)
     assert result["statusCode"] == 400
-    assert json.loads(result["body"])["errors"] == [{"field": "body", "message": "must be UTF-8 encoded JSON"}]
+    assert json.loads(result["body"])["errors"] == [
+        {"field": "body", "code": "BODY_NOT_UTF8", "message": "The body must be UTF-8 encoded JSON"}
+    ]
 
 
 def test_a_json_body_with_a_charset_is_accepted(db: Database[dict[str, Any]]) -> None:
@@ -47,7 +49,9 @@ def test_a_body_nested_too_deeply_to_parse_is_400_naming_the_body(db: Database[d
     event = api_event("POST", "/api/v1/auth/login", body="[" * 50_000, headers={"Content-Type": "application/json"})
     result = invoke("Auth", event)
     assert result["statusCode"] == 400
-    assert json.loads(result["body"])["errors"] == [{"field": "body", "message": "is nested too deeply"}]
+    assert json.loads(result["body"])["errors"] == [
+        {"field": "body", "code": "BODY_TOO_DEEP", "message": "The body is nested too deeply"}
+    ]
 
 
 def test_a_body_that_is_not_json_at_all_is_still_a_400(db: Database[dict[str, Any]]) -> None:
@@ -62,7 +66,9 @@ def test_a_number_too_long_to_read_is_400_naming_the_body_even_on_the_public_log
     response = api.post(LOGIN, data=body, headers={"Content-Type": "application/json"}, auth=False)
     # Then it is a client error naming the body, not a 500
     assert response.status_code == 400, response.text
-    assert response.json()["errors"] == [{"field": "body", "message": "holds a number with too many digits"}]
+    assert response.json()["errors"] == [
+        {"field": "body", "code": "NUMBER_TOO_LONG", "message": "The body holds a number with too many digits"}
+    ]
 
 
 @pytest.mark.parametrize("base64_encoded", [False, True])
@@ -80,6 +86,7 @@ def test_a_body_larger_than_any_route_takes_is_413_before_it_is_parsed(
     result = invoke("Auth", event)
     # Then it is refused as too large for the route (a login body is a few dozen bytes)
     assert result["statusCode"] == 413
+    assert json.loads(result["body"])["code"] == "BODY_TOO_LARGE"
     assert json.loads(result["body"])["message"] == "Request body is larger than this route takes (64 KB)"
 
 

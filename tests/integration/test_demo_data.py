@@ -52,7 +52,7 @@ def test_the_demo_dataset_is_big_and_complete(seeded: Database[dict[str, Any]]) 
                     for asset in value.values() if isinstance(value, dict) else [value]:
                         assert asset is None or (ASSETS_DIR / asset).is_file(), asset
     # And seeding again inserts nothing
-    assert set(seed_all(db).values()) == {0}
+    assert set(seed_all().values()) == {0}
 
 
 def test_a_client_walks_from_brands_to_where_a_car_is_in_stock(seeded_api: ApiClient) -> None:
@@ -79,3 +79,21 @@ def test_a_client_walks_from_brands_to_where_a_car_is_in_stock(seeded_api: ApiCl
     ).json()["data"]
     available = [branch["_id"] for region in regions["items"] for branch in region["branches"] if branch["available"]]
     assert str(catalog.branch_id("chevrolet-chilonzor")) in available
+
+
+def test_make_run_loads_the_demo_data_file_through_the_import_into_an_empty_database_only(
+    db: Database[dict[str, Any]],
+) -> None:
+    from local.runtime import prepare_database
+
+    # Given an empty database / When `make run` prepares it
+    loaded = prepare_database(seed=True, only_if_empty=True)
+    # Then the demo data file was imported, with the demo partner, user and orders
+    assert (loaded["brands"], loaded["cars"], loaded["users"], loaded["orders"]) == (9, 31, 1, 2)
+    assert db.bank_offers.count_documents({}) == loaded["bank_offers"] > 0
+    # When a developer changes a price and `make run` starts again
+    db.cars.update_one({}, {"$set": {"modifications.0.price": 1}})
+    again = prepare_database(seed=True, only_if_empty=True)
+    # Then the database keeps its catalog as it is
+    assert "brands" not in again
+    assert db.cars.count_documents({"modifications.0.price": 1}) == 1

@@ -98,7 +98,7 @@ def test_ids_that_do_not_belong_together_are_404(
     cases = {
         "Car not found": query(car, carId=ObjectId()),
         "This car is not a model of this brand": query(car, brandId=ObjectId()),
-        "Modification not found for this car": query(car, modificationId=other["modifications"][0]["_id"]),
+        "Modification not found": query(car, modificationId=other["modifications"][0]["_id"]),
         "Color not found for this car": query(car, colorId=other["colors"][0]["_id"]),
     }
     for message, params in cases.items():

@@ -223,7 +223,8 @@ def test_a_financed_order_without_its_choices_is_a_clear_400(
     assert response.json()["errors"] == [
         {
             "field": f"body.{field}",
-            "message": f"is required for {payment_type} orders: the choices made on the financing routes",
+            "code": "CHOICES_REQUIRED",
+            "message": f"Is required for {payment_type} orders: the choices made on the financing routes",
         }
     ]
     cash = place(api, car)
@@ -268,7 +269,8 @@ def test_a_leasing_order_stores_the_figures_the_leasing_calculation_gave(
     foreign = {**choice, "loanTermId": str(other["loanTerms"][0]["_id"])}
     response = api.post(ORDERS, json=order_body(car, paymentTypeId="LEASING", leasing=foreign))
     assert response.status_code == 404
-    assert "loanTermId does not belong to leasingId" in response.text
+    assert response.json()["code"] == "IDS_DO_NOT_MATCH"
+    assert "loanTermId does not belong to the chosen leasingId" in response.text
 
 
 # Installment

@@ -53,6 +53,7 @@ def test_an_unknown_route_is_404_in_the_envelope(api: ApiClient) -> None:
         "statusCode": 404,
         "message": "Route not found",
         "data": None,
+        "code": "ROUTE_NOT_FOUND",
     }
 
 
@@ -137,6 +138,7 @@ def test_a_request_uri_too_long_for_the_server_is_414_in_the_envelope(api: ApiCl
         "statusCode": 414,
         "message": "Request URI is too long",
         "data": None,
+        "code": "URI_TOO_LONG",
     }
 
 
@@ -149,4 +151,5 @@ def test_a_header_too_large_for_the_server_is_431_in_the_envelope(api: ApiClient
         "statusCode": 431,
         "message": "Request headers are too large",
         "data": None,
+        "code": "HEADERS_TOO_LARGE",
     }

@@ -100,7 +100,13 @@ def test_a_key_that_is_not_a_uuid_is_400_naming_the_header(api: ApiClient, db: D
     response = api.post(ORDERS, json=order_body(car), headers=keyed("order-1"))
     # Then it is 400 naming the header, and nothing was placed
     assert response.status_code == 400, response.text
-    assert response.json()["errors"] == [{"field": "header.Idempotency-Key", "message": "must be a UUID"}]
+    assert response.json()["errors"] == [
+        {
+            "field": "header.Idempotency-Key",
+            "code": "IDEMPOTENCY_KEY_INVALID",
+            "message": "Idempotency-Key must be a UUID",
+        }
+    ]
     assert db.orders.count_documents({}) == 0
 
 

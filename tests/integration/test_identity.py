@@ -222,6 +222,7 @@ def test_a_code_used_twice_is_409_and_changes_nothing(
         "statusCode": 409,
         "message": "This authorization code has already been used",
         "data": None,
+        "code": "AUTHORIZATION_CODE_USED",
     }
     assert user_of(db, "+998901112233") == before
 

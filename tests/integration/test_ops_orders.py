@@ -66,4 +66,4 @@ def test_show_prints_the_order_and_its_log_and_unknown_orders_are_refused(
     assert shown["order"]["_id"] == str(order["_id"])
     assert [entry["to"] for entry in shown["log"]] == ["NEW"]
     assert main(["order", "show", "CR-1999-000001"]) == 1
-    assert "No order" in capsys.readouterr().err
+    assert "ORDER_NOT_FOUND" in capsys.readouterr().err

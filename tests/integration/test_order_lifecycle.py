@@ -87,7 +87,7 @@ def test_a_cancelled_order_shows_the_path_it_took_then_cancelled(db: Database[di
 @pytest.mark.parametrize("target", [Status.PAID, Status.PARTIALLY_PAID])
 def test_no_transition_marks_an_order_paid_without_a_payment(db: Database[dict[str, Any]], target: Status) -> None:
     order = insert_order(db, USER, amount_due=100)
-    with pytest.raises(Conflict, match="Only a confirmed payment"):
+    with pytest.raises(Conflict, match="ORDER_STATUS_NEEDS_PAYMENT"):
         lifecycle.transition(order["_id"], target, cause="back office")
     assert (db.orders.find_one({"_id": order["_id"]}) or {})["statusSlug"] == "NEW"
 
@@ -117,10 +117,10 @@ def test_illegal_transitions_are_refused_and_change_nothing(
 
 def test_payments_beyond_the_amount_due_or_on_unpayable_orders_are_refused(db: Database[dict[str, Any]]) -> None:
     order = insert_order(db, USER, amount_due=100)
-    with pytest.raises(Conflict, match="larger than the amount still due"):
+    with pytest.raises(Conflict, match="PAYMENT_ABOVE_DUE"):
         lifecycle.record_payment(order["_id"], 101, payment_id="t1", cause="card")
     paid = insert_order(db, USER, amount_due=100, paid=100, status="PAID")
-    with pytest.raises(Conflict, match="cannot take payments"):
+    with pytest.raises(Conflict, match="ORDER_NOT_PAYABLE"):
         lifecycle.record_payment(paid["_id"], 1, payment_id="t2", cause="card")
     with pytest.raises(Conflict):
         lifecycle.record_payment(order["_id"], 0, payment_id="t3", cause="card")
@@ -142,17 +142,17 @@ def test_only_one_payment_holds_the_charging_lease_and_only_if_the_order_can_tak
 ) -> None:
     order = insert_order(db, USER, amount_due=100)
     now = clock.now()
-    with pytest.raises(Conflict, match="larger than the amount still due"):
+    with pytest.raises(Conflict, match="PAYMENT_ABOVE_DUE"):
         lifecycle.take_charge(order["_id"], "too-much", 101, now=now, lease_seconds=60)
     # Of eight payments racing for the lease, one holds it
     payment_ids = iter(f"t{number}" for number in range(8))
     results = race(lambda: lifecycle.take_charge(order["_id"], next(payment_ids), 60, now=now, lease_seconds=60), 8)
-    assert sorted(results) == ["Another payment of this order is being confirmed, try again"] * 7 + ["ok"]
+    assert sorted(results) == ["CHARGE_IN_PROGRESS"] * 7 + ["ok"]
     holder = (db.orders.find_one({"_id": order["_id"]}) or {})["chargingPaymentId"]
     # Recording the holder's payment releases the lease; the next payment takes it if it fits
     lifecycle.record_payment(order["_id"], 60, payment_id=holder, cause="card")
     assert (db.orders.find_one({"_id": order["_id"]}) or {})["chargingPaymentId"] is None
-    with pytest.raises(Conflict, match="larger than the amount still due"):
+    with pytest.raises(Conflict, match="PAYMENT_ABOVE_DUE"):
         lifecycle.take_charge(order["_id"], "t9", 41, now=now, lease_seconds=60)
     lifecycle.take_charge(order["_id"], "t9", 40, now=now, lease_seconds=60)
     # A lease older than its duration belongs to a dead holder and can be taken over
@@ -198,7 +198,7 @@ def test_racing_transitions_have_exactly_one_winner(
     results = race(lambda: lifecycle.transition(order["_id"], Status.READY, cause="race"), 8)
     # Then exactly one succeeded, the others were refused, and exactly one change was logged
     assert results.count("ok") == 1
-    assert all(result.startswith("Order cannot go from READY") for result in results if result != "ok")
+    assert all(result == "ORDER_TRANSITION_NOT_ALLOWED" for result in results if result != "ok")
     assert db.order_logs.count_documents({"orderId": order["_id"], "to": "READY"}) == 1
 
 
@@ -219,7 +219,7 @@ def test_racing_payments_never_overpay(db: Database[dict[str, Any]], monkeypatch
     # Then three fit, every other one is refused as an overpayment, and the stored total matches the winners
     stored = db.orders.find_one({"_id": order["_id"]}) or {}
     assert results.count("ok") == 3
-    assert all("larger than the amount still due" in result for result in results if result != "ok")
+    assert all(result == "PAYMENT_ABOVE_DUE" for result in results if result != "ok")
     assert stored["paidAmount"] == 90
     assert len(stored["paymentIds"]) == 3
 

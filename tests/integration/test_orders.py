@@ -148,7 +148,7 @@ def _branch_of_another_brand(db: Db, car: CatalogCar) -> dict[str, Any]:
 # Each case: what to change in a valid request (or in the catalog), and the 404 message expected.
 MISMATCHES: dict[str, tuple[Callable[[Db, CatalogCar], dict[str, Any]], str]] = {
     "unknown car": (lambda db, car: {"carId": str(ObjectId())}, "Car not found"),
-    "modification of another car": (_modification_of_another_car, "Modification not found for this car"),
+    "modification of another car": (_modification_of_another_car, "Modification not found"),
     "color of another car": (_color_of_another_car, "Color not found for this car"),
     "unknown region": (lambda db, car: {"regionId": str(ObjectId())}, "Region not found"),
     "unknown branch": (lambda db, car: {"branchId": str(ObjectId())}, "Branch not found or not active"),

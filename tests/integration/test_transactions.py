@@ -457,7 +457,7 @@ def test_apply_on_an_order_cancelled_meanwhile_is_409(api: ApiClient, payable_or
     transaction_id = create(api, order, 1_000)
     lifecycle.transition(order["_id"], lifecycle.Status.CANCELLED, cause="customer changed their mind")
     body = refused(api.post(APPLY, json=apply_body(order, transaction_id, 1_000)), 409)
-    assert body["details"] == {"statusSlug": "CANCELLED", "status": "FAILED"}
+    assert body["details"] == {"statusSlug": "CANCELLED", "status": "FAILED", "orderRefusal": "ORDER_NOT_PAYABLE"}
     assert stored_order(db, order)["paidAmount"] == 0
 
 
@@ -666,7 +666,7 @@ def test_racing_applies_of_two_transactions_of_one_order_charge_the_card_once(
         try:
             service.apply(user_id, ApplyBody.model_validate(apply_body(order, transaction_id, 1_000)))
         except AppError as error:
-            return status_of(error), error.message
+            return status_of(error), error.code
         return 200, "paid"
 
     # When both are applied at once
@@ -677,7 +677,7 @@ def test_racing_applies_of_two_transactions_of_one_order_charge_the_card_once(
     assert calls["cancel"] == []
     assert sorted(status for status, _ in outcomes.values()) == [200, 409]
     loser = next(transaction_id for transaction_id, (status, _) in outcomes.items() if status == 409)
-    assert "being confirmed" in outcomes[loser][1]
+    assert outcomes[loser][1] == "CHARGE_IN_PROGRESS"
     assert stored(db, loser)["status"] == "PENDING"
     paid = stored_order(db, order)
     assert (paid["paidAmount"], paid["statusSlug"], paid["chargingPaymentId"]) == (1_000, "PAID", None)
@@ -685,8 +685,7 @@ def test_racing_applies_of_two_transactions_of_one_order_charge_the_card_once(
     monkeypatch.setattr(store, "find_order", find_order)
     body = refused(api.post(APPLY, json=apply_body(order, loser, 1_000)), 409)
     assert body["details"]["status"] == "FAILED"
-    assert body["message"].endswith("the card was not charged")
-    assert "cancelled" not in body["message"]
+    assert (body["code"], body["details"]["orderRefusal"]) == ("ORDER_REFUSED_PAYMENT", "ORDER_NOT_PAYABLE")
     assert len(calls["confirm"]) == 1
     assert calls["cancel"] == []
     assert "refund" not in stored(db, loser)

@@ -20,9 +20,6 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 }
 # Where the database may be reached: the data package and the stores of the domain areas.
 DATABASE_ENTRY_POINTS = ("get_db", "get_client")
-# The one writer beside the stores: the demo data loader writes the documents of docs/DATA_MODEL.md as
-# they are (until the demo data becomes a file the catalog import loads through the stores).
-DEMO_DATA_LOADER = "local.seed"
 # What the request gate learned about the caller; only a function's routes read it.
 REQUEST_CONTEXT = "edge.context"
 
@@ -45,7 +42,6 @@ def database_outside_stores(project: Project) -> list[str]:
         f"{module} calls {name}() (line {line})"
         for module, source in project.modules.items()
         if not (top(module) == "data" or (top(module) == "domain" and module.endswith(".store")))
-        and module != DEMO_DATA_LOADER
         for name in DATABASE_ENTRY_POINTS
         for line in calls_to(source, name)
     ]

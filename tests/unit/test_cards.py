@@ -27,14 +27,14 @@ def test_a_wrong_check_digit_fails_luhn(number: str) -> None:
 def test_spaces_are_stripped_and_16_digits_required() -> None:
     assert cards.parse_card_number(" 8600 4954 7331 6478 ") == PAYS_UZCARD
     for raw in ["8600 4954 7331 647", "8600495473316478 0", "8600-4954-7331-6478", "86004954733164७8", ""]:
-        with pytest.raises(ValueError, match="16 digits"):
+        with pytest.raises(ValueError, match="CARD_NUMBER_LENGTH"):
             cards.parse_card_number(raw)
-    with pytest.raises(ValueError, match="checksum"):
+    with pytest.raises(ValueError, match="CARD_NUMBER_CHECKSUM"):
         cards.parse_card_number("8600495473316479")
 
 
 def test_refusals_never_echo_the_number() -> None:
-    with pytest.raises(ValueError, match="checksum") as refused:
+    with pytest.raises(ValueError, match="CARD_NUMBER_CHECKSUM") as refused:
         cards.parse_card_number("8600495473316479")
     assert "8600" not in str(refused.value)
 
@@ -75,7 +75,7 @@ def test_the_mask_keeps_the_first_six_and_last_four_digits() -> None:
 
 @pytest.mark.parametrize("raw", ["1/30", "13/30", "00/30", "12-30", "12/2030", "ab/cd", "12/3"])
 def test_malformed_expiry_is_refused(raw: str) -> None:
-    with pytest.raises(ValueError, match=r"MM/YY|month"):
+    with pytest.raises(ValueError, match=r"CARD_EXPIRY_FORMAT|CARD_EXPIRY_MONTH"):
         cards.parse_expiry(raw)
 
 

@@ -8,7 +8,7 @@ import pytest
 from bson import ObjectId
 
 from core.errors import InvalidInput
-from domain.catalog.query import CarSort, car_filter, car_sort, parse_ids
+from domain.catalog.query import ACTIVE_CAR, CarSort, car_filter, car_sort, parse_ids
 
 
 def test_parse_ids_skips_blanks_and_duplicates() -> None:
@@ -37,14 +37,16 @@ def test_car_filter_combines_every_condition() -> None:
     assert query["searchPrefixes"] == {"$all": ["shevrolet", "ko"]}
 
 
-def test_car_filter_without_parameters_matches_everything() -> None:
-    assert car_filter(brand_ids=[], body_type_ids=[], min_price=None, max_price=None, search="") == {}
+def test_car_filter_without_parameters_matches_every_active_car() -> None:
+    # Given no parameters / When the filter is built / Then only deactivated cars are left out
+    query = car_filter(brand_ids=[], body_type_ids=[], min_price=None, max_price=None, search="")
+    assert query == {"active": {"$ne": False}}
 
 
 def test_car_filter_with_min_above_max_is_an_empty_range() -> None:
     # Given min above max, When the filter is built, Then it bounds priceFrom by both: nothing matches
     query = car_filter(brand_ids=[], body_type_ids=[], min_price=3, max_price=2, search=None)
-    assert query == {"priceFrom": {"$gte": 3, "$lte": 2}}
+    assert query == {**ACTIVE_CAR, "priceFrom": {"$gte": 3, "$lte": 2}}
 
 
 def test_every_sort_ends_with_id() -> None:

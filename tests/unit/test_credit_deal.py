@@ -62,12 +62,12 @@ def test_an_id_that_does_not_follow_the_tree_is_named(shop: Shop, field: str, pa
         priced(chain)
     # Then the refusal names that id and the choice it does not belong to
     camel = "".join(word.capitalize() if n else word for n, word in enumerate(field.split("_")))
-    assert refused.value.message == f"{camel} does not belong to the chosen {parent}"
+    assert (refused.value.code, refused.value.params) == ("IDS_DO_NOT_MATCH", {"field": camel, "parent": parent})
     assert refused.value.details == {"field": camel, "parent": parent}
 
 
 def test_an_unknown_bank_offer_is_not_found(shop: Shop) -> None:
-    with pytest.raises(NotFound, match="Bank offer not found"):
+    with pytest.raises(NotFound, match="BANK_OFFER_NOT_FOUND"):
         priced(shop.chain(bank_id=ObjectId()))
 
 
@@ -78,7 +78,7 @@ def test_a_car_not_sold_on_credit_has_no_credit(shop: Shop) -> None:
     with pytest.raises(NotFound) as refused:
         priced(shop.chain())
     # Then it is refused, saying how the car is sold
-    assert refused.value.message == "The car is not sold by CREDIT"
+    assert refused.value.code == "PAYMENT_TYPE_NOT_SOLD"
     assert refused.value.details == {"paymentType": "CREDIT", "offered": ["CASH"]}
 
 
@@ -86,5 +86,5 @@ def test_an_offer_of_a_modification_no_longer_sold_is_not_found(shop: Shop, monk
     # Given the offer's modification was removed from the catalog
     monkeypatch.setattr(shop, "car", lambda: {**Shop.car(shop), "modifications": []})
     # When its credit is priced
-    with pytest.raises(NotFound, match="The car modification of this bank offer is no longer sold"):
+    with pytest.raises(NotFound, match="BANK_OFFER_CAR_NOT_SOLD"):
         priced(shop.chain())

@@ -42,7 +42,7 @@ class FakeCallers:
     def verify_access_token(self, token: str) -> str:
         self.asked.append("token")
         if token != GOOD_TOKEN:
-            raise NotAuthenticated("Invalid token")
+            raise NotAuthenticated("TOKEN_INVALID")
         return USER_ID
 
 
@@ -72,7 +72,7 @@ def callers() -> FakeCallers:
 
 def refusal(result: dict[str, Any] | None) -> tuple[int, str]:
     assert result is not None, "the gate let the request through"
-    return result["statusCode"], json.loads(result["body"])["message"]
+    return result["statusCode"], json.loads(result["body"])["code"]
 
 
 def test_a_missing_header_is_400_before_the_partner_is_asked(callers: FakeCallers) -> None:
@@ -81,7 +81,9 @@ def test_a_missing_header_is_400_before_the_partner_is_asked(callers: FakeCaller
     # When it reaches the gate
     result = gate_or_refuse(app_with(callers), event)
     # Then it is refused 400 naming the header, and nobody was asked anything
-    assert refusal(result) == (400, "Missing required header: fingerprint")
+    assert refusal(result) == (400, "MISSING_HEADER")
+    assert result is not None
+    assert json.loads(result["body"])["errors"][0]["field"] == "header.fingerprint"
     assert callers.asked == []
 
 
@@ -91,7 +93,7 @@ def test_an_unknown_partner_is_403_before_the_token_is_read(callers: FakeCallers
     # When it reaches the gate
     result = gate_or_refuse(app_with(callers), event)
     # Then it is refused 403, and the token was never verified
-    assert refusal(result) == (403, "Unknown or inactive client key")
+    assert refusal(result) == (403, "CLIENT_KEY_UNKNOWN")
     assert callers.asked == ["partner"]
 
 
@@ -101,13 +103,13 @@ def test_a_bad_token_is_401_once_the_partner_is_known(callers: FakeCallers) -> N
     # When it reaches the gate
     result = gate_or_refuse(app_with(callers), event)
     # Then it is refused 401 with the callers' reason, after the partner was asked
-    assert refusal(result) == (401, "Invalid token")
+    assert refusal(result) == (401, "TOKEN_INVALID")
     assert callers.asked == ["partner", "token"]
 
 
 def test_a_jwt_route_without_a_token_is_401(callers: FakeCallers) -> None:
     result = gate_or_refuse(app_with(callers), api_event("GET", "/api/v1/things"))
-    assert refusal(result) == (401, "Authorization header with a Bearer access token is required")
+    assert refusal(result) == (401, "TOKEN_MISSING")
     assert callers.asked == ["partner"]
 
 
@@ -136,5 +138,5 @@ def test_a_user_deleted_since_the_token_was_issued_is_not_authenticated(callers:
     callers.users.clear()
     assert gate_or_refuse(app_with(callers), api_event("GET", "/api/v1/things", headers=bearer(GOOD_TOKEN))) is None
     # When a route acts for its caller, then it is refused
-    with pytest.raises(NotAuthenticated, match="User not found"):
+    with pytest.raises(NotAuthenticated, match="USER_NOT_FOUND"):
         context.caller_id()

@@ -98,7 +98,7 @@ def test_the_sandbox_is_refused_in_prod(fresh_settings: None, monkeypatch: pytes
     # The template refuses such a deploy; should one happen anyway, callers get a 503, not a verification
     monkeypatch.setenv("STAGE", "prod")
     reset_settings()
-    with pytest.raises(Unavailable, match="not configured"):
+    with pytest.raises(Unavailable, match="SERVICE_NOT_CONFIGURED"):
         get_provider()
 
 

@@ -14,14 +14,16 @@ from aws_lambda_powertools.event_handler.openapi.models import OpenAPI
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel
 
+from core.errors import Conflict
 from domain.identity import callers
 from domain.identity.provider import CodeRejected
 from domain.identity.sandbox import SandboxIdentityProvider
 from edge.access import OPTIONAL_JWT
 from edge.app import create_app
 from edge.envelope import Envelope
+from edge.error_codes import CODES
 from local.template import ROOT, ApiRoute
-from ops.openapi import DOCUMENT, ERRORS, generate, operations, render
+from ops.openapi import DOCUMENT, generate, operations, render
 from tests.route_table import ROUTES
 
 COMMON: dict[str, list[str]] = {"userAgent": [], "fingerprint": [], "partnerKey": []}
@@ -219,17 +221,30 @@ def test_links_chain_the_operations(document: dict[str, Any]) -> None:
         assert link["operationId"] == operation(document, "GET", following)["operationId"]
 
 
-def test_error_responses_are_the_error_envelope_with_examples(document: dict[str, Any]) -> None:
-    responses = document["components"]["responses"]
-    for status, (name, _, _example) in ERRORS.items():
-        content = responses[name]["content"]["application/json"]
-        assert content["schema"] == {"$ref": "#/components/schemas/ErrorEnvelope"}
-        assert content["example"]["statusCode"] == status
-        assert content["example"]["data"] is None
-    assert "Retry-After" in responses["TooManyRequests"]["headers"]
-    error_schema = json.dumps(document["components"]["schemas"]["ErrorEnvelope"])
-    assert "FieldError" in error_schema
-    assert "details" in error_schema
+def codes_of(response: dict[str, Any]) -> list[str]:
+    schema = response["content"]["application/json"]["schema"]
+    assert schema["allOf"][0] == {"$ref": "#/components/schemas/ErrorEnvelope"}
+    codes: list[str] = schema["allOf"][1]["properties"]["code"]["enum"]
+    return codes
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=lambda r: f"{r.method} {r.path}")
+def test_each_error_response_lists_its_codes_of_that_status_with_an_example(
+    document: dict[str, Any], route: Any
+) -> None:
+    for status, response in operation(document, route.method, route.path)["responses"].items():
+        if status.startswith(("2", "3")):  # successes, and a cached read's 304 (no body)
+            continue
+        codes = codes_of(response)
+        assert {CODES[code].http_status() for code in codes} == {int(status)}
+        example = response["content"]["application/json"]["example"]
+        assert (example["statusCode"], example["data"], example["code"] in codes) == (int(status), None, True)
+    error_schema = document["components"]["schemas"]["ErrorEnvelope"]
+    assert set(error_schema["required"]) == {"success", "statusCode", "code", "message", "data"}
+    # errors and details are left out of bodies with nothing to say: optional, never null, no default
+    for optional in ("errors", "details"):
+        assert "default" not in error_schema["properties"][optional]
+        assert "null" not in json.dumps(error_schema["properties"][optional])
 
 
 class Car(BaseModel):
@@ -253,7 +268,7 @@ def test_what_a_route_declares_itself_wins_and_gets_the_envelope() -> None:
         responses={409: {"description": "taken"}},
     )
     def post_thing(id: str, body: CarBody, color: Annotated[str, Query()] = "red") -> Response[Envelope[Car]]:
-        raise NotImplementedError
+        raise Conflict("PROMO_CODE_USED_UP")
 
     route = ApiRoute(function="Things", handler="things.app.lambda_handler", method="POST", path="/api/v1/things/{id}")
     declared = app.declaration("POST", "/api/v1/things/{id}")
@@ -262,11 +277,12 @@ def test_what_a_route_declares_itself_wins_and_gets_the_envelope() -> None:
     document = generate([(route, app, declared)])
     op = document["paths"]["/api/v1/things/{id}"]["post"]
     # Then its declarations are kept, the declared model is `data` in the envelope
-    assert set(op["responses"]) == {"201", "400", "401", "403", "404", "409", "413", "415", "429", "500", "503"}
+    assert set(op["responses"]) == {"201", "400", "401", "403", "409", "413", "415", "429", "500", "503"}
     assert schema_of(document, success_data(document, "POST", "/api/v1/things/{id}")) == schema_of(
         document, {"$ref": "#/components/schemas/Car"}
     )
     assert op["responses"]["409"]["description"] == "taken"
+    assert codes_of(op["responses"]["409"]) == ["PROMO_CODE_USED_UP"]
     assert op["summary"] == "Make a thing"
     assert [p["name"] for p in op["parameters"] if "name" in p] == ["id", "color"]
     assert op["requestBody"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/CarBody"}

@@ -49,32 +49,32 @@ def test_a_purchase_is_what_the_catalog_has_now(shop: Shop) -> None:
 
 
 @pytest.mark.parametrize(
-    ("field", "message"),
+    ("field", "code"),
     [
-        ("car_id", "Car not found"),
-        ("modification_id", "Modification not found for this car"),
-        ("color_id", "Color not found for this car"),
-        ("region_id", "Region not found"),
-        ("branch_id", "Branch not found or not active"),
+        ("car_id", "CAR_NOT_FOUND"),
+        ("modification_id", "MODIFICATION_NOT_FOUND"),
+        ("color_id", "COLOR_NOT_FOUND"),
+        ("region_id", "REGION_NOT_FOUND"),
+        ("branch_id", "BRANCH_NOT_FOUND"),
     ],
 )
-def test_ids_that_do_not_belong_together_are_named(shop: Shop, field: str, message: str) -> None:
+def test_ids_that_do_not_belong_together_are_named(shop: Shop, field: str, code: str) -> None:
     # Given an order naming an id the shop does not have with the rest
     # When it is checked
     with pytest.raises(NotFound) as refused:
         resolve_purchase(order(shop, **{field: str(ObjectId())}))
     # Then the refusal names the first that does not belong
-    assert refused.value.message == message
+    assert refused.value.code == code
 
 
 def test_a_branch_of_another_region_or_brand_does_not_sell_the_car(shop: Shop, monkeypatch: pytest.MonkeyPatch) -> None:
     elsewhere = {"_id": shop.branch_id, "regionId": ObjectId(), "brandIds": [shop.brand_id]}
     monkeypatch.setattr(dealers, "find_branch", lambda branch_id: elsewhere)
-    with pytest.raises(NotFound, match="Branch not found in this region"):
+    with pytest.raises(NotFound, match="BRANCH_NOT_IN_REGION"):
         resolve_purchase(order(shop))
     other_brand = {"_id": shop.branch_id, "regionId": shop.region_id, "brandIds": [ObjectId()]}
     monkeypatch.setattr(dealers, "find_branch", lambda branch_id: other_brand)
-    with pytest.raises(NotFound, match="This branch does not sell this car's brand"):
+    with pytest.raises(NotFound, match="BRANCH_DOES_NOT_SELL_BRAND"):
         resolve_purchase(order(shop))
 
 
@@ -102,7 +102,7 @@ def test_a_payment_type_not_offered_is_refused_with_those_that_are(shop: Shop) -
     with pytest.raises(Conflict) as refused:
         resolve_purchase(request)
     # Then the refusal lists the payment types it is sold by
-    assert refused.value.message == "Payment type LEASING is not offered for this car"
+    assert (refused.value.code, refused.value.params) == ("PAYMENT_TYPE_NOT_OFFERED", {"paymentType": "LEASING"})
     assert refused.value.details == {"paymentTypes": ["CASH", "CREDIT"]}
 
 

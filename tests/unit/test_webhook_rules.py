@@ -15,6 +15,7 @@ from core.errors import InvalidInput
 from core.settings import reset_settings
 from domain.partners import webhooks
 from domain.partners.store import WebhookEndpoint
+from edge.error_codes import message
 from local.template import load_template
 
 NOW = datetime(2026, 1, 15, 9, 30, tzinfo=UTC)
@@ -63,7 +64,7 @@ def test_a_deployed_stage_refuses_plain_http_and_odd_urls(stage: Any, url: str, 
         webhooks.check_url(url)
     assert refused.value.errors is not None
     assert refused.value.errors[0]["field"] == "url"
-    assert why in refused.value.errors[0]["message"]
+    assert why in message(refused.value.errors[0]["code"], "en")
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "[::1]"])

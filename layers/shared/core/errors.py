@@ -1,78 +1,94 @@
 """What the service refuses or fails with, by kind, for any code to raise: the domain, the data plumbing
 and the edge alike. None of these knows HTTP: the edge gives each kind its status, once (`edge.errors`).
 
-`errors` names the invalid inputs (`{"field": "body.price", "message": ...}`), `details` carries the facts
-of a refusal a client can act on (the current price), `retry_after` says when trying again may succeed.
+Every error names a stable `code` of the catalogue (`core.error_codes`), which holds its message in ru,
+uz and en; `params` fill the message's `{placeholders}`:
+
+    raise Conflict("PROMO_CODE_EXPIRED", details={"validTo": valid_to})
+    raise NotFound("IDS_DO_NOT_MATCH", field="modificationId", parent="carId")
+    raise InvalidInput.field("body.expiry", "CARD_EXPIRED")
+
+`errors` names the invalid inputs (`FieldProblem`: where, which code, its params), `details` carries the
+facts of a refusal a client can act on (the current price), `retry_after` says when trying again may
+succeed (also given to the client as `details.retryAfter`).
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
+
+from pydantic_core import PydanticCustomError
+
+
+class FieldProblem(TypedDict):
+    field: str  # body.<name>, query.<name>, path.<name> or header.<name>
+    code: str
+    params: dict[str, Any]
 
 
 class AppError(Exception):
-    default_message: ClassVar[str] = "Internal server error"
+    # The code of a kind raised without one (a subclass that always means one thing).
+    default_code: ClassVar[str] = "INTERNAL_ERROR"
 
     def __init__(
         self,
-        message: str | None = None,
+        code: str | None = None,
+        /,
         *,
-        errors: list[dict[str, Any]] | None = None,
+        errors: list[FieldProblem] | None = None,
         details: dict[str, Any] | None = None,
         retry_after: int | None = None,
+        **params: Any,
     ) -> None:
-        self.message = message or self.default_message
+        self.code = code or self.default_code
+        self.params = params
         self.errors = errors
-        self.details = details
         self.retry_after = None if retry_after is None else max(1, retry_after)
-        super().__init__(self.message)
+        if self.retry_after is not None:
+            details = {**(details or {}), "retryAfter": self.retry_after}
+        self.details = details
+        super().__init__(self.code)
 
 
 class InvalidInput(AppError):
     """The request itself is wrong: a value out of its rules, a missing or malformed input."""
 
-    default_message = "Bad request"
-
     @classmethod
-    def field(cls, field: str, message: str) -> InvalidInput:
+    def field(cls, field: str, code: str, **params: Any) -> InvalidInput:
         """An error naming one input field, shaped like the validation errors."""
-        return cls(f"Validation failed: {field}: {message}", errors=[{"field": field, "message": message}])
+        return cls(code, errors=[{"field": field, "code": code, "params": params}], **params)
 
 
 class NotAuthenticated(AppError):
     """No valid credentials: a missing, malformed, expired or revoked token, or an unknown user."""
 
-    default_message = "Unauthorized"
-
 
 class NotPermitted(AppError):
     """The caller is known and may not do this (an unknown or disabled partner key)."""
-
-    default_message = "Forbidden"
 
 
 class NotFound(AppError):
     """No such thing, or not the caller's (never say which)."""
 
-    default_message = "Not found"
-
 
 class Conflict(AppError):
     """The state does not allow it now: a changed price, an order not payable, a used-up promo code."""
-
-    default_message = "Conflict"
 
 
 class TooManyAttempts(AppError):
     """Too many tries in a window; `retry_after` seconds until the next one may succeed."""
 
-    default_message = "Too many requests"
-
-    def __init__(self, message: str | None = None, *, retry_after: int, **kwargs: Any) -> None:
-        super().__init__(message, retry_after=retry_after, **kwargs)
+    def __init__(self, code: str | None = None, /, *, retry_after: int, **kwargs: Any) -> None:
+        super().__init__(code, retry_after=retry_after, **kwargs)
 
 
 class Unavailable(AppError):
     """Something the service depends on is down or busy (the database, a partner, a secret)."""
 
-    default_message = "Service temporarily unavailable, try again later"
+    default_code = "SERVICE_UNAVAILABLE"
+
+
+def invalid_value(code: str, **params: Any) -> PydanticCustomError:
+    """A validator's refusal of a value, to raise inside a pydantic validator: pydantic reports `code` as
+    the field's error type, which the edge answers as the field's code, its message localized."""
+    return PydanticCustomError(code, code, params)

@@ -24,7 +24,7 @@ def _from_secrets_manager(arn: str, *, force_fetch: bool = False) -> str:
 
     value = parameters.get_secret(arn, max_age=SECRET_MAX_AGE_SECONDS, force_fetch=force_fetch)
     if not isinstance(value, str) or not value:
-        raise Unavailable("Configuration secret is empty")
+        raise Unavailable("SERVICE_NOT_CONFIGURED")
     return value
 
 
@@ -141,8 +141,8 @@ def card_processor_credentials(*names: str) -> dict[str, str]:
             secret = json.loads(_from_secrets_manager(settings.payment_processor_secret_id))
             return {name: str(secret[name]) for name in names}
         except (ValueError, KeyError, TypeError) as exc:
-            raise Unavailable("Card processor credentials are malformed") from exc
-    raise Unavailable("Card processor credentials are not configured")
+            raise Unavailable("SERVICE_NOT_CONFIGURED") from exc
+    raise Unavailable("SERVICE_NOT_CONFIGURED")
 
 
 def _configured(value: str | None, secret_arn: str | None, *, force_fetch: bool = False) -> str | None:

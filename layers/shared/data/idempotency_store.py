@@ -130,15 +130,10 @@ def run_idempotent(
     try:
         answer: dict[str, Any] = guarded(request=request)
     except IdempotencyValidationError:
-        raise Conflict(
-            f"This {key_name} was already used with a different request body; send a new key for a new request",
-            details={"header": key_name},
-        ) from None
+        raise Conflict("IDEMPOTENCY_KEY_REUSED", details={"header": key_name}) from None
     except IdempotencyAlreadyInProgressError:
         raise Conflict(
-            f"A request with this {key_name} is still being processed; retry shortly",
-            details={"header": key_name},
-            retry_after=IN_PROGRESS_RETRY_AFTER_SECONDS,
+            "IDEMPOTENCY_KEY_IN_PROGRESS", details={"header": key_name}, retry_after=IN_PROGRESS_RETRY_AFTER_SECONDS
         ) from None
     except IdempotencyPersistenceLayerError:
         logger.exception("idempotency store unavailable")

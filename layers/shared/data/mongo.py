@@ -90,7 +90,7 @@ def in_transaction[T](work: Callable[[ClientSession], T]) -> T:
         # MongoDB labels a write conflict transient and the driver retries it inside with_transaction
         # until the operation timeout; the embedded fallback server (mongoeco) reports it at commit
         # without the label. Either way another request changed the same document: try again.
-        raise Unavailable("The data is being changed by another request; try again", retry_after=1) from None
+        raise Unavailable("DATA_BUSY", retry_after=1) from None
 
 
 def _is_write_conflict(failure: OperationFailure) -> bool:
@@ -137,6 +137,7 @@ def find_page[R: Mapping[str, Any]](
     projection: Mapping[str, Any] | None = None,
     collation: Mapping[str, Any] | None = None,
     index: str | None = None,
+    exact_count: Callable[[], int] | None = None,
 ) -> FoundPage[R]:
     """A page (the API's `{items, total}`) that costs the page: `find().sort().skip().limit()`, which an
     index serving the query and the sort (declared beside the query) reads key by key up to the page's
@@ -144,7 +145,8 @@ def find_page[R: Mapping[str, Any]](
     page. Limit 0 only counts. `sort` should end on `_id` so pages never overlap. The `collation` orders
     the page; the count goes without it, so the query must compare no text a collation would compare
     differently (ids, numbers, folded search keys). `index` names the index the page is read with, where
-    the planner could tie it with a worse one (the `_id` index, for a list sorted by id)."""
+    the planner could tie it with a worse one (the `_id` index, for a list sorted by id). `exact_count`
+    counts every match at no cost worth a cap, where the caller knows how (all but a few documents)."""
     items: list[R] = []
     if limit > 0:
         # The planner gives a sort's index the filter's other fields (checked on its keys, not on fetched
@@ -156,6 +158,8 @@ def find_page[R: Mapping[str, Any]](
         items = list(cursor if index is None else cursor.hint(index))
     if not query:  # the collection's own count, kept by the server: no key read
         return FoundPage(items, collection.estimated_document_count(), exact=True)
+    if exact_count is not None:
+        return FoundPage(items, exact_count(), exact=True)
     if limit > 0 and len(items) < limit and (items or offset == 0):  # the last page: counted already
         return FoundPage(items, offset + len(items), exact=True)
     cap = offset + limit + COUNT_AHEAD

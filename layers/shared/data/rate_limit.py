@@ -49,8 +49,8 @@ def _remember(quota: Quota) -> None:
         _request_quota.set(quota)
 
 
-def hit(key: str, *, limit: int, window_seconds: int, message: str) -> None:
-    """Count one attempt for `key`; 429 with Retry-After once `limit` attempts fall in this window."""
+def hit(key: str, *, limit: int, window_seconds: int, error_code: str) -> None:
+    """Count one attempt for `key`; 429 `error_code` with Retry-After once `limit` attempts fall in this window."""
     now = clock.now()
     window_start = int(now.timestamp()) // window_seconds * window_seconds
     counter = get_db().rate_limits.find_one_and_update(
@@ -66,4 +66,4 @@ def hit(key: str, *, limit: int, window_seconds: int, message: str) -> None:
     reset = window_start + window_seconds - int(now.timestamp())
     _remember(Quota(limit, max(limit - counter["count"], 0), reset))
     if counter["count"] > limit:
-        raise TooManyAttempts(message, retry_after=reset)
+        raise TooManyAttempts(error_code, retry_after=reset)

@@ -54,11 +54,11 @@ class AccessPolicy:
             return None  # a public route ignores any Authorization header, as API Gateway would
         if not authorization:
             if self.token_required:
-                raise NotAuthenticated("Authorization header with a Bearer access token is required")
+                raise NotAuthenticated("TOKEN_MISSING")
             return None
         scheme, _, token = authorization.strip().partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
-            raise NotAuthenticated("Authorization header must be 'Bearer <access token>'")
+            raise NotAuthenticated("AUTHORIZATION_MALFORMED")
         return callers.verify_access_token(token.strip())
 
     def __repr__(self) -> str:
@@ -81,16 +81,13 @@ def check_request(headers: Any, policy: AccessPolicy, callers: Callers) -> Reque
     for name in REQUIRED_HEADERS:
         value = (headers.get(name) or "").strip()
         if not value:
-            raise InvalidInput(
-                f"Missing required header: {name}",
-                errors=[{"field": f"header.{name}", "message": "is required"}],
-            )
+            raise InvalidInput.field(f"header.{name}", "MISSING_HEADER", header=name)
         if len(value) > MAX_HEADER_LENGTH:
-            raise InvalidInput.field(f"header.{name}", f"must be at most {MAX_HEADER_LENGTH} characters")
+            raise InvalidInput.field(f"header.{name}", "HEADER_TOO_LONG", header=name, max=MAX_HEADER_LENGTH)
         values[name] = value
     partner = callers.partner_name(values["client"])
     if partner is None:
-        raise NotPermitted("Unknown or inactive client key")
+        raise NotPermitted("CLIENT_KEY_UNKNOWN")
     user_id = policy.authenticate(headers.get("Authorization"), callers)
     return RequestContext(
         locale=parse_accept_language(headers.get("accept-language")),
@@ -107,9 +104,14 @@ def refuse_unknown_query_parameters(event: Any, declared: frozenset[str]) -> Non
     given = set(event.multi_value_query_string_parameters or {}) | set(event.query_string_parameters or {})
     unknown = sorted(given - declared)
     if unknown:
+        named = unknown[:10]
         raise InvalidInput(
-            "Unknown query parameter: " + ", ".join(unknown[:10]),
-            errors=[{"field": f"query.{name}", "message": "is not a parameter of this route"} for name in unknown[:10]],
+            "QUERY_PARAMETER_UNKNOWN",
+            errors=[
+                {"field": f"query.{name}", "code": "QUERY_PARAMETER_UNKNOWN", "params": {"names": name}}
+                for name in named
+            ],
+            names=", ".join(named),
         )
 
 
@@ -124,11 +126,11 @@ def require_json_body(event: Any, takes_body: bool) -> None:
     # Counted in the characters the parser would read (base64 spends 4 on 3 bytes), before decoding.
     sent = len(event.body or "") * 3 // 4 if event.is_base64_encoded else len(event.body or "")
     if sent > MAX_JSON_BODY_BYTES:
-        raise BodyTooLarge(f"Request body is larger than this route takes ({MAX_JSON_BODY_BYTES // 1024} KB)")
+        raise BodyTooLarge(kb=MAX_JSON_BODY_BYTES // 1024)
     try:
         event.decoded_body  # noqa: B018 (decoding is the check)
     except ValueError:
-        raise InvalidInput.field("body", "must be UTF-8 encoded JSON") from None
+        raise InvalidInput.field("body", "BODY_NOT_UTF8") from None
     parse_json_body(event)
 
 
@@ -138,9 +140,9 @@ def parse_json_body(event: Any) -> None:
     try:
         event.json_body  # noqa: B018 (parsing is the check)
     except RecursionError:
-        raise InvalidInput.field("body", "is nested too deeply") from None
+        raise InvalidInput.field("body", "BODY_TOO_DEEP") from None
     except json.JSONDecodeError:
         pass  # not JSON at all: validation answers with its own 400
     except ValueError:
         # An integer literal longer than Python converts (sys.get_int_max_str_digits(), 4,300 digits).
-        raise InvalidInput.field("body", "holds a number with too many digits") from None
+        raise InvalidInput.field("body", "NUMBER_TOO_LONG") from None

@@ -35,8 +35,8 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel
 from pymongo.errors import AutoReconnect, ConnectionFailure, ExecutionTimeout, NetworkTimeout
 
-from core.errors import AppError, InvalidInput
-from core.locale import parse_accept_language
+from core.errors import AppError, FieldProblem, InvalidInput
+from core.locale import Locale, parse_accept_language
 from core.observability import logger, metrics
 from core.serialization import to_json
 from core.settings import get_settings
@@ -44,10 +44,12 @@ from data import outbox, rate_limit
 from edge import caching, cors, links, responses, snapstart
 from edge.access import UNDECLARED, AccessPolicy, check_request, refuse_unknown_query_parameters, require_json_body
 from edge.context import Callers, RequestContext, set_current
+from edge.error_codes import field_code
 from edge.errors import headers_of, status_of
 from edge.headers import set_headers
 
 ROUTE_SIGNATURE = inspect.signature(APIGatewayRestResolver.route)
+CONTENT_LANGUAGE = "Content-Language"
 DATABASE_ERRORS: list[type[Exception]] = [ConnectionFailure, AutoReconnect, NetworkTimeout, ExecutionTimeout]
 
 
@@ -56,11 +58,13 @@ def _field_name(location: tuple[Any, ...]) -> str:
     return ".".join(str(part) for part in location)
 
 
-def validation_errors(exc: RequestValidationError) -> list[dict[str, str]]:
-    return [
-        {"field": _field_name(tuple(error.get("loc", ()))), "message": str(error.get("msg", "is invalid"))}
-        for error in exc.errors()
-    ]
+def validation_problems(exc: RequestValidationError) -> list[FieldProblem]:
+    """Each invalid input with its code (never pydantic's own English words)."""
+    problems: list[FieldProblem] = []
+    for error in exc.errors():
+        code, params = field_code(error)
+        problems.append({"field": _field_name(tuple(error.get("loc", ()))), "code": code, "params": params})
+    return problems
 
 
 @dataclass(frozen=True)
@@ -175,31 +179,31 @@ def create_app(*, callers: Callers, reads_cache_control: str | None = None) -> A
     @app.exception_handler(AppError)
     def handle_app_error(exc: AppError) -> Response:
         if status_of(exc) >= 500:
-            logger.error("request failed", extra={"status": status_of(exc), "reason": exc.message})
+            logger.error("request failed", extra={"status": status_of(exc), "code": exc.code})
         return responses.refusal(exc)
 
     @app.exception_handler(RequestValidationError)
     def handle_validation_error(exc: RequestValidationError) -> Response:
-        errors = validation_errors(exc)
-        summary = "; ".join(f"{error['field']}: {error['message']}" for error in errors[:5])
-        return responses.error(400, f"Validation failed: {summary}", errors=errors)
+        problems = validation_problems(exc)
+        fields = ", ".join(dict.fromkeys(problem["field"] for problem in problems))
+        return responses.refusal(InvalidInput("VALIDATION_FAILED", errors=problems, fields=fields))
 
     @app.exception_handler(ResponseValidationError)
     def handle_response_validation_error(exc: ResponseValidationError) -> Response:
         # Where and why only: the values may be tokens or personal data.
         mismatches = [{"loc": error.get("loc"), "type": error.get("type")} for error in exc.errors()]
         logger.error("response does not match its declared model", extra={"errors": mismatches})
-        return responses.error(500, "Internal server error")
+        return responses.error(500, "INTERNAL_ERROR")
 
     @app.exception_handler(DATABASE_ERRORS)
     def handle_database_unavailable(exc: Exception) -> Response:
         logger.exception("database unavailable")
-        return responses.error(503, "Service temporarily unavailable, try again later")
+        return responses.error(503, "SERVICE_UNAVAILABLE")
 
     @app.exception_handler(Exception)
     def handle_unexpected(exc: Exception) -> Response:
         logger.exception("unexpected error")
-        return responses.error(500, "Internal server error")
+        return responses.error(500, "INTERNAL_ERROR")
 
     @app.not_found
     def handle_not_found(exc: Exception) -> Response:
@@ -207,9 +211,12 @@ def create_app(*, callers: Callers, reads_cache_control: str | None = None) -> A
         # route pattern refuses (`/cars/%22`): the id is malformed, the route exists.
         event = app.current_event
         if app.declaration(event.http_method, event.resource) is not None and event.path_parameters:
-            malformed = [{"field": f"path.{name}", "message": "is malformed"} for name in event.path_parameters]
-            return responses.refusal(InvalidInput("Validation failed: a path parameter is malformed", errors=malformed))
-        return responses.error(404, "Route not found")
+            malformed: list[FieldProblem] = [
+                {"field": f"path.{name}", "code": "WRONG_FORMAT", "params": {}} for name in event.path_parameters
+            ]
+            fields = ", ".join(problem["field"] for problem in malformed)
+            return responses.refusal(InvalidInput("VALIDATION_FAILED", errors=malformed, fields=fields))
+        return responses.error(404, "ROUTE_NOT_FOUND")
 
     return app
 
@@ -240,27 +247,43 @@ def gate(app: ApiResolver, event: dict[str, Any]) -> RequestContext | None:
     return caller
 
 
-def _refusal(status: int, message: str, **extra: Any) -> dict[str, Any]:
+def _refusal(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> dict[str, Any]:
     """The proxy response of a request the gate turned away: the API's envelope, as the resolver sends it."""
-    headers = {"Content-Type": ["application/json"]}
-    headers.update({name: [value] for name, value in (extra.pop("headers", None) or {}).items()})
-    body = to_json(responses.envelope(status, message, None, **extra))
-    return {"statusCode": status, "multiValueHeaders": headers, "body": body, "isBase64Encoded": False}
+    multi_value_headers = {"Content-Type": ["application/json"]} | {k: [v] for k, v in (headers or {}).items()}
+    return {
+        "statusCode": status,
+        "multiValueHeaders": multi_value_headers,
+        "body": to_json(body),
+        "isBase64Encoded": False,
+    }
 
 
 def gate_or_refuse(app: ApiResolver, event: dict[str, Any]) -> dict[str, Any] | None:
     """Run the gate; the response to send instead of resolving the event, if it refuses."""
     try:
-        set_current(gate(app, event) or RequestContext())
+        set_current(gate(app, event) or RequestContext(locale=request_locale(event)))
     except AppError as refused:
-        return _refusal(status_of(refused), refused.message, errors=refused.errors, headers=headers_of(refused))
+        return _refusal(status_of(refused), responses.refusal_envelope(refused), headers_of(refused))
     except tuple(DATABASE_ERRORS):
         logger.exception("database unavailable")
-        return _refusal(503, "Service temporarily unavailable, try again later")
+        return _refusal(503, responses.error_envelope(503, "SERVICE_UNAVAILABLE"))
     except Exception:
         logger.exception("unexpected error")
-        return _refusal(500, "Internal server error")
+        return _refusal(500, responses.error_envelope(500, "INTERNAL_ERROR"))
     return None
+
+
+def request_locale(event: dict[str, Any]) -> Locale:
+    return parse_accept_language(APIGatewayProxyEvent(event).headers.get("accept-language"))
+
+
+def with_language(result: dict[str, Any], locale: Locale) -> dict[str, Any]:
+    """Say the answer's language (`Content-Language`) on a proxy result, in whichever header map it uses."""
+    if "multiValueHeaders" in result:
+        result["multiValueHeaders"] = {**(result.get("multiValueHeaders") or {}), CONTENT_LANGUAGE: [locale]}
+    else:
+        result["headers"] = {**(result.get("headers") or {}), CONTENT_LANGUAGE: locale}
+    return result
 
 
 def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
@@ -277,11 +300,13 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
         # API Gateway's request id, read directly: a correlation_id_path compiles and runs a JMESPath
         # query on every invocation.
         logger.set_correlation_id((event.get("requestContext") or {}).get("requestId"))
-        set_current(RequestContext())  # nothing of the previous invocation leaks into this one
+        # Nothing of the previous invocation leaks into this one; the gate's refusals speak the language too.
+        locale = request_locale(event)
+        set_current(RequestContext(locale=locale))
         rate_limit.start_request()
         refused = gate_or_refuse(app, event)
         if refused is not None:
-            return cors.add_headers(event, refused)
+            return with_language(cors.add_headers(event, refused), locale)
         outbox.start_request()
         response = app.resolve(event, context)
         outbox.flush()  # the events this request committed, right away (best effort, never raises)
@@ -291,7 +316,7 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
         declared = app.declaration(str(event.get("httpMethod", "")), str(event.get("resource", "")))
         if declared is not None and declared.cache_control is not None:
             response = caching.revalidate(event, response, declared.cache_control)
-        return cors.add_headers(event, response)
+        return with_language(cors.add_headers(event, response), locale)
 
     snapstart.register(app)
     return lambda_handler

@@ -53,10 +53,10 @@ def caller_id() -> str:
     checked here, once per request, for every route that acts for its caller."""
     current = _current.get()
     if current.user_id is None:
-        raise NotAuthenticated("Authorization required")
+        raise NotAuthenticated("TOKEN_MISSING")
     if not current.user_exists:
         if current.callers is None or not current.callers.user_exists(current.user_id):
-            raise NotAuthenticated("User not found")
+            raise NotAuthenticated("USER_NOT_FOUND")
         _current.set(replace(current, user_exists=True))
     return current.user_id
 

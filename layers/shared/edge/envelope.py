@@ -1,13 +1,32 @@
-"""The envelope every JSON response carries (docs/INTERFACE.md): `{success, statusCode, message, data}`,
-with `errors` on a 400 and `details` on a conflict."""
+"""The envelope every JSON response carries (docs/INTERFACE.md): `{success, statusCode, message, data}`;
+an error adds its stable `code`, `errors` on invalid input and `details` on some refusals."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
 from core.models import ApiModel, type_name
+
+
+class Envelope[T](ApiModel):
+    """Every successful JSON response: `data` is the payload."""
+
+    success: bool = Field(description="true for 2xx")
+    statusCode: int = Field(description="the HTTP status, repeated", ge=100, le=599)
+    message: str = Field(description="a short human-readable outcome", examples=["Success"])
+    data: T
+
+    @classmethod
+    def model_parametrized_name(cls, params: tuple[Any, ...]) -> str:
+        return f"{type_name(params[0])}Response"
+
+
+def _absent_when_empty(schema: dict[str, Any]) -> None:
+    # Left out of the body when there is nothing to say, never null: no default in the document, so a
+    # generated client types the property as optional, not as always present.
+    schema.pop("default", None)
 
 
 class FieldError(ApiModel):
@@ -15,25 +34,26 @@ class FieldError(ApiModel):
         description="where: `body.<field>`, `query.<name>`, `path.<name>` or `header.<name>`",
         examples=["body.phone"],
     )
-    message: str = Field(description="what is wrong with it", examples=["is required"])
-
-
-class Envelope[T](ApiModel):
-    """Every JSON response: `data` is the payload (null on errors); `errors` lists invalid fields of a 400,
-    `details` carries the facts of a conflict (e.g. the current price)."""
-
-    success: bool = Field(description="true for 2xx")
-    statusCode: int = Field(description="the HTTP status, repeated", ge=100, le=599)
-    message: str = Field(description="a short human-readable outcome", examples=["Success"])
-    data: T
-    # `errors` and `details` only appear when there is something to say.
-    errors: list[FieldError] | None = Field(
-        default=None, exclude_if=lambda value: value is None, description="the invalid fields (400 only)"
+    code: str = Field(
+        description="what is wrong with it, stable (docs/INTERFACE.md, Error codes)", examples=["INVALID_PHONE"]
     )
-    details: dict[str, Any] | None = Field(
-        default=None, exclude_if=lambda value: value is None, description="facts of a conflict (409)"
-    )
+    message: str = Field(description="what is wrong with it, in the request's language", examples=["Must be ..."])
 
-    @classmethod
-    def model_parametrized_name(cls, params: tuple[Any, ...]) -> str:
-        return f"{type_name(params[0])}Response"
+
+class ErrorEnvelope(ApiModel):
+    """Every error: `code` is stable and says what went wrong (docs/INTERFACE.md, Error codes); `message`
+    says it in the request's language (`Content-Language`)."""
+
+    success: Literal[False] = Field(description="false for errors")
+    statusCode: int = Field(description="the HTTP status, repeated", ge=400, le=599)
+    code: str = Field(description="stable UPPER_SNAKE_CASE identifier of the error", examples=["PROMO_CODE_USED_UP"])
+    message: str = Field(description="for a human, in the request's language", examples=["Promo code has been used up"])
+    data: None = Field(description="always null on errors")
+    errors: list[FieldError] = Field(
+        default_factory=list, json_schema_extra=_absent_when_empty, description="the invalid fields (400 only)"
+    )
+    details: dict[str, Any] = Field(
+        default_factory=dict,
+        json_schema_extra=_absent_when_empty,
+        description="facts a client can act on: `currentPrice`, `attemptsLeft`, `retryAfter`...",
+    )

@@ -17,13 +17,13 @@ from core.errors import (
 class UnsupportedMediaType(InvalidInput):
     """A body sent as anything but JSON."""
 
-    default_message = "Unsupported Content-Type: send the body as application/json"
+    default_code = "UNSUPPORTED_MEDIA_TYPE"
 
 
 class BodyTooLarge(InvalidInput):
     """A body larger than any the route takes (`edge.access.MAX_JSON_BODY_BYTES`)."""
 
-    default_message = "Request body is larger than this route takes"
+    default_code = "BODY_TOO_LARGE"
 
 
 # Most specific first: an error takes the status of the first class here it is an instance of.
@@ -40,8 +40,12 @@ STATUSES: tuple[tuple[type[AppError], int], ...] = (
 )
 
 
+def status_of_kind(kind: type[AppError]) -> int:
+    return next((status for known, status in STATUSES if issubclass(kind, known)), 500)
+
+
 def status_of(error: AppError) -> int:
-    return next((status for kind, status in STATUSES if isinstance(error, kind)), 500)
+    return status_of_kind(type(error))
 
 
 def headers_of(error: AppError) -> dict[str, str]:

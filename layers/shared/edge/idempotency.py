@@ -69,7 +69,7 @@ def _parse_key(raw: str) -> str:
     try:
         return str(uuid.UUID(raw.strip()))
     except ValueError:
-        raise InvalidInput.field(f"header.{HEADER}", "must be a UUID") from None
+        raise InvalidInput.field(f"header.{HEADER}", "IDEMPOTENCY_KEY_INVALID") from None
 
 
 def body_fingerprint(body: Any) -> str:

@@ -53,4 +53,4 @@ def check_signed_link(path: str, query: Mapping[str, str]) -> None:
     # As bytes: compare_digest refuses str with non-ASCII characters, and a query may hold any.
     valid = hmac.compare_digest(query.get(SIGNATURE, "").encode(), _signature(path, query).encode())
     if not valid or not expires.isdigit() or int(expires) < clock.now().timestamp():
-        raise NotPermitted("The link is invalid or has expired: ask for it again")
+        raise NotPermitted("LINK_INVALID_OR_EXPIRED")

@@ -1,5 +1,6 @@
 """The response envelope every JSON response carries:
-`{"success", "statusCode", "message", "data"}` (+ `errors` / `details` on some errors)."""
+`{"success", "statusCode", "message", "data"}`; errors add their `code` (+ `errors` / `details` on some),
+the message in the request's language (edge.error_codes)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from aws_lambda_powertools.event_handler import Response, content_types
 
 from core.errors import AppError
 from core.serialization import to_json
+from edge import context
 from edge.envelope import Envelope
+from edge.error_codes import message, rendered_errors
 from edge.errors import headers_of, status_of
 
 SUCCESS = "Success"
@@ -39,28 +42,41 @@ def created[T](data: T, *, message: str = SUCCESS) -> Response[Envelope[T]]:
     return ok(data, status=201, message=message)
 
 
-def error(
+def error(status: int, code: str, *, headers: dict[str, str] | None = None) -> Response:
+    """An error the edge answers itself (500, 503, an unknown route), in the request's language."""
+    body = to_json(error_envelope(status, code))
+    return Response(status_code=status, content_type=content_types.APPLICATION_JSON, body=body, headers=headers)
+
+
+def error_envelope(
     status: int,
-    message: str,
+    code: str,
     *,
+    params: dict[str, Any] | None = None,
     errors: list[dict[str, Any]] | None = None,
     details: dict[str, Any] | None = None,
-    headers: dict[str, str] | None = None,
-) -> Response:
-    return Response(
-        status_code=status,
-        content_type=content_types.APPLICATION_JSON,
-        body=to_json(envelope(status, message, None, errors=errors, details=details)),
-        headers=headers,
+) -> dict[str, Any]:
+    text = message(code, context.locale(), params)
+    return envelope(status, text, None, code=code, errors=errors, details=details)
+
+
+def refusal_envelope(refused: AppError) -> dict[str, Any]:
+    """The envelope of an error the service raised: its code, its message and field errors in the
+    request's language, its details."""
+    return error_envelope(
+        status_of(refused),
+        refused.code,
+        params=refused.params,
+        errors=rendered_errors(refused.errors, context.locale()),
+        details=refused.details,
     )
 
 
 def refusal(refused: AppError) -> Response:
-    """The envelope of an error the service raised, with the status and headers its kind has."""
-    return error(
-        status_of(refused),
-        refused.message,
-        errors=refused.errors,
-        details=refused.details,
+    """An error the service raised, with the status and headers its kind has."""
+    return Response(
+        status_code=status_of(refused),
+        content_type=content_types.APPLICATION_JSON,
+        body=to_json(refusal_envelope(refused)),
         headers=headers_of(refused),
     )

@@ -19,6 +19,7 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
+from core.errors import invalid_value
 from core.pinfl import pinfl_is_valid
 
 E164 = re.compile(r"^\+[1-9]\d{7,14}$")
@@ -29,20 +30,20 @@ DEFAULT_PAGE_SIZE = 10
 
 def _object_id(value: str) -> str:
     if not ObjectId.is_valid(value):
-        raise ValueError("must be a 24-character hexadecimal id")
+        raise invalid_value("INVALID_ID")
     return value.lower()
 
 
 def _phone(value: str) -> str:
     compact = re.sub(r"[\s()-]", "", value)
     if not E164.match(compact):
-        raise ValueError("must be an international number with country prefix, e.g. +998901234567")
+        raise invalid_value("INVALID_PHONE")
     return compact
 
 
 def _pinfl(value: str) -> str:
     if not pinfl_is_valid(value):
-        raise ValueError("must be a 14-digit PINFL with a valid check digit")
+        raise invalid_value("INVALID_PINFL")
     return value
 
 
@@ -97,7 +98,7 @@ MAX_MONEY = 10**12
 def _not_a_boolean(value: object) -> object:
     # JSON true is a number to lax coercion (1 sum); no client means a boolean as an amount of money.
     if isinstance(value, bool):
-        raise ValueError("must be a number of sums, not true or false")
+        raise invalid_value("NUMBER_NOT_BOOLEAN")
     return value
 
 

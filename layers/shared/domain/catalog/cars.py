@@ -25,14 +25,14 @@ def chosen(car_id: str, modification_id: str, color_id: str, *, brand_id: str | 
     the first id that does not, the car, its brand, the modification or the color."""
     car = store.find_car(car_id)
     if car is None:
-        raise NotFound("Car not found")
+        raise NotFound("CAR_NOT_FOUND")
     if brand_id is not None and car["brandId"] != ObjectId(brand_id):
-        raise NotFound("This car is not a model of this brand")
+        raise NotFound("CAR_NOT_OF_BRAND")
     wanted_modification, wanted_color = ObjectId(modification_id), ObjectId(color_id)
     modification = next((mod for mod in car.get("modifications", []) if mod["_id"] == wanted_modification), None)
     if modification is None:
-        raise NotFound("Modification not found for this car")
+        raise NotFound("MODIFICATION_NOT_FOUND")
     color = next((color for color in car.get("colors", []) if color["_id"] == wanted_color), None)
     if color is None:
-        raise NotFound("Color not found for this car")
+        raise NotFound("COLOR_NOT_FOUND")
     return ChosenCar(car=car, modification=modification, color=color)

@@ -20,11 +20,16 @@ def parse_ids(value: str | None, field: str) -> list[ObjectId]:
     """`"id1,id2"` as ObjectIds; blanks are skipped, anything else malformed is a 400 naming the field."""
     parts = [part.strip() for part in (value or "").split(",") if part.strip()]
     if len(parts) > MAX_IDS:
-        raise InvalidInput.field(field, f"at most {MAX_IDS} ids")
+        raise InvalidInput.field(field, "TOO_MANY_IDS", max=MAX_IDS)
     for part in parts:
         if not ObjectId.is_valid(part):
-            raise InvalidInput.field(field, f"'{part[:30]}' is not a 24-character hexadecimal id")
+            raise InvalidInput.field(field, "INVALID_ID")
     return list(dict.fromkeys(ObjectId(part) for part in parts))
+
+
+# A car the data set dropped while orders still name it is kept, deactivated: hidden from buyers.
+# (Cars stored before the flag have none: they are active.) The car list indexes hold the field.
+ACTIVE_CAR: dict[str, Any] = {"active": {"$ne": False}}
 
 
 def car_filter(
@@ -39,7 +44,7 @@ def car_filter(
     whose name (any locale) or brand's name has words starting with the term's (`domain.catalog.search`).
     A range with `min` above `max` matches nothing, like any empty range (OpenAPI cannot say min <= max,
     so it is no error)."""
-    query: dict[str, Any] = {}
+    query: dict[str, Any] = dict(ACTIVE_CAR)
     if brand_ids:
         query["brandId"] = {"$in": brand_ids}
     if body_type_ids:

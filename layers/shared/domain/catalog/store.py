@@ -9,21 +9,25 @@ prices never are.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from datetime import datetime
+from typing import Any, TypedDict
 
 from bson import ObjectId
 from pymongo import UpdateOne
+from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
 from pymongo.database import Database
 
 from core.locale import LOCALES
 from data.mongo import Document, FoundPage, Index, collection, find_page
 from data.reference_cache import reference_data
-from domain.catalog.query import NAME_COLLATION, SortSpec
-from domain.catalog.records import BrandRecord, CarRecord, OptionRecord
+from domain.catalog.query import ACTIVE_CAR, NAME_COLLATION, SortSpec
+from domain.catalog.records import BrandRecord, CarRecord, ColorRecord, OptionRecord
 from domain.catalog.search import matching, search_prefixes
 
 DEFAULT_ORDER = [("order", 1), ("_id", 1)]
+# The reference data set replaces these whole (domain.dataset).
+DATASET_COLLECTIONS = ("brands", "body_types", "powertrains", "cars")
 
 # What a list item needs: never the embedded specs and info blocks.
 LIST_FIELDS = {
@@ -58,7 +62,7 @@ CAR_SORTS: dict[str, list[tuple[str, int]]] = {
     "id": [("_id", 1)],
     **{f"name_{locale}": [(f"name.{locale}", 1), ("_id", 1)] for locale in LOCALES},
 }
-FILTERED_FIELDS = ("priceFrom", "brandId", "bodyTypeId")
+FILTERED_FIELDS = ("priceFrom", "brandId", "bodyTypeId", "active")
 
 
 def _car_list_indexes() -> list[Index]:
@@ -87,6 +91,9 @@ INDEXES = [
     # A modification or color is found with its car (orders, financing, availability).
     Index("cars", [("modifications._id", 1)], "cars_modification"),
     Index("cars", [("colors._id", 1)], "cars_color"),
+    # The deactivated cars, counted on keys (the whole catalog's count is the collection's less these).
+    Index("cars", [("active", 1)], "cars_active"),
+    Index("price_changes", [("modificationId", 1), ("at", -1)], "price_changes_by_modification"),
 ]
 
 
@@ -170,10 +177,24 @@ def find_car_page(
     query: dict[str, Any], sort: SortSpec, *, offset: int, limit: int, collation: dict[str, Any] | None = None
 ) -> FoundPage[CarRecord]:
     """One page of matches (list-item fields) and how many match; limit 0 only counts. The page is read
-    with the list index of its filter and sort (`CAR_FILTERS`, `CAR_SORTS`)."""
+    with the list index of its filter and sort (`CAR_FILTERS`, `CAR_SORTS`). The whole catalog is counted
+    exactly: the collection's own count less its few deactivated cars."""
     index = car_list_index(query, sort)
+    cars = _cars()
+
+    def every_active_car() -> int:
+        return cars.estimated_document_count() - cars.count_documents({"active": False})
+
     return find_page(
-        _cars(), query, sort, offset=offset, limit=limit, projection=LIST_FIELDS, collation=collation, index=index
+        cars,
+        query,
+        sort,
+        offset=offset,
+        limit=limit,
+        projection=LIST_FIELDS,
+        collation=collation,
+        index=index,
+        exact_count=every_active_car if query == ACTIVE_CAR else None,
     )
 
 
@@ -191,8 +212,8 @@ def find_cars(car_ids: Iterable[ObjectId]) -> dict[ObjectId, CarRecord]:
 
 
 def find_car(car_id: str) -> CarRecord | None:
-    """The car with its modifications and colors, without the info blocks and specs."""
-    return _cars().find_one({"_id": ObjectId(car_id)}, DETAIL_EXCLUDED)
+    """The active car with its modifications and colors, without the info blocks and specs."""
+    return _cars().find_one({"_id": ObjectId(car_id), **ACTIVE_CAR}, DETAIL_EXCLUDED)
 
 
 def find_car_fields(car_id: str, *fields: str) -> CarRecord | None:
@@ -202,29 +223,88 @@ def find_car_fields(car_id: str, *fields: str) -> CarRecord | None:
 def find_car_of_modification(modification_id: str | ObjectId) -> CarRecord | None:
     """The car holding the modification, with what financing needs of it (brand, name, payment types,
     modifications)."""
-    return _cars().find_one({"modifications._id": ObjectId(modification_id)}, FINANCING_FIELDS)
+    return _cars().find_one({"modifications._id": ObjectId(modification_id), **ACTIVE_CAR}, FINANCING_FIELDS)
+
+
+def car_colors(car_id: ObjectId) -> list[ColorRecord]:
+    found = _cars().find_one({"_id": car_id}, {"colors": 1})
+    return [] if found is None else found.get("colors", [])
 
 
 def car_exists(car_id: ObjectId) -> bool:
-    return _cars().count_documents({"_id": car_id}, limit=1) > 0
+    return _cars().count_documents({"_id": car_id, **ACTIVE_CAR}, limit=1) > 0
 
 
 def count_cars_of_brand(brand_id: ObjectId) -> int:
-    return _cars().count_documents({"brandId": brand_id})
+    return _cars().count_documents({"brandId": brand_id, **ACTIVE_CAR})
 
 
 def price_range() -> tuple[int, int]:
     """The lowest and highest `priceFrom` in the catalog (0 and 0 when it is empty)."""
     cars = _cars()
-    cheapest = cars.find_one({}, {"priceFrom": 1}, sort=[("priceFrom", 1), ("_id", 1)])
-    dearest = cars.find_one({}, {"priceFrom": 1}, sort=[("priceFrom", -1), ("_id", -1)])
+    cheapest = cars.find_one(ACTIVE_CAR, {"priceFrom": 1}, sort=[("priceFrom", 1), ("_id", 1)])
+    dearest = cars.find_one(ACTIVE_CAR, {"priceFrom": 1}, sort=[("priceFrom", -1), ("_id", -1)])
     return (cheapest.get("priceFrom", 0) if cheapest else 0), (dearest.get("priceFrom", 0) if dearest else 0)
 
 
-def modifications_of_brands(brand_ids: list[ObjectId], db: Database[Document] | None = None) -> list[CarRecord]:
+def modifications_of_brands(
+    brand_ids: list[ObjectId], db: Database[Document] | None = None, *, session: ClientSession | None = None
+) -> list[CarRecord]:
     """The cars of these brands with their modifications' ids only (`db`: the database being filled, when
-    the seed or an operator command passes one)."""
-    return list(_cars(db).find({"brandId": {"$in": brand_ids}}, {"brandId": 1, "modifications._id": 1}))
+    the seed or an operator command passes one; `session`: the data set import's transaction)."""
+    found = _cars(db).find({"brandId": {"$in": brand_ids}}, {"brandId": 1, "modifications._id": 1}, session=session)
+    return list(found)
+
+
+class PriceChange(TypedDict):
+    """An operator's price change (`price_changes`): who changed which modification's price, and why."""
+
+    _id: ObjectId
+    carId: ObjectId
+    modificationId: ObjectId
+    before: int
+    after: int
+    by: str
+    cause: str
+    at: datetime
+
+
+def set_price(modification_id: ObjectId, price: int, *, session: ClientSession) -> tuple[CarRecord, int] | None:
+    """Set a modification's price and its car's `priceFrom` in one atomic update; the car (before) and the
+    old price, or None if no car has the modification."""
+    wanted = {"modifications._id": modification_id}
+    before = _cars().find_one_and_update(
+        wanted,
+        [
+            {
+                "$set": {
+                    "modifications": {
+                        "$map": {
+                            "input": "$modifications",
+                            "in": {
+                                "$cond": [
+                                    {"$eq": ["$$this._id", modification_id]},
+                                    {"$mergeObjects": ["$$this", {"price": price}]},
+                                    "$$this",
+                                ]
+                            },
+                        }
+                    }
+                }
+            },
+            {"$set": {"priceFrom": {"$min": "$modifications.price"}}},
+        ],
+        projection={"name": 1, "modifications._id": 1, "modifications.name": 1, "modifications.price": 1},
+        session=session,
+    )
+    if before is None:
+        return None
+    old = next(m["price"] for m in before.get("modifications", []) if m["_id"] == modification_id)
+    return before, old
+
+
+def record_price_change(change: PriceChange, *, session: ClientSession) -> None:
+    collection("price_changes", PriceChange).insert_one(change, session=session)
 
 
 # --- search keys ------------------------------------------------------------------------------------
@@ -240,20 +320,21 @@ def car_search_prefixes(car: Mapping[str, Any], brand_name: str) -> list[str]:
     return search_prefixes([*car.get("name", {}).values(), brand_name])
 
 
-def refresh_search_prefixes(db: Database[Document] | None = None) -> int:
+def refresh_search_prefixes(db: Database[Document] | None = None, *, session: ClientSession | None = None) -> int:
     """Store every brand's and car's `searchPrefixes` as their names make them now (after a catalog is
-    loaded or names change; `python -m ops indexes` runs it); returns how many documents changed."""
+    loaded or names change; `python -m ops indexes` runs it; the data set import in its transaction,
+    `session`); returns how many documents changed."""
     brands, cars = _brands(db), _cars(db)
     names: dict[ObjectId, str] = {}
     brand_changes, car_changes = [], []
-    for brand in brands.find({}, {"name": 1, "searchPrefixes": 1}):
+    for brand in brands.find({}, {"name": 1, "searchPrefixes": 1}, session=session):
         names[brand["_id"]] = brand.get("name", "")
         if (prefixes := brand_search_prefixes(brand)) != brand.get("searchPrefixes"):
             brand_changes.append(UpdateOne({"_id": brand["_id"]}, {"$set": {"searchPrefixes": prefixes}}))
-    for car in cars.find({}, {"name": 1, "brandId": 1, "searchPrefixes": 1}):
+    for car in cars.find({}, {"name": 1, "brandId": 1, "searchPrefixes": 1}, session=session):
         if (prefixes := car_search_prefixes(car, names.get(car["brandId"], ""))) != car.get("searchPrefixes"):
             car_changes.append(UpdateOne({"_id": car["_id"]}, {"$set": {"searchPrefixes": prefixes}}))
     for target, changes in ((brands, brand_changes), (cars, car_changes)):
         if changes:
-            target.bulk_write(changes, ordered=False)
+            target.bulk_write(changes, ordered=False, session=session)
     return len(brand_changes) + len(car_changes)

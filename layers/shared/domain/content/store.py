@@ -10,6 +10,9 @@ from pymongo.collection import Collection
 
 from data.mongo import Index, collection, get_db
 
+# The reference data set replaces these whole (domain.dataset; of `settings`, the contacts only).
+DATASET_COLLECTIONS = ("documents", "settings")
+
 INDEXES = [
     Index("documents", [("slug", 1)], "documents_slug_unique", {"unique": True}),
     Index("documents", [("public", 1), ("order", 1), ("_id", 1)], "documents_public_order"),

@@ -5,6 +5,9 @@ given back when the order is cancelled (`give_back_unit`), so availability is re
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import TypedDict
+
 from bson import ObjectId
 from pymongo import ReturnDocument
 from pymongo.client_session import ClientSession
@@ -13,6 +16,9 @@ from pymongo.collection import Collection
 from data.mongo import Index, collection
 from data.reference_cache import reference_data
 from domain.dealers.records import BranchRecord, RegionRecord, StockRecord
+
+# The reference data set replaces these whole (domain.dataset).
+DATASET_COLLECTIONS = ("regions", "branches", "stock")
 
 INDEXES = [
     Index("regions", [("slug", 1)], "regions_slug_unique", {"unique": True}),
@@ -26,6 +32,7 @@ INDEXES = [
         "stock_branch_modification_color_unique",
         {"unique": True},
     ),
+    Index("stock_changes", [("branchId", 1), ("modificationId", 1), ("at", -1)], "stock_changes_by_row"),
 ]
 
 
@@ -84,6 +91,48 @@ def branches_with_stock(branch_ids: list[ObjectId], modification_id: ObjectId, c
         {"branchId": 1},
     )
     return {doc["branchId"] for doc in found}
+
+
+class StockChange(TypedDict):
+    """An operator's stock change (`stock_changes`): who set which row's quantity, and why."""
+
+    _id: ObjectId
+    branchId: ObjectId
+    carId: ObjectId
+    modificationId: ObjectId
+    colorId: ObjectId
+    before: int
+    after: int
+    by: str
+    cause: str
+    at: datetime
+
+
+def find_any_branch(branch_id: ObjectId) -> BranchRecord | None:
+    """The branch, active or not."""
+    return _branches().find_one({"_id": branch_id})
+
+
+def set_stock(
+    branch_id: ObjectId,
+    car_id: ObjectId,
+    modification_id: ObjectId,
+    color_id: ObjectId,
+    quantity: int,
+    *,
+    session: ClientSession,
+) -> int:
+    """Set how many units of a modification and color a branch can still sell (the row is created if
+    missing); the quantity before (0 for a new row)."""
+    key = {"branchId": branch_id, "modificationId": modification_id, "colorId": color_id}
+    before = _stock().find_one_and_update(
+        key, {"$set": {"quantity": quantity, "carId": car_id}}, upsert=True, session=session
+    )
+    return 0 if before is None else int(before.get("quantity", 0))
+
+
+def record_stock_change(change: StockChange, *, session: ClientSession) -> None:
+    collection("stock_changes", StockChange).insert_one(change, session=session)
 
 
 def take_unit(

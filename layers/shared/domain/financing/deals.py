@@ -88,7 +88,7 @@ def bank_offer(bank_id: str) -> tuple[BankOfferRecord, CreditProductRecord, Orga
     product = _active_product(offer) if offer else None
     bank = _active_organization(product["organizationId"]) if product else None
     if offer is None or product is None or bank is None:
-        raise NotFound("Bank offer not found: choose one from /api/v2/payments/banks")
+        raise NotFound("BANK_OFFER_NOT_FOUND")
     return offer, product, bank
 
 
@@ -107,7 +107,7 @@ def car_of_offer(offer: BankOfferRecord) -> tuple[CarRecord, ModificationRecord]
     try:
         car, modification = references.car_and_modification(str(offer["modificationId"]), car_id=str(offer["carId"]))
     except NotFound as exc:
-        raise NotFound("The car modification of this bank offer is no longer sold") from exc
+        raise NotFound("BANK_OFFER_CAR_NOT_SOLD") from exc
     ensure_offered(car, PaymentType.CREDIT)
     return car, modification
 
@@ -132,9 +132,7 @@ def credit_deal(
     ):
         found = child(node, level, ObjectId(node_id))
         if found is None:
-            raise NotFound(
-                f"{field} does not belong to the chosen {parent}", details={"field": field, "parent": parent}
-            )
+            raise NotFound("IDS_DO_NOT_MATCH", field=field, parent=parent, details={"field": field, "parent": parent})
         chosen[level] = node = found
     car, modification = priced(offer)
     term, refund_type = chosen["loanTerms"], RefundType(chosen["refundTypes"]["slug"])
@@ -175,7 +173,7 @@ def program_terms(rates: LeasingRates, initial_percent: int, months: int) -> Lea
 def _checked_against_car[Product: (LeasingProgramRecord, InstallmentPlanRecord)](
     product: Product | None,
     *,
-    noun: str,
+    missing: NotFound,
     field: str,
     car_id: str,
     modification_id: str,
@@ -185,10 +183,10 @@ def _checked_against_car[Product: (LeasingProgramRecord, InstallmentPlanRecord)]
     against: it must serve the car's brand, and the car must be sold that way."""
     organization = _active_organization(product["organizationId"]) if product else None
     if product is None or organization is None:
-        raise NotFound(f"{noun} not found")
+        raise missing
     car, modification = references.car_and_modification(modification_id, car_id=car_id)
     if product["brandId"] != car["brandId"]:
-        raise NotFound(f"{field} does not serve the brand of carId")
+        raise NotFound("PRODUCT_NOT_FOR_BRAND", field=field)
     ensure_offered(car, payment_type)
     return product, organization, car, modification
 
@@ -199,7 +197,7 @@ def leasing_deal(
     """The lease of the chosen program, term and initial payment for the car's modification."""
     program, company, car, modification = _checked_against_car(
         store.find_leasing_program(leasing_id),
-        noun="Leasing program",
+        missing=NotFound("LEASING_PROGRAM_NOT_FOUND"),
         field="leasingId",
         car_id=car_id,
         modification_id=modification_id,
@@ -207,10 +205,10 @@ def leasing_deal(
     )
     term = child(program, "loanTerms", ObjectId(loan_term_id))
     if term is None:
-        raise NotFound("loanTermId does not belong to leasingId")
+        raise NotFound("IDS_DO_NOT_MATCH", field="loanTermId", parent="leasingId")
     initial = child(program, "initialPayments", ObjectId(initial_payment_id))
     if initial is None:
-        raise NotFound("initialPaymentId does not belong to leasingId")
+        raise NotFound("IDS_DO_NOT_MATCH", field="initialPaymentId", parent="leasingId")
     quote = leasing_quote(modification["price"], program_terms(program, initial["percent"], term["months"]))
     return LeasingDeal(program, company, car, modification, quote)
 
@@ -243,7 +241,7 @@ def installment_deal(
     """The installment of one cell of the plan's matrix (a row's initial percent, a column's months)."""
     plan, provider, car, modification = _checked_against_car(
         store.find_installment_plan(plan_id),
-        noun="Installment plan",
+        missing=NotFound("INSTALLMENT_PLAN_NOT_FOUND"),
         field="planId",
         car_id=car_id,
         modification_id=modification_id,
@@ -252,11 +250,11 @@ def installment_deal(
     row = next((row for row in plan["rows"] if row["initialPercent"] == initial_percent), None)
     if row is None:
         raise NotFound(
-            "initialPercent is not a row of the plan",
+            "INSTALLMENT_ROW_NOT_FOUND",
             details={"initialPercents": [row["initialPercent"] for row in plan["rows"]]},
         )
     if months not in plan["terms"]:
-        raise NotFound("months is not a term of the plan", details={"terms": plan["terms"]})
+        raise NotFound("INSTALLMENT_TERM_NOT_FOUND", details={"terms": plan["terms"]})
     markup_bp = row["markupBp"][plan["terms"].index(months)]
     quote = installment_cell(modification["price"], initial_percent, months, markup_bp)
     return InstallmentDeal(plan, provider, car, modification, quote)

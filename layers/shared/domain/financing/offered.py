@@ -26,6 +26,7 @@ def ensure_offered(car: CarRecord, kind: PaymentType) -> None:
     financing the car is not sold with. Listings answer an empty list instead."""
     if kind not in offered_payment_types(car):
         raise NotFound(
-            f"The car is not sold by {kind.value}",
+            "PAYMENT_TYPE_NOT_SOLD",
+            paymentType=kind.value,
             details={"paymentType": kind.value, "offered": [offered.value for offered in offered_payment_types(car)]},
         )

@@ -15,7 +15,7 @@ from domain.financing.records import OrganizationRecord
 def brand(brand_id: str) -> BrandRecord:
     found = catalog.find_brand(brand_id)
     if found is None:
-        raise NotFound("Brand not found")
+        raise NotFound("BRAND_NOT_FOUND")
     return found
 
 
@@ -25,11 +25,11 @@ def car_and_modification(
     """The car holding the modification, checked against the car and brand the client chose with it."""
     car = catalog.find_car_of_modification(modification_id)
     if car is None:
-        raise NotFound("Modification not found")
+        raise NotFound("MODIFICATION_NOT_FOUND")
     if car_id is not None and car["_id"] != ObjectId(car_id):
-        raise NotFound("modificationId does not belong to carId")
+        raise NotFound("IDS_DO_NOT_MATCH", field="modificationId", parent="carId")
     if brand_id is not None and car["brandId"] != ObjectId(brand_id):
-        raise NotFound("The car of modificationId does not belong to brandId")
+        raise NotFound("IDS_DO_NOT_MATCH", field="modificationId", parent="brandId")
     modification = next(m for m in car["modifications"] if m["_id"] == ObjectId(modification_id))
     return car, modification
 
@@ -38,5 +38,5 @@ def organization(organization_id: str) -> OrganizationRecord:
     """The organization if it is active."""
     found = store.active_organizations([ObjectId(organization_id)])
     if not found:
-        raise NotFound("Organization not found")
+        raise NotFound("ORGANIZATION_NOT_FOUND")
     return next(iter(found.values()))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from bson import ObjectId
+from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
 from pymongo.database import Database
 from pymongo.errors import BulkWriteError
@@ -35,6 +36,8 @@ from domain.financing.records import (
 )
 
 DUPLICATE_KEY = 11000
+# The reference data set replaces these whole (domain.dataset); the bank offers follow (sync_bank_offers).
+DATASET_COLLECTIONS = ("organizations", "credit_products", "leasing_programs", "installment_plans", "special_offers")
 
 INDEXES = [
     Index("organizations", [("slug", 1)], "organizations_slug_unique", {"unique": True}),
@@ -173,13 +176,12 @@ def offers_of_modification(modification_id: ObjectId, product_ids: list[ObjectId
     return {offer["productId"]: offer for offer in found}
 
 
-def create_bank_offers(db: Database[Document] | None = None) -> int:
-    """Store the missing offers of every active credit product for every modification of its brand's cars,
-    never changing a stored one (its id is what clients hold); idempotent. Returns how many were created.
-    `db`: the database being filled, when the seed passes one."""
-    products = list(_credit_products(db).find({"active": True}, {"organizationId": 1, "brandId": 1}))
+def _wanted_offers(db: Database[Document] | None, session: ClientSession | None) -> list[BankOfferRecord]:
+    """The offer of every active credit product for every modification of its brand's cars."""
+    products = list(_credit_products(db).find({"active": True}, {"organizationId": 1, "brandId": 1}, session=session))
+    brand_ids = list({product["brandId"] for product in products})
     now = clock.now()
-    wanted: list[BankOfferRecord] = [
+    return [
         {
             "_id": offer_id(product["_id"], modification["_id"]),
             "organizationId": product["organizationId"],
@@ -189,11 +191,34 @@ def create_bank_offers(db: Database[Document] | None = None) -> int:
             "modificationId": modification["_id"],
             "createdAt": now,
         }
-        for car in catalog.modifications_of_brands(list({product["brandId"] for product in products}), db)
+        for car in catalog.modifications_of_brands(brand_ids, db, session=session)
         for modification in car.get("modifications", [])
         for product in products
         if product["brandId"] == car["brandId"]
     ]
+
+
+def sync_bank_offers(*, session: ClientSession) -> tuple[int, int]:
+    """After a data set import (in its transaction): store the missing offers and delete those of products
+    and modifications that are gone or inactive (orders keep the deal they were placed with). Returns
+    how many were created and deleted."""
+    offers = _bank_offers()
+    wanted = {offer["_id"]: offer for offer in _wanted_offers(None, session)}
+    stored = {doc["_id"] for doc in offers.find({}, {"_id": 1}, session=session)}
+    missing = [offer for offer_id, offer in wanted.items() if offer_id not in stored]
+    gone = list(stored - wanted.keys())
+    if missing:
+        offers.insert_many(missing, session=session)
+    if gone:
+        offers.delete_many({"_id": {"$in": gone}}, session=session)
+    return len(missing), len(gone)
+
+
+def create_bank_offers(db: Database[Document] | None = None) -> int:
+    """Store the missing offers of every active credit product for every modification of its brand's cars,
+    never changing a stored one (its id is what clients hold); idempotent. Returns how many were created.
+    `db`: the database being filled, when the seed passes one."""
+    wanted = _wanted_offers(db, None)
     offers = _bank_offers(db)
     stored = {doc["_id"] for doc in offers.find({"_id": {"$in": [offer["_id"] for offer in wanted]}}, {"_id": 1})}
     missing = [offer for offer in wanted if offer["_id"] not in stored]

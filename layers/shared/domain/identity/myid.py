@@ -25,7 +25,6 @@ from core.settings import Settings
 from data.caches import BoundedCache
 from domain.identity.provider import CodeRejected, ProviderUnavailable, VerifiedPerson, person_from
 from domain.identity.provider_http import (
-    UNEXPECTED,
     ProviderClient,
     ProviderHttp,
     Refused,
@@ -86,7 +85,7 @@ class MyIdProvider:
         token = answer.get("access_token")
         if not isinstance(token, str) or not token:
             logger.warning("identity provider token response without an access token")
-            raise ProviderUnavailable(UNEXPECTED)
+            raise ProviderUnavailable()
         lifetime = answer.get("expires_in")
         valid_for = (
             timedelta(seconds=lifetime)
@@ -105,7 +104,7 @@ def _refusal(refused: Refused) -> Exception:
     if refused.step == "token" or refused.status in (401, 403):
         # Our client id or secret is wrong, or MyID refuses this client: not the caller's fault.
         logger.error("identity provider refused the client credentials; check IDENTITY_CLIENT_ID and the secret")
-        return ProviderUnavailable("Identity verification is unavailable, try again later")
+        return ProviderUnavailable()
     return CodeRejected()  # 400, 404, 410...: a code MyID does not know, already used or expired
 
 

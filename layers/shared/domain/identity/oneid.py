@@ -21,7 +21,7 @@ from typing import Any
 from core.observability import logger
 from core.settings import Settings
 from domain.identity.provider import CodeRejected, ProviderUnavailable, VerifiedPerson, person_from
-from domain.identity.provider_http import UNEXPECTED, ProviderClient, ProviderHttp, Refused, form_request
+from domain.identity.provider_http import ProviderClient, ProviderHttp, Refused, form_request
 
 
 @dataclass
@@ -83,7 +83,7 @@ def _without_token(answer: dict[str, Any]) -> Exception:
         logger.info("identity provider refused the code", extra={"error": str(answer["error"])[:64]})
         return CodeRejected()
     logger.warning("identity provider token response without an access token")
-    return ProviderUnavailable(UNEXPECTED)
+    return ProviderUnavailable()
 
 
 def _refusal(refused: Refused) -> Exception:
@@ -94,16 +94,16 @@ def _refusal(refused: Refused) -> Exception:
     if refused.status == 401 or refused.error in ("invalid_client", "unauthorized_client"):
         # Our own client id or secret is wrong: not the caller's fault, and retrying will not help them.
         logger.error("identity provider refused the client credentials; check IDENTITY_CLIENT_ID and the secret")
-        return ProviderUnavailable("Identity verification is unavailable, try again later")
+        return ProviderUnavailable()
     if refused.step == "identify":
-        return CodeRejected("The identity provider refused to release the person's profile")
+        return CodeRejected("IDENTITY_PROFILE_REFUSED")
     return CodeRejected()
 
 
 def parse_profile(data: dict[str, Any]) -> VerifiedPerson:
     """OneID's identify answer -> VerifiedPerson; a person OneID marks not valid is a 400."""
     if str(data.get("valid", "true")).lower() == "false":
-        raise CodeRejected("The identity provider did not confirm this person's identity")
+        raise CodeRejected("IDENTITY_NOT_CONFIRMED")
     return person_from(
         pin=data.get("pin"),
         first_name=data.get("first_name"),

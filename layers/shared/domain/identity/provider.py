@@ -17,7 +17,6 @@ from core.pinfl import pinfl_is_valid
 
 NAME_MAX_LENGTH = 100
 BIRTH_DATE_FORMATS = ("%Y-%m-%d", "%d.%m.%Y")
-UNEXPECTED = "The identity provider returned an unexpected response, try again later"
 
 
 @dataclass(frozen=True)
@@ -40,13 +39,13 @@ def mask_pin(pin: str) -> str:
 class CodeRejected(InvalidInput):
     """The provider refused the code (unknown, expired, already redeemed) or did not confirm the person."""
 
-    default_message = "The identity provider rejected the authorization code: it is invalid or expired"
+    default_code = "IDENTITY_CODE_REJECTED"
 
 
 class ProviderUnavailable(Unavailable):
     """The provider is down, slow or answered nonsense; the caller may retry with the same code."""
 
-    default_message = "The identity provider is unavailable, try again later"
+    default_code = "IDENTITY_PROVIDER_UNAVAILABLE"
 
 
 class IdentityProvider(Protocol):
@@ -63,7 +62,7 @@ def person_from(
     pin, first, last = _text(pin), _text(first_name), _text(last_name)
     if pin is None or not pinfl_is_valid(pin) or first is None or last is None:
         logger.warning("identity provider profile without a valid PINFL or names")
-        raise ProviderUnavailable(UNEXPECTED)
+        raise ProviderUnavailable()
     return VerifiedPerson(
         pin=pin,
         first_name=first,

@@ -22,7 +22,7 @@ from urllib.request import Request, urlopen
 from core.observability import logger
 from core.secrets import identity_client_secret
 from core.settings import Settings
-from domain.identity.provider import UNEXPECTED, ProviderUnavailable
+from domain.identity.provider import ProviderUnavailable
 
 
 class Refused(Exception):
@@ -135,7 +135,7 @@ def _json_object(step: str, raw: bytes) -> dict[str, Any]:
         value = None
     if not isinstance(value, dict):
         logger.warning("identity provider answered with something other than a JSON object", extra={"step": step})
-        raise ProviderUnavailable(UNEXPECTED)
+        raise ProviderUnavailable()
     return value
 
 

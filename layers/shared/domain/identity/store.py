@@ -124,7 +124,9 @@ def find_user_by_pin(pin: str) -> User | None:
     return _users().find_one({"pin": pin})
 
 
-LOGIN_CONFLICT = "This phone number or PINFL is already registered to another user"
+def insert_user_if_missing(user: User) -> bool:
+    """Store the user unless one with its id exists (the demo user); whether it was stored."""
+    return _users().update_one({"_id": user["_id"]}, {"$setOnInsert": user}, upsert=True).upserted_id is not None
 
 
 def create_user_on_login(changes: LoginChanges) -> User:
@@ -142,7 +144,7 @@ def create_user_on_login(changes: LoginChanges) -> User:
     try:
         user = _users().find_one_and_update(key, update, upsert=True, return_document=ReturnDocument.AFTER)
     except DuplicateKeyError as exc:
-        raise Conflict(LOGIN_CONFLICT) from exc
+        raise Conflict("PHONE_OR_PIN_TAKEN") from exc
     assert user is not None  # an upsert returning the document after it always has one
     return user
 
@@ -159,7 +161,7 @@ def update_user_on_login(user_id: ObjectId, changes: LoginChanges) -> User | Non
     try:
         user = _users().find_one_and_update(key, {"$set": changes}, return_document=ReturnDocument.AFTER)
     except DuplicateKeyError as exc:
-        raise Conflict(LOGIN_CONFLICT) from exc
+        raise Conflict("PHONE_OR_PIN_TAKEN") from exc
     return user
 
 
@@ -174,7 +176,7 @@ def record_verification(user_id: str, verification: Verification) -> User | None
             return_document=ReturnDocument.AFTER,
         )
     except DuplicateKeyError as exc:
-        raise Conflict("This person's PINFL is already registered to another user") from exc
+        raise Conflict("PINFL_TAKEN") from exc
     return user
 
 
@@ -234,7 +236,7 @@ def claim_code(
             {"_id": code_hash, "state": "pending", "claimedAt": {"$lt": stale_before}}, update, upsert=True
         )
     except DuplicateKeyError as exc:
-        raise Conflict("This authorization code has already been used") from exc
+        raise Conflict("AUTHORIZATION_CODE_USED") from exc
 
 
 def release_code(code_hash: str, claim_id: str) -> None:

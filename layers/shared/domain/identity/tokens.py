@@ -66,7 +66,7 @@ def verify(token: str, expected: TokenType) -> Claims:
     try:
         key = jwt_verification_key(jwt.get_unverified_header(token).get("kid"))  # PyJWT: a kid is a string
         if key is None:
-            raise NotAuthenticated("Invalid token")
+            raise NotAuthenticated("TOKEN_INVALID")
         payload: dict[str, Any] = jwt.decode(
             token,
             key.secret,
@@ -75,18 +75,18 @@ def verify(token: str, expected: TokenType) -> Claims:
             options={"require": list(REQUIRED_CLAIMS), "verify_exp": False, "verify_iat": False},
         )
     except jwt.PyJWTError as exc:
-        raise NotAuthenticated("Invalid token") from exc
+        raise NotAuthenticated("TOKEN_INVALID") from exc
     if payload.get("typ") != expected:
-        raise NotAuthenticated(f"Invalid token: an {expected} token is required")
+        raise NotAuthenticated("TOKEN_WRONG_TYPE", expected=expected)
     issued = _timestamp(payload["iat"])
     expires = _timestamp(payload["exp"])
     now = clock.now()
     if expires <= now:
-        raise NotAuthenticated("Token has expired")
+        raise NotAuthenticated("TOKEN_EXPIRED")
     if issued > now + timedelta(seconds=CLOCK_SKEW_SECONDS):
-        raise NotAuthenticated("Invalid token")
+        raise NotAuthenticated("TOKEN_INVALID")
     if not isinstance(payload["sub"], str) or not ObjectId.is_valid(payload["sub"]):
-        raise NotAuthenticated("Invalid token")
+        raise NotAuthenticated("TOKEN_INVALID")
     return Claims(sub=payload["sub"], typ=expected, jti=str(payload["jti"]), iat=issued, exp=expires)
 
 
@@ -95,29 +95,41 @@ def _timestamp(value: Any) -> datetime:
     try:
         return datetime.fromtimestamp(int(value), tz=clock.now().tzinfo)
     except (TypeError, ValueError, OverflowError, OSError) as exc:
-        raise NotAuthenticated("Invalid token") from exc
+        raise NotAuthenticated("TOKEN_INVALID") from exc
 
 
-def issue_pair(user_id: str, *, family: str | None = None) -> TokenPair:
+def issue_pair(user_id: str) -> TokenPair:
+    """A new pair starting its own family (a login)."""
+    refresh_jti = str(new_id())
+    return _issue(user_id, refresh_jti, family=refresh_jti)
+
+
+def continue_family(user_id: str, family: str) -> TokenPair:
+    """The next pair of `family` (a refresh)."""
+    refresh_jti = str(new_id())
+    pair = _issue(user_id, refresh_jti, family=family)
+    # A reuse may have revoked the family between consuming the old token and inserting this one; the
+    # revocation did not see this token, so it must not survive it. One of the two writes sees the other.
+    if store.family_is_revoked(family):
+        store.revoke_refresh_token(refresh_jti, clock.now())
+        raise NotAuthenticated("REFRESH_TOKEN_REUSED")
+    return pair
+
+
+def _issue(user_id: str, refresh_jti: str, *, family: str) -> TokenPair:
     settings = get_settings()
     issued = clock.now()
-    refresh_jti = str(new_id())
     store.insert_refresh_token(
         RefreshToken(
             _id=refresh_jti,
             userId=user_id,
-            family=family or refresh_jti,
+            family=family,
             createdAt=issued,
             expiresAt=issued + timedelta(seconds=settings.refresh_token_ttl_seconds),
             usedAt=None,
             revokedAt=None,
         )
     )
-    # A reuse may have revoked the family between consuming the old token and inserting this one; the
-    # revocation did not see this token, so it must not survive it. One of the two writes sees the other.
-    if family and store.family_is_revoked(family):
-        store.revoke_refresh_token(refresh_jti, issued)
-        raise NotAuthenticated("Refresh token has already been used or was revoked")
     return TokenPair(
         access_token=_encode(user_id, "access", str(new_id()), issued, settings.access_token_ttl_seconds),
         refresh_token=_encode(user_id, "refresh", refresh_jti, issued, settings.refresh_token_ttl_seconds),
@@ -141,15 +153,15 @@ def consume_refresh(claims: Claims, *, client: str) -> str:
         return known["family"]
     if known is not None:
         store.revoke_family(known["family"], now)
-    raise NotAuthenticated("Refresh token has already been used or was revoked")
+    raise NotAuthenticated("REFRESH_TOKEN_REUSED")
 
 
 def rotate(refresh_token: str, *, client: str) -> TokenPair:
     """A new pair for a refresh token of a user who still exists, which the token's family continues."""
     claims = verify(refresh_token, "refresh")
     if store.find_user(claims.sub) is None:
-        raise NotAuthenticated("User not found")
-    return issue_pair(claims.sub, family=consume_refresh(claims, client=client))
+        raise NotAuthenticated("USER_NOT_FOUND")
+    return continue_family(claims.sub, consume_refresh(claims, client=client))
 
 
 def refresh_client(partner: str, fingerprint: str) -> str:

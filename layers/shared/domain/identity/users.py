@@ -17,7 +17,7 @@ def get_user(user_id: str) -> User:
     """The signed-in user; an access token outlives a deleted account, which is then not authenticated."""
     user = store.find_user(user_id)
     if user is None:
-        raise NotAuthenticated("User not found")
+        raise NotAuthenticated("USER_NOT_FOUND")
     return user
 
 
@@ -32,7 +32,7 @@ def sign_in(
     by_pin = store.find_user_by_pin(pin) if pin else None
     by_phone = store.find_user_by_phone(phone) if phone else None
     if by_pin and by_phone and by_pin["_id"] != by_phone["_id"]:
-        raise Conflict("This phone number and this PINFL belong to different users")
+        raise Conflict("PHONE_AND_PIN_OF_DIFFERENT_USERS")
     existing = by_pin or by_phone
     changes = LoginChanges(updatedAt=clock.now())
     if phone is not None:
@@ -48,7 +48,7 @@ def sign_in(
         return store.create_user_on_login(changes)
     user = store.update_user_on_login(existing["_id"], changes)
     if user is None:
-        raise Conflict("This account already has another phone number or PINFL; a login cannot replace it")
+        raise Conflict("ACCOUNT_IDENTIFIER_FIXED")
     return user
 
 
@@ -64,19 +64,19 @@ def limit_logins(*, phone: str | None, pin: str | None, source_ip: str, partner:
                 f"login:{kind}:{keyed_hash('login-rate-limit', value)}",
                 limit=settings.login_rate_limit,
                 window_seconds=window,
-                message="Too many login attempts for this person, try again later",
+                error_code="TOO_MANY_LOGINS_FOR_PERSON",
             )
     rate_limit.hit(
         f"login:ip:{source_ip}",
         limit=settings.login_ip_rate_limit,
         window_seconds=window,
-        message="Too many login attempts from this network address, try again later",
+        error_code="TOO_MANY_LOGINS_FROM_ADDRESS",
     )
     rate_limit.hit(
         f"login:partner:{keyed_hash('login-rate-limit', partner)}",
         limit=settings.login_partner_rate_limit,
         window_seconds=window,
-        message="Too many login attempts through this partner, try again later",
+        error_code="TOO_MANY_LOGINS_FOR_PARTNER",
     )
 
 
@@ -102,4 +102,4 @@ def apply_verification(user_id: str, person: VerifiedPerson) -> User:
     if user is not None:
         return user
     get_user(user_id)  # a user deleted meanwhile is not authenticated
-    raise Conflict("The verified person's PINFL differs from the PINFL of this account")
+    raise Conflict("VERIFIED_PINFL_DIFFERS")

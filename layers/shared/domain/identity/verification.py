@@ -29,7 +29,7 @@ def get_provider() -> IdentityProvider:
     if settings.stage == "prod":
         # The sandbox verifies anyone who knows its codes: it must never unlock real purchase limits.
         logger.error("the sandbox identity provider is refused in prod; set IDENTITY_PROVIDER=myid or oneid")
-        raise Unavailable("Identity verification is not configured")
+        raise Unavailable("SERVICE_NOT_CONFIGURED")
     return SandboxIdentityProvider()
 
 

@@ -107,11 +107,7 @@ def _ordered_car(purchase: Purchase) -> deals.CarOfOffer:
         if offer["carId"] == purchase.car["_id"] and offer["modificationId"] == purchase.modification["_id"]:
             return purchase.car, purchase.modification
         deals.car_of_offer(offer)
-        raise NotFound(
-            "credit.bankId is a bank offer for another car or modification: choose one from "
-            "/api/v2/payments/banks for this car and modification",
-            details={"field": "credit.bankId"},
-        )
+        raise NotFound("BANK_OFFER_NOT_FOR_CAR", details={"field": "credit.bankId"})
 
     return priced
 
@@ -120,8 +116,6 @@ def _check_named(request: OrderRequest, deal: FinancedDeal) -> None:
     """`organizationId` and `offerId` (optional, from before orders carried the choices) must name the
     deal's organization and offer."""
     if request.organization_id is not None and request.organization_id != deal.organization_id:
-        raise InvalidInput.field(
-            "body.organizationId", f"is not the organization of the chosen offer ({deal.organization_id})"
-        )
+        raise InvalidInput.field("body.organizationId", "ORGANIZATION_NOT_OF_OFFER")
     if request.offer_id is not None and request.offer_id != deal.offer_id:
-        raise InvalidInput.field("body.offerId", f"is not the chosen offer ({deal.offer_id})")
+        raise InvalidInput.field("body.offerId", "OFFER_NOT_CHOSEN")

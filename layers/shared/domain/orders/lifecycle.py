@@ -53,16 +53,22 @@ class OrderBusy(Unavailable):
     """`record_payment` lost every compare-and-set to other changes of the order: nothing was refused,
     the same call later will very likely succeed (503, not a refusal)."""
 
+    default_code = "ORDER_BUSY"
+
 
 class ChargeInProgress(Conflict):
     """Another payment of the order holds the charging lease (`take_charge`)."""
+
+    default_code = "CHARGE_IN_PROGRESS"
 
 
 class OutOfStock(Conflict):
     """The branch has no unit of the car left to sell (the buyer may choose another branch or color)."""
 
+    default_code = "OUT_OF_STOCK"
+
     def __init__(self) -> None:
-        super().__init__("This branch has no car of this modification and color in stock", details={"quantity": 0})
+        super().__init__(details={"quantity": 0})
 
 
 class StockHold(StrEnum):
@@ -182,7 +188,7 @@ def create(order: OrderRecord, *, cause: str) -> None:
 def _load(order_id: ObjectId) -> OrderRecord:
     order = store.find_order(order_id)
     if order is None:
-        raise NotFound("Order not found")
+        raise NotFound("ORDER_NOT_FOUND")
     return order
 
 
@@ -199,19 +205,22 @@ def transition(order_id: ObjectId, target: Status, *, cause: str, along_with: Al
     `along_with` runs in the same transaction. Cancelling an order with card payments goes through
     `domain.payments.refunds`, which refunds them this way."""
     if target in PAID_BY_PAYMENT:
-        raise Conflict(f"Only a confirmed payment moves an order to {target}", details={"target": target.value})
+        raise Conflict("ORDER_STATUS_NEEDS_PAYMENT", target=target.value, details={"target": target.value})
     for _ in range(MAX_CAS_ATTEMPTS):
         order = _load(order_id)
         current = Status(order["statusSlug"])
         if not can_transition(current, target):
             allowed = sorted(TRANSITIONS[current] - PAID_BY_PAYMENT)
             raise Conflict(
-                f"Order cannot go from {current} to {target}", details={"statusSlug": current.value, "allowed": allowed}
+                "ORDER_TRANSITION_NOT_ALLOWED",
+                current=current.value,
+                target=target.value,
+                details={"statusSlug": current.value, "allowed": allowed},
             )
         updated = _change_status(order, target, cause=cause, along_with=along_with)
         if updated is not None:
             return updated
-    raise Conflict("The order is being changed by another request, try again")
+    raise Conflict("ORDER_CHANGED_CONCURRENTLY")
 
 
 def expire(order: OrderRecord, *, placed_before: datetime) -> OrderRecord | None:
@@ -278,10 +287,10 @@ def ensure_can_take(order: Mapping[str, Any], amount: int) -> int:
     for card transactions (create, resend, apply) and `record_payment`."""
     current = Status(order["statusSlug"])
     if current not in PAYABLE:
-        raise Conflict(f"Order is {current} and cannot take payments", details={"statusSlug": current.value})
+        raise Conflict("ORDER_NOT_PAYABLE", status=current.value, details={"statusSlug": current.value})
     left = remaining(order)
     if amount > left:
-        raise Conflict("Payment is larger than the amount still due", details={"remaining": left, "amount": amount})
+        raise Conflict("PAYMENT_ABOVE_DUE", details={"remaining": left, "amount": amount})
     return left
 
 
@@ -310,11 +319,7 @@ def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: dateti
     # When to try again: what is left of the holder's lease (a retry then may take it over).
     held_since = order.get("chargingSince") or now
     wait = max(1, math.ceil(lease_seconds - (now - held_since).total_seconds()))
-    raise ChargeInProgress(
-        "Another payment of this order is being confirmed, try again",
-        details={"retryAfter": wait},
-        retry_after=wait,
-    )
+    raise ChargeInProgress(retry_after=wait)
 
 
 def release_charge(order_id: ObjectId, payment_id: str) -> None:
@@ -331,7 +336,7 @@ def record_payment(order_id: ObjectId, amount: int, *, payment_id: str, cause: s
     (`take_charge`) in the same update.
     """
     if amount <= 0:
-        raise Conflict("A payment must be a positive amount")
+        raise Conflict("PAYMENT_NOT_POSITIVE")
     for _ in range(MAX_CAS_ATTEMPTS):
         order = _load(order_id)
         if payment_id in order.get("paymentIds", []):
@@ -358,10 +363,7 @@ def record_payment(order_id: ObjectId, amount: int, *, payment_id: str, cause: s
         )
         if updated is not None:
             return updated
-    raise OrderBusy(
-        "The order is being paid by another request, try again",
-        retry_after=1,
-    )
+    raise OrderBusy(retry_after=1)
 
 
 def _change(

@@ -86,7 +86,7 @@ def place_order(request: OrderRequest, *, owner: ObjectId, partner: str) -> Orde
     purchase = resolve_purchase(request)
     deal = financed_deal(request, purchase)
     if deal is not None and deal.initial_payment == 0 and request.promo_code:
-        raise Conflict("A promo code lowers the initial payment, and this financing has none: order without it")
+        raise Conflict("PROMO_CODE_NEEDS_INITIAL_PAYMENT")
     promo = promo_codes.consume(request.promo_code, owner) if request.promo_code else None
     order = new_order(
         purchase, owner=owner, partner=partner, payment_type=request.payment_type.value, promo=promo, deal=deal

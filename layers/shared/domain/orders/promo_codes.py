@@ -50,20 +50,20 @@ def _refuse_unusable(promo: PromoCodeRecord, user_id: ObjectId, now: datetime) -
     """Raise the error that says why the caller cannot use this promo now; return if they can."""
     valid_from, valid_to = promo.get("validFrom"), promo.get("validTo")
     if valid_from is not None and now < valid_from:
-        raise Conflict("Promo code is not active yet", details={"validFrom": valid_from})
+        raise Conflict("PROMO_CODE_NOT_ACTIVE_YET", details={"validFrom": valid_from})
     if valid_to is not None and now >= valid_to:
-        raise Conflict("Promo code has expired", details={"validTo": valid_to})
+        raise Conflict("PROMO_CODE_EXPIRED", details={"validTo": valid_to})
     if user_id in promo.get("usedBy", []):
-        raise Conflict("You have already used this promo code")
+        raise Conflict("PROMO_CODE_ALREADY_USED")
     limit = promo.get("usageLimit")
     if limit is not None and int(promo.get("used", 0)) >= int(limit):
-        raise Conflict("Promo code has been used up")
+        raise Conflict("PROMO_CODE_USED_UP")
 
 
 def _find(code: str) -> PromoCodeRecord:
     promo = store.find_promo_code(normalize(code))
     if promo is None:
-        raise NotFound("Promo code not found")
+        raise NotFound("PROMO_CODE_NOT_FOUND")
     return promo
 
 
@@ -81,10 +81,36 @@ def consume(code: str, user_id: ObjectId) -> PromoCodeRecord:
     if taken is None:
         # Someone else took the last use, or this caller used it in a racing request: say which.
         _refuse_unusable(_find(code), user_id, clock.now())
-        raise Conflict("Promo code has been used up")
+        raise Conflict("PROMO_CODE_USED_UP")
     return taken
 
 
 def release(code: str, user_id: ObjectId) -> None:
     """Give back a use taken by `consume` (the order it was for was not stored)."""
     store.give_back_promo_use(normalize(code), user_id)
+
+
+# --- operators (python -m ops promo) ------------------------------------------------------------------
+
+
+def add(promo: PromoCodeRecord) -> PromoCodeRecord:
+    """Store a new code (its rules checked by the caller: `domain.dataset.models.PromoCode`), unused."""
+    record = PromoCodeRecord(
+        {**promo, "_id": normalize(promo["_id"]), "used": 0, "usedBy": [], "createdAt": clock.now()}
+    )
+    if not store.insert_promo_code(record):
+        raise Conflict("PROMO_CODE_EXISTS", details={"code": record["_id"]})
+    return record
+
+
+def all_codes() -> list[PromoCodeRecord]:
+    """Every code with how often it was used (not by whom)."""
+    return store.all_promo_codes()
+
+
+def disable(code: str) -> PromoCodeRecord:
+    """End the code now (it answers "expired" from now on); uses already taken stay."""
+    ended = store.end_promo_code(normalize(code), clock.now())
+    if ended is None:
+        raise NotFound("PROMO_CODE_NOT_FOUND")
+    return ended

@@ -47,24 +47,24 @@ def resolve_purchase(request: OrderRequest) -> Purchase:
     car, modification, color = choice.car, choice.modification, choice.color
     region = dealers.find_region(ObjectId(request.region_id))
     if region is None:
-        raise NotFound("Region not found")
+        raise NotFound("REGION_NOT_FOUND")
     branch = dealers.find_branch(request.branch_id)
     if branch is None:
-        raise NotFound("Branch not found or not active")
+        raise NotFound("BRANCH_NOT_FOUND")
     if branch.get("regionId") != region["_id"]:
-        raise NotFound("Branch not found in this region")
+        raise NotFound("BRANCH_NOT_IN_REGION")
     if car["brandId"] not in branch.get("brandIds", []):
-        raise NotFound("This branch does not sell this car's brand")
+        raise NotFound("BRANCH_DOES_NOT_SELL_BRAND")
 
     brand = catalog.find_brand(car["brandId"])
     purchase = Purchase(car=car, modification=modification, color=color, branch=branch, brand=brand)
     offered = [kind.value for kind in offered_payment_types(car)]
     if request.payment_type.value not in offered:
         raise Conflict(
-            f"Payment type {request.payment_type.value} is not offered for this car", details={"paymentTypes": offered}
+            "PAYMENT_TYPE_NOT_OFFERED", paymentType=request.payment_type.value, details={"paymentTypes": offered}
         )
     if request.price != purchase.price:
-        raise Conflict("The price has changed", details={"currentPrice": purchase.price})
+        raise Conflict("PRICE_CHANGED", details={"currentPrice": purchase.price})
     if not dealers.branches_with_stock([branch["_id"]], modification["_id"], color["_id"]):
         # Refused before a promo use or a contract number is spent; placing takes the unit itself.
         raise OutOfStock()

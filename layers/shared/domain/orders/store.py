@@ -11,9 +11,13 @@ from bson import ObjectId
 from pymongo import ReturnDocument
 from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
+from pymongo.errors import DuplicateKeyError
 
 from data.mongo import Document, FoundPage, Index, collection, find_page
 from domain.orders.records import OrderLogRecord, OrderRecord, PromoCodeRecord
+
+# The reference data set replaces the promo codes whole (domain.dataset), keeping their uses.
+DATASET_COLLECTIONS = ("promo_codes",)
 
 INDEXES = [
     Index("orders", [("userId", 1), ("createdAt", -1), ("_id", -1)], "orders_by_user_newest"),
@@ -46,6 +50,13 @@ def _promo_codes() -> Collection[PromoCodeRecord]:
 
 def insert_order(order: OrderRecord, *, session: ClientSession) -> None:
     _orders().insert_one(order, session=session)
+
+
+def ordered_ids(field: str, *, session: ClientSession | None = None) -> set[ObjectId]:
+    """The cars or branches (`carId`, `branchId`) some order points at (a data set import keeps them).
+    Reads every order once: an import is rare, and no request needs an index on these."""
+    assert field in ("carId", "branchId"), field
+    return set(_orders().distinct(field, session=session))
 
 
 def find_order(order_id: ObjectId) -> OrderRecord | None:
@@ -154,3 +165,26 @@ def take_promo_use(code: str, user_id: ObjectId, usage_limit: int | None) -> Pro
 def give_back_promo_use(code: str, user_id: ObjectId) -> None:
     """Undo `take_promo_use` of the user."""
     _promo_codes().update_one({"_id": code, "usedBy": user_id}, {"$inc": {"used": -1}, "$pull": {"usedBy": user_id}})
+
+
+def insert_promo_code(promo: PromoCodeRecord) -> bool:
+    """Store a new promo code; False if the code exists."""
+    try:
+        _promo_codes().insert_one(promo)
+    except DuplicateKeyError:
+        return False
+    return True
+
+
+def all_promo_codes() -> list[PromoCodeRecord]:
+    return list(_promo_codes().find({}, {"usedBy": 0}).sort("_id", 1))
+
+
+def end_promo_code(code: str, at: datetime) -> PromoCodeRecord | None:
+    """End the code at `at` unless it ends sooner; the code after, or None if there is none."""
+    return _promo_codes().find_one_and_update(
+        {"_id": code},
+        [{"$set": {"validTo": {"$min": [{"$ifNull": ["$validTo", at]}, at]}}}],
+        projection={"usedBy": 0},
+        return_document=ReturnDocument.AFTER,
+    )

@@ -1,4 +1,5 @@
-"""Partner client keys (`partners`): stored as SHA-256 hashes with the partner's name and an active flag.
+"""Partner client keys (`partners`): stored as SHA-256 hashes with the partner's name, an active flag and
+its creation time; after a key rotation the previous key's hash too, until its grace period ends.
 Partner webhook endpoints (`partner_webhooks`): one per partner, by the partner's name (the rules are in
 `domain.partners.webhooks`)."""
 
@@ -9,16 +10,28 @@ from datetime import datetime, timedelta
 from typing import NotRequired, TypedDict, cast
 
 from pymongo import ReturnDocument
+from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
+from pymongo.errors import DuplicateKeyError
 
 from core import clock
+from core.errors import Conflict
 from core.settings import get_settings
 from data.caches import BoundedCache
-from data.mongo import Index, collection, get_db
+from data.mongo import Index, collection, get_db, in_transaction
 
-# Every query is by `_id` (the key's hash; the partner's name for webhooks) or by name for an operator:
-# no index of its own.
-INDEXES: list[Index] = []
+# The gate finds a partner by `_id` (its key's hash) or, during a rotation's grace period, by the
+# previous key's hash; operators name partners (and webhooks are kept by name), so a name is one
+# partner's.
+INDEXES: list[Index] = [
+    Index("partners", [("previousKeyHash", 1)], "partners_previous_key", {"sparse": True}),
+    Index(
+        "partners",
+        [("name", 1)],
+        "partners_name_unique",
+        {"unique": True, "partialFilterExpression": {"name": {"$type": "string"}}},
+    ),
+]
 
 MAX_CACHED_KEYS = 1000
 
@@ -30,8 +43,24 @@ class Partner(TypedDict):
     name: str
 
 
+class PartnerRecord(TypedDict):
+    """A stored partner: `_id` is the hash of its current key (the key itself is never stored)."""
+
+    _id: str
+    name: str
+    active: bool
+    createdAt: datetime
+    previousKeyHash: NotRequired[str | None]  # the key before the last rotation, accepted until
+    previousKeyExpiresAt: NotRequired[datetime | None]
+    updatedAt: NotRequired[datetime]
+
+
 # Unknown keys are kept too (as None): a client retrying a wrong key must not reach the database each time.
 _cache: BoundedCache[Partner | None] = BoundedCache(MAX_CACHED_KEYS)
+
+
+def _partners() -> Collection[PartnerRecord]:
+    return collection("partners", PartnerRecord)
 
 
 def hash_client_key(key: str) -> str:
@@ -39,14 +68,24 @@ def hash_client_key(key: str) -> str:
 
 
 def find_active_partner(client_key: str) -> Partner | None:
-    """The active partner owning this key, or None. Cached briefly per process: every request asks."""
+    """The active partner owning this key (or whose previous key it is, within the rotation's grace
+    period), or None. Cached briefly per process (PARTNER_CACHE_SECONDS): every request asks."""
     key_hash = hash_client_key(client_key)
     now = clock.now()
     if cached := _cache.get(key_hash, now):
         return cached.value
-    found = get_db().partners.find_one({"_id": key_hash, "active": True}, {"name": 1})
-    partner = None if found is None else Partner(_id=key_hash, name=str(found.get("name", "")))
-    _cache.put(key_hash, partner, expires=now + timedelta(seconds=get_settings().partner_cache_seconds), now=now)
+    found = _partners().find_one(
+        {
+            "$or": [{"_id": key_hash}, {"previousKeyHash": key_hash, "previousKeyExpiresAt": {"$gt": now}}],
+            "active": True,
+        },
+        {"name": 1, "previousKeyHash": 1, "previousKeyExpiresAt": 1},
+    )
+    partner = None if found is None else Partner(_id=found["_id"], name=str(found.get("name", "")))
+    expires = now + timedelta(seconds=get_settings().partner_cache_seconds)
+    if found is not None and found["_id"] != key_hash:  # a previous key: trusted no longer than its grace
+        expires = min(expires, found.get("previousKeyExpiresAt") or now)
+    _cache.put(key_hash, partner, expires=expires, now=now)
     return partner
 
 
@@ -59,9 +98,58 @@ def register_partner(client_key: str, name: str, *, active: bool = True) -> None
     _cache.clear()
 
 
+def insert_partner(key_hash: str, name: str, *, at: datetime) -> PartnerRecord:
+    """A new, active partner; Conflict if the name is taken."""
+    record = PartnerRecord(_id=key_hash, name=name, active=True, createdAt=at)
+    try:
+        _partners().insert_one(record)
+    except DuplicateKeyError as exc:
+        raise Conflict("PARTNER_NAME_TAKEN", partner=name) from exc
+    return record
+
+
+def all_partners() -> list[PartnerRecord]:
+    return list(_partners().find({}).sort([("createdAt", 1), ("_id", 1)]))
+
+
+def set_partner_active(name: str, active: bool, *, at: datetime) -> PartnerRecord | None:
+    """Enable or disable the named partner; the record, or None if there is none. Other processes see it
+    once their cached lookups expire (PARTNER_CACHE_SECONDS)."""
+    found = _partners().find_one_and_update({"name": name}, {"$set": {"active": active, "updatedAt": at}})
+    _cache.clear()
+    return found
+
+
+def replace_key(name: str, new_key_hash: str, *, previous_until: datetime, at: datetime) -> PartnerRecord | None:
+    """Give the named partner a new key, keeping its current one valid until `previous_until` (the key
+    before that stops at once). One transaction: the record moves to its new `_id`."""
+
+    def work(session: ClientSession) -> PartnerRecord | None:
+        partners = _partners()
+        found = partners.find_one({"name": name}, session=session)
+        if found is None:
+            return None
+        partners.delete_one({"_id": found["_id"]}, session=session)
+        rotated = PartnerRecord(
+            {
+                **found,
+                "_id": new_key_hash,
+                "previousKeyHash": found["_id"],
+                "previousKeyExpiresAt": previous_until,
+                "updatedAt": at,
+            }
+        )
+        partners.insert_one(rotated, session=session)
+        return rotated
+
+    rotated = in_transaction(work)
+    _cache.clear()
+    return rotated
+
+
 def partner_exists(name: str) -> bool:
     """Whether any partner record has this name (operators name partners by it)."""
-    return get_db().partners.find_one({"name": name}, {"_id": 1}) is not None
+    return _partners().find_one({"name": name}, {"_id": 1}) is not None
 
 
 # --- webhook endpoints ------------------------------------------------------------------------------

@@ -50,11 +50,11 @@ def check_url(url: str) -> str:
     url = url.strip()
     parts = urlsplit(url)
     if len(url) > MAX_URL_LENGTH or not parts.hostname or parts.scheme not in ("https", "http"):
-        raise InvalidInput.field("url", "must be an absolute https URL")
+        raise InvalidInput.field("url", "WEBHOOK_URL_NOT_ABSOLUTE")
     if parts.username or parts.password or parts.fragment:
-        raise InvalidInput.field("url", "must not carry credentials or a fragment")
+        raise InvalidInput.field("url", "WEBHOOK_URL_CREDENTIALS_OR_FRAGMENT")
     if parts.scheme == "http" and not (get_settings().is_local and _is_loopback(parts.hostname)):
-        raise InvalidInput.field("url", "must be https (http only to localhost, on a local runtime)")
+        raise InvalidInput.field("url", "WEBHOOK_URL_NOT_HTTPS")
     return url
 
 
@@ -102,7 +102,7 @@ def set_endpoint(partner: str, url: str) -> Registration:
     an endpoint keeps its secret."""
     url = check_url(url)
     if not store.partner_exists(partner):
-        raise NotFound(f"No partner named {partner!r}")
+        raise NotFound("PARTNER_NOT_FOUND", partner=partner)
     new_salt = _new_salt()
     endpoint = store.set_webhook_url(partner, url, new_salt=new_salt, now=clock.now())
     fresh = endpoint["salt"] == new_salt
@@ -118,13 +118,13 @@ def rotate_secret(partner: str) -> str:
     if endpoint is None or not store.replace_webhook_salt(
         partner, current_salt=endpoint["salt"], new_salt=new_salt, previous_until=now + ROTATION_GRACE, now=now
     ):
-        raise NotFound(f"Partner {partner!r} has no webhook endpoint (or its secret was rotated at this moment)")
+        raise NotFound("WEBHOOK_NOT_FOUND", partner=partner)
     return signing_secret(partner, new_salt)
 
 
 def remove_endpoint(partner: str) -> None:
     if not store.remove_webhook(partner):
-        raise NotFound(f"Partner {partner!r} has no webhook endpoint")
+        raise NotFound("WEBHOOK_NOT_FOUND", partner=partner)
 
 
 def _new_salt() -> str:

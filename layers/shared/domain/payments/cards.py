@@ -10,6 +10,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from core.clock import TASHKENT
+from core.errors import invalid_value
 from core.secrets import keyed_hash
 
 CARD_LENGTH = 16
@@ -53,12 +54,12 @@ def luhn_is_valid(digits: str) -> bool:
 
 
 def parse_card_number(raw: str) -> str:
-    """The 16 digits of a card number written with or without spaces; ValueError (never echoing it) otherwise."""
+    """The 16 digits of a card number written with or without spaces; refused with its code (never echoing it)."""
     digits = "".join(raw.split())
     if len(digits) != CARD_LENGTH or not digits.isascii() or not digits.isdigit():
-        raise ValueError("must be 16 digits")
+        raise invalid_value("CARD_NUMBER_LENGTH")
     if not luhn_is_valid(digits):
-        raise ValueError("is not a valid card number (checksum)")
+        raise invalid_value("CARD_NUMBER_CHECKSUM")
     return digits
 
 
@@ -80,13 +81,13 @@ def lookup_hash(digits: str) -> str:
 
 
 def parse_expiry(raw: str) -> tuple[int, int]:
-    """`MM/YY` -> (year, month); ValueError for another format or a month outside 01-12."""
+    """`MM/YY` -> (year, month); refused with its code for another format or a month outside 01-12."""
     month_text, separator, year_text = raw.partition("/")
     if not separator or len(month_text) != 2 or len(year_text) != 2 or not (month_text + year_text).isdigit():
-        raise ValueError("must be MM/YY")
+        raise invalid_value("CARD_EXPIRY_FORMAT")
     month = int(month_text)
     if not 1 <= month <= 12:
-        raise ValueError("month must be 01 to 12")
+        raise invalid_value("CARD_EXPIRY_MONTH")
     return 2000 + int(year_text), month
 
 

@@ -20,9 +20,10 @@ from datetime import datetime, timedelta
 
 from aws_lambda_powertools.metrics import MetricUnit
 from bson import ObjectId
+from pydantic_core import PydanticCustomError
 
 from core import clock
-from core.errors import AppError, Conflict, InvalidInput, NotFound, TooManyAttempts, Unavailable
+from core.errors import AppError, Conflict, FieldProblem, InvalidInput, NotFound, TooManyAttempts, Unavailable
 from core.observability import logger, metrics
 from core.settings import get_settings
 from data import counters, rate_limit
@@ -57,15 +58,17 @@ from domain.payments.store import (
     TransactionChanges,
 )
 
-DECLINE_MESSAGES = {
-    INSUFFICIENT_FUNDS: "Payment declined: insufficient funds on the card",
-    CARD_BLOCKED: "Payment declined: the card is blocked",
+DECLINES = {
+    INSUFFICIENT_FUNDS: "PAYMENT_DECLINED_INSUFFICIENT_FUNDS",
+    CARD_BLOCKED: "PAYMENT_DECLINED_CARD_BLOCKED",
 }
 
-# What became of a charge the order refused, told to the client (`_fail`).
-REFUND_OUTCOMES = {
-    "DONE": "the card payment was reversed with the processor",
-    "PENDING": "the card payment is being reversed; any money taken will be returned to the card",
+# What became of a charge the order refused, told to the client (`_fail`): not charged, reversed, or
+# being reversed.
+REFUSED_PAYMENTS = {
+    None: "ORDER_REFUSED_PAYMENT",
+    "DONE": "ORDER_REFUSED_PAYMENT_REVERSED",
+    "PENDING": "ORDER_REFUSED_PAYMENT_REFUND_PENDING",
 }
 
 
@@ -103,11 +106,11 @@ def card_type_of(raw_number: str) -> ECardType:
     """The network of a card number (the `cardNumber` query parameter); 400 for one that is not a card's."""
     try:
         digits = cards.parse_card_number(raw_number)
-    except ValueError as exc:
-        raise InvalidInput.field("query.cardNumber", str(exc)) from None
+    except PydanticCustomError as exc:
+        raise InvalidInput.field("query.cardNumber", exc.type) from None
     card_type = cards.detect_type(digits)
     if card_type is None:
-        raise InvalidInput.field("query.cardNumber", "belongs to no supported card network")
+        raise InvalidInput.field("query.cardNumber", "CARD_NETWORK_UNKNOWN")
     return card_type
 
 
@@ -126,16 +129,16 @@ def create(
     now = clock.now()
     order = _own_order(order_id, user_id)
     if str(order["brandId"]) != brand_id:
-        raise InvalidInput.field("body.brandId", "does not match the order's brand")
+        raise InvalidInput.field("body.brandId", "BRAND_NOT_OF_ORDER")
     _check_fits_with_open(order, amount, now)
     detected = cards.detect_type(card_number)
     if detected != card_type:
-        raise InvalidInput.field("body.cardType", "does not match the card number")
+        raise InvalidInput.field("body.cardType", "CARD_TYPE_MISMATCH")
     if detected not in cards.PAYABLE_TYPES:
-        raise InvalidInput.field("body.cardType", "card payments accept UZCARD and HUMO only")
+        raise InvalidInput.field("body.cardType", "CARD_TYPE_NOT_ACCEPTED")
     year, month = cards.parse_expiry(expiry)
     if cards.expiry_has_passed(year, month, now):
-        raise InvalidInput.field("body.expiry", "the card has expired")
+        raise InvalidInput.field("body.expiry", "CARD_EXPIRED")
     card_hash = cards.lookup_hash(card_number)
     _limit_creates(user_id, card_hash)
 
@@ -180,14 +183,14 @@ def resend(user_id: str, *, card_number: str, amount: int) -> int:
     now = clock.now()
     transaction = store.find_pending_for_card(user_id, cards.lookup_hash(card_number), amount)
     if transaction is None:
-        raise NotFound("No pending transaction for this card and amount")
+        raise NotFound("NO_PENDING_TRANSACTION")
     processor = _processor_of(transaction)
     _check_resend_allowed(transaction, now)
     if transaction["expiresAt"] <= now:
         # An expired code held nothing on the order: reviving it must fit like a new payment.
         order = store.find_order(transaction["orderId"])
         if order is None:
-            raise Conflict("The order no longer exists")
+            raise Conflict("ORDER_GONE")
         _check_fits_with_open(order, int(transaction["amount"]), now, excluding=int(transaction["_id"]))
     if not store.take_resend_slot(transaction, now):
         # Another resend or an apply got there first: judge again from what it left.
@@ -195,7 +198,9 @@ def resend(user_id: str, *, card_number: str, amount: int) -> int:
         if current["status"] != Status.PENDING:
             raise _not_pending(current)
         _check_resend_allowed(current, now)
-        raise TooManyAttempts("A new code was just sent", retry_after=RESEND_COOLDOWN_SECONDS)
+        raise TooManyAttempts(
+            "OTP_RESEND_TOO_EARLY", seconds=RESEND_COOLDOWN_SECONDS, retry_after=RESEND_COOLDOWN_SECONDS
+        )
     try:
         otp_hash = processor.resend_otp(payment_of(transaction))
     except ProcessorError as exc:
@@ -213,20 +218,20 @@ def apply(
     `order_id` must be the transaction's."""
     transaction = store.find_own(transaction_id, user_id)
     if transaction is None:
-        raise NotFound("Transaction not found")
+        raise NotFound("TRANSACTION_NOT_FOUND")
     given = {"amount": amount, "brandId": brand_id, "orderId": order_id}
     expected = {
         "amount": transaction["amount"],
         "brandId": str(transaction["brandId"]),
         "orderId": str(transaction["orderId"]),
     }
-    mismatched = [
-        {"field": f"body.{field}", "message": "does not match the transaction"}
+    mismatched: list[FieldProblem] = [
+        {"field": f"body.{field}", "code": "TRANSACTION_MISMATCH", "params": {}}
         for field, value in expected.items()
         if given[field] != value
     ]
     if mismatched:
-        raise InvalidInput("The transaction was created for another amount, brand or order", errors=mismatched)
+        raise InvalidInput("TRANSACTION_MISMATCH", errors=mismatched)
     processor = _processor_of(transaction)
     now = clock.now()
     claim_id = uuid.uuid4().hex
@@ -291,10 +296,7 @@ def record_charged(
     except lifecycle.OrderBusy:
         # Charged and not refused: only lost the race for the order document. Keep the claim (and the
         # order's charging lease); the client's retry after the lease records the payment idempotently.
-        raise Unavailable(
-            "The order is being changed by another request; try again in a minute",
-            retry_after=CLAIM_LEASE_SECONDS,
-        ) from None
+        raise lifecycle.OrderBusy(retry_after=CLAIM_LEASE_SECONDS) from None
     except (Conflict, NotFound) as refused:
         # Charged, but the order can no longer take it (it was cancelled, or paid by other means).
         raise _fail(transaction, claim_id, now, refused, processor) from None
@@ -374,10 +376,7 @@ def _charge(processor: CardProcessor, transaction: Transaction, claim_id: str, o
     except ProcessorUnavailable:
         # The outcome is unknown: keep the claim and the order's charging lease. After the lease a retry
         # asks the processor again (its apply is idempotent); until then the amount stays reserved.
-        raise Unavailable(
-            "The card processor did not answer; try again in a minute",
-            retry_after=CLAIM_LEASE_SECONDS,
-        ) from None
+        raise Unavailable("PROCESSOR_NO_ANSWER", retry_after=CLAIM_LEASE_SECONDS) from None
     _update_claimed(transaction, claim_id, now, {"processorConfirmedAt": now})
 
 
@@ -393,9 +392,7 @@ def _update_claimed(
     another apply took it over: that one carries on)."""
     updated = store.update_claimed(int(transaction["_id"]), claim_id, now, changes, inc=inc)
     if updated is None:
-        raise Conflict(
-            "The transaction is being confirmed by another request", details={"status": Status.CONFIRMING.value}
-        )
+        raise Conflict("TRANSACTION_BEING_CONFIRMED", details={"status": Status.CONFIRMING.value})
     return updated
 
 
@@ -407,11 +404,8 @@ def _wrong_otp(transaction: Transaction, claim_id: str, now: datetime) -> Invali
         changes = {"status": Status.FAILED.value, "failureReason": "OTP_ATTEMPTS"}
     _update_claimed(transaction, claim_id, now, changes, inc={"attempts": 1})
     if left <= 0:
-        return InvalidInput(
-            "Wrong code; no attempts left, the transaction has failed",
-            details={"attemptsLeft": 0, "status": Status.FAILED.value},
-        )
-    return InvalidInput("Wrong code", details={"attemptsLeft": left})
+        return InvalidInput("OTP_ATTEMPTS_EXHAUSTED", details={"attemptsLeft": 0, "status": Status.FAILED.value})
+    return InvalidInput("OTP_WRONG", details={"attemptsLeft": left})
 
 
 def _fail(
@@ -419,19 +413,16 @@ def _fail(
 ) -> Conflict:
     """The order refused the payment: fail the transaction, giving the money back if it may have moved."""
     changes: TransactionChanges = {"status": Status.FAILED.value, "failureReason": "ORDER_REFUSED"}
-    outcome = "the card was not charged"
     if refund_with is not None:
         changes["refund"] = cancel_charge(refund_with, transaction)
         changes["refundRequestedAt"] = now
         if changes["refund"] == "DONE":
             changes["refundedAt"] = now
-        outcome = REFUND_OUTCOMES[changes["refund"]]
     lifecycle.release_charge(transaction["orderId"], str(transaction["_id"]))
     store.update_claimed(int(transaction["_id"]), claim_id, now, changes)
-    return Conflict(
-        f"{refused.message}; {outcome}",
-        details={**(refused.details or {}), "status": Status.FAILED.value},
-    )
+    # The order's own refusal (ORDER_NOT_PAYABLE...) stays readable as `details.orderRefusal`.
+    details = {**(refused.details or {}), "orderRefusal": refused.code, "status": Status.FAILED.value}
+    return Conflict(REFUSED_PAYMENTS[changes.get("refund")], details=details)
 
 
 def cancel_charge(processor: CardProcessor, transaction: Transaction) -> RefundState:
@@ -455,7 +446,7 @@ def cancel_charge(processor: CardProcessor, transaction: Transaction) -> RefundS
 def _own_order(order_id: str, user_id: str) -> OrderRecord:
     order = store.find_order(ObjectId(order_id), user_id)
     if order is None:
-        raise NotFound("Order not found")
+        raise NotFound("ORDER_NOT_FOUND")
     return order
 
 
@@ -467,7 +458,7 @@ def _check_fits_with_open(order: OrderRecord, amount: int, now: datetime, *, exc
     in_progress = store.reserved_amount(order["_id"], now, excluding=excluding)
     if amount > remaining - in_progress:
         raise Conflict(
-            "Amount is larger than what is due after the payments in progress",
+            "AMOUNT_ABOVE_DUE_WITH_PENDING",
             details={"remaining": remaining, "inProgress": in_progress, "amount": amount},
         )
 
@@ -480,21 +471,17 @@ def _limit_creates(user_id: str, card_hash: str) -> None:
             key,
             limit=settings.card_create_rate_limit,
             window_seconds=settings.card_create_rate_window_seconds,
-            message="Too many card payments started, try again later",
+            error_code="TOO_MANY_CARD_PAYMENTS",
         )
 
 
 def _check_resend_allowed(transaction: Transaction, now: datetime) -> None:
     if transaction["resends"] >= MAX_RESENDS:
-        raise Conflict(
-            f"The code was already resent {MAX_RESENDS} times; start a new payment", details={"resendsLeft": 0}
-        )
+        raise Conflict("OTP_RESENDS_EXHAUSTED", max=MAX_RESENDS, details={"resendsLeft": 0})
     elapsed = (now - transaction["lastSentAt"]).total_seconds()
     wait = math.ceil(RESEND_COOLDOWN_SECONDS - elapsed)
     if wait > 0:
-        raise TooManyAttempts(
-            f"A new code can be requested in {wait} s", retry_after=wait, details={"retryAfter": wait}
-        )
+        raise TooManyAttempts("OTP_RESEND_TOO_EARLY", seconds=wait, retry_after=wait)
 
 
 def _not_claimable(transaction: Transaction, now: datetime) -> AppError:
@@ -504,41 +491,32 @@ def _not_claimable(transaction: Transaction, now: datetime) -> AppError:
             store.expire(int(transaction["_id"]), now)
         return _expired(transaction)
     if status is Status.PENDING:
-        return Conflict("The transaction changed while applying, try again", details={"status": status.value})
+        return Conflict("TRANSACTION_CHANGED", details={"status": status.value})
     if status is Status.CONFIRMING:
         # Another apply holds it, or one whose outcome is unknown (503) does: a retry can take it over
         # once the claim's lease has run out.
         claimed_for = (now - transaction["claimedAt"]).total_seconds()
         wait = max(1, math.ceil(CLAIM_LEASE_SECONDS - claimed_for))
-        return Conflict(
-            "The transaction is being confirmed by another request",
-            details={"status": status.value},
-            retry_after=wait,
-        )
+        return Conflict("TRANSACTION_BEING_CONFIRMED", details={"status": status.value}, retry_after=wait)
     return _not_pending(transaction)
 
 
 def _not_pending(transaction: Transaction) -> Conflict:
-    return Conflict(
-        f"The transaction is {transaction['status']}, not pending", details={"status": transaction["status"]}
-    )
+    return Conflict("TRANSACTION_NOT_PENDING", status=transaction["status"], details={"status": transaction["status"]})
 
 
 def _expired(transaction: Transaction) -> InvalidInput:
     resends_left = max(0, MAX_RESENDS - int(transaction["resends"]))
     if resends_left == 0:
-        return InvalidInput(
-            "The code has expired and no new code can be sent; start a new payment",
-            details={"status": Status.EXPIRED.value, "resendsLeft": 0},
-        )
-    return InvalidInput("The code has expired; request a new one", details={"resendsLeft": resends_left})
+        return InvalidInput("OTP_EXPIRED_NO_RESENDS", details={"status": Status.EXPIRED.value, "resendsLeft": 0})
+    return InvalidInput("OTP_EXPIRED", details={"resendsLeft": resends_left})
 
 
 def _processor_refusal(error: ProcessorError, *, failed: bool = False) -> AppError:
     if isinstance(error, PaymentDeclined):
         details = {"reason": error.reason, **({"status": Status.FAILED.value} if failed else {})}
-        return InvalidInput(DECLINE_MESSAGES.get(error.reason, "Payment declined by the card's bank"), details=details)
-    return Unavailable("The card processor is not available, try again later")
+        return InvalidInput(DECLINES.get(error.reason, "PAYMENT_DECLINED"), details=details)
+    return Unavailable("PROCESSOR_UNAVAILABLE")
 
 
 def _shown_status(transaction: Transaction, now: datetime) -> str:
@@ -556,7 +534,7 @@ def _processor_of(transaction: Transaction) -> CardProcessor:
     processor = get_processor()
     if transaction.get("processor") != processor.name:
         raise Conflict(
-            "The transaction was started with another card processor; start a new payment",
+            "TRANSACTION_PROCESSOR_CHANGED",
             details={"status": transaction["status"]},
         )
     return processor

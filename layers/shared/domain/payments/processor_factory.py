@@ -23,11 +23,11 @@ def _build(settings: Settings) -> CardProcessor:
     timeout = settings.payment_processor_timeout_seconds
     if kind is None:
         logger.error("no card processor: set PAYMENT_PROCESSOR to atmos or payme")
-        raise Unavailable("Card payments are not configured")
+        raise Unavailable("SERVICE_NOT_CONFIGURED")
     if kind == "sandbox":
         if settings.stage == "prod":
             logger.error("the sandbox card processor is refused in prod; set PAYMENT_PROCESSOR to atmos or payme")
-            raise Unavailable("Card payments are not configured")
+            raise Unavailable("SERVICE_NOT_CONFIGURED")
         from domain.payments.sandbox import SandboxProcessor
 
         return SandboxProcessor()
@@ -43,7 +43,7 @@ def _build(settings: Settings) -> CardProcessor:
 def _required(url: str | None, name: str) -> str:
     if not url:
         logger.error("the card processor's API URL is not set", extra={"setting": name})
-        raise Unavailable("Card payments are not configured")
+        raise Unavailable("SERVICE_NOT_CONFIGURED")
     return url
 
 

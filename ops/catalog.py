@@ -1,0 +1,82 @@
+"""`python -m ops catalog ...`: the reference data set as one JSON file (docs/catalog.schema.json).
+
+    python -m ops catalog export catalog.json           everything, each record with its id
+    python -m ops catalog import catalog.json --dry-run  what would be added, changed and removed, per collection
+    python -m ops catalog import catalog.json           check it whole, then load it in one transaction
+    python -m ops catalog schema                         regenerate docs/catalog.schema.json (commit it)
+
+A file with any problem changes nothing and exits 1, naming each record and field. The rules are in
+`domain.dataset.transfer`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from domain.dataset.models import DataSet
+from domain.dataset.transfer import DataSetRefused, Plan, export_data_set, import_data_set, parse
+from edge.error_codes import message
+from ops.output import refused_exits
+
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "docs" / "catalog.schema.json"
+SCHEMA_ID = "https://car-retail-api/docs/catalog.schema.json"
+
+
+def schema_text() -> str:
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID}
+    schema |= DataSet.model_json_schema(mode="validation")
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def add_commands(commands: Any) -> None:
+    catalog = commands.add_parser("catalog", help="export or import the reference data set (one JSON file)")
+    actions = catalog.add_subparsers(dest="action", required=True)
+    export = actions.add_parser("export", help="write the whole reference data set as one JSON document")
+    export.add_argument("file", help="where to write it (- for standard output)")
+    load = actions.add_parser(
+        "import",
+        help="load a data set file: checked whole first, then one transaction; records missing from the file "
+        "are removed (a car or branch that orders name is deactivated instead)",
+    )
+    load.add_argument("file", help="the data set (- for standard input)")
+    load.add_argument("--dry-run", action="store_true", help="print what would change, per collection; write nothing")
+    actions.add_parser("schema", help=f"write {SCHEMA_PATH.name}, the JSON Schema of the file (commit it)")
+
+
+def report(plan: Plan, *, dry_run: bool) -> None:
+    for collection, numbers in plan.counts().items():
+        print(f"{collection}: " + ", ".join(f"{what} {n}" for what, n in numbers.items()))
+    if plan.empty:
+        print("nothing would change" if dry_run else "nothing changed")
+    else:
+        print("dry run: nothing was written" if dry_run else "imported in one transaction")
+
+
+@refused_exits
+def run(args: argparse.Namespace) -> int:
+    if args.action == "schema":
+        SCHEMA_PATH.write_text(schema_text(), encoding="utf-8")
+        print(f"wrote {SCHEMA_PATH}")
+        return 0
+    if args.action == "export":
+        text = export_data_set().model_dump_json(indent=1) + "\n"
+        if args.file == "-":
+            sys.stdout.write(text)
+        else:
+            Path(args.file).write_text(text, encoding="utf-8")
+            print(f"wrote {args.file}", file=sys.stderr)
+        return 0
+    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    try:
+        plan = import_data_set(parse(text), dry_run=args.dry_run)
+    except DataSetRefused as refused:
+        for problem in refused.problems:
+            print(problem, file=sys.stderr)
+        print(f"refused: {message(refused.code, 'en', refused.params)}", file=sys.stderr)
+        return 1
+    report(plan, dry_run=args.dry_run)
+    return 0

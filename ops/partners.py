@@ -1,0 +1,66 @@
+"""`python -m ops partners ...`: the partner apps' `client` keys.
+
+    python -m ops partners add "Avto Market"          a new partner; its key, shown once, on the last line
+    python -m ops partners list                       names, state and creation time (never keys)
+    python -m ops partners disable "Avto Market"      its key is refused (403) within PARTNER_CACHE_SECONDS
+    python -m ops partners enable "Avto Market"
+    python -m ops partners rotate "Avto Market" --grace-hours 72   a new key; the old one works 72 h more
+
+Only a key's SHA-256 hash is stored: a lost key cannot be shown again, only rotated.
+"""
+
+from __future__ import annotations
+
+import argparse
+from datetime import timedelta
+from typing import Any
+
+from core.settings import get_settings
+from domain.partners import keys
+from domain.partners.store import all_partners
+from ops.output import refused_exits
+
+DEFAULT_GRACE_HOURS = 72
+
+
+def add_commands(commands: Any) -> None:
+    partners = commands.add_parser("partners", help="add, list, enable, disable partners; rotate their keys")
+    actions = partners.add_subparsers(dest="action", required=True)
+    actions.add_parser("add", help="create a partner; prints its key once, alone on the last line").add_argument("name")
+    actions.add_parser("list", help="names, state and creation time of every partner (never keys)")
+    for action, text in (("disable", "refuse the partner's key"), ("enable", "accept the partner's key again")):
+        actions.add_parser(action, help=f"{text} (other processes within PARTNER_CACHE_SECONDS)").add_argument("name")
+    rotate = actions.add_parser("rotate", help="a new key; the current one keeps working for the grace period")
+    rotate.add_argument("name")
+    rotate.add_argument(
+        "--grace-hours",
+        type=float,
+        default=DEFAULT_GRACE_HOURS,
+        help=f"how long the current key keeps working (default {DEFAULT_GRACE_HOURS})",
+    )
+
+
+@refused_exits
+def run(args: argparse.Namespace) -> int:
+    cache = get_settings().partner_cache_seconds
+    if args.action == "add":
+        partner, key = keys.add_partner(args.name.strip())
+        print(f"partner {partner['name']!r} added; its key (shown this once, store it safely):")
+        print(key)
+    elif args.action == "list":
+        for partner in all_partners():
+            state = "enabled" if partner.get("active") else "disabled"
+            rotation = ""
+            if until := partner.get("previousKeyExpiresAt"):
+                rotation = f"  previous key until {until.isoformat(timespec='seconds')}"
+            created = partner["createdAt"].isoformat(timespec="seconds")
+            print(f"{partner.get('name', '')}\t{state}\tcreated {created}{rotation}")
+    elif args.action in ("enable", "disable"):
+        keys.set_active(args.name, active=args.action == "enable")
+        print(f"partner {args.name!r} {args.action}d; running instances see it within {cache} s")
+    else:
+        partner, key = keys.rotate_key(args.name, grace=timedelta(hours=args.grace_hours))
+        until = partner.get("previousKeyExpiresAt")
+        print(f"partner {args.name!r}: new key below; the old key works until {until} (then 403)")
+        print(key)
+    return 0

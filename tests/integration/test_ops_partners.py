@@ -1,0 +1,91 @@
+"""`python -m ops partners ...`: a partner added by the command can call the API; disabled, it cannot;
+a rotated key keeps the old one working for the grace period it names, no longer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pymongo.database import Database
+
+from core.clock import FrozenClock
+from ops.__main__ import main as ops_main
+from tests.factories import ApiClient
+
+Db = Database[dict[str, Any]]
+BRANDS = "/api/v1/brands"
+
+
+def partners(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str]]:
+    capsys.readouterr()
+    status = ops_main(["partners", *args])
+    return status, capsys.readouterr().out.strip().splitlines()
+
+
+def call_with(api: ApiClient, key: str) -> int:
+    return api.get(BRANDS, headers={"client": key}).status_code
+
+
+def test_a_partner_added_by_the_command_calls_the_api_until_disabled(
+    api: ApiClient, db: Db, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a partner added by the command, its key alone on the last line
+    status, out = partners(capsys, "add", "Avto Market")
+    assert status == 0
+    key = out[-1]
+    assert len(key) >= 40
+    assert " " not in key
+    # Then it can call the API, and only the key's hash is stored
+    assert call_with(api, key) == 200
+    assert key not in str(list(db.partners.find()))
+    # When it is disabled, its key is refused (PARTNER_CACHE_SECONDS is 0 in the tests)
+    assert partners(capsys, "disable", "Avto Market")[0] == 0
+    assert call_with(api, key) == 403
+    # And enabled again, accepted again
+    assert partners(capsys, "enable", "Avto Market")[0] == 0
+    assert call_with(api, key) == 200
+
+
+def test_partners_list_shows_names_state_and_creation_never_keys(db: Db, capsys: pytest.CaptureFixture[str]) -> None:
+    # Given two partners, one disabled
+    key = partners(capsys, "add", "Avto Market")[1][-1]
+    partners(capsys, "add", "Car Club")
+    partners(capsys, "disable", "Car Club")
+    # When they are listed
+    status, out = partners(capsys, "list")
+    # Then each shows its name, state and creation time, and no key
+    assert status == 0
+    rows = {line.split("\t")[0]: line.split("\t")[1:] for line in out}
+    assert rows["Avto Market"][0] == "enabled"
+    assert rows["Car Club"][0] == "disabled"
+    assert rows["Car Club"][1].startswith("created 20")
+    assert key not in "\n".join(out)
+
+
+def test_a_name_is_one_partner_and_an_unknown_one_is_refused(db: Db, capsys: pytest.CaptureFixture[str]) -> None:
+    # Given a partner / When another is added with its name, or an unknown one disabled / Then exit 1
+    partners(capsys, "add", "Avto Market")
+    assert ops_main(["partners", "add", "Avto Market"]) == 1
+    assert "A partner with this name exists" in capsys.readouterr().err
+    assert ops_main(["partners", "disable", "Nobody"]) == 1
+    assert "No partner with this name" in capsys.readouterr().err
+
+
+def test_a_rotated_key_keeps_the_old_one_for_the_grace_period_only(
+    api: ApiClient, db: Db, capsys: pytest.CaptureFixture[str], frozen_clock: FrozenClock
+) -> None:
+    # Given a partner with a key
+    old = partners(capsys, "add", "Avto Market")[1][-1]
+    # When its key is rotated with 2 hours' grace
+    status, out = partners(capsys, "rotate", "Avto Market", "--grace-hours", "2")
+    assert status == 0
+    new = out[-1]
+    assert new != old
+    assert "until" in out[0]
+    # Then both keys work within the grace period
+    assert call_with(api, new) == 200
+    assert call_with(api, old) == 200
+    # And after it only the new one does
+    frozen_clock.advance(2 * 3600 + 1)
+    assert call_with(api, old) == 403
+    assert call_with(api, new) == 200
