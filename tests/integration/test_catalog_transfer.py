@@ -80,6 +80,7 @@ def demo_db(db: Db) -> Db:
     return db
 
 
+@pytest.mark.usefixtures("frozen_clock")  # one instant: signed links carry their expiry
 def test_an_export_imported_into_an_empty_database_answers_the_same(
     seeded_api: ApiClient, mongo_uri: str, test_database: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
