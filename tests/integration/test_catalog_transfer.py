@@ -18,6 +18,7 @@ from bson import ObjectId
 from pymongo import MongoClient
 from pymongo.database import Database
 
+from core import clock
 from core.clock import FrozenClock
 from domain.dataset import store as dataset_store
 from local.seed import DEMO_DATA_FILE, seed_all
@@ -80,17 +81,22 @@ def demo_db(db: Db) -> Db:
     return db
 
 
+@pytest.mark.usefixtures("frozen_clock")  # resets the clock afterwards
 def test_an_export_imported_into_an_empty_database_answers_the_same(
     seeded_api: ApiClient, mongo_uri: str, test_database: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    # Given the seeded database's answers to the catalog, dictionaries and financing routes, and its export
+    # Given the seeded database's answers to the catalog, dictionaries and financing routes, and its export,
+    # at one instant (the schedule's signed link carries its expiry)
+    instant = clock.now()
+    clock.set_clock(lambda: instant)
     api = seeded_api
     api.login("+998901234567")
     before = answers(api)
     assert sum(status == 200 for status, _ in before.values()) >= len(before) - 2, before
     file = export(tmp_path)
     # When the file is imported into an empty database
-    empty = use_database(mongo_uri, test_database, monkeypatch)
+    empty = use_database(mongo_uri, test_database, monkeypatch)  # resets the process state, the clock too
+    clock.set_clock(lambda: instant)
     clear_database(empty)
     from domain.partners.store import register_partner
 

@@ -67,7 +67,7 @@ def test_stock_set_refuses_a_color_of_another_car(demo_db: Db, capsys: pytest.Ca
     assert row is not None
     ids = [str(row["branchId"]), str(row["modificationId"]), str(ObjectId())]
     assert ops_main(["stock", "set", *ids, "2", "--cause", "typo"]) == 1
-    assert "no color" in capsys.readouterr().err
+    assert "COLOR_NOT_FOUND" in capsys.readouterr().err
     assert demo_db.stock_changes.count_documents({}) == 0
 
 
@@ -100,7 +100,7 @@ def test_prices_set_refuses_an_unknown_modification_or_a_bad_price(
     demo_db: Db, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert ops_main(["prices", "set", str(ObjectId()), "100", "--cause", "x"]) == 1
-    assert "No modification" in capsys.readouterr().err
+    assert "MODIFICATION_NOT_FOUND" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         ops_main(["prices", "set", str(ObjectId()), "12.5", "--cause", "x"])
 

@@ -66,9 +66,9 @@ def test_a_name_is_one_partner_and_an_unknown_one_is_refused(db: Db, capsys: pyt
     # Given a partner / When another is added with its name, or an unknown one disabled / Then exit 1
     partners(capsys, "add", "Avto Market")
     assert ops_main(["partners", "add", "Avto Market"]) == 1
-    assert "A partner with this name exists" in capsys.readouterr().err
+    assert "PARTNER_NAME_TAKEN: A partner named Avto Market exists" in capsys.readouterr().err
     assert ops_main(["partners", "disable", "Nobody"]) == 1
-    assert "No partner with this name" in capsys.readouterr().err
+    assert "PARTNER_NOT_FOUND" in capsys.readouterr().err
 
 
 def test_a_rotated_key_keeps_the_old_one_for_the_grace_period_only(
