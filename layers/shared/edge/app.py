@@ -46,7 +46,7 @@ from edge.access import UNDECLARED, AccessPolicy, check_request, refuse_unknown_
 from edge.context import Callers, RequestContext, set_current
 from edge.error_codes import field_code
 from edge.errors import headers_of, status_of
-from edge.headers import set_headers
+from edge.headers import header_value, set_headers
 
 ROUTE_SIGNATURE = inspect.signature(APIGatewayRestResolver.route)
 CONTENT_LANGUAGE = "Content-Language"
@@ -274,16 +274,12 @@ def gate_or_refuse(app: ApiResolver, event: dict[str, Any]) -> dict[str, Any] | 
 
 
 def request_locale(event: dict[str, Any]) -> Locale:
-    return parse_accept_language(APIGatewayProxyEvent(event).headers.get("accept-language"))
+    return parse_accept_language(header_value(event, "accept-language"))
 
 
 def with_language(result: dict[str, Any], locale: Locale) -> dict[str, Any]:
-    """Say the answer's language (`Content-Language`) on a proxy result, in whichever header map it uses."""
-    if "multiValueHeaders" in result:
-        result["multiValueHeaders"] = {**(result.get("multiValueHeaders") or {}), CONTENT_LANGUAGE: [locale]}
-    else:
-        result["headers"] = {**(result.get("headers") or {}), CONTENT_LANGUAGE: locale}
-    return result
+    """Say the answer's language (`Content-Language`) on a proxy result."""
+    return set_headers(result, {CONTENT_LANGUAGE: locale})
 
 
 def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
