@@ -9,6 +9,7 @@ from typing import Any
 import jwt
 import pytest
 
+from core.clock import FrozenClock
 from core.errors import NotAuthenticated
 from core.secrets import SigningKey
 from tests.databases import reset_process_state
@@ -113,3 +114,44 @@ def test_deployed_a_never_rotated_secret_has_no_previous_key(deployed_key: str) 
     stranger = jwt.encode(claims, NEW_KEY, algorithm="HS256", headers={"kid": SigningKey.of(NEW_KEY).kid})
     with pytest.raises(NotAuthenticated):
         _verify(stranger)
+
+
+def test_a_verified_token_is_trusted_for_a_minute_at_most_and_never_past_its_expiry(
+    db: Any, monkeypatch: pytest.MonkeyPatch, fresh_instance: None, frozen_clock: FrozenClock
+) -> None:
+    # Given a token this instance has verified, signed with a key that is then withdrawn
+    monkeypatch.setenv("JWT_SECRET", OLD_KEY)
+    reset_process_state()
+    from core import clock
+
+    clock.set_clock(frozen_clock)
+    token = _access_token()
+    assert _verify(token) == USER_ID
+    monkeypatch.setenv("JWT_SECRET", NEW_KEY)
+    from core.secrets import reset_secrets
+    from core.settings import reset_settings
+
+    reset_settings()
+    reset_secrets()  # what the instance knows of the keys, not the tokens it verified
+    # When it comes again within the minute, it is taken as verified (no signature check per request)
+    frozen_clock.advance(seconds=59)
+    assert _verify(token) == USER_ID
+    # Then after the minute it is checked again, and the withdrawn key refuses it
+    frozen_clock.advance(seconds=2)
+    with pytest.raises(NotAuthenticated):
+        _verify(token)
+
+
+def test_a_cached_token_expires_with_its_token(db: Any, fresh_instance: None, frozen_clock: FrozenClock) -> None:
+    from core.settings import get_settings
+
+    # Given a token verified a few seconds before its expiry
+    token = _access_token()
+    frozen_clock.advance(seconds=get_settings().access_token_ttl_seconds - 5)
+    assert _verify(token) == USER_ID
+    # When it is presented after its expiry, within the minute the cache would trust it
+    frozen_clock.advance(seconds=10)
+    # Then it is refused as expired
+    with pytest.raises(NotAuthenticated) as refused:
+        _verify(token)
+    assert refused.value.code == "TOKEN_EXPIRED"
