@@ -22,6 +22,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 DATABASE_ENTRY_POINTS = ("get_db", "get_client")
 # What the request gate learned about the caller; only a function's routes read it.
 REQUEST_CONTEXT = "edge.context"
+# What adds keys to every later log line of the process (Powertools Logger).
+LOG_KEY_SETTERS = ("append_keys", "set_correlation_id", "thread_safe_append_keys")
 
 
 def top(module: str) -> str:
@@ -77,6 +79,19 @@ def context_read_outside_routes(project: Project) -> list[str]:
     ]
 
 
+def log_keys_appended_outside_observability(project: Project) -> list[str]:
+    """Modules other than core.observability that add keys to every log line: the API's functions replace
+    the invocation's keys on each request instead of clearing all (core.observability.InvocationKeys), so
+    a key appended elsewhere would stay on the lines of later requests."""
+    return [
+        f"{module} calls {name}() (line {line})"
+        for module, source in project.modules.items()
+        if module != "core.observability"
+        for name in LOG_KEY_SETTERS
+        for line in calls_to(source, name)
+    ]
+
+
 def circles(project: Project) -> list[str]:
     return [" <-> ".join(group) for group in project.import_circles()]
 
@@ -87,6 +102,7 @@ RULES: dict[str, Callable[[Project], list[str]]] = {
     "local-ops": local_importing_ops,
     "functions": functions_importing_each_other,
     "context": context_read_outside_routes,
+    "log-keys": log_keys_appended_outside_observability,
     "circles": circles,
 }
 # A small project breaking each rule once: (module path, source).
@@ -106,6 +122,7 @@ BROKEN: dict[str, dict[str, str]] = {
         "orders/app.py": "from edge import context\n",
         "edge/context.py": "",
     },
+    "log-keys": {"domain/orders/service.py": "from core.observability import logger\n\nlogger.append_keys(order=1)\n"},
     "circles": {"domain/a.py": "from domain import b\n", "domain/b.py": "def f():\n    from domain import a\n"},
 }
 

@@ -14,9 +14,11 @@ from core.errors import NotAuthenticated
 from core.models import ApiModel
 from edge import context, responses
 from edge.access import PUBLIC
-from edge.app import ApiResolver, create_app, gate_or_refuse
+from edge.app import ApiResolver, create_app
+from edge.app import gate_or_refuse as gate_event
 from edge.context import RequestContext, set_current
 from edge.envelope import Envelope
+from edge.headers import request_headers
 from tests.factories import DEMO_CLIENT_KEY, api_event, bearer
 
 USER_ID = "665f1c2e9b1e8a3d4c5b6a79"
@@ -68,6 +70,10 @@ def app_with(callers: FakeCallers) -> ApiResolver:
 def callers() -> FakeCallers:
     set_current(RequestContext())
     return FakeCallers()
+
+
+def gate_or_refuse(app: ApiResolver, event: dict[str, Any]) -> dict[str, Any] | None:
+    return gate_event(app, event, request_headers(event))
 
 
 def refusal(result: dict[str, Any] | None) -> tuple[int, str]:
@@ -140,3 +146,42 @@ def test_a_user_deleted_since_the_token_was_issued_is_not_authenticated(callers:
     # When a route acts for its caller, then it is refused
     with pytest.raises(NotAuthenticated, match="USER_NOT_FOUND"):
         context.caller_id()
+
+
+def test_each_log_line_names_its_own_request(callers: FakeCallers) -> None:
+    import io
+    import logging
+
+    from core.observability import logger
+    from edge.app import lambda_entry
+    from local.context import LocalLambdaContext
+
+    # Given a function whose route logs a line
+    app = create_app(callers=callers)
+
+    @app.get("/api/v1/things/public", middlewares=[PUBLIC])
+    def public_things() -> Response[Envelope[Thing]]:
+        logger.warning("thing served")
+        return responses.ok(Thing(name="open"))
+
+    handler = lambda_entry(app)
+    written = io.StringIO()
+    lines_of = logging.StreamHandler(written)
+    lines_of.setFormatter(logger.registered_formatter)  # the lines as the function writes them
+    function_logger = logging.getLogger(logger.name)  # Powertools logs through the logger of its service name
+    function_logger.addHandler(lines_of)
+    # When two requests come, each with its own API Gateway and Lambda request ids
+    for number in (1, 2):
+        event = api_event("GET", "/api/v1/things/public")
+        event["requestContext"]["requestId"] = f"gateway-{number}"
+        context: Any = LocalLambdaContext(function_name="Things", aws_request_id=f"lambda-{number}")
+        handler(event, context)
+
+    # Then each line carries its own request's ids, the function's name, and cold start on the first only
+    function_logger.removeHandler(lines_of)
+    lines = [json.loads(line) for line in written.getvalue().splitlines() if '"thing served"' in line]
+    assert [(line["correlation_id"], line["function_request_id"], line["cold_start"]) for line in lines] == [
+        ("gateway-1", "lambda-1", True),
+        ("gateway-2", "lambda-2", False),
+    ]
+    assert {line["function_name"] for line in lines} == {"Things"}

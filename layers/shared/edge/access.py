@@ -13,13 +13,14 @@ middlewares; a route declared without one is JWT, so nothing is open by omission
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from aws_lambda_powertools.event_handler.api_gateway import Response
 from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 
 from core.errors import InvalidInput, NotAuthenticated, NotPermitted
-from core.locale import parse_accept_language
+from core.locale import Locale
 from edge.context import Callers, RequestContext
 from edge.errors import BodyTooLarge, UnsupportedMediaType
 
@@ -74,12 +75,12 @@ JWT_OR_SIGNED_LINK = AccessPolicy("jwt", token_required=True, signed_link=True)
 UNDECLARED = JWT
 
 
-def check_request(headers: Any, policy: AccessPolicy, callers: Callers) -> RequestContext:
-    """Run the gate for one request, asking `callers` about the partner and the token; raises the error
-    the caller should see."""
+def check_request(headers: Mapping[str, str], policy: AccessPolicy, callers: Callers, locale: Locale) -> RequestContext:
+    """Run the gate for one request (`headers` by lower-case name, edge.headers.request_headers), asking
+    `callers` about the partner and the token; raises the error the caller should see."""
     values = {}
     for name in REQUIRED_HEADERS:
-        value = (headers.get(name) or "").strip()
+        value = (headers.get(name.lower()) or "").strip()
         if not value:
             raise InvalidInput.field(f"header.{name}", "MISSING_HEADER", header=name)
         if len(value) > MAX_HEADER_LENGTH:
@@ -88,9 +89,9 @@ def check_request(headers: Any, policy: AccessPolicy, callers: Callers) -> Reque
     partner = callers.partner_name(values["client"])
     if partner is None:
         raise NotPermitted("CLIENT_KEY_UNKNOWN")
-    user_id = policy.authenticate(headers.get("Authorization"), callers)
+    user_id = policy.authenticate(headers.get("authorization"), callers)
     return RequestContext(
-        locale=parse_accept_language(headers.get("accept-language")),
+        locale=locale,
         fingerprint=values["fingerprint"],
         partner=partner,
         user_id=user_id,
@@ -98,10 +99,10 @@ def check_request(headers: Any, policy: AccessPolicy, callers: Callers) -> Reque
     )
 
 
-def refuse_unknown_query_parameters(event: Any, declared: frozenset[str]) -> None:
+def refuse_unknown_query_parameters(event: Mapping[str, Any], declared: frozenset[str]) -> None:
     """A query parameter the route does not declare is a 400 naming it: a misspelt filter (`?brand=`)
     would otherwise be ignored and answer everything."""
-    given = set(event.multi_value_query_string_parameters or {}) | set(event.query_string_parameters or {})
+    given = set(event.get("multiValueQueryStringParameters") or {}) | set(event.get("queryStringParameters") or {})
     unknown = sorted(given - declared)
     if unknown:
         named = unknown[:10]

@@ -37,7 +37,7 @@ from pymongo.errors import AutoReconnect, ConnectionFailure, ExecutionTimeout, N
 
 from core.errors import AppError, FieldProblem, InvalidInput
 from core.locale import Locale, parse_accept_language
-from core.observability import logger, metrics
+from core.observability import InvocationKeys, logger, metrics
 from core.serialization import to_json
 from core.settings import get_settings
 from data import outbox, rate_limit
@@ -46,7 +46,7 @@ from edge.access import UNDECLARED, AccessPolicy, check_request, refuse_unknown_
 from edge.context import Callers, RequestContext, set_current
 from edge.error_codes import field_code
 from edge.errors import headers_of, status_of
-from edge.headers import header_value, set_headers
+from edge.headers import request_headers, set_headers
 
 ROUTE_SIGNATURE = inspect.signature(APIGatewayRestResolver.route)
 CONTENT_LANGUAGE = "Content-Language"
@@ -221,29 +221,27 @@ def create_app(*, callers: Callers, reads_cache_control: str | None = None) -> A
     return app
 
 
-def gate(app: ApiResolver, event: dict[str, Any]) -> RequestContext | None:
+def gate(app: ApiResolver, event: dict[str, Any], headers: Mapping[str, str], locale: Locale) -> RequestContext | None:
     """The gate for one event: the caller's context, or None for a CORS preflight (no credentials by design).
 
     The route is the one API Gateway matched (`resource` + `httpMethod`); one that declared nothing,
-    or that the resolver does not know, is gated as JWT.
+    or that the resolver does not know, is gated as JWT. Reads the raw event: the resolver builds its
+    own event object afterwards, and only a body needs one here.
     """
     method = str(event.get("httpMethod", "")).upper()
     declared = app.declaration(method, str(event.get("resource", "")))
     if declared is None and method == "OPTIONS":
         return None
-    proxy_event = APIGatewayProxyEvent(event)
-    if (
-        declared is not None
-        and declared.access.signed_link
-        and links.is_signed_link(proxy_event.query_string_parameters)
-    ):
-        links.check_signed_link(declared.path, proxy_event.query_string_parameters or {})
-        refuse_unknown_query_parameters(proxy_event, declared.query_names)
-        return RequestContext(locale=parse_accept_language(proxy_event.headers.get("accept-language")))
-    caller = check_request(proxy_event.headers, declared.access if declared else UNDECLARED, app.callers)
+    query = event.get("queryStringParameters") or {}
+    if declared is not None and declared.access.signed_link and links.is_signed_link(query):
+        links.check_signed_link(declared.path, query)
+        refuse_unknown_query_parameters(event, declared.query_names)
+        return RequestContext(locale=locale)
+    caller = check_request(headers, declared.access if declared else UNDECLARED, app.callers, locale)
     if declared is not None:
-        refuse_unknown_query_parameters(proxy_event, declared.query_names)
-    require_json_body(proxy_event, declared.takes_body if declared else False)
+        refuse_unknown_query_parameters(event, declared.query_names)
+        if declared.takes_body:
+            require_json_body(APIGatewayProxyEvent(event), takes_body=True)
     return caller
 
 
@@ -258,10 +256,12 @@ def _refusal(status: int, body: dict[str, Any], headers: dict[str, str] | None =
     }
 
 
-def gate_or_refuse(app: ApiResolver, event: dict[str, Any]) -> dict[str, Any] | None:
-    """Run the gate; the response to send instead of resolving the event, if it refuses."""
+def gate_or_refuse(app: ApiResolver, event: dict[str, Any], headers: Mapping[str, str]) -> dict[str, Any] | None:
+    """Run the gate (`headers`: edge.headers.request_headers of the event); the response to send instead
+    of resolving the event, if it refuses."""
+    locale = parse_accept_language(headers.get("accept-language"))
     try:
-        set_current(gate(app, event) or RequestContext(locale=request_locale(event)))
+        set_current(gate(app, event, headers, locale) or RequestContext(locale=locale))
     except AppError as refused:
         return _refusal(status_of(refused), responses.refusal_envelope(refused), headers_of(refused))
     except tuple(DATABASE_ERRORS):
@@ -273,15 +273,6 @@ def gate_or_refuse(app: ApiResolver, event: dict[str, Any]) -> dict[str, Any] | 
     return None
 
 
-def request_locale(event: dict[str, Any]) -> Locale:
-    return parse_accept_language(header_value(event, "accept-language"))
-
-
-def with_language(result: dict[str, Any], locale: Locale) -> dict[str, Any]:
-    """Say the answer's language (`Content-Language`) on a proxy result."""
-    return set_headers(result, {CONTENT_LANGUAGE: locale})
-
-
 def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
     """The Lambda handler of a function: the gate, then the resolver; logging with the API Gateway
     correlation id, and metrics (traces come from Lambda's active tracing, see core.observability).
@@ -290,29 +281,31 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
     its cold start with the reason in the logs, instead of answering customers with broken data."""
     get_settings().ensure_can_serve()
 
-    @logger.inject_lambda_context(clear_state=True)
+    invocation_keys = InvocationKeys()
+
     @metrics.log_metrics(capture_cold_start_metric=True)
     def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-        # API Gateway's request id, read directly: a correlation_id_path compiles and runs a JMESPath
-        # query on every invocation.
-        logger.set_correlation_id((event.get("requestContext") or {}).get("requestId"))
+        # The correlation id is API Gateway's request id, read directly: a correlation_id_path compiles
+        # and runs a JMESPath query on every invocation.
+        invocation_keys.start(context, (event.get("requestContext") or {}).get("requestId"))
+        headers = request_headers(event)
+        locale = parse_accept_language(headers.get("accept-language"))
         # Nothing of the previous invocation leaks into this one; the gate's refusals speak the language too.
-        locale = request_locale(event)
         set_current(RequestContext(locale=locale))
         rate_limit.start_request()
-        refused = gate_or_refuse(app, event)
-        if refused is not None:
-            return with_language(cors.add_headers(event, refused), locale)
-        outbox.start_request()
-        response = app.resolve(event, context)
-        outbox.flush()  # the events this request committed, right away (best effort, never raises)
-        quota = rate_limit.request_quota()
-        if quota is not None:
-            set_headers(response, quota.headers())
-        declared = app.declaration(str(event.get("httpMethod", "")), str(event.get("resource", "")))
-        if declared is not None and declared.cache_control is not None:
-            response = caching.revalidate(event, response, declared.cache_control)
-        return with_language(cors.add_headers(event, response), locale)
+        response = gate_or_refuse(app, event, headers)
+        added = {CONTENT_LANGUAGE: locale, **cors.response_headers(headers.get("origin"))}
+        if response is None:
+            outbox.start_request()
+            response = app.resolve(event, context)
+            outbox.flush()  # the events this request committed, right away (best effort, never raises)
+            quota = rate_limit.request_quota()
+            if quota is not None:
+                added |= quota.headers()
+            declared = app.declaration(str(event.get("httpMethod", "")), str(event.get("resource", "")))
+            if declared is not None and declared.cache_control is not None:
+                response = caching.revalidate(headers, response, declared.cache_control)
+        return set_headers(response, added)
 
     snapstart.register(app)
     return lambda_handler

@@ -10,9 +10,10 @@ never a shared one, and `Vary` names what they depend on.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from typing import Any
 
-from edge.headers import header_value, set_headers
+from edge.headers import set_headers
 
 # A minute of reuse without asking; after that the app revalidates and most answers are a bodiless 304.
 READS_CACHE_CONTROL = "private, max-age=60"
@@ -30,14 +31,14 @@ def _matches(if_none_match: str, etag: str) -> bool:
     return "*" in listed or opaque in listed
 
 
-def revalidate(event: dict[str, Any], result: dict[str, Any], cache_control: str) -> dict[str, Any]:
+def revalidate(headers: Mapping[str, str], result: dict[str, Any], cache_control: str) -> dict[str, Any]:
     """Put ETag and Cache-Control on a 200 answer; a 304 without a body when the request's
-    If-None-Match names its ETag."""
+    If-None-Match (in `headers`, by lower-case name) names its ETag."""
     if result.get("statusCode") != 200:
         return result
     etag = etag_of(str(result.get("body") or ""))
     headers = {"ETag": etag, "Cache-Control": cache_control, "Vary": ", ".join(VARY)}
-    if _matches(header_value(event, "If-None-Match") or "", etag):
+    if _matches(headers.get("if-none-match") or "", etag):
         result = {**result, "statusCode": 304, "body": "", "isBase64Encoded": False}
         for mapping in ("headers", "multiValueHeaders"):
             if result.get(mapping):

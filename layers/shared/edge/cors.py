@@ -4,7 +4,7 @@ The allowed origins are listed per environment (`ALLOWED_ORIGINS`, the template'
 exact origins (`https://app.partner.uz`), or a host with any port (`http://localhost:*`, local only).
 Partner apps send the `Authorization` header, so origins are listed, never `*`.
 
-Every answer of a function carries `Access-Control-Allow-Origin` for an allowed `Origin` (`add_headers`,
+Every answer of a function carries `Access-Control-Allow-Origin` for an allowed `Origin` (`response_headers`,
 applied once in `edge.app.lambda_entry`, so errors carry it too); preflights are answered by API
 Gateway when deployed and by the local server (`preflight_headers`), neither reaching a function.
 
@@ -14,11 +14,9 @@ wildcard and the answers of the gateway itself need this one rule instead.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
 from core.settings import get_settings
-from edge.headers import header_value, set_headers
 
 ALLOWED_METHODS = ("GET", "POST", "PATCH", "OPTIONS")
 # The common headers of every request, the token, the body's type and the idempotency key.
@@ -87,8 +85,3 @@ def preflight_headers(origin: str | None) -> dict[str, str] | None:
         "Access-Control-Max-Age": str(PREFLIGHT_MAX_AGE_SECONDS),
         "Vary": "Origin",
     }
-
-
-def add_headers(event: Mapping[str, Any], result: dict[str, Any]) -> dict[str, Any]:
-    """Put the CORS headers of `event`'s origin on a function's proxy result."""
-    return set_headers(result, response_headers(header_value(event, "Origin")))

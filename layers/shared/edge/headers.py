@@ -9,13 +9,9 @@ from typing import Any
 LISTS = frozenset({"vary"})
 
 
-def header_value(event: Mapping[str, Any], name: str) -> str | None:
-    """A request header of the event, whatever its case."""
-    wanted = name.lower()
-    for key, value in (event.get("headers") or {}).items():
-        if key.lower() == wanted:
-            return str(value)
-    return None
+def request_headers(event: Mapping[str, Any]) -> dict[str, str]:
+    """The request's headers by lower-case name, read once per request (header names have no case)."""
+    return {str(name).lower(): str(value) for name, value in (event.get("headers") or {}).items()}
 
 
 def set_headers(result: dict[str, Any], headers: Mapping[str, str]) -> dict[str, Any]:
