@@ -37,10 +37,10 @@ def revalidate(headers: Mapping[str, str], result: dict[str, Any], cache_control
     if result.get("statusCode") != 200:
         return result
     etag = etag_of(str(result.get("body") or ""))
-    headers = {"ETag": etag, "Cache-Control": cache_control, "Vary": ", ".join(VARY)}
+    added = {"ETag": etag, "Cache-Control": cache_control, "Vary": ", ".join(VARY)}
     if _matches(headers.get("if-none-match") or "", etag):
         result = {**result, "statusCode": 304, "body": "", "isBase64Encoded": False}
         for mapping in ("headers", "multiValueHeaders"):
             if result.get(mapping):
                 result[mapping] = {k: v for k, v in result[mapping].items() if k.lower() != "content-type"}
-    return set_headers(result, headers)
+    return set_headers(result, added)
