@@ -14,7 +14,8 @@ from typing import Any
 from bson import ObjectId
 
 
-def _default(value: Any) -> Any:
+def json_default(value: Any) -> Any:
+    """What a JSON writer calls for a value it does not know."""
     if isinstance(value, ObjectId):
         return str(value)
     if isinstance(value, datetime):
@@ -32,4 +33,4 @@ def _default(value: Any) -> Any:
 
 
 def to_json(payload: Any) -> str:
-    return json.dumps(payload, default=_default, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(payload, default=json_default, ensure_ascii=False, separators=(",", ":"))

@@ -26,6 +26,7 @@ from http import HTTPStatus
 from types import SimpleNamespace
 from typing import Any
 
+import pydantic_core
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError, ResponseValidationError
 from aws_lambda_powertools.event_handler.openapi.params import Query
@@ -38,7 +39,7 @@ from pymongo.errors import AutoReconnect, ConnectionFailure, ExecutionTimeout, N
 from core.errors import AppError, FieldProblem, InvalidInput
 from core.locale import Locale, parse_accept_language
 from core.observability import InvocationKeys, logger, metrics
-from core.serialization import to_json
+from core.serialization import json_default, to_json
 from core.settings import get_settings
 from data import outbox, rate_limit
 from edge import caching, cors, links, responses, snapstart
@@ -112,12 +113,24 @@ def _inputs(func: Callable[..., Any], path_names: set[str]) -> tuple[bool, froze
     return takes_body, frozenset(query)
 
 
+def body_text(body: Any) -> str:
+    """The JSON text of an answer's body. Powertools hands over what its response validation dumped in
+    JSON mode (strings, numbers, lists, dicts), which pydantic-core writes in half the instructions of the
+    standard library's encoder on an answer of a few kilobytes; as UTF-8, where Powertools' default
+    escaped Cyrillic and Uzbek text as \\uXXXX, making answers up to six times larger."""
+    return pydantic_core.to_json(body, fallback=json_default).decode()
+
+
 class ApiResolver(APIGatewayRestResolver):
     """Powertools' REST resolver that records each route's declaration in `declarations`."""
 
     def __init__(self, callers: Callers, reads_cache_control: str | None = None) -> None:
         # A response that does not match its declared model is our bug: 500, never the caller's 400.
-        super().__init__(enable_validation=True, response_validation_error_http_code=HTTPStatus.INTERNAL_SERVER_ERROR)
+        super().__init__(
+            enable_validation=True,
+            response_validation_error_http_code=HTTPStatus.INTERNAL_SERVER_ERROR,
+            serializer=body_text,
+        )
         self.declarations: dict[tuple[str, str], RouteDeclaration] = {}
         self.callers = callers
         self.reads_cache_control = reads_cache_control
