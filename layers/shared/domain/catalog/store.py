@@ -43,8 +43,16 @@ LIST_FIELDS = {
     "createdAt": 1,
 }
 DETAIL_EXCLUDED = {"info": 0, "modifications.specs": 0}
-# What the financing routes need of the car holding a modification.
-FINANCING_FIELDS = {"brandId": 1, "name": 1, "paymentTypes": 1, "modifications": 1}
+# What the financing routes need of the car holding a modification: its modifications without their
+# specs (localized tables, most of a car's bytes, which every read would decode for nothing).
+FINANCING_FIELDS = {
+    "brandId": 1,
+    "name": 1,
+    "paymentTypes": 1,
+    "modifications._id": 1,
+    "modifications.name": 1,
+    "modifications.price": 1,
+}
 
 # Every car list is a filter (none, brands, body types or a search's words) and a sort: one index per
 # pair, the filter's key first (equality, or `$in` merged in order), then the sort's keys, then the
