@@ -24,7 +24,7 @@ from core.models import Organization
 from domain.catalog.payment_types import PaymentType
 from domain.catalog.records import ModificationRecord
 from domain.financing import references, store
-from domain.financing.credit_math import RefundType, credit_quote, leasing_quote
+from domain.financing.credit_math import CreditQuote, LeasingQuote, RefundType, credit_quote, leasing_quote
 from domain.financing.deals import program_terms
 from domain.financing.offered import ensure_offered, offered_payment_types
 from domain.financing.records import SpecialOfferRecord
@@ -73,8 +73,8 @@ def _applies(offer: SpecialOfferRecord, modification_id: ObjectId) -> bool:
 
 def _priced(
     offer: SpecialOfferRecord, organization: Organization, modification: ModificationRecord, locale: Locale
-) -> tuple[SpecialOffer, list[ScheduleRow] | list[LeasingScheduleRow]]:
-    """The offer as a list item with its figures for this modification, and its schedule rows."""
+) -> tuple[SpecialOffer, CreditQuote | LeasingQuote]:
+    """The offer as a list item with its figures for this modification, and the quote they come from."""
     terms, price = offer["terms"], modification["price"]
     common: dict[str, Any] = {
         "_id": offer["_id"],
@@ -94,8 +94,7 @@ def _priced(
             rate=percent(terms["rateBp"]),
             refundType=terms["refundType"],
         )
-        bank_offer = BankSpecialOffer(**common, **credit_figures(quote).model_dump(), kind="BANK", terms=bank_terms)
-        return bank_offer, [ScheduleRow(**row.as_dict()) for row in quote.schedule.rows]
+        return BankSpecialOffer(**common, **credit_figures(quote).model_dump(), kind="BANK", terms=bank_terms), quote
     leasing = leasing_quote(price, program_terms(terms, terms["initialPercent"], terms["months"]))
     leasing_terms = LeasingOfferTerms(
         initialPercent=terms["initialPercent"], months=terms["months"], **price_terms(terms)
@@ -103,12 +102,18 @@ def _priced(
     leasing_offer = LeasingSpecialOffer(
         **common, **leasing_figures(leasing).model_dump(), kind="LEASING", terms=leasing_terms
     )
-    fee = leasing.monthly_fee
-    rows = [
-        LeasingScheduleRow(**{**row.as_dict(), "payment": row.payment + fee, "fee": fee})
-        for row in leasing.schedule.rows
+    return leasing_offer, leasing
+
+
+def _schedule_rows(quote: CreditQuote | LeasingQuote) -> list[ScheduleRow] | list[LeasingScheduleRow]:
+    """The quote's month-by-month rows: built only for the route that answers them (the list of offers
+    shows the figures alone)."""
+    if isinstance(quote, CreditQuote):
+        return [ScheduleRow(**row.as_dict()) for row in quote.schedule.rows]
+    fee = quote.monthly_fee
+    return [
+        LeasingScheduleRow(**{**row.as_dict(), "payment": row.payment + fee, "fee": fee}) for row in quote.schedule.rows
     ]
-    return leasing_offer, rows
 
 
 def graph(
@@ -126,7 +131,8 @@ def graph(
     organization = store.active_organizations([offer["organizationId"]]).get(offer["organizationId"])
     if organization is None:
         raise NotFound("SPECIAL_OFFER_NOT_FOUND")
-    item, rows = _priced(offer, organization_ref(organization, locale), modification, locale)
+    item, quote = _priced(offer, organization_ref(organization, locale), modification, locale)
+    rows = _schedule_rows(quote)
     if file_format == "csv":
         return _csv(rows, f"offer-{offer_id}-schedule.csv")
     query = {"carId": car_id, "modificationId": modification_id, "offerId": offer_id, "format": "csv"}
