@@ -35,7 +35,7 @@ from payments.models import (
     InitialPayment,
     LoanTerm,
     RefundTypeItem,
-    ScheduleRow,
+    schedule_rows,
 )
 from payments.service import listing
 
@@ -189,5 +189,5 @@ def calculate(
         bank=organization_ref(deal.bank, locale),
         incomeType=localize(deal.chosen["incomeTypes"]["name"], locale),
         modificationId=deal.modification["_id"],
-        schedule=[ScheduleRow(**row.as_dict()) for row in deal.quote.schedule.rows],
+        schedule=schedule_rows().validate_python([row.as_dict() for row in deal.quote.schedule.rows]),
     )

@@ -41,6 +41,8 @@ from payments.models import (
     ScheduleRow,
     SpecialOffer,
     SpecialOffers,
+    leasing_schedule_rows,
+    schedule_rows,
 )
 
 BANK, LEASING = "BANK", "LEASING"
@@ -109,11 +111,10 @@ def _schedule_rows(quote: CreditQuote | LeasingQuote) -> list[ScheduleRow] | lis
     """The quote's month-by-month rows: built only for the route that answers them (the list of offers
     shows the figures alone)."""
     if isinstance(quote, CreditQuote):
-        return [ScheduleRow(**row.as_dict()) for row in quote.schedule.rows]
+        return schedule_rows().validate_python([row.as_dict() for row in quote.schedule.rows])
     fee = quote.monthly_fee
-    return [
-        LeasingScheduleRow(**{**row.as_dict(), "payment": row.payment + fee, "fee": fee}) for row in quote.schedule.rows
-    ]
+    rows = [{**row.as_dict(), "payment": row.payment + fee, "fee": fee} for row in quote.schedule.rows]
+    return leasing_schedule_rows().validate_python(rows)
 
 
 def graph(
