@@ -4,6 +4,7 @@ build (string contents aside), and the count of characters never says less than 
 
 from __future__ import annotations
 
+import importlib
 import json
 from typing import Any
 
@@ -22,6 +23,8 @@ from edge.json_budget import (
     exceeds,
     upper_bound,
 )
+from local.template import ROOT
+from tests.route_table import FUNCTIONS
 
 # Strings that hold what tokens are made of, escapes and non-ASCII: the scan must skip their contents.
 TRICKY_TEXT = st.text(alphabet=st.sampled_from(list('ab{}[],:"\\ é\n')), max_size=8)
@@ -114,6 +117,16 @@ def test_a_model_that_contains_itself_has_no_budget() -> None:
         budget_of_schema(Node.model_json_schema())
 
 
+@pytest.mark.parametrize("function", sorted(FUNCTIONS))
+def test_every_route_that_takes_a_body_has_a_budget_that_costs_nothing_to_parse(function: str) -> None:
+    # Given the routes of a function that take a JSON body
+    app = importlib.import_module(f"{FUNCTIONS[function]}.app").app
+    for declared in app.declarations.values():
+        if declared.takes_body:
+            # Then each has a budget (no body model is unbounded) of a few thousand tokens and a few levels
+            assert declared.body_budget.within(JsonBudget(depth=10, tokens=10_000)), (declared.path, declared.body)
+
+
 # The body's text
 
 
@@ -163,3 +176,10 @@ def test_the_scan_stops_at_the_first_token_over_the_budget_whatever_follows() ->
     assert exceeds(text, JsonBudget(depth=9, tokens=100))
     assert exceeds(text, JsonBudget(depth=20, tokens=10))
     assert not exceeds(text, JsonBudget(depth=10, tokens=11))
+
+
+def test_the_interface_states_the_allowance_and_the_default_bound_of_lists() -> None:
+    limits = (ROOT / "docs" / "INTERFACE.md").read_text()
+    line = next(line for line in limits.splitlines() if line.startswith("| request body |"))
+    assert f"{UNDECLARED.depth} more levels and {UNDECLARED.tokens:,} more JSON tokens" in line
+    assert f"counts as {DEFAULT_MAX_ITEMS} items" in line
