@@ -382,18 +382,36 @@ def instructions_table(results: dict[str, list[tuple[str, int, int]]]) -> list[s
 
 
 HOSTILE_SIZE = 10 * 1024 * 1024  # API Gateway's limit: what reaches a function at most
+LOGIN_PHONE = '{"phone": "+998901112233"'
+
+
+def _filled(head: str, fill: str, tail: str, size: int = HOSTILE_SIZE) -> str:
+    """`head`, `fill` repeated, `tail`: `size` characters (at most one `fill` short)."""
+    return head + fill * ((size - len(head) - len(tail)) // len(fill)) + tail
+
+
+# Each 10 MB (one just over): what no route can use is refused (413), a valid login however padded is read.
 HOSTILE_BODIES = {
     "small objects": lambda: "[" + ",".join(["{}"] * (HOSTILE_SIZE // 3)) + "]",
-    "numbers": lambda: "[" + ",".join(["1"] * (HOSTILE_SIZE // 2)) + "]",
+    "numbers": lambda: _filled("[", "1,", "1]"),
+    "small strings": lambda: _filled("[", '"a",', '"a"]'),
     "deep nesting": lambda: "[" * HOSTILE_SIZE,
     "one long string": lambda: '{"phone": "' + "9" * (HOSTILE_SIZE - 13) + '"}',
+    "one long number": lambda: _filled('{"phone": ', "9", "}"),
     "wide object": lambda: "{" + ",".join(f'"k{index}":0' for index in range(HOSTILE_SIZE // 12)) + "}",
+    "login, whitespace": lambda: _filled(LOGIN_PHONE, " ", "}"),
+    "login, long extra field": lambda: _filled(LOGIN_PHONE + ', "note": "', "x", '"}'),
+    "login, ,{[: in a string": lambda: _filled(LOGIN_PHONE + ', "note": "', ",{[:", '"}'),
+    "login, escapes in a string": lambda: _filled(LOGIN_PHONE + ', "note": "', '\\"', '"}'),
+    "unterminated string": lambda: _filled(LOGIN_PHONE + ', "note": "', "x,", ""),
+    "login, just over 10 MB": lambda: _filled(LOGIN_PHONE, " ", "}", HOSTILE_SIZE + 1),
 }
 
 
 def hostile_bodies() -> list[str]:
     """CPU and memory a 10 MB body of each shape costs the public login (and its base64 form), refused or not."""
     import base64
+    import json
     import tracemalloc
 
     from local.invoke import load_event
@@ -403,8 +421,9 @@ def hostile_bodies() -> list[str]:
         f"Hostile bodies: {HOSTILE_SIZE // 1024 // 1024} MB to POST /api/v1/auth/login: CPU time of the call and the "
         "most memory it held at once (tracemalloc); beside it, what parsing the body alone would cost",
         "",
-        f"{'body':<28}{'status':>7}{'CPU ms':>9}{'peak MB':>9}{'parse ms':>10}{'parse MB':>10}",
+        f"{'body':<38}{'status':>7} {'code':<18}{'CPU ms':>9}{'peak MB':>9}{'parse ms':>10}{'parse MB':>10}",
     ]
+    worst_cpu = worst_peak = 0.0
     for name, make in HOSTILE_BODIES.items():
         for encoded in (False, True):
             body = make()
@@ -417,20 +436,23 @@ def hostile_bodies() -> list[str]:
             cpu = time.process_time() - started
             peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
+            worst_cpu, worst_peak = max(worst_cpu, cpu), max(worst_peak, peak)
             label = f"{name}{' (base64)' if encoded else ''}"
+            code = json.loads(answer["body"]).get("code") or "-"
             parse = "" if encoded else "{:>10.0f}{:>10.0f}".format(*_parse_cost(body))
-            lines.append(f"{label:<28}{answer['statusCode']:>7}{cpu * 1000:>9.1f}{peak / 1e6:>9.1f}{parse}")
+            lines.append(f"{label:<38}{answer['statusCode']:>7} {code:<18}{cpu * 1000:>9.1f}{peak / 1e6:>9.1f}{parse}")
+    lines += ["", f"Most of any body: {worst_cpu * 1000:.1f} ms of CPU, {worst_peak / 1e6:.1f} MB at once"]
     return lines
 
 
 def _parse_cost(body: str) -> tuple[float, float]:
-    """CPU ms and peak MB of `json.loads(body)`, what the gate would spend without the size limit."""
+    """CPU ms and peak MB of `json.loads(body)`, what the gate would spend without the route's budget."""
     import json
     import tracemalloc
 
     tracemalloc.start()
     started = time.process_time()
-    with contextlib.suppress(RecursionError):
+    with contextlib.suppress(RecursionError, ValueError):  # too deep, not JSON, an integer too long
         json.loads(body)
     cpu = time.process_time() - started
     peak = tracemalloc.get_traced_memory()[1]

@@ -50,7 +50,8 @@ ERRORS: dict[int, str] = {
     403: "The `client` header is not an active partner key",
     404: "The resource does not exist (or is not the caller's)",
     409: "State conflict, e.g. the price changed or the order is not payable",
-    413: "Body over 64 KB (over any body the route takes), or over 10 MB at the gateway",
+    413: "Body over 10 MB, or holding more than the route takes: nested deeper or with more JSON tokens than its "
+    "schema and a small allowance for undeclared properties (`BODY_TOO_LARGE` says how much)",
     415: "A body that is not `application/json`",
     429: "Rate limit (logins, OTP attempts and resends, API throttling); `Retry-After` says when to retry",
     500: "Unexpected error; details only in the logs",
@@ -62,7 +63,8 @@ EVERY_ROUTE_CODES = ("INTERNAL_ERROR", "SERVICE_UNAVAILABLE", "TOO_MANY_REQUESTS
 # What the gate answers besides its token checks (`edge.access.check_request`), and a body's checks.
 GATE = "edge.access.check_request"
 AUTHENTICATE = ("edge.access.AccessPolicy.authenticate", "domain.identity.callers.verify_access_token")
-BODY = "edge.access.require_json_body"
+# The gate's checks of a body, and the resolver's parser of it (its `json_body_deserializer`).
+BODY = ("edge.access.require_json_body", "edge.access.parse_json_body")
 
 # The common headers every request carries (edge.access.REQUIRED_HEADERS), declared once as security
 # schemes that every operation requires: a generated client sets them once, not on every call.
@@ -200,7 +202,7 @@ def route_codes(operation: dict[str, Any], declared: RouteDeclaration) -> dict[i
         authenticating = reach.codes(AUTHENTICATE)
         codes |= authenticating if declared.access is JWT else authenticating - {"TOKEN_MISSING"}
     if "requestBody" in operation:
-        codes |= reach.codes([BODY]) | {"PAYLOAD_TOO_LARGE", "VALIDATION_FAILED"}
+        codes |= reach.codes(BODY) | {"PAYLOAD_TOO_LARGE", "VALIDATION_FAILED"}  # the gateway answers the first too
     parameters = operation.get("parameters", [])
     if any(parameter.get("in") != "header" for parameter in parameters):
         codes.add("VALIDATION_FAILED")
@@ -208,7 +210,7 @@ def route_codes(operation: dict[str, Any], declared: RouteDeclaration) -> dict[i
         codes.add("LINK_INVALID_OR_EXPIRED")
     codes |= set(EVERY_ROUTE_CODES)
     # The route's own codes first: the first of a status is its example.
-    generic = reach.codes([GATE, BODY, *AUTHENTICATE]) | set(EVERY_ROUTE_CODES) | {"VALIDATION_FAILED"}
+    generic = reach.codes([GATE, *BODY, *AUTHENTICATE]) | set(EVERY_ROUTE_CODES) | {"VALIDATION_FAILED"}
     by_status: dict[int, list[str]] = {}
     for code in sorted(codes, key=lambda code: (code in generic, code != "VALIDATION_FAILED", code)):
         by_status.setdefault(CODES[code].http_status(), []).append(code)

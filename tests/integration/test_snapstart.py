@@ -77,6 +77,19 @@ def test_warming_builds_every_model_validator_a_request_would_build():
     assert [model.__name__ for model in models if not model.__pydantic_complete__] == []
 
 
+def test_warming_derives_the_body_budget_of_every_route_that_takes_a_body():
+    # Given a function whose routes derive their body budgets on first use, none derived yet
+    taking = [declared for declared in orders_app.declarations.values() if declared.takes_body]
+    for declared in taking:
+        vars(declared).pop("body_budget", None)
+    # When the before-snapshot hooks run
+    run_before_snapshot(orders_app)
+
+    # Then each route that takes a body holds its budget, so no restored instance derives one
+    assert {declared.path for declared in taking} >= {"/api/v1/orders", "/api/v1/orders/apply-promo-code"}
+    assert [declared.path for declared in taking if "body_budget" not in vars(declared)] == []
+
+
 def test_two_instances_restored_from_one_snapshot_mint_different_ids_and_reconnect(seeded: Database[dict[str, Any]]):
     # Given an initialized instance that warmed up, used its database and was snapshotted
     run_before_snapshot(orders_app)

@@ -4,21 +4,23 @@ caller's user checked once per request, only when a route acts for its caller.""
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
 import pytest
 from aws_lambda_powertools.event_handler import Response
 
-from core.errors import NotAuthenticated
+from core.errors import InvalidInput, NotAuthenticated
 from core.models import ApiModel
 from edge import context, responses
-from edge.access import PUBLIC
+from edge.access import PUBLIC, parse_json_body
 from edge.app import ApiResolver, create_app
 from edge.app import gate_or_refuse as gate_event
 from edge.context import RequestContext, set_current
 from edge.envelope import Envelope
 from edge.headers import request_headers
+from edge.validation import RequestModel
 from tests.factories import DEMO_CLIENT_KEY, api_event, bearer
 
 USER_ID = "665f1c2e9b1e8a3d4c5b6a79"
@@ -52,6 +54,10 @@ class Thing(ApiModel):
     name: str
 
 
+class ThingBody(RequestModel):
+    name: str
+
+
 def app_with(callers: FakeCallers) -> ApiResolver:
     app = create_app(callers=callers)
 
@@ -62,6 +68,10 @@ def app_with(callers: FakeCallers) -> ApiResolver:
     @app.get("/api/v1/things/public", middlewares=[PUBLIC])
     def public_things() -> Response[Envelope[Thing]]:
         return responses.ok(Thing(name="open"))
+
+    @app.post("/api/v1/things", middlewares=[PUBLIC])
+    def add_thing(body: ThingBody) -> Response[Envelope[Thing]]:
+        return responses.ok(Thing(name=body.name))
 
     return app
 
@@ -185,3 +195,50 @@ def test_each_log_line_names_its_own_request(callers: FakeCallers) -> None:
         ("gateway-2", "lambda-2", False),
     ]
     assert {line["function_name"] for line in lines} == {"Things"}
+
+
+def test_a_body_under_the_allowance_alone_passes_without_deriving_the_routes_budget(callers: FakeCallers) -> None:
+    # Given a route taking a body, and a small body sent to it
+    app = app_with(callers)
+    event = api_event("POST", "/api/v1/things", body={"name": "mine", "note": "x" * 10_000})
+    # When it reaches the gate, then it passes, and the route's budget (its model's schema) was not derived
+    assert gate_or_refuse(app, event) is None
+    declared = app.declaration("POST", "/api/v1/things")
+    assert declared is not None
+    assert "body_budget" not in vars(declared)
+
+
+def test_a_body_over_the_routes_budget_is_413_naming_it(callers: FakeCallers) -> None:
+    # Given a body of 3,000 strings for a route whose body is one string member, from an English speaker
+    event = api_event("POST", "/api/v1/things", body={"name": "mine", "note": ["x"] * 3_000})
+    set_current(RequestContext(locale="en"))
+    # When it reaches the gate, then it is refused with the route's budget
+    result = gate_or_refuse(app_with(callers), event)
+    assert refusal(result) == (413, "BODY_TOO_LARGE")
+    assert result is not None
+    assert "at most 5 levels of nesting and 4006 JSON tokens" in json.loads(result["body"])["message"]
+
+
+def test_the_gate_leaves_a_base64_body_decoded_for_the_resolver(callers: FakeCallers) -> None:
+    # Given a body sent as base64
+    event = api_event("POST", "/api/v1/things")
+    event.update(body=base64.b64encode(b'{"name": "mine"}').decode(), isBase64Encoded=True)
+    # When it passes the gate, then the event holds its text, so the resolver does not decode it again
+    assert gate_or_refuse(app_with(callers), event) is None
+    assert (event["body"], event["isBase64Encoded"]) == ('{"name": "mine"}', False)
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("[" * 100_000 + "]" * 100_000, "BODY_TOO_DEEP"), ('{"pin": ' + "1" * 5_000 + "}", "NUMBER_TOO_LONG")],
+    ids=["deeper than the parser goes", "an integer too long to convert"],
+)
+def test_what_the_parser_refuses_beyond_bad_syntax_is_a_400_naming_the_body(text: str, code: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        parse_json_body(text)
+    assert refused.value.errors == [{"field": "body", "code": code, "params": {}}]
+
+
+def test_bad_syntax_is_left_to_the_resolvers_own_400() -> None:
+    with pytest.raises(json.JSONDecodeError):
+        parse_json_body("{not json")

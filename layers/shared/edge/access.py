@@ -14,24 +14,33 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from aws_lambda_powertools.event_handler.api_gateway import Response
 from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 
 from core.errors import InvalidInput, NotAuthenticated, NotPermitted
 from core.locale import Locale
+from edge import json_budget
 from edge.context import Callers, RequestContext
 from edge.errors import BodyTooLarge, UnsupportedMediaType
 
 REQUIRED_HEADERS = ("User-Agent", "fingerprint", "client")
 MAX_HEADER_LENGTH = 512
-# What a route's JSON body may weigh. Every body of this API is one object of ids, amounts and short
-# strings (the largest, an order with its financing choice, is under 1 KB), so 64 KB is room for any
-# client's formatting and unknown fields; a bigger body is refused before it is decoded or parsed: parsing
-# 10 MB of small JSON values costs seconds of CPU and hundreds of MB (docs/DECISIONS.md, "Hostile bodies").
-# API Gateway's own limit, 10 MB, stays the limit of everything else.
-MAX_JSON_BODY_BYTES = 64 * 1024
+# The interface's limit of every body, API Gateway's own: checked again here, where a body can also arrive
+# without the gateway (a direct invocation, `make run`). What a body may hold within it is the route's
+# (edge.json_budget): its size in bytes says nothing of what parsing it costs.
+MAX_BODY_BYTES = 10 * 1024 * 1024
+
+
+class DeclaresBody(Protocol):
+    """What the gate needs of a route's declaration (edge.app.RouteDeclaration) to check its body."""
+
+    @property
+    def takes_body(self) -> bool: ...
+
+    @property
+    def body_budget(self) -> json_budget.JsonBudget: ...
 
 
 class AccessPolicy:
@@ -116,34 +125,52 @@ def refuse_unknown_query_parameters(event: Mapping[str, Any], declared: frozense
         )
 
 
-def require_json_body(event: Any, takes_body: bool) -> None:
-    """Bodies are UTF-8 JSON (docs/INTERFACE.md): Powertools would also parse forms (and fail on a malformed
-    multipart), and fail on bytes that are not UTF-8, both as unexpected errors."""
-    if not takes_body:
-        return
+def require_json_body(event: Any, route: DeclaresBody | None) -> str | None:
+    """The text of the body of a route that takes one, checked: UTF-8 JSON (docs/INTERFACE.md) within the
+    route's budget (edge.json_budget). Powertools would also parse forms (and fail on a malformed
+    multipart), and fail on bytes that are not UTF-8, both as unexpected errors; and it would build every
+    value of any JSON body before validating it. The resolver parses it (`parse_json_body`)."""
+    if route is None or not route.takes_body:
+        return None
     content_type = (event.headers.get("content-type") or "").strip().lower()
     if content_type and not content_type.startswith("application/json"):
         raise UnsupportedMediaType()
-    # Counted in the characters the parser would read (base64 spends 4 on 3 bytes), before decoding.
-    sent = len(event.body or "") * 3 // 4 if event.is_base64_encoded else len(event.body or "")
-    if sent > MAX_JSON_BODY_BYTES:
-        raise BodyTooLarge(kb=MAX_JSON_BODY_BYTES // 1024)
+    # Counted in the bytes sent, before decoding: base64 spends 4 characters on 3, `=` pads the last 4.
+    body = event.body or ""
+    sent = len(body) * 3 // 4 - body.count("=", -2) if event.is_base64_encoded else len(body)
+    if sent > MAX_BODY_BYTES:
+        raise BodyTooLarge("PAYLOAD_TOO_LARGE")
     try:
-        event.decoded_body  # noqa: B018 (decoding is the check)
+        text = event.decoded_body or ""
     except ValueError:
         raise InvalidInput.field("body", "BODY_NOT_UTF8") from None
-    parse_json_body(event)
+    refuse_what_the_route_cannot_use(text, route)
+    return text
 
 
-def parse_json_body(event: Any) -> None:
-    """Parse the body, turning what Python's parser refuses beyond bad syntax into a 400 naming the body
-    instead of a 500 (the gate refuses it before Powertools parses it again)."""
+def refuse_what_the_route_cannot_use(text: str, route: DeclaresBody) -> None:
+    """A body nesting deeper or holding more tokens than the route's budget is refused before it is parsed.
+    Nearly every body is under the allowance of undeclared properties alone, which every budget holds, by
+    the count of its characters: only a body over it derives the route's budget (on its first use: the
+    JSON schema of a model costs ms) and, when the count exceeds that too, walks its tokens."""
+    rough = json_budget.upper_bound(text)
+    if rough.within(json_budget.UNDECLARED):
+        return
+    budget = route.body_budget
+    if not rough.within(budget) and json_budget.exceeds(text, budget):
+        raise BodyTooLarge(depth=budget.depth, tokens=budget.tokens)
+
+
+def parse_json_body(text: str) -> Any:
+    """The resolver's JSON parser (its `json_body_deserializer`), run once per request on a body the gate
+    let through: what Python's parser refuses beyond bad syntax is a 400 naming the body instead of a 500.
+    Bad syntax stays Powertools' own 400 (`json_invalid`)."""
     try:
-        event.json_body  # noqa: B018 (parsing is the check)
-    except RecursionError:
+        return json.loads(text)
+    except RecursionError:  # nesting the route's budget allows and the parser does not
         raise InvalidInput.field("body", "BODY_TOO_DEEP") from None
     except json.JSONDecodeError:
-        pass  # not JSON at all: validation answers with its own 400
+        raise
     except ValueError:
         # An integer literal longer than Python converts (sys.get_int_max_str_digits(), 4,300 digits).
         raise InvalidInput.field("body", "NUMBER_TOO_LONG") from None

@@ -22,6 +22,7 @@ import re
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from http import HTTPStatus
 from types import SimpleNamespace
 from typing import Any
@@ -42,8 +43,15 @@ from core.observability import InvocationKeys, logger, metrics
 from core.serialization import json_default, to_json
 from core.settings import get_settings
 from data import outbox, rate_limit
-from edge import caching, cors, links, responses, snapstart
-from edge.access import UNDECLARED, AccessPolicy, check_request, refuse_unknown_query_parameters, require_json_body
+from edge import caching, cors, json_budget, links, responses, snapstart
+from edge.access import (
+    UNDECLARED,
+    AccessPolicy,
+    check_request,
+    parse_json_body,
+    refuse_unknown_query_parameters,
+    require_json_body,
+)
 from edge.context import Callers, RequestContext, set_current
 from edge.error_codes import field_code
 from edge.errors import headers_of, status_of
@@ -70,13 +78,13 @@ def validation_problems(exc: RequestValidationError) -> list[FieldProblem]:
 
 @dataclass(frozen=True)
 class RouteDeclaration:
-    """What a route declares: who may call it, whether it takes a JSON body, its success and errors."""
+    """What a route declares: who may call it, the JSON body it takes, its success and errors."""
 
     method: str
     path: str  # as API Gateway names the resource: /api/v1/cars/{id}
     func: Callable[..., Any]
     access: AccessPolicy
-    takes_body: bool
+    body: type[BaseModel] | None  # the model of its JSON body, if it takes one
     query_names: frozenset[str]  # the query parameters it declares; any other is refused (400)
     status_code: int
     errors: Mapping[int, str]  # the route's own error statuses -> when
@@ -84,13 +92,26 @@ class RouteDeclaration:
     operation_id: str | None  # the route's stable name in openapi.json and generated clients (`listCars`)
     cache_control: str | None  # a cached read: ETag, this Cache-Control, 304 on If-None-Match (edge.caching)
 
+    @property
+    def takes_body(self) -> bool:
+        return self.body is not None
+
+    @cached_property
+    def body_budget(self) -> json_budget.JsonBudget:
+        """The most its bodies may nest and hold (edge.json_budget), derived from the body model's JSON
+        schema on first use, not at declaration: the schema builds the model (`defer_build`) and costs ms,
+        and a cold start declares every route of its function. SnapStart's warm-up derives them all."""
+        if self.body is None:
+            raise TypeError(f"{self.method} {self.path} takes no body")
+        return json_budget.budget_of_model(self.body)
+
 
 def _openapi_path(rule: str) -> str:
     return re.sub(r"<(\w+)>", r"{\1}", rule)
 
 
-def _inputs(func: Callable[..., Any], path_names: set[str]) -> tuple[bool, frozenset[str]]:
-    """Whether the route takes a body (a parameter typed with a pydantic model), and the names of its
+def _inputs(func: Callable[..., Any], path_names: set[str]) -> tuple[type[BaseModel] | None, frozenset[str]]:
+    """The model of the route's body (the parameter typed with a pydantic model), and the names of its
     query parameters (every other parameter that is not in the path, by its alias when it has one).
     Only the parameters' annotations are resolved: resolving the return annotation would build every
     route's generic response model (Envelope[Page[...]]) at cold start; Powertools builds the one a
@@ -100,17 +121,20 @@ def _inputs(func: Callable[..., Any], path_names: set[str]) -> tuple[bool, froze
     hints = typing.get_type_hints(
         SimpleNamespace(__annotations__=annotations), globalns=func.__globals__, include_extras=True
     )
-    takes_body, query = False, set()
+    body: type[BaseModel] | None = None
+    query = set()
     for name, hint in hints.items():
         bare = hint.__origin__ if typing.get_origin(hint) is typing.Annotated else hint
         if isinstance(bare, type) and issubclass(bare, BaseModel):
-            takes_body = True
+            if body is not None:  # Powertools would nest them under their names: no route needs that
+                raise TypeError(f"{func.__qualname__}: one body model, not {body.__name__} and {bare.__name__}")
+            body = bare
         elif name not in path_names:
             aliases = [
                 item.alias for item in getattr(hint, "__metadata__", ()) if isinstance(item, Query) and item.alias
             ]
             query.add(aliases[0] if aliases else name)
-    return takes_body, frozenset(query)
+    return body, frozenset(query)
 
 
 def body_text(body: Any) -> str:
@@ -130,6 +154,7 @@ class ApiResolver(APIGatewayRestResolver):
             enable_validation=True,
             response_validation_error_http_code=HTTPStatus.INTERNAL_SERVER_ERROR,
             serializer=body_text,
+            json_body_deserializer=parse_json_body,
         )
         self.declarations: dict[tuple[str, str], RouteDeclaration] = {}
         self.callers = callers
@@ -159,7 +184,7 @@ class ApiResolver(APIGatewayRestResolver):
 
         def declare(func: Any) -> Any:
             methods = [method] if isinstance(method, str) else list(method)
-            takes_body, query_names = _inputs(func, set(re.findall(r"<(\w+)>", rule)))
+            body, query_names = _inputs(func, set(re.findall(r"<(\w+)>", rule)))
             for item in methods:
                 path = _openapi_path(rule)
                 self.declarations[(item.upper(), path)] = RouteDeclaration(
@@ -167,7 +192,7 @@ class ApiResolver(APIGatewayRestResolver):
                     path,
                     func,
                     access,
-                    takes_body,
+                    body,
                     query_names,
                     status_code,
                     errors,
@@ -236,6 +261,7 @@ def create_app(*, callers: Callers, reads_cache_control: str | None = None) -> A
 
 def gate(app: ApiResolver, event: dict[str, Any], headers: Mapping[str, str], locale: Locale) -> RequestContext | None:
     """The gate for one event: the caller's context, or None for a CORS preflight (no credentials by design).
+    A base64 body it checked is left decoded in `event`.
 
     The route is the one API Gateway matched (`resource` + `httpMethod`); one that declared nothing,
     or that the resolver does not know, is gated as JWT. Reads the raw event: the resolver builds its
@@ -254,7 +280,11 @@ def gate(app: ApiResolver, event: dict[str, Any], headers: Mapping[str, str], lo
     if declared is not None:
         refuse_unknown_query_parameters(event, declared.query_names)
         if declared.takes_body:
-            require_json_body(APIGatewayProxyEvent(event), takes_body=True)
+            proxy_event = APIGatewayProxyEvent(event)
+            text = require_json_body(proxy_event, declared)
+            if text is not None and proxy_event.is_base64_encoded:
+                # Decoded once: the resolver reads the text the gate checked instead of decoding up to 10 MB again.
+                event.update(body=text, isBase64Encoded=False)
     return caller
 
 
@@ -306,6 +336,7 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
         # Nothing of the previous invocation leaks into this one; the gate's refusals speak the language too.
         set_current(RequestContext(locale=locale))
         rate_limit.start_request()
+        event = dict(event)  # the gate leaves a base64 body decoded in it: the caller's dict stays as it was
         response = gate_or_refuse(app, event, headers)
         added = {CONTENT_LANGUAGE: locale, **cors.response_headers(headers.get("origin"))}
         if response is None:

@@ -36,7 +36,7 @@ class ErrorCode:
     en: str
     ru: str
     uz: str
-    status: int | None = None  # the gateway's own answers only (413, 414, 431), which no kind of ours has
+    status: int | None = None  # the gateway's own answers only (408, 414, 431), which no kind of ours has
 
     def http_status(self) -> int:
         return self.status or status_of_kind(self.kind)
@@ -93,12 +93,11 @@ CODES: dict[str, ErrorCode] = {
         "Marshrut topilmadi",
     ),
     "PAYLOAD_TOO_LARGE": E(
-        InvalidInput,
+        BodyTooLarge,
         CLIENT_BUG + ": send a smaller body",
         "Request body is larger than 10 MB",
         "Тело запроса больше 10 МБ",
         "Soʻrov tanasi 10 MB dan katta",
-        status=413,
     ),
     "REQUEST_TIMEOUT": E(
         InvalidInput,
@@ -175,10 +174,13 @@ CODES: dict[str, ErrorCode] = {
     ),
     "BODY_TOO_LARGE": E(
         BodyTooLarge,
-        CLIENT_BUG + ": no route takes a body this large",
-        "Request body is larger than this route takes ({kb} KB)",
-        "Тело запроса больше, чем принимает этот маршрут ({kb} КБ)",
-        "Soʻrov tanasi bu marshrut qabul qiladiganidan katta ({kb} KB)",
+        CLIENT_BUG + ": send the fields the route declares, without many or deeply nested undeclared ones",
+        "Request body holds more than this route takes: at most {depth} levels of nesting and {tokens} "
+        "JSON tokens (strings, brackets, commas, colons)",
+        "Тело запроса содержит больше, чем принимает этот маршрут: не более {depth} уровней вложенности "
+        "и {tokens} элементов JSON (строк, скобок, запятых, двоеточий)",
+        "Soʻrov tanasida bu marshrut qabul qiladiganidan koʻproq narsa bor: koʻpi bilan {depth} daraja "
+        "ichma-ichlik va {tokens} ta JSON elementi (satrlar, qavslar, vergullar, ikki nuqtalar)",
     ),
     "UNSUPPORTED_MEDIA_TYPE": E(
         UnsupportedMediaType,

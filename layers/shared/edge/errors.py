@@ -21,7 +21,7 @@ class UnsupportedMediaType(InvalidInput):
 
 
 class BodyTooLarge(InvalidInput):
-    """A body larger than any the route takes (`edge.access.MAX_JSON_BODY_BYTES`)."""
+    """A body over the interface's 10 MB, or holding more than its route can use (`edge.json_budget`)."""
 
     default_code = "BODY_TOO_LARGE"
 

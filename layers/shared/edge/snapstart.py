@@ -5,8 +5,8 @@ later instance from that snapshot, possibly days later and many at once. So:
 
 - before the snapshot, do once what every instance would otherwise do on its first request and is the
   same everywhere: read the settings, import what the first AWS call imports (boto3 and the Powertools
-  parameters utility that fetches the secrets), build the validation models of every route and the
-  validators of every model;
+  parameters utility that fetches the secrets), build the validation models of every route, the
+  validators of every model and the body budget of every route (edge.json_budget);
 - after a restore, forget what belongs to the process that was snapshotted (the MongoDB and
   EventBridge clients with their sockets, cached secrets that may have rotated, every per-process cache
   registered in `data.caches`, such as the partner keys) and draw again what must differ between
@@ -20,8 +20,9 @@ Nothing before the snapshot connects to the database or reads a secret.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import Any, Protocol
 
-from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 from pydantic import BaseModel
 from snapshot_restore_py import register_after_restore, register_before_snapshot
 
@@ -33,8 +34,18 @@ from data import aws, caches, mongo
 from edge.validation import RequestModel
 
 
-def warm(app: APIGatewayRestResolver) -> None:
-    """Before the snapshot: settings, the deferred AWS imports, every route's validation models."""
+class Resolver(Protocol):
+    """What the warm-up needs of a function's resolver (edge.app.ApiResolver, which imports this module)."""
+
+    @property
+    def declarations(self) -> Mapping[Any, Any]: ...
+
+    def get_openapi_schema(self) -> Any: ...
+
+
+def warm(app: Resolver) -> None:
+    """Before the snapshot: settings, the deferred AWS imports, every route's validation models and body
+    budget."""
     get_settings()
     from aws_lambda_powertools.utilities import parameters  # noqa: F401 (imports boto3 with it)
 
@@ -46,6 +57,9 @@ def warm(app: APIGatewayRestResolver) -> None:
     # document just parametrized (Envelope[Page[...]]) included, so no restored instance builds one.
     for model in (*subclasses(ApiModel), *subclasses(RequestModel)):
         model.model_rebuild(force=True)
+    for declared in app.declarations.values():
+        if declared.takes_body:
+            declared.body_budget  # noqa: B018 (derived on first use, kept on the declaration)
 
 
 def subclasses(model: type[BaseModel]) -> list[type[BaseModel]]:
@@ -70,6 +84,6 @@ def refresh() -> None:
         logger.warning("database not reachable after restore")
 
 
-def register(app: APIGatewayRestResolver) -> None:
+def register(app: Resolver) -> None:
     """Warm this function's resolver before the snapshot (lambda_entry calls it once per function)."""
     register_before_snapshot(warm, app)
