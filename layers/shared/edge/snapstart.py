@@ -68,6 +68,10 @@ def refresh() -> None:
     if not mongo.connect():
         # The first request meets the outage as any request would (503); never a failed restore.
         logger.warning("database not reachable after restore")
+        return
+    # The caches just emptied, read again from the database now (what every request reads: the
+    # active partners' keys, the reference data); a loader that fails is logged, never raised.
+    caches.load_caches()
 
 
 def register(app: APIGatewayRestResolver) -> None:
