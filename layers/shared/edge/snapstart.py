@@ -6,13 +6,19 @@ later instance from that snapshot, possibly days later and many at once. So:
 - before the snapshot, do once what every instance would otherwise do on its first request and is the
   same everywhere: read the settings, import what the first AWS call imports (boto3 and the Powertools
   parameters utility that fetches the secrets), build the validation models of every route and the
-  validators of every model;
+  validators of every model, evaluate the route handlers' annotations (Powertools reads them on each
+  route's first call), and serve one request through the resolver for a path no route has: it passes
+  the validation middlewares and the adapter every route passes (Powertools inspects each on its first
+  call) and our not-found answer. No route's handler runs: every one reads MongoDB;
 - after a restore, forget what belongs to the process that was snapshotted (the MongoDB and
   EventBridge clients with their sockets, cached secrets that may have rotated, every per-process cache
   registered in `data.caches`, such as the partner keys) and draw again what must differ between
-  instances (minted ObjectIds, `random`); then open the new MongoDB client's connection, so the first
-  request does not pay for the topology's discovery and the handshake (most of what a first request
-  cost over a warm one: `make bench ARGS="--instructions --no-cold"`).
+  instances (minted ObjectIds, `random`); then open the new MongoDB client's connection and fill the
+  caches again with what requests read (the loaders registered in `data.caches`: the active partners'
+  keys, the reference data the function's routes read), so the first request pays neither the
+  topology's discovery and the handshake nor those reads (`make bench ARGS="--instructions --no-cold"`
+  prints the hook's instructions beside the first and the second request). What fails there is logged;
+  a restore never fails.
 
 Nothing before the snapshot connects to the database or reads a secret.
 """
@@ -20,8 +26,12 @@ Nothing before the snapshot connects to the database or reads a secret.
 from __future__ import annotations
 
 import random
+import typing
+from collections.abc import Callable
+from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
+from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel
 from snapshot_restore_py import register_after_restore, register_before_snapshot
 
@@ -32,9 +42,12 @@ from core.settings import get_settings
 from data import aws, caches, mongo
 from edge.validation import RequestModel
 
+UNROUTED_PATH = "/snapstart/warm-up"
+
 
 def warm(app: APIGatewayRestResolver) -> None:
-    """Before the snapshot: settings, the deferred AWS imports, every route's validation models."""
+    """Before the snapshot: settings, the deferred AWS imports, every route's validation models, the
+    handlers' annotations, and one request through the resolver that no route serves."""
     get_settings()
     from aws_lambda_powertools.utilities import parameters  # noqa: F401 (imports boto3 with it)
 
@@ -46,6 +59,38 @@ def warm(app: APIGatewayRestResolver) -> None:
     # document just parametrized (Envelope[Page[...]]) included, so no restored instance builds one.
     for model in (*subclasses(ApiModel), *subclasses(RequestModel)):
         model.model_rebuild(force=True)
+    # On a route's first call Powertools reads its handler's type hints (is there a Request parameter, a
+    # Depends()?): with `from __future__ import annotations` they are strings, compiled and evaluated
+    # then. Evaluated here once, that call only reads them.
+    for handler in route_handlers(app):
+        handler.__annotations__ = typing.get_type_hints(handler, include_extras=True)
+    # Every handler reads MongoDB, so none runs here. A request for a path no route serves goes through
+    # the same validation middlewares and adapter as any route (Powertools inspects each on its first
+    # call) and through our not-found handler and error envelope, and reads nothing.
+    app.resolve(unrouted_event(), LambdaContext())
+
+
+def route_handlers(app: APIGatewayRestResolver) -> list[Callable[..., Any]]:
+    """The functions of the routes `app` declared (edge.app.ApiResolver records them)."""
+    declarations: dict[Any, Any] = getattr(app, "declarations", {})
+    return list(dict.fromkeys(declared.func for declared in declarations.values()))
+
+
+def unrouted_event() -> dict[str, Any]:
+    """An API Gateway proxy event for a path none of our routes has."""
+    return {
+        "httpMethod": "GET",
+        "path": UNROUTED_PATH,
+        "resource": UNROUTED_PATH,
+        "headers": {},
+        "multiValueHeaders": {},
+        "queryStringParameters": None,
+        "multiValueQueryStringParameters": None,
+        "pathParameters": None,
+        "requestContext": {"requestId": "snapstart-warm-up"},
+        "body": None,
+        "isBase64Encoded": False,
+    }
 
 
 def subclasses(model: type[BaseModel]) -> list[type[BaseModel]]:
@@ -58,7 +103,8 @@ def subclasses(model: type[BaseModel]) -> list[type[BaseModel]]:
 
 @register_after_restore
 def refresh() -> None:
-    """After a restore: drop per-process clients and caches, re-seed what must be unique."""
+    """After a restore: drop per-process clients and caches, re-seed what must be unique, connect and
+    fill the caches again."""
     mongo.reset_client()
     aws.reset_clients()
     secrets.reset_secrets()
