@@ -163,11 +163,13 @@ def init_instructions(code: str, function: str) -> int:
 
 def cold_instructions(targets: list[Function]) -> dict[str, float]:
     """Instructions of the floors and of every handler module's import, start-up excluded (an empty
-    probe's count is subtracted). Deterministic, so one run each, as many at once as there are cores."""
+    probe's count is subtracted). Deterministic, so one run each, as many at once as there are cores,
+    after one unmeasured run each: a module edited since its last import would count its compilation."""
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
     plan = [(STARTUP, "pass"), *cold_plan(targets)]
-    init_seconds("pass", STARTUP)  # bytecode caches written before anything is counted
+    for label, code in plan:  # bytecode caches written before anything is counted (an edited module compiles)
+        init_seconds(code, label)
     labels = [label for label, _ in plan]
     with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
         counts = dict(zip(labels, pool.map(init_instructions, [code for _, code in plan], labels), strict=True))
