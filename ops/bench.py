@@ -37,7 +37,6 @@ import subprocess
 import sys
 import time
 import uuid
-import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -64,6 +63,7 @@ FLOORS = {
 MAX_GET_COMMANDS = 3
 MAX_COLD_RATIO = 1.2
 MAX_WARM_RATIO = 1.5  # a warm call's instructions over its floor
+MAX_FIRST_RATIO = 2.0  # the first request after a restore over the second
 MAX_OVERHEAD = 200_000  # instructions our edge may add to a request over the bare route
 # Repeated POSTs must not run into the limits a client would (the samples are the same caller each time).
 WARM_ENV = {
@@ -163,11 +163,13 @@ def init_instructions(code: str, function: str) -> int:
 
 def cold_instructions(targets: list[Function]) -> dict[str, float]:
     """Instructions of the floors and of every handler module's import, start-up excluded (an empty
-    probe's count is subtracted). Deterministic, so one run each, as many at once as there are cores."""
+    probe's count is subtracted). Deterministic, so one run each, as many at once as there are cores,
+    after one unmeasured run each: a module edited since its last import would count its compilation."""
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
     plan = [(STARTUP, "pass"), *cold_plan(targets)]
-    init_seconds("pass", STARTUP)  # bytecode caches written before anything is counted
+    for label, code in plan:  # bytecode caches written before anything is counted (an edited module compiles)
+        init_seconds(code, label)
     labels = [label for label, _ in plan]
     with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
         counts = dict(zip(labels, pool.map(init_instructions, [code for _, code in plan], labels), strict=True))
@@ -234,7 +236,6 @@ def warm_handlers() -> tuple[CommandCounter, Callable[[dict[str, Any]], tuple[Ha
     from ops.command_counter import CommandCounter
 
     logger.setLevel(WARM_ENV["LOG_LEVEL"])  # created when ops imported the layer, before WARM_ENV
-    warnings.filterwarnings("ignore", "No application metrics to publish")  # Powertools, on every call
     counter = CommandCounter()
     reset_client(event_listeners=[counter])
     handlers = {(route.method, route.path): (route.function, load_handler(route.handler)) for route in api_routes()}
@@ -286,7 +287,21 @@ def warm_requests(events: list[Path], calls: int, warmup: int) -> list[WarmResul
 
 def probe_requests(function: str, events: list[Path], out_dir: Path) -> list[tuple[str, int, int]]:
     """Label, instructions and MongoDB commands of each call ops.request_probe measures for `function`,
-    under valgrind: one count per call (collection on only inside the probe's measured calls)."""
+    under valgrind: one count per call (collection on only inside the probe's measured calls). The
+    events go with their tokens issued here: the probe then reaches the database first in the
+    after-restore hook, as a restored instance does."""
+    import json
+
+    from local.invoke import load_event
+    from local.seed.core import DEMO_USER_ID
+
+    events_root = out_dir / f"{function}-events"
+    issued = []
+    for path in events:
+        name = path.relative_to(ROOT / "events")
+        (events_root / name).parent.mkdir(parents=True, exist_ok=True)
+        (events_root / name).write_text(json.dumps(load_event(path, user_id=str(DEMO_USER_ID))), encoding="utf-8")
+        issued.append(events_root / name)
     out = out_dir / f"{function}.out"
     valgrind = shutil.which("valgrind") or "valgrind"
     result = subprocess.run(  # noqa: S603 (valgrind on this interpreter, our own probe module, our sample events)
@@ -300,8 +315,9 @@ def probe_requests(function: str, events: list[Path], out_dir: Path) -> list[tup
             sys.executable,
             "-m",
             "ops.request_probe",
+            f"--events-root={events_root}",
             function,
-            *map(str, events),
+            *map(str, issued),
         ],
         cwd=ROOT,
         capture_output=True,
@@ -310,8 +326,6 @@ def probe_requests(function: str, events: list[Path], out_dir: Path) -> list[tup
     )
     if result.returncode != 0:
         raise SystemExit(f"request probe of {function} failed:\n{result.stderr[-3000:]}")
-    import json
-
     labels = json.loads(result.stdout.strip().splitlines()[-1])
     dumps = sorted(out_dir.glob(f"{function}.out.*"), key=lambda path: int(path.suffix[1:]))
     counts = [int(re.search(r"^summary: (\d+)", path.read_text(), re.MULTILINE).group(1)) for path in dumps]  # type: ignore[union-attr]
@@ -344,7 +358,7 @@ def warm_instructions(events: list[Path]) -> list[str]:
 def instructions_table(results: dict[str, list[tuple[str, int, int]]]) -> list[str]:
     """The table of `warm_instructions`: each probed function's calls (label, instructions, commands),
     the floors among them."""
-    from ops.request_probe import BARE, FIND_ONE, FLOOR_FUNCTION, OUR_EDGE
+    from ops.request_probe import BARE, FIND_ONE, FLOOR_FUNCTION, OUR_EDGE, RESTORE
 
     results = dict(results)
     floors = {label: count for label, count, _ in results.pop(FLOOR_FUNCTION)}
@@ -361,7 +375,7 @@ def instructions_table(results: dict[str, list[tuple[str, int, int]]]) -> list[s
     first_lines = []
     for function, measured in results.items():
         for label, count, commands in measured:
-            if label.startswith(("first request", "second request")):
+            if label.startswith(("first request", "second request")) or label == RESTORE:
                 first_lines.append((function, label, count))
                 continue
             floor = bare + commands * per_find
@@ -370,13 +384,21 @@ def instructions_table(results: dict[str, list[tuple[str, int, int]]]) -> list[s
                 f"{label:<46}{count / 1e6:>9.2f}{commands:>6}{floor / 1e6:>9.2f}{count / floor:>8.2f}x"
                 f"{(count - floor) / 1e6:>8.2f}{mark}"
             )
-    lines += ["", "First request after the SnapStart hooks (before-snapshot, after-restore) and the second one:", ""]
+    lines += [
+        "",
+        "The after-restore hook (connect, fill the caches), then the first request after it and the second one:",
+        "",
+    ]
     firsts = {function: count for function, label, count in first_lines if label.startswith("first")}
+    restores = {function: count for function, label, count in first_lines if label == RESTORE}
     for function, label, count in first_lines:
         if label.startswith("second"):
+            ratio = firsts[function] / count
+            mark = "" if ratio <= MAX_FIRST_RATIO else f"  > {MAX_FIRST_RATIO}x the second"
             lines.append(
-                f"{function:<14}first {firsts[function] / 1e6:>7.2f} M  second {count / 1e6:>6.2f} M  "
-                f"first / second {firsts[function] / count:.2f}x  ({label.removeprefix('second request ')})"
+                f"{function:<14}restore {restores[function] / 1e6:>6.2f} M  first {firsts[function] / 1e6:>6.2f} M  "
+                f"second {count / 1e6:>6.2f} M  first / second {ratio:.2f}x  {label.removeprefix('second request ')}"
+                f"{mark}"
             )
     return lines
 

@@ -1,12 +1,17 @@
 """What `make bench ARGS=--instructions` runs under valgrind for the warm requests of one function.
 
-python -m ops.request_probe <function> [<sample event>...]
+python -m ops.request_probe [--events-root DIR] <function> [<sample event>...]
 
-Imports the function's handler module as Lambda's init does, runs the SnapStart before-snapshot hook
-and the after-restore hook (what a published version does before its first request), then makes the
-measured calls: the first request after the restore, the second one, and each sample event after a
-few warm-up calls. Function `floor` instead measures the floors: a bare validated Powertools route
-returning a constant model, and the same route making one `find_one` by `_id`.
+Imports the function's handler module as Lambda's init does, runs the SnapStart before-snapshot hook,
+then makes the measured calls: the after-restore hook (what a published version runs before its first
+request), the first request after it, the second one, and each sample event after a few warm-up calls.
+Function `floor` instead measures the floors: a bare validated Powertools route returning a constant
+model, and the same route making one `find_one` by `_id`.
+
+The sample events are read as they are: `make bench` gives them with their access tokens already
+issued (`local.invoke.load_event`), so nothing reaches the database before the restore hook, as in a
+restored instance. Given sample files with placeholders, the probe issues the tokens itself first.
+Labels are the events' paths under `--events-root` (events/ by default).
 
 Only the measured calls are counted: each runs inside a ctypes callback, and valgrind (callgrind) is
 started with collection off, toggled on inside libffi's `ffi_call` and dumped after it, so each call
@@ -33,6 +38,7 @@ FLOOR_FUNCTION = "floor"
 BARE = "bare validated route"
 FIND_ONE = "bare route + one find_one"
 OUR_EDGE = "our edge, constant route"
+RESTORE = "after-restore hook"
 # What every request of a client carries (docs/INTERFACE.md: the gate requires client, fingerprint, User-Agent).
 FLOOR_HEADERS = {"Accept": "application/json", "client": "floor", "fingerprint": "floor", "User-Agent": "bench"}
 
@@ -124,16 +130,21 @@ def floor_event() -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> None:
+    import argparse
     import importlib
 
     from data.mongo import reset_client
     from local.context import LocalLambdaContext
     from local.invoke import load_event
-    from local.seed.core import DEMO_USER_ID
     from local.template import ROOT, api_routes
     from ops.command_counter import CommandCounter
 
-    function, paths = argv[0], [Path(path) for path in argv[1:]]
+    parser = argparse.ArgumentParser(prog="python -m ops.request_probe")
+    parser.add_argument("--events-root", type=Path, default=ROOT / "events")
+    parser.add_argument("function")
+    parser.add_argument("events", nargs="*", type=Path)
+    args = parser.parse_args(argv)
+    function, paths = args.function, args.events
     counter = CommandCounter()
     reset_client(event_listeners=[counter])
     labels: list[dict[str, Any]] = []
@@ -154,15 +165,16 @@ def main(argv: list[str]) -> None:
 
     route = next(route for route in api_routes() if route.function == function)
     module_name, _, attribute = route.handler.rpartition(".")
-    module = importlib.import_module(module_name)
+    module = importlib.import_module(module_name)  # Lambda's init: the handler module, nothing else of ours
     handler: Handler = getattr(module, attribute)
     context = LocalLambdaContext(function_name=function)
-    events = [(str(path.relative_to(ROOT / "events")), load_event(path, user_id=str(DEMO_USER_ID))) for path in paths]
+    events = [(str(path.relative_to(args.events_root)), load_event(path)) for path in paths]
 
     from edge import snapstart
 
     snapstart.warm(module.app)  # what the published version did before its snapshot
-    snapstart.refresh()  # and what it does after a restore
+    measured(snapstart.refresh)  # and what it does after a restore
+    labels.append({"label": RESTORE, "commands": 0})
     first_name, first_event = events[0]
     measured(lambda: handler(first_event, context))
     labels.append({"label": f"first request ({first_name})", "commands": 0})

@@ -10,6 +10,7 @@ from core.assets import url
 from core.errors import NotFound
 from core.locale import Locale, localize
 from core.models import Named, Page
+from data.reference_cache import preload
 from dictionaries.models import BranchAvailability, BranchDetail, Contacts, Document, Region
 from domain.catalog import cars
 from domain.catalog import store as catalog
@@ -17,6 +18,9 @@ from domain.content import store
 from domain.content.store import LegalDocument
 from domain.dealers import store as dealers
 from domain.dealers.records import BranchRecord
+
+# The reference data these routes read: a SnapStart restore reads it before the first request.
+preload(catalog.all_brands, dealers.active_branches, dealers.all_regions)
 
 PRIVACY_POLICY = "privacy-policy"
 

@@ -16,6 +16,10 @@ from core.errors import NotFound
 from core.locale import Locale, localize
 from core.models import CountedPage, Page
 from core.observability import metrics
+from data.reference_cache import preload
+from domain.catalog import store as catalog
+from domain.dealers import store as dealers
+from domain.financing import store as financing
 from domain.orders import expiry, lifecycle, placement, promo_codes, store
 from domain.orders.records import OrderRecord
 from domain.orders.requests import (
@@ -27,6 +31,9 @@ from domain.orders.requests import (
 )
 from orders.models import CreateOrderBody, OrderItem, OrderStep, PromoCode
 from orders.models import Order as OrderView
+
+# The reference data these routes read: a SnapStart restore reads it before the first request.
+preload(catalog.all_brands, dealers.all_regions, financing.all_active_organizations)
 
 
 def _financing(body: CreateOrderBody) -> FinancingRequest | None:

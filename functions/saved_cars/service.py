@@ -7,11 +7,15 @@ from bson import ObjectId
 from core.errors import NotFound
 from core.locale import Locale
 from core.models import CountedPage
+from data.reference_cache import preload
 from domain.catalog import store as catalog
 from domain.catalog.items import car_items
 from domain.catalog.models import CarItem
 from domain.saved_cars import store as saved_cars
 from saved_cars.models import SavedCarToggle
+
+# The reference data these routes read: a SnapStart restore reads it before the first request.
+preload(catalog.all_brands)
 
 
 def toggle(car_id: str, *, fingerprint: str) -> SavedCarToggle:

@@ -25,13 +25,14 @@ def test_each_function_is_compared_with_both_floors_and_flagged_against_the_libr
 
 def test_each_warm_call_is_compared_with_its_floor_in_instructions() -> None:
     from ops.bench import instructions_table
-    from ops.request_probe import BARE, FIND_ONE, FLOOR_FUNCTION, OUR_EDGE
+    from ops.request_probe import BARE, FIND_ONE, FLOOR_FUNCTION, OUR_EDGE, RESTORE
 
     # Given floors of 0.4 M (bare route), 1.0 M with one find_one, our edge adding 0.3 M, and a function
-    # whose first request after a restore cost 3 M and the second 1 M
+    # whose after-restore hook cost 8 M, the first request after it 3 M and the second 1 M
     results = {
         FLOOR_FUNCTION: [(BARE, 400_000, 0), (FIND_ONE, 1_000_000, 1), (OUR_EDGE, 700_000, 0)],
         "Catalog": [
+            (RESTORE, 8_000_000, 0),
             ("first request (catalog/car.json)", 3_000_000, 0),
             ("second request (catalog/car.json)", 1_000_000, 0),
             ("catalog/car.json", 1_500_000, 2),
@@ -42,9 +43,12 @@ def test_each_warm_call_is_compared_with_its_floor_in_instructions() -> None:
     # When the table is printed
     lines = instructions_table(results)
 
-    # Then each call's floor is the bare route plus 0.6 M per command, and what is over 1.5x is flagged
+    # Then each call's floor is the bare route plus 0.6 M per command, and what is over 1.5x is flagged;
+    # the first request is shown beside the hook before it and flagged over 2x the second
     rows = {line.split()[0]: line for line in lines if line.strip()}
     assert rows["catalog/car.json"].split()[1:6] == ["1.50", "2", "1.60", "0.94x", "-0.10"]
     assert rows["catalog/brands.json"].endswith("> 1.5x its floor")
     assert any(line.endswith("adds 0.30 M  > 0.2 M") for line in lines)
+    assert "restore   8.00 M" in rows["Catalog"]
     assert "first / second 3.00x" in rows["Catalog"]
+    assert rows["Catalog"].endswith("> 2.0x the second")

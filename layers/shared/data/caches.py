@@ -1,6 +1,10 @@
 """Per-process caches: each is bounded and registers itself, so that whoever must forget them all can
 without knowing who owns them: the SnapStart restore hook (edge.snapstart), whose instance may start days
-after the snapshot and must not trust what the snapshotted process had cached, and the tests."""
+after the snapshot and must not trust what the snapshotted process had cached, and the tests.
+
+A cache whose owner knows what every request will read (every brand, the active partners' keys) also
+registers a loader: the restore hook, once connected, runs them all (`load_caches`), so the first
+request of a restored instance reads no more than the second."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from datetime import datetime
 
 _lock = threading.Lock()
 _clears: list[Callable[[], None]] = []
+_loaders: list[Callable[[], object]] = []
 
 
 def register_cache(clear: Callable[[], None]) -> None:
@@ -26,6 +31,29 @@ def clear_caches() -> None:
         clears = list(_clears)
     for clear in clears:
         clear()
+
+
+def register_loader(load: Callable[[], object]) -> None:
+    """Register a function that fills a per-process cache with what requests will read (from MongoDB)."""
+    with _lock:
+        if load not in _loaders:
+            _loaders.append(load)
+
+
+def load_caches() -> None:
+    """Run every registered loader. One that fails is logged and the others go on: what it did not
+    load, the first request that needs it reads. Never raises."""
+    with _lock:
+        loaders = list(_loaders)
+    for load in loaders:
+        try:
+            load()
+        except Exception:
+            # Imported here: this module is imported early (local, ops, the tests) and the metrics
+            # object that comes with the logger reads the stage when it is created.
+            from core.observability import logger
+
+            logger.exception("cache not loaded", extra={"loader": getattr(load, "__qualname__", repr(load))})
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,10 @@ reaches every instance within the lifetime. 0 turns caching off (the tests do, e
 which drive the injectable clock). Entries are keyed by database name as well, so a process that switches
 databases (tests, the local server) never sees another's data. Cached values are shared between requests:
 callers treat them as read-only.
+
+A function names the argument-less loaders its routes read (`preload(store.all_brands, ...)`, in its
+service module): a SnapStart restore reads them right after emptying the caches (edge.snapstart through
+`data.caches.load_caches`), so the first request of a restored instance finds them cached.
 """
 
 from __future__ import annotations
@@ -19,11 +23,12 @@ from typing import Any
 
 from core import clock
 from core.settings import get_settings
-from data.caches import BoundedCache
+from data.caches import BoundedCache, register_loader
 
 MAX_ENTRIES = 1000
 
 _cache: BoundedCache[Any] = BoundedCache(MAX_ENTRIES)
+_preloads: dict[Callable[[], object], Callable[[], None]] = {}  # a loader -> what data.caches runs for it
 
 
 def reference_data[**P, T](load: Callable[P, T]) -> Callable[P, T]:
@@ -46,3 +51,19 @@ def reference_data[**P, T](load: Callable[P, T]) -> Callable[P, T]:
         return value
 
     return cached
+
+
+def preload(*loaders: Callable[[], object]) -> None:
+    """Have these cached, argument-less loaders read again after a SnapStart restore (`data.caches.load_caches`),
+    unless caching is off. A function names those its routes read: a restore reads nothing else."""
+    for load in loaders:
+        if load in _preloads:
+            continue
+
+        def fill(load: Callable[[], object] = load) -> None:
+            if get_settings().reference_cache_seconds:
+                load()
+
+        fill.__qualname__ = f"preload {load.__qualname__}"
+        _preloads[load] = fill
+        register_loader(fill)

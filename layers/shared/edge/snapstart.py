@@ -6,13 +6,20 @@ later instance from that snapshot, possibly days later and many at once. So:
 - before the snapshot, do once what every instance would otherwise do on its first request and is the
   same everywhere: read the settings, import what the first AWS call imports (boto3 and the Powertools
   parameters utility that fetches the secrets), build the validation models of every route, the
-  validators of every model and the body budget of every route (edge.json_budget);
+  validators of every model and the body budget of every route (edge.json_budget), evaluate the route
+  handlers' annotations (Powertools reads them on each route's first call), and serve one request
+  through the resolver for a path no route has: it passes the validation middlewares and the adapter
+  every route passes (Powertools inspects each on its first call) and our not-found answer. No route's
+  handler runs: every one reads MongoDB;
 - after a restore, forget what belongs to the process that was snapshotted (the MongoDB and
   EventBridge clients with their sockets, cached secrets that may have rotated, every per-process cache
   registered in `data.caches`, such as the partner keys) and draw again what must differ between
-  instances (minted ObjectIds, `random`); then open the new MongoDB client's connection, so the first
-  request does not pay for the topology's discovery and the handshake (most of what a first request
-  cost over a warm one: `make bench ARGS="--instructions --no-cold"`).
+  instances (minted ObjectIds, `random`); then open the new MongoDB client's connection and fill the
+  caches again with what requests read (the loaders registered in `data.caches`: the active partners'
+  keys, the reference data the function's routes read), so the first request pays neither the
+  topology's discovery and the handshake nor those reads (`make bench ARGS="--instructions --no-cold"`
+  prints the hook's instructions beside the first and the second request). What fails there is logged;
+  a restore never fails.
 
 Nothing before the snapshot connects to the database or reads a secret.
 """
@@ -20,9 +27,11 @@ Nothing before the snapshot connects to the database or reads a secret.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+import typing
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel
 from snapshot_restore_py import register_after_restore, register_before_snapshot
 
@@ -33,6 +42,8 @@ from core.settings import get_settings
 from data import aws, caches, mongo
 from edge.validation import RequestModel
 
+UNROUTED_PATH = "/snapstart/warm-up"
+
 
 class Resolver(Protocol):
     """What the warm-up needs of a function's resolver (edge.app.ApiResolver, which imports this module)."""
@@ -42,10 +53,12 @@ class Resolver(Protocol):
 
     def get_openapi_schema(self) -> Any: ...
 
+    def resolve(self, event: dict[str, Any], context: LambdaContext) -> dict[str, Any]: ...
+
 
 def warm(app: Resolver) -> None:
     """Before the snapshot: settings, the deferred AWS imports, every route's validation models and body
-    budget."""
+    budget, the handlers' annotations, and one request through the resolver that no route serves."""
     get_settings()
     from aws_lambda_powertools.utilities import parameters  # noqa: F401 (imports boto3 with it)
 
@@ -60,6 +73,37 @@ def warm(app: Resolver) -> None:
     for declared in app.declarations.values():
         if declared.takes_body:
             declared.body_budget  # noqa: B018 (derived on first use, kept on the declaration)
+    # On a route's first call Powertools reads its handler's type hints (is there a Request parameter, a
+    # Depends()?): with `from __future__ import annotations` they are strings, compiled and evaluated
+    # then. Evaluated here once, that call only reads them.
+    for handler in route_handlers(app):
+        handler.__annotations__ = typing.get_type_hints(handler, include_extras=True)
+    # Every handler reads MongoDB, so none runs here. A request for a path no route serves goes through
+    # the same validation middlewares and adapter as any route (Powertools inspects each on its first
+    # call) and through our not-found handler and error envelope, and reads nothing.
+    app.resolve(unrouted_event(), LambdaContext())
+
+
+def route_handlers(app: Resolver) -> list[Callable[..., Any]]:
+    """The functions of the routes `app` declared."""
+    return list(dict.fromkeys(declared.func for declared in app.declarations.values()))
+
+
+def unrouted_event() -> dict[str, Any]:
+    """An API Gateway proxy event for a path none of our routes has."""
+    return {
+        "httpMethod": "GET",
+        "path": UNROUTED_PATH,
+        "resource": UNROUTED_PATH,
+        "headers": {},
+        "multiValueHeaders": {},
+        "queryStringParameters": None,
+        "multiValueQueryStringParameters": None,
+        "pathParameters": None,
+        "requestContext": {"requestId": "snapstart-warm-up"},
+        "body": None,
+        "isBase64Encoded": False,
+    }
 
 
 def subclasses(model: type[BaseModel]) -> list[type[BaseModel]]:
@@ -72,7 +116,8 @@ def subclasses(model: type[BaseModel]) -> list[type[BaseModel]]:
 
 @register_after_restore
 def refresh() -> None:
-    """After a restore: drop per-process clients and caches, re-seed what must be unique."""
+    """After a restore: drop per-process clients and caches, re-seed what must be unique, connect and
+    fill the caches again."""
     mongo.reset_client()
     aws.reset_clients()
     secrets.reset_secrets()
@@ -82,6 +127,10 @@ def refresh() -> None:
     if not mongo.connect():
         # The first request meets the outage as any request would (503); never a failed restore.
         logger.warning("database not reachable after restore")
+        return
+    # The caches just emptied, read again from the database now (what every request reads: the
+    # active partners' keys, the reference data); a loader that fails is logged, never raised.
+    caches.load_caches()
 
 
 def register(app: Resolver) -> None:

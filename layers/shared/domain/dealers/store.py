@@ -49,17 +49,17 @@ def _stock() -> Collection[StockRecord]:
 
 
 @reference_data
-def _active_branches() -> list[BranchRecord]:
+def active_branches() -> list[BranchRecord]:
     return list(_branches().find({"active": True}))
 
 
 @reference_data
-def _all_regions() -> list[RegionRecord]:
+def all_regions() -> list[RegionRecord]:
     return list(_regions().find({}).sort([("order", 1), ("_id", 1)]))
 
 
 def branches_of_brand(brand_id: ObjectId) -> list[BranchRecord]:
-    return [branch for branch in _active_branches() if brand_id in branch.get("brandIds", [])]
+    return [branch for branch in active_branches() if brand_id in branch.get("brandIds", [])]
 
 
 def find_branch(branch_id: str) -> BranchRecord | None:
@@ -70,12 +70,12 @@ def find_branch(branch_id: str) -> BranchRecord | None:
 def regions(region_ids: list[ObjectId]) -> list[RegionRecord]:
     """These regions in their order."""
     wanted = set(region_ids)
-    return [region for region in _all_regions() if region["_id"] in wanted]
+    return [region for region in all_regions() if region["_id"] in wanted]
 
 
 def find_region(region_id: ObjectId) -> RegionRecord | None:
     """The region, from the cached list; one created since is read from the database."""
-    found = next((region for region in _all_regions() if region["_id"] == region_id), None)
+    found = next((region for region in all_regions() if region["_id"] == region_id), None)
     return found or _regions().find_one({"_id": region_id})
 
 

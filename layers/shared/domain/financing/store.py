@@ -70,7 +70,7 @@ def _special_offers() -> Collection[SpecialOfferRecord]:
 
 
 @reference_data
-def _active_organizations() -> list[OrganizationRecord]:
+def all_active_organizations() -> list[OrganizationRecord]:
     """Every active bank, leasing company and installment provider, in their order (a few dozen)."""
     organizations = collection("organizations", OrganizationRecord)
     found = organizations.find({"active": True}, {"name": 1, "logo": 1, "order": 1})
@@ -80,7 +80,7 @@ def _active_organizations() -> list[OrganizationRecord]:
 def active_organizations(organization_ids: list[ObjectId]) -> dict[ObjectId, OrganizationRecord]:
     """The active ones of these organizations, by id, in their order."""
     wanted = set(organization_ids)
-    return {org["_id"]: org for org in _active_organizations() if org["_id"] in wanted}
+    return {org["_id"]: org for org in all_active_organizations() if org["_id"] in wanted}
 
 
 # --- each brand's credit products, leasing programs and installment plans ---------------------------

@@ -4,8 +4,12 @@ satisfies), answered from the partners and identity stores. Each function gives 
 
 from __future__ import annotations
 
+from data.caches import register_loader
 from domain.identity import store, tokens
-from domain.partners.store import find_active_partner
+from domain.partners.store import find_active_partner, load_active_partners
+
+# The gate asks for the caller's partner on every request: a SnapStart restore reads them all first.
+register_loader(load_active_partners)
 
 
 def partner_name(client_key: str) -> str | None:

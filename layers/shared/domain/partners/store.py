@@ -89,6 +89,24 @@ def find_active_partner(client_key: str) -> Partner | None:
     return partner
 
 
+def load_active_partners() -> None:
+    """Cache every active partner's key, and a rotated key within its grace period, as the gate's
+    lookups would (domain.identity.callers has a SnapStart restore run this, so the gate's first lookup
+    reads nothing). Partners are a few; at most half the cache is filled, the rest is left to lookups."""
+    lifetime = get_settings().partner_cache_seconds
+    if lifetime == 0:
+        return
+    now = clock.now()
+    expires = now + timedelta(seconds=lifetime)
+    found = _partners().find({"active": True}, {"name": 1, "previousKeyHash": 1, "previousKeyExpiresAt": 1})
+    for record in found.limit(MAX_CACHED_KEYS // 2):
+        partner = Partner(_id=record["_id"], name=str(record.get("name", "")))
+        _cache.put(record["_id"], partner, expires=expires, now=now)
+        previous, until = record.get("previousKeyHash"), record.get("previousKeyExpiresAt")
+        if previous and until is not None and until > now:
+            _cache.put(previous, partner, expires=min(expires, until), now=now)
+
+
 def register_partner(client_key: str, name: str, *, active: bool = True) -> None:
     get_db().partners.update_one(
         {"_id": hash_client_key(client_key)},
