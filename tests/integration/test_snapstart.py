@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from bson import ObjectId
 from pymongo import MongoClient
 from pymongo.database import Database
+from pymongo.errors import OperationFailure
 from snapshot_restore_py import get_after_restore, get_before_snapshot
 
-from core import ids
+from core import clock, ids
 from data import mongo
 from edge import snapstart
 from orders.app import app as orders_app
@@ -172,4 +174,114 @@ def test_a_restore_completes_when_the_database_does_not_answer(monkeypatch: pyte
 
     # Then the restore completes; the first request will meet the outage as any request does (503)
     assert not mongo.get_client().nodes
+    reset_process_state()
+
+
+def cache_for_a_minute(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Partner keys and reference data cached as deployed (the tests' default is no caching)."""
+    from core.settings import reset_settings
+
+    monkeypatch.setenv("PARTNER_CACHE_SECONDS", "60")
+    monkeypatch.setenv("REFERENCE_CACHE_SECONDS", "60")
+    reset_settings()
+
+
+def test_a_restored_instance_has_read_the_partner_keys_and_its_reference_data_before_its_first_request(
+    db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+):
+    from domain.catalog.store import all_brands
+    from domain.partners.store import find_active_partner, hash_client_key
+    from local.seed.core import DEMO_PARTNER_KEY
+
+    # Given caching as deployed, a brand, a partner whose key was rotated an hour ago with a day's grace,
+    # one whose previous key's grace is over, and a function whose routes read brands (orders.app)
+    cache_for_a_minute(monkeypatch)
+    now = clock.now()
+    db.brands.insert_one({"_id": ObjectId(), "name": "Chevrolet", "order": 1})
+    for name, previous_until in (("Rotated", now + timedelta(days=1)), ("Expired", now - timedelta(hours=1))):
+        db.partners.insert_one(
+            {
+                "_id": hash_client_key(f"{name}-new-key"),
+                "name": name,
+                "active": True,
+                "createdAt": now,
+                "previousKeyHash": hash_client_key(f"{name}-old-key"),
+                "previousKeyExpiresAt": previous_until,
+            }
+        )
+
+    # When the instance is restored, and then an operator disables every partner and removes the brands
+    run_after_restore()
+    restored = mongo.get_db()  # the restore closed the client `db` was read through
+    restored.partners.update_many({}, {"$set": {"active": False}})
+    restored.brands.delete_many({})
+
+    # Then its first requests find what the restore read (until the caches' lifetime ends), a previous
+    # key only within its grace period
+    assert find_active_partner(DEMO_PARTNER_KEY) is not None
+    assert find_active_partner("Rotated-new-key") is not None
+    assert find_active_partner("Rotated-old-key") is not None
+    assert find_active_partner("Expired-old-key") is None
+    assert [brand["name"] for brand in all_brands().values()] == ["Chevrolet"]
+
+
+def test_a_cache_that_cannot_be_read_after_a_restore_is_logged_and_the_restore_completes(
+    db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+):
+    from data import caches
+    from domain.catalog.store import all_brands
+    from domain.partners import store as partners
+
+    # Given caching as deployed, a brand, and a partners collection that cannot be read
+    cache_for_a_minute(monkeypatch)
+    db.brands.insert_one({"_id": ObjectId(), "name": "Chevrolet", "order": 1})
+
+    def unreadable() -> Any:
+        raise OperationFailure("not authorized on partners")
+
+    monkeypatch.setattr(partners, "_partners", unreadable)
+    logged: list[str] = []
+    monkeypatch.setattr(caches.logger, "exception", lambda message, **kwargs: logged.append(message))
+
+    # When the instance is restored
+    run_after_restore()
+
+    # Then the restore completed: the failure is logged, and the other caches were read
+    mongo.get_db().brands.delete_many({})
+    assert [brand["name"] for brand in all_brands().values()] == ["Chevrolet"]
+    assert logged == ["cache not loaded"]
+
+
+def test_every_function_is_warmed_through_its_resolver_without_a_database(monkeypatch: pytest.MonkeyPatch):
+    from aws_lambda_powertools.utilities.typing import LambdaContext
+
+    from auth.app import app as auth_app
+    from catalog.app import app as catalog_app
+    from dictionaries.app import app as dictionaries_app
+    from payments.app import app as payments_app
+    from saved_cars.app import app as saved_cars_app
+    from transactions.app import app as transactions_app
+
+    # Given processes that know no database and no secret (nothing of either goes into a snapshot)
+    for name in ("MONGODB_URI", "MONGODB_URI_SECRET_ID", "JWT_SECRET", "JWT_SECRET_ARN"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("STAGE", "staging")
+    reset_process_state()
+
+    def no_database() -> Any:
+        raise AssertionError("a database client before the snapshot")
+
+    monkeypatch.setattr(mongo, "get_client", no_database)
+    apps = [auth_app, catalog_app, dictionaries_app, orders_app, payments_app, saved_cars_app, transactions_app]
+
+    # When each function's before-snapshot hook runs
+    for app in apps:
+        run_before_snapshot(app)
+
+    # Then none asked for a database client; each served the request for a path no route has (404: no
+    # handler ran), and its handlers' annotations are the types Powertools reads on a route's first call
+    for app in apps:
+        assert app.resolve(snapstart.unrouted_event(), LambdaContext())["statusCode"] == 404
+        for handler in snapstart.route_handlers(app):
+            assert not any(isinstance(hint, str) for hint in handler.__annotations__.values()), handler
     reset_process_state()

@@ -50,3 +50,13 @@ def test_the_outbox_publisher_loads_no_response_models() -> None:
     # writes events as JSON (about a tenth of its cold start when it did)
     unneeded = ("core.models", "edge.responses", "aws_lambda_powertools.event_handler.openapi.params")
     assert [name for name in unneeded if name in loaded] == []
+
+
+@pytest.mark.parametrize("module", ["auth.app", "catalog.app", "dictionaries.app", "payments.app", "saved_cars.app"])
+def test_a_function_that_writes_no_event_does_not_load_the_outbox_destinations(module: str) -> None:
+    # Given a fresh interpreter with the import roots Lambda gives a function
+    # When it imports the handler module of a function that never writes an event
+    loaded = modules_loaded_by_importing(module)
+
+    # Then the outbox's destinations are not loaded: they are imported with the first delivery
+    assert [name for name in ("data.events", "data.webhook_queue") if name in loaded] == []

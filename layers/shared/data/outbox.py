@@ -19,7 +19,9 @@ order, one at a time, even with several publishers running. (EventBridge itself 
 consumers that care sort by `detail.sequence`.)
 
 Destinations: every entry goes to the bus; an entry with a partner webhook (`Webhook`) also goes to the
-partner webhook queue (`data.webhook_queue`), in the same sequence order. An entry is SENT when every
+partner webhook queue (`data.webhook_queue`), in the same sequence order. Both are imported with the
+first delivery: most functions never write an event (SnapStart's before-snapshot hook imports them for
+those that do, edge.snapstart). An entry is SENT when every
 destination took it; one that took it already is remembered (`deliveredTo`) and not given it again.
 
 Duplicates: the entry id is the event's `detail.eventId`. A publisher that dies after EventBridge
@@ -34,15 +36,17 @@ from collections.abc import Collection
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pymongo.client_session import ClientSession
 
 from core import clock, ids
 from core.observability import logger
 from core.serialization import to_json
-from data import events, webhook_queue
 from data.mongo import Index, get_db
+
+if TYPE_CHECKING:
+    from data import events, webhook_queue
 
 COLLECTION = "outbox"
 PENDING = "PENDING"
@@ -134,6 +138,8 @@ class PublishResult:
 def publish_pending(*, aggregates: Collection[str] | None = None, limit: int = 1000) -> PublishResult:
     """Deliver pending entries (of `aggregates`, or all), oldest aggregates first, each aggregate's in
     sequence order; stops after `limit` deliveries or when nothing more can be delivered now."""
+    from data import events
+
     delivered = failed = 0
     lease_id = uuid.uuid4().hex
     held_back: set[str] = set()  # aggregates whose next event was refused in this run: the rest waits
@@ -221,6 +227,8 @@ def _destinations(entry: dict[str, Any]) -> set[str]:
 
 def _deliver(entries: list[dict[str, Any]]) -> list[set[str]]:
     """Give each entry to the destinations that have not taken it yet; for each, those that now have."""
+    from data import events, webhook_queue
+
     taken = [set(entry.get("deliveredTo") or ()) for entry in entries]
     to_bus = [index for index, entry in enumerate(entries) if BUS not in taken[index]]
     for index, ok in zip(to_bus, events.deliver([_event(entries[i]) for i in to_bus]), strict=True):
@@ -234,6 +242,8 @@ def _deliver(entries: list[dict[str, Any]]) -> list[set[str]]:
 
 
 def _queued(entry: dict[str, Any]) -> webhook_queue.QueuedWebhook:
+    from data import webhook_queue
+
     webhook = entry["webhook"]
     return webhook_queue.QueuedWebhook(
         event_id=str(entry["_id"]), partner=webhook["partner"], group=webhook["group"], body=webhook["body"]
@@ -241,6 +251,8 @@ def _queued(entry: dict[str, Any]) -> webhook_queue.QueuedWebhook:
 
 
 def _event(entry: dict[str, Any]) -> events.Event:
+    from data import events
+
     return events.Event(
         id=str(entry["_id"]), detail_type=entry["detailType"], detail=entry["detail"], time=entry["createdAt"]
     )

@@ -5,12 +5,12 @@ later instance from that snapshot, possibly days later and many at once. So:
 
 - before the snapshot, do once what every instance would otherwise do on its first request and is the
   same everywhere: read the settings, import what the first AWS call imports (boto3 and the Powertools
-  parameters utility that fetches the secrets), build the validation models of every route, the
-  validators of every model and the body budget of every route (edge.json_budget), evaluate the route
-  handlers' annotations (Powertools reads them on each route's first call), and serve one request
-  through the resolver for a path no route has: it passes the validation middlewares and the adapter
-  every route passes (Powertools inspects each on its first call) and our not-found answer. No route's
-  handler runs: every one reads MongoDB;
+  parameters utility that fetches the secrets) and the outbox's destinations, build the validation
+  models of every route, the validators of every model and the body budget of every route
+  (edge.json_budget), evaluate the route handlers' annotations (Powertools reads them on each route's
+  first call), and serve one request through the resolver for a path no route has: it passes the
+  validation middlewares and the adapter every route passes (Powertools inspects each on its first
+  call) and our not-found answer. No route's handler runs: every one reads MongoDB;
 - after a restore, forget what belongs to the process that was snapshotted (the MongoDB and
   EventBridge clients with their sockets, cached secrets that may have rotated, every per-process cache
   registered in `data.caches`, such as the partner keys) and draw again what must differ between
@@ -61,6 +61,8 @@ def warm(app: Resolver) -> None:
     budget, the handlers' annotations, and one request through the resolver that no route serves."""
     get_settings()
     from aws_lambda_powertools.utilities import parameters  # noqa: F401 (imports boto3 with it)
+
+    from data import events, webhook_queue  # noqa: F401 (the outbox's destinations, imported on first delivery)
 
     # Building the OpenAPI document resolves each route's parameters, body and response models, which
     # request validation then reuses.

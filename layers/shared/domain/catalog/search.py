@@ -13,6 +13,7 @@ catalog import, and `python -m ops indexes` for documents written before it.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -29,44 +30,50 @@ CYRILLIC = {
     "ў": "o", "қ": "k", "ғ": "g", "ҳ": "h",
 }  # fmt: skip
 # Latin spellings brought to one, in this order (after transliteration, so they fold Cyrillic too).
-LATIN_FOLDS = [
-    (re.compile(pattern), replacement)
-    for pattern, replacement in (
-        ("dj", "j"),
-        ("ph", "f"),
-        ("ch", "sh"),
-        ("ck", "k"),
-        ("c(?=[eiy])", "s"),
-        ("g(?=[ei])", "j"),
-        ("c", "k"),
-        ("x", "ks"),
-        ("q", "k"),
-        ("w", "v"),
-        ("y", "i"),
-        ("kh", "h"),
-        ("ts", "s"),
-        (r"(.)\1+", r"\1"),
-    )
-]
+LATIN_FOLDS = (
+    ("dj", "j"),
+    ("ph", "f"),
+    ("ch", "sh"),
+    ("ck", "k"),
+    ("c(?=[eiy])", "s"),
+    ("g(?=[ei])", "j"),
+    ("c", "k"),
+    ("x", "ks"),
+    ("q", "k"),
+    ("w", "v"),
+    ("y", "i"),
+    ("kh", "h"),
+    ("ts", "s"),
+    (r"(.)\1+", r"\1"),
+)
 # Uzbek Latin's oʻ and gʻ, and the apostrophes typed for them, are letters' marks, not word breaks.
-APOSTROPHES = re.compile(r"['`ʻʼ‘’]")
-WORD = re.compile(r"[a-z0-9]+")
+APOSTROPHES = r"['`ʻʼ‘’]"
+WORD = r"[a-z0-9]+"
 _TRANSLITERATION = str.maketrans(CYRILLIC)
+
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], list[tuple[re.Pattern[str], str]]]:
+    """The compiled apostrophes, word and folds, on first use: most functions that import the catalog's
+    store never search (compiling them all costs about a millisecond)."""
+    folds = [(re.compile(pattern), replacement) for pattern, replacement in LATIN_FOLDS]
+    return re.compile(APOSTROPHES), re.compile(WORD), folds
 
 
 def fold(text: str) -> str:
     """The text in the one spelling names and terms are compared in."""
-    lowered = APOSTROPHES.sub("", unicodedata.normalize("NFKC", text).casefold())
+    apostrophes, _, folds = _patterns()
+    lowered = apostrophes.sub("", unicodedata.normalize("NFKC", text).casefold())
     latin = "".join(char for char in unicodedata.normalize("NFKD", lowered.translate(_TRANSLITERATION))
                     if not unicodedata.combining(char))  # fmt: skip
-    for pattern, replacement in LATIN_FOLDS:
+    for pattern, replacement in folds:
         latin = pattern.sub(replacement, latin)
     return latin
 
 
 def words(text: str) -> list[str]:
     """The folded words of a name or a search term, each cut to MAX_PREFIX letters."""
-    return [word[:MAX_PREFIX] for word in WORD.findall(fold(text))]
+    return [word[:MAX_PREFIX] for word in _patterns()[1].findall(fold(text))]
 
 
 def search_prefixes(names: Iterable[str]) -> list[str]:
