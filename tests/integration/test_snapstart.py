@@ -228,7 +228,7 @@ def test_a_restored_instance_has_read_the_partner_keys_and_its_reference_data_be
 def test_a_cache_that_cannot_be_read_after_a_restore_is_logged_and_the_restore_completes(
     db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
 ):
-    from data import caches
+    from core.observability import logger
     from domain.catalog.store import all_brands
     from domain.partners import store as partners
 
@@ -241,7 +241,7 @@ def test_a_cache_that_cannot_be_read_after_a_restore_is_logged_and_the_restore_c
 
     monkeypatch.setattr(partners, "_partners", unreadable)
     logged: list[str] = []
-    monkeypatch.setattr(caches.logger, "exception", lambda message, **kwargs: logged.append(message))
+    monkeypatch.setattr(logger, "exception", lambda message, **kwargs: logged.append(message))
 
     # When the instance is restored
     run_after_restore()
