@@ -141,7 +141,7 @@ def body_text(body: Any) -> str:
     """The JSON text of an answer's body. Powertools hands over what its response validation dumped in
     JSON mode (strings, numbers, lists, dicts), which pydantic-core writes in half the instructions of the
     standard library's encoder on an answer of a few kilobytes; as UTF-8, where Powertools' default
-    escaped Cyrillic and Uzbek text as \\uXXXX, making answers up to six times larger."""
+    wrote each Cyrillic letter as a six-character \\u escape, making answers up to three times larger."""
     return pydantic_core.to_json(body, fallback=json_default).decode()
 
 
