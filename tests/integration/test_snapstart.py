@@ -215,7 +215,6 @@ def test_a_restored_instance_has_read_the_partner_keys_and_its_reference_data_be
 def test_a_cache_that_cannot_be_read_after_a_restore_is_logged_and_the_restore_completes(
     db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
 ):
-    from data import caches
     from domain.catalog.store import all_brands
     from domain.partners import store as partners
 
@@ -228,7 +227,7 @@ def test_a_cache_that_cannot_be_read_after_a_restore_is_logged_and_the_restore_c
 
     monkeypatch.setattr(partners, "_partners", unreadable)
     logged: list[str] = []
-    monkeypatch.setattr(caches.logger, "exception", lambda message, **kwargs: logged.append(message))
+    monkeypatch.setattr(snapstart.logger, "error", lambda message, **kwargs: logged.append(kwargs["extra"]["loader"]))
 
     # When the instance is restored
     run_after_restore()
@@ -236,7 +235,7 @@ def test_a_cache_that_cannot_be_read_after_a_restore_is_logged_and_the_restore_c
     # Then the restore completed: the failure is logged, and the other caches were read
     mongo.get_db().brands.delete_many({})
     assert [brand["name"] for brand in all_brands().values()] == ["Chevrolet"]
-    assert logged == ["cache not loaded"]
+    assert logged == ["load_active_partners"]
 
 
 def test_every_function_is_warmed_through_its_resolver_without_a_database(monkeypatch: pytest.MonkeyPatch):
