@@ -79,19 +79,6 @@ def test_warming_builds_every_model_validator_a_request_would_build():
     assert [model.__name__ for model in models if not model.__pydantic_complete__] == []
 
 
-def test_warming_derives_the_body_budget_of_every_route_that_takes_a_body():
-    # Given a function whose routes derive their body budgets on first use, none derived yet
-    taking = [declared for declared in orders_app.declarations.values() if declared.takes_body]
-    for declared in taking:
-        vars(declared).pop("body_budget", None)
-    # When the before-snapshot hooks run
-    run_before_snapshot(orders_app)
-
-    # Then each route that takes a body holds its budget, so no restored instance derives one
-    assert {declared.path for declared in taking} >= {"/api/v1/orders", "/api/v1/orders/apply-promo-code"}
-    assert [declared.path for declared in taking if "body_budget" not in vars(declared)] == []
-
-
 def test_two_instances_restored_from_one_snapshot_mint_different_ids_and_reconnect(seeded: Database[dict[str, Any]]):
     # Given an initialized instance that warmed up, used its database and was snapshotted
     run_before_snapshot(orders_app)
@@ -228,7 +215,6 @@ def test_a_restored_instance_has_read_the_partner_keys_and_its_reference_data_be
 def test_a_cache_that_cannot_be_read_after_a_restore_is_logged_and_the_restore_completes(
     db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
 ):
-    from core.observability import logger
     from domain.catalog.store import all_brands
     from domain.partners import store as partners
 
@@ -241,7 +227,7 @@ def test_a_cache_that_cannot_be_read_after_a_restore_is_logged_and_the_restore_c
 
     monkeypatch.setattr(partners, "_partners", unreadable)
     logged: list[str] = []
-    monkeypatch.setattr(logger, "exception", lambda message, **kwargs: logged.append(message))
+    monkeypatch.setattr(snapstart.logger, "error", lambda message, **kwargs: logged.append(kwargs["extra"]["loader"]))
 
     # When the instance is restored
     run_after_restore()
@@ -249,7 +235,7 @@ def test_a_cache_that_cannot_be_read_after_a_restore_is_logged_and_the_restore_c
     # Then the restore completed: the failure is logged, and the other caches were read
     mongo.get_db().brands.delete_many({})
     assert [brand["name"] for brand in all_brands().values()] == ["Chevrolet"]
-    assert logged == ["cache not loaded"]
+    assert logged == ["load_active_partners"]
 
 
 def test_every_function_is_warmed_through_its_resolver_without_a_database(monkeypatch: pytest.MonkeyPatch):

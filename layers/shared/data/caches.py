@@ -40,20 +40,18 @@ def register_loader(load: Callable[[], object]) -> None:
             _loaders.append(load)
 
 
-def load_caches() -> None:
-    """Run every registered loader. One that fails is logged and the others go on: what it did not
-    load, the first request that needs it reads. Never raises."""
+def load_caches() -> list[tuple[str, Exception]]:
+    """Run every registered loader; those that failed, by name, with what they raised. The others go
+    on: what a failed one did not load, the first request that needs it reads. Never raises."""
     with _lock:
         loaders = list(_loaders)
+    failed = []
     for load in loaders:
         try:
             load()
-        except Exception:
-            # Imported here: this module is imported early (local, ops, the tests) and the metrics
-            # object that comes with the logger reads the stage when it is created.
-            from core.observability import logger
-
-            logger.exception("cache not loaded", extra={"loader": getattr(load, "__qualname__", repr(load))})
+        except Exception as error:
+            failed.append((getattr(load, "__qualname__", repr(load)), error))
+    return failed
 
 
 @dataclass(frozen=True)

@@ -132,7 +132,8 @@ def refresh() -> None:
         return
     # The caches just emptied, read again from the database now (what every request reads: the
     # active partners' keys, the reference data); a loader that fails is logged, never raised.
-    caches.load_caches()
+    for loader, error in caches.load_caches():
+        logger.error("cache not loaded after restore", extra={"loader": loader}, exc_info=error)
 
 
 def register(app: Resolver) -> None:
