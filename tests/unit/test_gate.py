@@ -12,6 +12,7 @@ import pytest
 from aws_lambda_powertools.event_handler import Response
 
 from core.errors import InvalidInput, NotAuthenticated
+from core.locale import parse_accept_language
 from core.models import ApiModel
 from edge import context, responses
 from edge.access import PUBLIC, parse_json_body
@@ -83,7 +84,8 @@ def callers() -> FakeCallers:
 
 
 def gate_or_refuse(app: ApiResolver, event: dict[str, Any]) -> dict[str, Any] | None:
-    return gate_event(app, event, request_headers(event))
+    headers = request_headers(event)
+    return gate_event(app, event, headers, parse_accept_language(headers.get("accept-language")))
 
 
 def refusal(result: dict[str, Any] | None) -> tuple[int, str]:

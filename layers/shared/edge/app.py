@@ -299,10 +299,11 @@ def _refusal(status: int, body: dict[str, Any], headers: dict[str, str] | None =
     }
 
 
-def gate_or_refuse(app: ApiResolver, event: dict[str, Any], headers: Mapping[str, str]) -> dict[str, Any] | None:
-    """Run the gate (`headers`: edge.headers.request_headers of the event); the response to send instead
-    of resolving the event, if it refuses."""
-    locale = parse_accept_language(headers.get("accept-language"))
+def gate_or_refuse(
+    app: ApiResolver, event: dict[str, Any], headers: Mapping[str, str], locale: Locale
+) -> dict[str, Any] | None:
+    """Run the gate (`headers`: edge.headers.request_headers of the event, `locale`: its language); the
+    response to send instead of resolving the event, if it refuses."""
     try:
         set_current(gate(app, event, headers, locale) or RequestContext(locale=locale))
     except AppError as refused:
@@ -337,7 +338,7 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
         set_current(RequestContext(locale=locale))
         rate_limit.start_request()
         event = dict(event)  # the gate leaves a base64 body decoded in it: the caller's dict stays as it was
-        response = gate_or_refuse(app, event, headers)
+        response = gate_or_refuse(app, event, headers, locale)
         added = {CONTENT_LANGUAGE: locale, **cors.response_headers(headers.get("origin"))}
         if response is None:
             outbox.start_request()
