@@ -34,10 +34,7 @@ MAX_BODY_BYTES = 10 * 1024 * 1024
 
 
 class DeclaresBody(Protocol):
-    """What the gate needs of a route's declaration (edge.app.RouteDeclaration) to check its body."""
-
-    @property
-    def takes_body(self) -> bool: ...
+    """What the gate needs of the declaration (edge.app.RouteDeclaration) of a route that takes a body."""
 
     @property
     def body_budget(self) -> json_budget.JsonBudget: ...
@@ -125,13 +122,11 @@ def refuse_unknown_query_parameters(event: Mapping[str, Any], declared: frozense
         )
 
 
-def require_json_body(event: Any, route: DeclaresBody | None) -> str | None:
+def require_json_body(event: Any, route: DeclaresBody) -> str:
     """The text of the body of a route that takes one, checked: UTF-8 JSON (docs/INTERFACE.md) within the
     route's budget (edge.json_budget). Powertools would also parse forms (and fail on a malformed
     multipart), and fail on bytes that are not UTF-8, both as unexpected errors; and it would build every
     value of any JSON body before validating it. The resolver parses it (`parse_json_body`)."""
-    if route is None or not route.takes_body:
-        return None
     content_type = (event.headers.get("content-type") or "").strip().lower()
     if content_type and not content_type.startswith("application/json"):
         raise UnsupportedMediaType()

@@ -282,7 +282,7 @@ def gate(app: ApiResolver, event: dict[str, Any], headers: Mapping[str, str], lo
         if declared.takes_body:
             proxy_event = APIGatewayProxyEvent(event)
             text = require_json_body(proxy_event, declared)
-            if text is not None and proxy_event.is_base64_encoded:
+            if proxy_event.is_base64_encoded:
                 # Decoded once: the resolver reads the text the gate checked instead of decoding up to 10 MB again.
                 event.update(body=text, isBase64Encoded=False)
     return caller
