@@ -189,5 +189,5 @@ def calculate(
         bank=organization_ref(deal.bank, locale),
         incomeType=localize(deal.chosen["incomeTypes"]["name"], locale),
         modificationId=deal.modification["_id"],
-        schedule=schedule_rows().validate_python([row.as_dict() for row in deal.quote.schedule.rows]),
+        schedule=schedule_rows(deal.quote.schedule),
     )

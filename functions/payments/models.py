@@ -10,7 +10,7 @@ from pydantic import Field, TypeAdapter
 
 from core.models import ApiModel, Id, Organization, Sums, Timestamp
 from domain.catalog.payment_types import PaymentType
-from domain.financing.credit_math import RefundType
+from domain.financing.credit_math import LeasingQuote, RefundType, Schedule
 
 # The figures' models live with the calculations in the layer (orders answer them too).
 from domain.financing.models import CreditFigures, InstallmentCell, LeasingCalculation, Percent
@@ -106,13 +106,25 @@ class LeasingScheduleRow(ScheduleRow):
 # A whole schedule validated in one call: a constructor call per month cost 60 % more on a 60-month
 # schedule. Built on first use, as the models are (`defer_build`).
 @cache
-def schedule_rows() -> TypeAdapter[list[ScheduleRow]]:
+def _credit_rows() -> TypeAdapter[list[ScheduleRow]]:
     return TypeAdapter(list[ScheduleRow])
 
 
 @cache
-def leasing_schedule_rows() -> TypeAdapter[list[LeasingScheduleRow]]:
+def _leasing_rows() -> TypeAdapter[list[LeasingScheduleRow]]:
     return TypeAdapter(list[LeasingScheduleRow])
+
+
+def schedule_rows(schedule: Schedule) -> list[ScheduleRow]:
+    """A credit's month-by-month rows as the API answers them."""
+    return _credit_rows().validate_python([row.as_dict() for row in schedule.rows])
+
+
+def leasing_schedule_rows(quote: LeasingQuote) -> list[LeasingScheduleRow]:
+    """A leasing's month-by-month rows, its monthly fee in each payment."""
+    fee = quote.monthly_fee
+    rows = [{**row.as_dict(), "payment": row.payment + fee, "fee": fee} for row in quote.schedule.rows]
+    return _leasing_rows().validate_python(rows)
 
 
 class CreditCalculation(CreditFigures):

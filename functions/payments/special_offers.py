@@ -111,10 +111,8 @@ def _schedule_rows(quote: CreditQuote | LeasingQuote) -> list[ScheduleRow] | lis
     """The quote's month-by-month rows: built only for the route that answers them (the list of offers
     shows the figures alone)."""
     if isinstance(quote, CreditQuote):
-        return schedule_rows().validate_python([row.as_dict() for row in quote.schedule.rows])
-    fee = quote.monthly_fee
-    rows = [{**row.as_dict(), "payment": row.payment + fee, "fee": fee} for row in quote.schedule.rows]
-    return leasing_schedule_rows().validate_python(rows)
+        return schedule_rows(quote.schedule)
+    return leasing_schedule_rows(quote)
 
 
 def graph(
