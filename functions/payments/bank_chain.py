@@ -115,13 +115,7 @@ def _offer_item(
 
 def _node(depth: int, node_id: str, what: str) -> Any:
     """A node of some active product's tree, found by its id alone (each step gets only that id)."""
-    wanted = ObjectId(node_id)
-    path = ".".join(LEVELS[: depth + 1]) + "._id"
-    product = store.product_holding(path, wanted)
-    nodes: list[Any] = [product] if product else []
-    for level in LEVELS[: depth + 1]:
-        nodes = [item for node in nodes for item in node.get(level, [])]
-    found = next((node for node in nodes if node["_id"] == wanted), None)
+    found = store.credit_tree_node(LEVELS[: depth + 1], ObjectId(node_id))
     if found is None:
         raise NotFound("FINANCING_STEP_NOT_FOUND", step=what)
     return found

@@ -12,8 +12,9 @@ every active credit product for every modification of its brand's cars (the seed
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from bson import ObjectId
 from pymongo.client_session import ClientSession
@@ -140,9 +141,15 @@ def serving(payment_type: PaymentType, brand_id: ObjectId) -> list[ObjectId]:
     return brand_financing(brand_id).organization_ids(payment_type)
 
 
-def product_holding(path: str, node_id: ObjectId) -> CreditProductRecord | None:
-    """The active credit product with a node of this id at `path` (e.g. `incomeTypes._id`), its tree only."""
-    return _credit_products().find_one({path: node_id, "active": True}, {path.split(".", maxsplit=1)[0]: 1})
+def credit_tree_node(levels: Sequence[str], node_id: ObjectId) -> Any:
+    """The node with this id at `levels` of an active credit product's tree (e.g. incomeTypes,
+    initialPayments: an initial payment), or None. The server unwinds the tree down to the node and sends
+    it alone: reading the product's whole tree cost more than twice the round trip."""
+    path = ".".join(levels)
+    pipeline: list[Document] = [{"$match": {f"{path}._id": node_id, "active": True}}, {"$limit": 1}]
+    pipeline += [{"$unwind": "$" + ".".join(levels[: depth + 1])} for depth in range(len(levels))]
+    pipeline += [{"$match": {f"{path}._id": node_id}}, {"$replaceWith": "$" + path}]
+    return next(_credit_products().aggregate(pipeline), None)
 
 
 def find_leasing_program(program_id: str) -> LeasingProgramRecord | None:
