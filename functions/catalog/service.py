@@ -125,11 +125,15 @@ def _options(docs: list[OptionRecord], locale: Locale) -> Page[Option]:
     return Page[Option](items=options, total=len(options))
 
 
+@reference_data
 def body_types(*, locale: Locale) -> Page[Option]:
+    """Rendered once per locale and reference-data lifetime, as every_brand. Shared: never changed."""
     return _options(store.body_types(), locale)
 
 
+@reference_data
 def powertrains(*, locale: Locale) -> Page[Option]:
+    """Rendered once per locale and reference-data lifetime, as every_brand. Shared: never changed."""
     return _options(store.powertrains(), locale)
 
 
@@ -144,7 +148,7 @@ def _reference_filters(locale: Locale) -> AllFilters:
     """filters/all but its price range (never cached), rendered once per locale and lifetime."""
     return AllFilters(
         brands=every_brand(locale),
-        bodyTypes=_options(store.body_types(), locale),
-        powertrains=_options(store.powertrains(), locale),
+        bodyTypes=body_types(locale=locale),
+        powertrains=powertrains(locale=locale),
         price=PriceRange(min=0, max=0),
     )
