@@ -14,15 +14,14 @@ import os
 import secrets
 import threading
 import time
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bson import ObjectId
 
 _COUNTER_MAX = 0xFFFFFF
 
 
-@dataclass(frozen=True)
-class IdState:
+class IdState(NamedTuple):
     """What makes this process's ids unique: the pid it was drawn in, random bytes, the next count."""
 
     pid: int

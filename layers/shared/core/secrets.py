@@ -6,8 +6,7 @@ import hashlib
 import hmac
 import json
 import time
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from core.errors import Unavailable
 from core.settings import LOCAL_JWT_SECRET, LOCAL_WEBHOOK_SIGNING_KEY, get_settings
@@ -28,8 +27,7 @@ def _from_secrets_manager(arn: str, *, force_fetch: bool = False) -> str:
     return value
 
 
-@dataclass(frozen=True)
-class SigningKey:
+class SigningKey(NamedTuple):
     """A token signing key and its id, the `kid` of the tokens it signs: derived from the key (so nothing
     is stored beside it) and telling nothing about it."""
 

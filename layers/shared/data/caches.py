@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 _lock = threading.Lock()
 _clears: list[Callable[[], None]] = []
@@ -54,8 +54,7 @@ def load_caches() -> list[tuple[str, Exception]]:
     return failed
 
 
-@dataclass(frozen=True)
-class Entry[V]:
+class Entry[V](NamedTuple):
     expires: datetime
     value: V
 

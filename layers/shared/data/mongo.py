@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from bson.min_key import MinKey
 from pymongo import MongoClient
@@ -118,8 +118,7 @@ def reset_client(*, event_listeners: Sequence[CommandListener] = ()) -> None:
 COUNT_AHEAD = 1000
 
 
-@dataclass(frozen=True)
-class FoundPage[R]:
+class FoundPage[R](NamedTuple):
     """One page of matches and how many match: exactly, or at least `total` when `exact` is false."""
 
     items: list[R]

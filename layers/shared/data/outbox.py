@@ -34,9 +34,8 @@ from __future__ import annotations
 import uuid
 from collections.abc import Collection
 from contextvars import ContextVar
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pymongo.client_session import ClientSession
 
@@ -66,8 +65,7 @@ INDEXES = [
 _touched: ContextVar[frozenset[str]] = ContextVar("outbox_touched", default=frozenset())
 
 
-@dataclass(frozen=True)
-class Webhook:
+class Webhook(NamedTuple):
     """What a partner's endpoint receives for an event: `payload` (the outbox adds `eventId` and
     `sequence`), ordered within `group`."""
 
@@ -129,8 +127,7 @@ def flush() -> int:
         return 0
 
 
-@dataclass(frozen=True)
-class PublishResult:
+class PublishResult(NamedTuple):
     delivered: int
     failed: int
 

@@ -7,8 +7,8 @@ as `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (IETF draft Ra
 from __future__ import annotations
 
 from contextvars import ContextVar
-from dataclasses import dataclass
 from datetime import timedelta
+from typing import NamedTuple
 
 from core import clock
 from core.errors import TooManyAttempts
@@ -17,8 +17,7 @@ from data.mongo import Index, get_db
 INDEXES = [Index("rate_limits", [("expiresAt", 1)], "rate_limits_ttl", {"expireAfterSeconds": 0})]
 
 
-@dataclass(frozen=True)
-class Quota:
+class Quota(NamedTuple):
     limit: int
     remaining: int
     reset_seconds: int  # until the window ends

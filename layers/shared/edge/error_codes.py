@@ -10,9 +10,8 @@ Codes never change meaning and are never reused; messages may be reworded.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from string import Formatter
-from typing import Any
+from typing import Any, NamedTuple
 
 from core.errors import (
     AppError,
@@ -29,8 +28,7 @@ from core.locale import Locale
 from edge.errors import BodyTooLarge, UnsupportedMediaType, status_of_kind
 
 
-@dataclass(frozen=True)
-class ErrorCode:
+class ErrorCode(NamedTuple):
     kind: type[AppError]
     action: str  # what the client app should do
     en: str

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bson import ObjectId
 
@@ -11,8 +11,7 @@ from domain.catalog import store
 from domain.catalog.records import CarRecord, ColorRecord, ModificationRecord
 
 
-@dataclass(frozen=True)
-class ChosenCar:
+class ChosenCar(NamedTuple):
     """A car with the modification and color a client chose of it."""
 
     car: CarRecord

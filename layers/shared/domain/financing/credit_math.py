@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from functools import cached_property
+from typing import NamedTuple
 
 BASIS_POINTS = 10_000  # 100 % in basis points
 MONTHS_PER_YEAR = 12
@@ -67,8 +68,7 @@ def annuity_payment(loan: int, annual_rate_bp: int, months: int, residual: int =
     return (loan - residual * discount) * i / (1 - discount)
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     month: int
     payment: int
     principal: int
@@ -170,8 +170,7 @@ def _check(loan: int, annual_rate_bp: int, months: int, residual: int) -> None:
         raise ValueError("the loan and residual must satisfy 0 <= residual <= loan")
 
 
-@dataclass(frozen=True)
-class CreditQuote:
+class CreditQuote(NamedTuple):
     price: int
     initial_payment: int
     schedule: Schedule
@@ -189,8 +188,7 @@ def credit_quote(
     return CreditQuote(price, initial_payment, schedule(price - initial_payment, annual_rate_bp, months, refund_type))
 
 
-@dataclass(frozen=True)
-class LeasingTerms:
+class LeasingTerms(NamedTuple):
     """A leasing program's terms for one choice of initial payment and term.
 
     The lessor adds `markup_bp` to the amount it finances (price - initial payment), charges the rate
@@ -208,8 +206,7 @@ class LeasingTerms:
     buyout_bp: int = 0
 
 
-@dataclass(frozen=True)
-class LeasingQuote:
+class LeasingQuote(NamedTuple):
     price: int
     initial_payment: int
     markup: int
@@ -252,8 +249,7 @@ def leasing_quote(price: int, terms: LeasingTerms) -> LeasingQuote:
     )
 
 
-@dataclass(frozen=True)
-class InstallmentQuote:
+class InstallmentQuote(NamedTuple):
     initial_percent: int
     months: int
     markup_bp: int

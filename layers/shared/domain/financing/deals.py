@@ -14,8 +14,7 @@ figures what the API shows of a quote (`domain.financing.models`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from bson import ObjectId
 
@@ -68,8 +67,7 @@ def child(node: Any, level: str, child_id: ObjectId) -> Any:
 # --- bank credit ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class CreditDeal:
+class CreditDeal(NamedTuple):
     offer: BankOfferRecord
     product: CreditProductRecord
     bank: OrganizationRecord
@@ -145,8 +143,7 @@ def credit_deal(
 # --- leasing ----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class LeasingDeal:
+class LeasingDeal(NamedTuple):
     program: LeasingProgramRecord
     company: OrganizationRecord
     car: CarRecord
@@ -216,8 +213,7 @@ def leasing_deal(
 # --- installment ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class InstallmentDeal:
+class InstallmentDeal(NamedTuple):
     plan: InstallmentPlanRecord
     provider: OrganizationRecord
     car: CarRecord

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from bson import ObjectId
 from pymongo.client_session import ClientSession
@@ -95,8 +94,7 @@ SOURCES = {
 ORDER = ("order", "_id")
 
 
-@dataclass(frozen=True)
-class BrandFinancing:
+class BrandFinancing(NamedTuple):
     """A brand's active credit products, leasing programs and installment plans (programs and plans in
     their order)."""
 

@@ -12,9 +12,8 @@ same client does so within a short grace window (see `consume_refresh`).
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import jwt
 from bson import ObjectId
@@ -39,8 +38,7 @@ CLOCK_SKEW_SECONDS = 30
 VERIFIED_ACCESS_SECONDS = 60
 
 
-@dataclass(frozen=True)
-class Claims:
+class Claims(NamedTuple):
     sub: str
     typ: TokenType
     jti: str
@@ -48,8 +46,7 @@ class Claims:
     exp: datetime
 
 
-@dataclass(frozen=True)
-class TokenPair:
+class TokenPair(NamedTuple):
     access_token: str
     refresh_token: str
 

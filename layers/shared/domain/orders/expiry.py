@@ -10,9 +10,8 @@ whose card payment is being charged at that moment; the next run looks at it aga
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from bson import ObjectId
 
@@ -25,8 +24,7 @@ from domain.orders.lifecycle import Status
 BATCH = 200
 
 
-@dataclass(frozen=True)
-class Expired:
+class Expired(NamedTuple):
     """An order that was cancelled for not being paid in time."""
 
     order_id: ObjectId

@@ -8,8 +8,7 @@ the bank's loan, the lessor's financing or the installments.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
@@ -23,8 +22,7 @@ from domain.orders.purchase import Purchase
 from domain.orders.requests import CreditRequest, FinancingRequest, InstallmentRequest, LeasingRequest, OrderRequest
 
 
-@dataclass(frozen=True)
-class FinancedDeal:
+class FinancedDeal(NamedTuple):
     """A financed order's deal: who finances it, the chosen offer, the choices and their figures."""
 
     payment_type: PaymentType

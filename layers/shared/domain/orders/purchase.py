@@ -8,7 +8,7 @@ refresh and retry (price changed, payment type withdrawn, out of stock), with th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bson import ObjectId
 
@@ -23,8 +23,7 @@ from domain.orders.lifecycle import OutOfStock
 from domain.orders.requests import OrderRequest
 
 
-@dataclass(frozen=True)
-class Purchase:
+class Purchase(NamedTuple):
     """What an order buys, as the catalog has it now."""
 
     car: CarRecord

@@ -21,9 +21,8 @@ import hmac
 import ipaddress
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from core import clock
@@ -91,8 +90,7 @@ def signature_header(secrets_: list[str], timestamp: int, body: bytes) -> str:
     return ",".join([f"t={timestamp}", *(f"v1={signature(secret, timestamp, body)}" for secret in secrets_)])
 
 
-@dataclass(frozen=True)
-class Registration:
+class Registration(NamedTuple):
     endpoint: WebhookEndpoint
     secret: str | None  # shown once: only when the endpoint is new (or its secret rotated)
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import math
 import uuid
-from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from aws_lambda_powertools.metrics import MetricUnit
 from bson import ObjectId
@@ -72,8 +72,7 @@ REFUSED_PAYMENTS = {
 }
 
 
-@dataclass(frozen=True)
-class ConfirmedPayment:
+class ConfirmedPayment(NamedTuple):
     """A confirmed transaction and the order it was recorded on, as they stand after the payment."""
 
     transaction_id: int
@@ -87,8 +86,7 @@ class ConfirmedPayment:
     card_type: str
 
 
-@dataclass(frozen=True)
-class HistoryEntry:
+class HistoryEntry(NamedTuple):
     """One card transaction of an order, with the status the caller sees."""
 
     transaction_id: int

@@ -13,9 +13,8 @@ API); `processor_factory` chooses one by PAYMENT_PROCESSOR.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 TIYIN_PER_SUM = 100
 
@@ -30,15 +29,13 @@ def to_tiyin(amount: int) -> int:
     return amount * TIYIN_PER_SUM
 
 
-@dataclass(frozen=True)
-class CardDetails:
+class CardDetails(NamedTuple):
     number: str  # 16 digits; lives only for the length of one request
     expiry_year: int
     expiry_month: int
 
 
-@dataclass(frozen=True)
-class ProcessorPayment:
+class ProcessorPayment(NamedTuple):
     """What we keep of a payment at the processor: its id, its card token (empty when the processor
     keeps none), and (sandbox only) the keyed hash of the code it sent."""
 
@@ -78,8 +75,7 @@ class PaymentState(StrEnum):
     CANCELLED = "CANCELLED"  # voided or refunded
 
 
-@dataclass(frozen=True)
-class PaymentStatus:
+class PaymentStatus(NamedTuple):
     state: PaymentState
     reason: str | None = None  # why it was declined: INSUFFICIENT_FUNDS, CARD_BLOCKED, CARD_DECLINED
 
