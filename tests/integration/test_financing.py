@@ -226,6 +226,17 @@ def test_a_step_refuses_an_id_that_is_not_of_its_previous_step(
     assert response.status_code == 404, response.text
 
 
+def test_a_step_of_a_withdrawn_product_is_not_found(api: ApiClient, db: Db, product: dict[str, Any]) -> None:
+    # Given a credit product its bank has withdrawn, and a client holding the id of one of its initial payments
+    initial_payment_id = chain_ids(product)["initialPaymentId"]
+    db.credit_products.update_one({"_id": product["_id"]}, {"$set": {"active": False}})
+    # When the client asks for that initial payment's loan terms
+    response = api.get(f"{BANKS}/loan-terms", params={"initialPaymentId": initial_payment_id})
+    # Then the step is not found, and says which one
+    assert response.status_code == 404
+    assert response.json()["code"] == "FINANCING_STEP_NOT_FOUND"
+
+
 def test_banks_refuses_a_car_brand_and_modification_that_do_not_belong_together(
     api: ApiClient, db: Db, car: CatalogCar, product: dict[str, Any]
 ) -> None:
