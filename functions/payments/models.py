@@ -111,13 +111,13 @@ LEASING_ROWS = TypeAdapter(list[LeasingScheduleRow])
 
 def schedule_rows(schedule: Schedule) -> list[ScheduleRow]:
     """A credit's month-by-month rows as the API answers them."""
-    return CREDIT_ROWS.validate_python([row.as_dict() for row in schedule.rows])
+    return CREDIT_ROWS.validate_python([row._asdict() for row in schedule.rows])
 
 
 def leasing_schedule_rows(quote: LeasingQuote) -> list[LeasingScheduleRow]:
     """A leasing's month-by-month rows, its monthly fee in each payment."""
     fee = quote.monthly_fee
-    rows = [{**row.as_dict(), "payment": row.payment + fee, "fee": fee} for row in quote.schedule.rows]
+    rows = [{**row._asdict(), "payment": row.payment + fee, "fee": fee} for row in quote.schedule.rows]
     return LEASING_ROWS.validate_python(rows)
 
 

@@ -75,15 +75,6 @@ class Row(NamedTuple):
     interest: int
     balance: int
 
-    def as_dict(self) -> dict[str, int]:
-        return {
-            "month": self.month,
-            "payment": self.payment,
-            "principal": self.principal,
-            "interest": self.interest,
-            "balance": self.balance,
-        }
-
 
 @dataclass(frozen=True)
 class Schedule:
