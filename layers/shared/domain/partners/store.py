@@ -67,6 +67,10 @@ def hash_client_key(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
+# What the gate's lookups read of a partner: whom a key names, and how long a previous key is honoured.
+LOOKUP_FIELDS = {"name": 1, "previousKeyHash": 1, "previousKeyExpiresAt": 1}
+
+
 def find_active_partner(client_key: str) -> Partner | None:
     """The active partner owning this key (or whose previous key it is, within the rotation's grace
     period), or None. Cached briefly per process (PARTNER_CACHE_SECONDS): every request asks."""
@@ -79,12 +83,16 @@ def find_active_partner(client_key: str) -> Partner | None:
             "$or": [{"_id": key_hash}, {"previousKeyHash": key_hash, "previousKeyExpiresAt": {"$gt": now}}],
             "active": True,
         },
-        {"name": 1, "previousKeyHash": 1, "previousKeyExpiresAt": 1},
+        LOOKUP_FIELDS,
     )
-    partner = None if found is None else Partner(_id=found["_id"], name=str(found.get("name", "")))
-    expires = now + timedelta(seconds=get_settings().partner_cache_seconds)
-    if found is not None and found["_id"] != key_hash:  # a previous key: trusted no longer than its grace
-        expires = min(expires, found.get("previousKeyExpiresAt") or now)
+    return _remember(key_hash, found, expires=now + timedelta(seconds=get_settings().partner_cache_seconds), now=now)
+
+
+def _remember(key_hash: str, record: PartnerRecord | None, *, expires: datetime, now: datetime) -> Partner | None:
+    """Cache whom a key names (None: no active partner): a previous key no longer than its grace period."""
+    partner = None if record is None else Partner(_id=record["_id"], name=str(record.get("name", "")))
+    if record is not None and record["_id"] != key_hash:
+        expires = min(expires, record.get("previousKeyExpiresAt") or now)
     _cache.put(key_hash, partner, expires=expires, now=now)
     return partner
 
@@ -98,13 +106,12 @@ def load_active_partners() -> None:
         return
     now = clock.now()
     expires = now + timedelta(seconds=lifetime)
-    found = _partners().find({"active": True}, {"name": 1, "previousKeyHash": 1, "previousKeyExpiresAt": 1})
+    found = _partners().find({"active": True}, LOOKUP_FIELDS)
     for record in found.limit(MAX_CACHED_KEYS // 2):
-        partner = Partner(_id=record["_id"], name=str(record.get("name", "")))
-        _cache.put(record["_id"], partner, expires=expires, now=now)
+        _remember(record["_id"], record, expires=expires, now=now)
         previous, until = record.get("previousKeyHash"), record.get("previousKeyExpiresAt")
         if previous and until is not None and until > now:
-            _cache.put(previous, partner, expires=min(expires, until), now=now)
+            _remember(previous, record, expires=expires, now=now)
 
 
 def register_partner(client_key: str, name: str, *, active: bool = True) -> None:
