@@ -121,17 +121,32 @@ def lambda_environment(function: str) -> dict[str, str]:
 def run_probe(code: str, function: str, *, under: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
     """A fresh interpreter with the function's Lambda environment running the probe on `code`, itself
     run `under` a command (valgrind) when one is given."""
-    result = subprocess.run(  # noqa: S603 (this interpreter, a fixed probe, imports of template.yaml's handlers)
+    return run_measured(
         [*under, sys.executable, "-c", INIT_PROBE, code],
+        failure=f"{code!r} failed{' under ' + under[0] if under else ''}",
         env=lambda_environment(function),
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
+    )
+
+
+def run_measured(
+    command: list[str], *, failure: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run a measuring process of ours in the repository; one that fails ends the bench with `failure`
+    and the end of what it printed on stderr."""
+    result = subprocess.run(  # noqa: S603 (this interpreter or valgrind on it, running our own probes)
+        command, env=env, cwd=ROOT, capture_output=True, text=True, check=False
     )
     if result.returncode != 0:
-        raise SystemExit(f"{code!r} failed{' under ' + under[0] if under else ''}:\n{result.stderr[-2000:]}")
+        raise SystemExit(f"{failure}:\n{result.stderr[-3000:]}")
     return result
+
+
+def valgrind() -> str:
+    """valgrind's path: `--instructions` counts with it."""
+    found = shutil.which("valgrind")
+    if found is None:
+        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+    return found
 
 
 def init_seconds(code: str, function: str) -> float:
@@ -157,7 +172,7 @@ def cold_init(targets: list[Function], rounds: int) -> dict[str, float]:
 
 def init_instructions(code: str, function: str) -> int:
     """Instructions a fresh interpreter executes to start, run the probe with `code`, and exit."""
-    result = run_probe(code, function, under=("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"))
+    result = run_probe(code, function, under=(valgrind(), "--tool=callgrind", "--callgrind-out-file=/dev/null"))
     counted = re.search(r"Collected : (\d+)", result.stderr)
     if counted is None:
         raise SystemExit(f"valgrind printed no instruction count for {code!r}:\n{result.stderr[-2000:]}")
@@ -168,8 +183,7 @@ def cold_instructions(targets: list[Function]) -> dict[str, float]:
     """Instructions of the floors and of every handler module's import, start-up excluded (an empty
     probe's count is subtracted). Deterministic, so one run each, as many at once as there are cores,
     after one unmeasured run each: a module edited since its last import would count its compilation."""
-    if shutil.which("valgrind") is None:
-        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+    valgrind()  # before any work: the runs below need it
     plan = [(STARTUP, "pass"), *cold_plan(targets)]
     for label, code in plan:  # bytecode caches written before anything is counted (an edited module compiles)
         init_seconds(code, label)
@@ -306,10 +320,9 @@ def probe_requests(function: str, events: list[Path], out_dir: Path) -> list[tup
         (events_root / name).write_text(json.dumps(load_event(path, user_id=str(DEMO_USER_ID))), encoding="utf-8")
         issued.append(events_root / name)
     out = out_dir / f"{function}.out"
-    valgrind = shutil.which("valgrind") or "valgrind"
-    result = subprocess.run(  # noqa: S603 (valgrind on this interpreter, our own probe module, our sample events)
+    result = run_measured(
         [
-            valgrind,
+            valgrind(),
             "--tool=callgrind",
             "--collect-atstart=no",
             "--toggle-collect=ffi_call",
@@ -322,13 +335,8 @@ def probe_requests(function: str, events: list[Path], out_dir: Path) -> list[tup
             function,
             *map(str, issued),
         ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
+        failure=f"request probe of {function} failed",
     )
-    if result.returncode != 0:
-        raise SystemExit(f"request probe of {function} failed:\n{result.stderr[-3000:]}")
     labels = json.loads(result.stdout.strip().splitlines()[-1])
     dumps = sorted(out_dir.glob(f"{function}.out.*"), key=lambda path: int(path.suffix[1:]))
     counts = [int(re.search(r"^summary: (\d+)", path.read_text(), re.MULTILINE).group(1)) for path in dumps]  # type: ignore[union-attr]
@@ -345,8 +353,7 @@ def warm_instructions(events: list[Path]) -> list[str]:
 
     from ops.request_probe import FLOOR_FUNCTION
 
-    if shutil.which("valgrind") is None:
-        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+    valgrind()  # before any work: the runs below need it
     by_function: dict[str, list[Path]] = {}
     routes = {(route.method, route.path): route.function for route in api_routes()}
     for path in events:
