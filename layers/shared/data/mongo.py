@@ -4,11 +4,9 @@ Indexes are declared in code (each store's `INDEXES`, gathered in `domain.indexe
 `python -m ops indexes`, never per request.
 """
 
-from __future__ import annotations
-
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, NamedTuple, cast
 
 from bson.min_key import MinKey
@@ -166,12 +164,11 @@ def find_page[R: Mapping[str, Any]](
     return FoundPage(items, counted, exact=counted < cap)
 
 
-@dataclass(frozen=True)
-class Index:
+class Index(NamedTuple):
     collection: str
     keys: list[tuple[str, int]]
     name: str
-    options: dict[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = MappingProxyType({})  # create_index's keyword options (unique, ...)
 
 
 def create_indexes(indexes: Iterable[Index], *, database: Database[dict[str, Any]] | None = None) -> list[str]:

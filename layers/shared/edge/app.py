@@ -21,11 +21,9 @@ import inspect
 import re
 import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from functools import cached_property
 from http import HTTPStatus
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 import pydantic_core
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
@@ -76,8 +74,7 @@ def validation_problems(exc: RequestValidationError) -> list[FieldProblem]:
     return problems
 
 
-@dataclass(frozen=True)
-class RouteDeclaration:
+class RouteDeclaration(NamedTuple):
     """What a route declares: who may call it, the JSON body it takes, its success and errors."""
 
     method: str
@@ -96,7 +93,7 @@ class RouteDeclaration:
     def takes_body(self) -> bool:
         return self.body is not None
 
-    @cached_property
+    @property
     def body_budget(self) -> json_budget.JsonBudget:
         """The most its bodies may nest and hold (edge.json_budget), derived from the body model's JSON
         schema on first use, not at declaration: the schema builds the model (`defer_build`) and costs ms,

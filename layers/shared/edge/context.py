@@ -1,10 +1,7 @@
 """What the request gate learned about the caller, readable by services without passing the event around."""
 
-from __future__ import annotations
-
 from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from core.errors import NotAuthenticated
 from core.locale import DEFAULT_LOCALE, Locale
@@ -25,17 +22,18 @@ class Callers(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class RequestContext:
+class RequestContext(NamedTuple):
+    """Immutable: a request's context is replaced, never changed."""
+
     locale: Locale = DEFAULT_LOCALE
     fingerprint: str = ""
     partner: str = ""
     user_id: str | None = None
     user_exists: bool = False  # the user of `user_id` was found in this request
-    callers: Callers | None = field(default=None, repr=False, compare=False)  # whom the gate asked
+    callers: Callers | None = None  # whom the gate asked
 
 
-_current: ContextVar[RequestContext] = ContextVar("request_context", default=RequestContext())  # noqa: B039 (frozen dataclass)
+_current: ContextVar[RequestContext] = ContextVar("request_context", default=RequestContext())  # noqa: B039 (an immutable NamedTuple)
 
 
 def current() -> RequestContext:
@@ -57,7 +55,7 @@ def caller_id() -> str:
     if not current.user_exists:
         if current.callers is None or not current.callers.user_exists(current.user_id):
             raise NotAuthenticated("USER_NOT_FOUND")
-        _current.set(replace(current, user_exists=True))
+        _current.set(current._replace(user_exists=True))
     return current.user_id
 
 

@@ -72,8 +72,10 @@ class UnboundedBody(TypeError):
     """A body model whose schema sets no bound to what a body holds (a model that contains itself)."""
 
 
+@cache
 def budget_of_model(model: type[BaseModel]) -> JsonBudget:
-    """A route's budget: what its body model can use, and what undeclared properties may add."""
+    """A route's budget: what its body model can use, and what undeclared properties may add. Derived
+    once per model (its JSON schema costs ms)."""
     return budget_of_schema(model.model_json_schema()).plus(UNDECLARED)
 
 

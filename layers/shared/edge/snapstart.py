@@ -74,7 +74,7 @@ def warm(app: Resolver) -> None:
         model.model_rebuild(force=True)
     for declared in app.declarations.values():
         if declared.takes_body:
-            declared.body_budget  # noqa: B018 (derived on first use, kept on the declaration)
+            declared.body_budget  # noqa: B018 (derived on first use, kept per body model)
     # On a route's first call Powertools reads its handler's type hints (is there a Request parameter, a
     # Depends()?): with `from __future__ import annotations` they are strings, compiled and evaluated
     # then. Evaluated here once, that call only reads them.
