@@ -8,8 +8,6 @@ and `reseed()`, which the after-restore hook calls, draws new random bytes and a
 Documents we insert carry an `_id` from here rather than one the driver would mint.
 """
 
-from __future__ import annotations
-
 import os
 import secrets
 import threading

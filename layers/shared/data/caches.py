@@ -6,8 +6,6 @@ A cache whose owner knows what every request will read (every brand, the active 
 registers a loader: the restore hook, once connected, runs them all (`load_caches`), so the first
 request of a restored instance reads no more than the second."""
 
-from __future__ import annotations
-
 import threading
 from collections.abc import Callable, Hashable
 from datetime import datetime

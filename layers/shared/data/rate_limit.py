@@ -4,8 +4,6 @@ Each request remembers the tightest limit it counted against (`request_quota`), 
 as `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (IETF draft RateLimit header fields).
 """
 
-from __future__ import annotations
-
 from contextvars import ContextVar
 from datetime import timedelta
 from typing import NamedTuple

@@ -7,8 +7,6 @@ filled in. docs/INTERFACE.md's table of codes is generated from here (`python -m
 Codes never change meaning and are never reused; messages may be reworded.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from string import Formatter
 from typing import Any, NamedTuple

@@ -1,7 +1,5 @@
 """The rule of a chosen car: a car with a modification and a color of it, checked to belong together."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from bson import ObjectId

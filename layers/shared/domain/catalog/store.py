@@ -6,8 +6,6 @@ few dozen documents that operators rarely change, each list in its default order
 prices never are.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any, TypedDict

@@ -1,8 +1,6 @@
 """Data access for the content the API publishes: the legal documents (`documents`) and the settings
 singletons (`settings`: the call centre's contacts). The one module that reads those collections."""
 
-from __future__ import annotations
-
 from typing import Literal, NotRequired, TypedDict, cast
 
 from bson import ObjectId

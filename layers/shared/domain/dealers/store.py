@@ -3,8 +3,6 @@ Regions and the active branches are reference data cached per instance (`data.re
 never is: `stock.quantity` is what a branch can still sell, taken by each order placed (`take_unit`) and
 given back when the order is cancelled (`give_back_unit`), so availability is read live."""
 
-from __future__ import annotations
-
 from datetime import datetime
 from typing import TypedDict
 

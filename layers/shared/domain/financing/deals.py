@@ -11,8 +11,6 @@ The names: a quote is the maths of one choice (`credit_math`), a deal the chosen
 figures what the API shows of a quote (`domain.financing.models`).
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any, NamedTuple
 

@@ -9,8 +9,6 @@ every active credit product for every modification of its brand's cars (the seed
 `python -m ops bank-offers` after adding cars, modifications or credit products).
 """
 
-from __future__ import annotations
-
 import hashlib
 from collections.abc import Sequence
 from typing import Any, NamedTuple, cast

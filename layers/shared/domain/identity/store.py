@@ -5,8 +5,6 @@ A unique index answers for a value another document holds (a phone, a PINFL, a c
 write that would break it is refused as a `Conflict` here, where the index is known.
 """
 
-from __future__ import annotations
-
 from datetime import datetime
 from typing import NotRequired, Required, TypedDict, cast
 

@@ -9,8 +9,6 @@ is treated as theft: the whole family (every token rotated from the same login) 
 same client does so within a short grace window (see `consume_refresh`).
 """
 
-from __future__ import annotations
-
 import hashlib
 from datetime import datetime, timedelta
 from typing import Any, Literal, NamedTuple

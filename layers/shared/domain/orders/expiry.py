@@ -7,8 +7,6 @@ An order that took a payment (PARTIALLY_PAID) is not expired: the back office de
 whose card payment is being charged at that moment; the next run looks at it again.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple

@@ -6,8 +6,6 @@ What the buyer pays the dealer by card now (`amountDueNow`) is the deal's initia
 the bank's loan, the lessor's financing or the installments.
 """
 
-from __future__ import annotations
-
 from typing import Any, NamedTuple
 
 from pydantic import BaseModel

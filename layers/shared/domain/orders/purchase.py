@@ -6,8 +6,6 @@ and the branch has the car in stock (placing the order takes the unit: `lifecycl
 refresh and retry (price changed, payment type withdrawn, out of stock), with the current values.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from bson import ObjectId

@@ -3,8 +3,6 @@ its creation time; after a key rotation the previous key's hash too, until its g
 Partner webhook endpoints (`partner_webhooks`): one per partner, by the partner's name (the rules are in
 `domain.partners.webhooks`)."""
 
-from __future__ import annotations
-
 import hashlib
 from datetime import datetime, timedelta
 from typing import NotRequired, TypedDict, cast

@@ -14,8 +14,6 @@ placed through its app, signed with a secret of its own (docs/INTERFACE.md, "Web
   (`domain.orders.lifecycle.log_change`); `domain.partners.delivery` posts it.
 """
 
-from __future__ import annotations
-
 import hashlib
 import hmac
 import ipaddress

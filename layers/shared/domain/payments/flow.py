@@ -11,8 +11,6 @@ the processor is asked to charge, the apply takes the order's charging lease (`l
 so of two transactions of one order only one is charged at a time, and only if the order can take it.
 """
 
-from __future__ import annotations
-
 import math
 import uuid
 from datetime import datetime, timedelta

@@ -11,8 +11,6 @@ processors' sandboxes), `atmos` (ATMOS, UZCARD/HUMO acquiring) and `payme` (the 
 API); `processor_factory` chooses one by PAYMENT_PROCESSOR.
 """
 
-from __future__ import annotations
-
 from enum import StrEnum
 from typing import NamedTuple, Protocol
 

@@ -2,8 +2,6 @@
 `transactions` collection, and the sandbox processor's `sandbox_payments`. Every state change is a
 conditional update on the state it was decided from, so racing requests cannot both win."""
 
-from __future__ import annotations
-
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any, Literal, NotRequired, TypedDict

@@ -2,8 +2,6 @@
 (fingerprint, car), unique, whose `saved` flag the toggle flips in one atomic update. A document without
 the flag (written before it existed) is saved."""
 
-from __future__ import annotations
-
 from datetime import datetime
 from typing import Literal, NotRequired, TypedDict
 
