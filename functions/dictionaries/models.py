@@ -1,7 +1,5 @@
 """Responses of the dictionaries routes: where to buy, branch details, contacts and documents."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

@@ -1,8 +1,6 @@
 """Request bodies and responses of the orders routes, and the order-placement rule of docs/DECISIONS.md
 ("Orders")."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import (

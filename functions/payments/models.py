@@ -1,7 +1,5 @@
 """Inputs and responses of the payments routes."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from aws_lambda_powertools.event_handler.openapi.params import Query

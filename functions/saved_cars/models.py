@@ -1,7 +1,5 @@
 """Responses of the saved-cars routes (a saved car in a list is the catalog's car list item)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

@@ -1,8 +1,6 @@
 """Request bodies and responses of the transaction routes. Validation messages never echo a card number, an expiry
 or a code, and neither does a body's repr (Powertools logs the handler's arguments at DEBUG)."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, StringConstraints, WithJsonSchema

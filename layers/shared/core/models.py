@@ -5,8 +5,6 @@ builds the OpenAPI response from that annotation and validates the response agai
 `ops.openapi` writes it to openapi.json. Services build these models, never dicts.
 """
 
-from __future__ import annotations
-
 from datetime import datetime
 from typing import Annotated, Any
 

@@ -1,8 +1,6 @@
 """The envelope every JSON response carries (docs/INTERFACE.md): `{success, statusCode, message, data}`;
 an error adds its stable `code`, `errors` on invalid input and `details` on some refusals."""
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import Field

@@ -1,7 +1,5 @@
 """Reusable input types: ObjectId strings, phone numbers, PINFL, pagination."""
 
-from __future__ import annotations
-
 import re
 from typing import Annotated
 

@@ -1,7 +1,5 @@
 """Responses of the catalog routes: cars, brands and the catalog's filters, in the caller's language."""
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from core.models import ApiModel, Id, Page

@@ -1,8 +1,6 @@
 """The figures of a financing as the API answers them: the financing routes show them and orders store
 them (docs/DECISIONS.md, "Financed orders"), so an order carries exactly what the client was shown."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 from pydantic import Field
