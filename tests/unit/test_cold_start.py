@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from local.template import ROOT, load_template
+from local.template import ROOT, api_routes, load_template
 
 HANDLER_MODULES = sorted(
     resource["Properties"]["Handler"].rpartition(".")[0]
@@ -20,15 +20,33 @@ HANDLER_MODULES = sorted(
 # botocore's package itself is imported by Powertools to tag its user agent; its clients are not.
 HEAVY = ("boto3", "botocore.client", "botocore.session", "aws_xray_sdk", "s3transfer")
 PROBE = "import importlib, json, sys; importlib.import_module(sys.argv[1]); print(json.dumps(sorted(sys.modules)))"
+API_HANDLER_MODULES = sorted({route.handler.rpartition(".")[0] for route in api_routes()})
+# Our classes a module defines that are dataclasses, printed as module.Class.
+DATACLASSES_PROBE = (
+    "import dataclasses, importlib, inspect, json, sys; importlib.import_module(sys.argv[1]); "
+    "roots = [p + '/' for p in sys.argv[2:]]; "
+    "print(json.dumps(sorted(f'{name}.{attr}' for name, module in list(sys.modules.items()) "
+    "if any((getattr(module, '__file__', None) or '').startswith(root) for root in roots) "
+    "for attr, value in vars(module).items() "
+    "if inspect.isclass(value) and value.__module__ == name and dataclasses.is_dataclass(value))))"
+)
+
+
+IMPORT_ROOTS = [str(ROOT / p) for p in ("layers/shared", "functions")]
+
+
+def probe_import(module: str, probe: str, *arguments: str) -> list[str]:
+    """What `probe` prints of a fresh interpreter that imported `module`, as a function's init phase does,
+    with the import roots Lambda gives a function (the layer and the function code)."""
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(IMPORT_ROOTS)}
+    command = [sys.executable, "-c", probe, module, *arguments]
+    run = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)  # noqa: S603
+    return list(json.loads(run.stdout.splitlines()[-1]))
 
 
 def modules_loaded_by_importing(module: str) -> list[str]:
-    """Every module a fresh interpreter holds after importing `module`, as a function's init phase does,
-    with the import roots Lambda gives a function (the layer and the function code)."""
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(str(ROOT / p) for p in ("layers/shared", "functions"))}
-    command = [sys.executable, "-c", PROBE, module]
-    run = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)  # noqa: S603
-    return list(json.loads(run.stdout.splitlines()[-1]))
+    """Every module a fresh interpreter holds after importing `module`."""
+    return probe_import(module, PROBE)
 
 
 @pytest.mark.parametrize("module", HANDLER_MODULES)
@@ -60,3 +78,15 @@ def test_a_function_that_writes_no_event_does_not_load_the_outbox_destinations(m
 
     # Then the outbox's destinations are not loaded: they are imported with the first delivery
     assert [name for name in ("data.events", "data.webhook_queue") if name in loaded] == []
+
+
+@pytest.mark.parametrize("module", API_HANDLER_MODULES)
+def test_an_api_function_defines_no_dataclass_at_init(module: str) -> None:
+    # Given a fresh interpreter with the import roots Lambda gives a function
+    # When it imports an API function's handler module
+    defined = probe_import(module, DATACLASSES_PROBE, *IMPORT_ROOTS)
+
+    # Then none of our modules it loaded defines a dataclass: the decorator compiles each class's generated
+    # methods on every cold start (3-6 M instructions a class); a NamedTuple, or a plain class where a
+    # value must cache, costs a fraction of it (docs/DECISIONS.md, "Cold starts, SnapStart and deploys")
+    assert defined == []

@@ -13,10 +13,8 @@ local runtime registers a consumer (`use_local_consumer`) that delivers in-proce
 without one writes them to the log, as it does events.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from aws_lambda_powertools.metrics import MetricUnit
 
@@ -31,8 +29,7 @@ PARTNER_ATTRIBUTE = "partner"
 EVENT_ID_ATTRIBUTE = "eventId"
 
 
-@dataclass(frozen=True)
-class QueuedWebhook:
+class QueuedWebhook(NamedTuple):
     event_id: str
     partner: str  # whose endpoint it goes to
     group: str  # what it is ordered within (an order's id)

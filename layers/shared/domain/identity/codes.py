@@ -8,11 +8,9 @@ It is marked used only after the user document was updated. A pending claim olde
 may be taken over.
 """
 
-from __future__ import annotations
-
 import uuid
-from dataclasses import dataclass
 from datetime import timedelta
+from typing import NamedTuple
 
 from core import clock
 from core.secrets import keyed_hash
@@ -22,8 +20,7 @@ STALE_CLAIM_SECONDS = 60
 RETENTION = timedelta(days=30)  # far longer than any provider keeps a code valid
 
 
-@dataclass(frozen=True)
-class Claim:
+class Claim(NamedTuple):
     code_hash: str
     claim_id: str
 

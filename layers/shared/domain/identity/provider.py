@@ -5,11 +5,8 @@ Three adapters implement it, each importing this module: `domain.identity.sandbo
 (OneID, the government single sign-on); `domain.identity.verification.get_provider` chooses one.
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from core.errors import InvalidInput, Unavailable
 from core.observability import logger
@@ -19,8 +16,7 @@ NAME_MAX_LENGTH = 100
 BIRTH_DATE_FORMATS = ("%Y-%m-%d", "%d.%m.%Y")
 
 
-@dataclass(frozen=True)
-class VerifiedPerson:
+class VerifiedPerson(NamedTuple):
     """What the provider vouches for. The identity document is read but never stored."""
 
     pin: str
