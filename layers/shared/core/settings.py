@@ -1,4 +1,8 @@
-"""One settings object per process, read from the environment once.
+"""Settings, read from the environment once per process.
+
+`Settings` holds what every function needs. A concern that only some functions have keeps its settings
+in its own domain package, in a model of the same kind (`from_env`, cached by `cached_settings`), so
+the other functions never define it. `reset_settings` forgets them all.
 
 Secrets (the JWT key, the Mongo URI) come from AWS Secrets Manager when deployed: the template passes
 their ARNs, and `core.secrets` resolves them lazily. Locally they come straight from env vars.
@@ -7,7 +11,7 @@ their ARNs, and `core.secrets` resolves them lazily. Locally they come straight 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Literal, Self
 from urllib.parse import urlsplit
@@ -157,19 +161,39 @@ class Settings(BaseModel):
         card payments are not configured)."""
         return self.payment_processor or ("sandbox" if self.stage in SANDBOX_STAGES else None)
 
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
-        values = {
-            name: environ[name.upper()] for name in cls.model_fields if environ.get(name.upper()) not in (None, "")
-        }
-        return cls.model_validate(values)
+
+def from_env[M: BaseModel](model: type[M], environ: Mapping[str, str] = os.environ) -> M:
+    """A settings model read from the environment: each field from the variable of its name in capitals,
+    its default when that is unset or empty."""
+    values = {name: environ[name.upper()] for name in model.model_fields if environ.get(name.upper()) not in (None, "")}
+    return model.model_validate(values)
 
 
-@lru_cache(maxsize=1)
+# Every cached settings reader, with what forgets its value.
+_readers: list[tuple[Callable[[], BaseModel], Callable[[], None]]] = []
+
+
+def cached_settings[M: BaseModel](read: Callable[[], M]) -> Callable[[], M]:
+    """`read` run once per process, for `read_settings` to run and `reset_settings` to forget."""
+    cached = lru_cache(maxsize=1)(read)
+    _readers.append((cached, cached.cache_clear))
+    return cached
+
+
+@cached_settings
 def get_settings() -> Settings:
-    return Settings.from_env()
+    return from_env(Settings)
+
+
+def read_settings() -> None:
+    """Read every settings object of the modules imported so far: a function does it when it starts
+    (`edge.app.lambda_entry`, the SnapStart before-snapshot hook), so that an invalid value fails its
+    start and a snapshot holds them all."""
+    for read, _ in _readers:
+        read()
 
 
 def reset_settings() -> None:
-    """Forget the cached settings (tests and the local server change the environment)."""
-    get_settings.cache_clear()
+    """Forget every cached settings object (tests and the local server change the environment)."""
+    for _, forget in _readers:
+        forget()
