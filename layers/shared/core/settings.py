@@ -18,7 +18,6 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-SANDBOX_STAGES = ("local", "dev")
 LOCAL_ORIGINS = ("http://localhost:*", "http://127.0.0.1:*")  # a web app's dev server, on any port
 # `make run` serves local/assets here (it sets ASSETS_BASE_URL to its own host and port).
 LOCAL_ASSETS_BASE_URL = "http://127.0.0.1:3000/assets"
@@ -57,8 +56,6 @@ class Settings(BaseModel):
     login_ip_rate_limit: int = Field(default=100, ge=1, description="logins per source IP per window")
     login_partner_rate_limit: int = Field(default=1000, ge=1, description="logins per partner per window")
     login_rate_window_seconds: int = Field(default=60, ge=1)
-    card_create_rate_limit: int = Field(default=5, ge=1, description="card payments started per caller and per card")
-    card_create_rate_window_seconds: int = Field(default=600, ge=1)
     partner_cache_seconds: int = Field(default=60, ge=0)
     # Reference data (brands, regions, banks, financing programs...) is cached per instance this long; 0: never.
     reference_cache_seconds: int = Field(default=60, ge=0)
@@ -84,18 +81,6 @@ class Settings(BaseModel):
     webhook_timeout_seconds: float = Field(default=5.0, gt=0, le=20, description="per delivery attempt")
     webhook_retry_base_seconds: int = Field(default=30, ge=1, description="first retry delay, doubled each time")
     webhook_retry_max_seconds: int = Field(default=3600, ge=1, le=43200, description="longest retry delay")
-    # The card processor (domain.payments): its API URL, and its credentials in clear locally or as the
-    # keys of one JSON secret per processor deployed (PAYMENT_PROCESSOR_SECRET_ID; docs/OPERATIONS.md).
-    payment_processor: Literal["sandbox", "atmos", "payme"] | None = None
-    payment_processor_secret_id: str | None = None
-    payment_processor_timeout_seconds: float = Field(default=5.0, gt=0, le=8, description="per call")
-    atmos_api_url: str | None = None
-    atmos_store_id: str | None = None
-    atmos_consumer_key: str | None = None
-    atmos_consumer_secret: str | None = None
-    payme_api_url: str | None = None
-    payme_cashbox_id: str | None = None
-    payme_key: str | None = None
     # Identity verification (POST /api/v1/users/limit): the sandbox, MyID or OneID (README, "Identity
     # verification"). The URL is MyID's API (https://api.myid.uz) or OneID's OAuth endpoint
     # (https://sso.egov.uz/sso/oauth/Authorization.do); the client is the one the provider registered.
@@ -154,12 +139,6 @@ class Settings(BaseModel):
     def effective_event_publisher(self) -> Literal["eventbridge", "log"]:
         """EventBridge when deployed; the log on a laptop, which has no AWS account."""
         return self.event_publisher or ("log" if self.is_local else "eventbridge")
-
-    @property
-    def effective_payment_processor(self) -> Literal["sandbox", "atmos", "payme"] | None:
-        """The sandbox on a laptop and in dev unless told otherwise; elsewhere only the one named (None:
-        card payments are not configured)."""
-        return self.payment_processor or ("sandbox" if self.stage in SANDBOX_STAGES else None)
 
 
 def from_env[M: BaseModel](model: type[M], environ: Mapping[str, str] = os.environ) -> M:
