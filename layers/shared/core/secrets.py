@@ -164,16 +164,6 @@ def mongodb_uri() -> str:
     )
 
 
-def identity_client_secret() -> str:
-    """The client secret of the identity provider the stage uses (MyID or OneID)."""
-    settings = get_settings()
-    return required(
-        settings.identity_client_secret,
-        settings.identity_client_secret_id,
-        "IDENTITY_CLIENT_SECRET or IDENTITY_CLIENT_SECRET_ID must be set when IDENTITY_PROVIDER is myid or oneid",
-    )
-
-
 def reset_secrets() -> None:
     """Forget cached secret values (tests switch configurations within one process)."""
     global _jwt_keys  # noqa: PLW0603 (a fresh memo, as a fresh process would have)

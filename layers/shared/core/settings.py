@@ -52,10 +52,6 @@ class Settings(BaseModel):
     # A used refresh token presented again by the same client this soon is a retry, not a theft.
     refresh_reuse_grace_seconds: int = Field(default=10, ge=0, le=60)
 
-    login_rate_limit: int = Field(default=20, ge=1, description="logins per phone number and per PINFL per window")
-    login_ip_rate_limit: int = Field(default=100, ge=1, description="logins per source IP per window")
-    login_partner_rate_limit: int = Field(default=1000, ge=1, description="logins per partner per window")
-    login_rate_window_seconds: int = Field(default=60, ge=1)
     partner_cache_seconds: int = Field(default=60, ge=0)
     # Reference data (brands, regions, banks, financing programs...) is cached per instance this long; 0: never.
     reference_cache_seconds: int = Field(default=60, ge=0)
@@ -81,25 +77,6 @@ class Settings(BaseModel):
     webhook_timeout_seconds: float = Field(default=5.0, gt=0, le=20, description="per delivery attempt")
     webhook_retry_base_seconds: int = Field(default=30, ge=1, description="first retry delay, doubled each time")
     webhook_retry_max_seconds: int = Field(default=3600, ge=1, le=43200, description="longest retry delay")
-    # Identity verification (POST /api/v1/users/limit): the sandbox, MyID or OneID (README, "Identity
-    # verification"). The URL is MyID's API (https://api.myid.uz) or OneID's OAuth endpoint
-    # (https://sso.egov.uz/sso/oauth/Authorization.do); the client is the one the provider registered.
-    identity_provider: Literal["sandbox", "myid", "oneid"] = "sandbox"
-    identity_provider_url: str | None = None
-    identity_client_id: str | None = None
-    identity_client_secret: str | None = None
-    identity_client_secret_id: str | None = None
-    oneid_redirect_uri: str | None = Field(default=None, description="the redirect URI registered with OneID")
-    oneid_scope: str | None = Field(default=None, description="OneID scope; OneID's default is the client id")
-    identity_timeout_seconds: float = Field(default=3.0, gt=0, description="per HTTP request")
-    identity_max_retries: int = Field(default=2, ge=0, le=5, description="retries on 5xx and connection errors")
-    identity_retry_backoff_seconds: float = Field(
-        default=0.25, ge=0, description="first retry delay, doubled each time"
-    )
-    identity_deadline_seconds: float = Field(
-        default=8.0, gt=0, description="budget of one verification, retries included"
-    )
-    verified_purchase_limit: int = Field(default=500_000_000, ge=0, description="sums unlocked by verification")
 
     @model_validator(mode="after")
     def _assets_base_url_is_absolute(self) -> Self:
