@@ -12,7 +12,7 @@ import time
 from typing import Any, NamedTuple
 
 from core.errors import Unavailable
-from core.settings import LOCAL_JWT_SECRET, LOCAL_WEBHOOK_SIGNING_KEY, get_settings
+from core.settings import LOCAL_JWT_SECRET, get_settings
 
 SECRET_MAX_AGE_SECONDS = 300
 # A token naming a key this instance does not know makes it read the key again, at most this often: right
@@ -52,18 +52,6 @@ def jwt_secret(*, force_fetch: bool = False) -> str:
         configured(settings.jwt_secret, settings.jwt_secret_arn, force_fetch=force_fetch),
         LOCAL_JWT_SECRET,
         "JWT_SECRET or JWT_SECRET_ARN must be set outside the local stage",
-    )
-
-
-def webhook_signing_key() -> str:
-    """The key every partner's webhook signing secret is derived from (`domain.partners.webhooks`).
-    Deployed it is a secret of its own (the template generates it): rotating it changes every partner's
-    secret, so it is rotated only after a compromise, with every partner told its new secret."""
-    settings = get_settings()
-    return or_local_default(
-        configured(settings.webhook_signing_key, settings.webhook_signing_key_arn),
-        LOCAL_WEBHOOK_SIGNING_KEY,
-        "WEBHOOK_SIGNING_KEY or WEBHOOK_SIGNING_KEY_ARN must be set outside the local stage",
     )
 
 

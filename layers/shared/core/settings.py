@@ -22,7 +22,6 @@ LOCAL_ORIGINS = ("http://localhost:*", "http://127.0.0.1:*")  # a web app's dev 
 # `make run` serves local/assets here (it sets ASSETS_BASE_URL to its own host and port).
 LOCAL_ASSETS_BASE_URL = "http://127.0.0.1:3000/assets"
 LOCAL_JWT_SECRET = "local-development-only-jwt-secret-0123456789"  # noqa: S105 (dev default, refused outside local)
-LOCAL_WEBHOOK_SIGNING_KEY = "local-development-only-webhook-key-0123456789"
 
 
 class Settings(BaseModel):
@@ -68,15 +67,9 @@ class Settings(BaseModel):
     event_bus_name: str = "default"
     event_publisher: Literal["eventbridge", "log"] | None = None
 
-    # Partner webhooks (domain.partners.webhooks): the FIFO queue the outbox hands them to (unset on a
-    # laptop: the local runtime delivers them itself), the key every partner's signing secret is derived
-    # from, and the delivery function's retry schedule.
+    # The FIFO queue the outbox hands partner webhooks to (unset on a laptop: the local runtime delivers
+    # them itself). Their signing key and delivery: domain.partners.settings.
     webhook_queue_url: str | None = None
-    webhook_signing_key: str | None = None
-    webhook_signing_key_arn: str | None = None
-    webhook_timeout_seconds: float = Field(default=5.0, gt=0, le=20, description="per delivery attempt")
-    webhook_retry_base_seconds: int = Field(default=30, ge=1, description="first retry delay, doubled each time")
-    webhook_retry_max_seconds: int = Field(default=3600, ge=1, le=43200, description="longest retry delay")
 
     @model_validator(mode="after")
     def _assets_base_url_is_absolute(self) -> Self:
