@@ -6,9 +6,9 @@ from aws_lambda_powertools.metrics import MetricUnit
 
 from auth.models import LoginBody, Profile, Tokens, VerifiedProfile
 from core.observability import metrics
-from core.settings import get_settings
 from domain.identity import tokens, users, verification
 from domain.identity.provider import mask_pin
+from domain.identity.settings import get_identity_settings
 from domain.identity.store import User
 from domain.identity.tokens import TokenPair
 
@@ -59,6 +59,6 @@ def verify_identity(user_id: str, code: str) -> VerifiedProfile:
             "pin": mask_pin(person.pin),
             "birthDate": user.get("birthDate"),
             "verifiedAt": user.get("verifiedAt"),
-            "limit": get_settings().verified_purchase_limit,
+            "limit": get_identity_settings().verified_purchase_limit,
         }
     )

@@ -26,11 +26,12 @@ from core.settings import get_settings
 from data import aws
 from data.webhook_queue import EVENT_ID_ATTRIBUTE, PARTNER_ATTRIBUTE
 from domain.partners import delivery
+from domain.partners.settings import get_webhook_settings
 
 
 def retry_delay_seconds(attempt: int) -> int:
     """How long the `attempt`-th failed delivery waits before the next: doubling from the base, capped."""
-    settings = get_settings()
+    settings = get_webhook_settings()
     return min(settings.webhook_retry_base_seconds * 2 ** max(0, attempt - 1), settings.webhook_retry_max_seconds)
 
 

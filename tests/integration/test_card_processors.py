@@ -19,8 +19,7 @@ from pymongo.database import Database
 
 from core.clock import FrozenClock
 from core.errors import Unavailable
-from core.secrets import card_processor_credentials
-from core.settings import Settings, reset_settings
+from core.settings import reset_settings
 from domain.orders import lifecycle
 from domain.orders.records import OrderRecord
 from domain.payments import flow, processor_factory, store
@@ -40,6 +39,7 @@ from domain.payments.processor import (
     to_tiyin,
 )
 from domain.payments.sandbox import PAYS_UZCARD
+from domain.payments.settings import PaymentSettings, card_processor_credentials
 from local.context import LocalLambdaContext
 from tests import fake_atmos, fake_payme
 from tests.data import insert_order, purchasable_car
@@ -379,21 +379,23 @@ def test_credentials_come_from_the_processors_json_secret_when_deployed(
 
 
 def test_the_sandbox_is_the_local_default_and_the_real_processors_are_chosen_by_name() -> None:
-    assert Settings(stage="local").effective_payment_processor == "sandbox"
-    assert Settings(stage="dev").effective_payment_processor == "sandbox"
-    assert Settings(stage="staging").effective_payment_processor is None
-    build: Callable[[Settings], CardProcessor] = processor_factory._build  # the builder under the cache
+    unset = PaymentSettings()
+    assert unset.effective_payment_processor("local") == "sandbox"
+    assert unset.effective_payment_processor("dev") == "sandbox"
+    assert unset.effective_payment_processor("staging") is None
+    build: Callable[[PaymentSettings, str], CardProcessor] = processor_factory._build  # the builder under the cache
     try:
         for refused in (
-            Settings(stage="prod", payment_processor="sandbox"),
-            Settings(stage="prod"),  # not chosen
-            Settings(stage="prod", payment_processor="atmos"),  # no ATMOS_API_URL
+            PaymentSettings(payment_processor="sandbox"),
+            unset,  # not chosen
+            PaymentSettings(payment_processor="atmos"),  # no ATMOS_API_URL
         ):
             with pytest.raises(Unavailable):
-                build(refused)
-        atmos = build(Settings(stage="prod", payment_processor="atmos", atmos_api_url="https://partner.atmos.uz"))
+                build(refused, "prod")
+        atmos = build(PaymentSettings(payment_processor="atmos", atmos_api_url="https://partner.atmos.uz"), "prod")
         assert isinstance(atmos, AtmosProcessor)
-        payme = build(Settings(stage="prod", payment_processor="payme", payme_api_url="https://checkout.paycom.uz/api"))
+        payme_url = "https://checkout.paycom.uz/api"
+        payme = build(PaymentSettings(payment_processor="payme", payme_api_url=payme_url), "prod")
         assert isinstance(payme, PaymeProcessor)
     finally:
         processor_factory.reset_processor()

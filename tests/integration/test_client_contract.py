@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import requests
 
-from core.settings import get_settings
+from domain.identity.settings import get_identity_settings
 from edge.links import SIGNATURE
 from tests.factories import ApiClient, common_headers
 
@@ -32,7 +32,7 @@ def test_a_browser_may_read_the_headers_a_client_acts_on(api: ApiClient) -> None
 
 def test_a_login_says_how_much_of_its_rate_limit_is_left(api: ApiClient) -> None:
     # Given the per-person login limit of the deployment
-    limit = get_settings().login_rate_limit
+    limit = get_identity_settings().login_rate_limit
     # When the same person signs in twice
     first = api.post(LOGIN, json={"phone": "+998901112244"}, auth=False)
     second = api.post(LOGIN, json={"phone": "+998901112244"}, auth=False)
@@ -40,7 +40,7 @@ def test_a_login_says_how_much_of_its_rate_limit_is_left(api: ApiClient) -> None
     assert first.status_code == second.status_code == 201
     assert int(first.headers["RateLimit-Limit"]) == limit
     assert int(second.headers["RateLimit-Remaining"]) == int(first.headers["RateLimit-Remaining"]) - 1
-    assert 0 < int(second.headers["RateLimit-Reset"]) <= get_settings().login_rate_window_seconds
+    assert 0 < int(second.headers["RateLimit-Reset"]) <= get_identity_settings().login_rate_window_seconds
     # And a route without a rate limit says nothing of one
     assert not set(RATE_LIMIT_HEADERS) & set(api.get(BRANDS).headers)
 

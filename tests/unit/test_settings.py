@@ -1,10 +1,13 @@
 """Settings a deployed stack must have: the assets base URL, from the template, or the functions refuse
-to start."""
+to start; and a setting out of its bounds refuses the start of the functions that use it, only theirs."""
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
+import subprocess
+import sys
 import tomllib
 from collections.abc import Iterator
 
@@ -80,3 +83,38 @@ def test_the_template_requires_the_assets_base_url_and_every_environment_gives_o
         overrides = dict(item.split("=", 1) for item in shlex.split(given))
         assert pattern.fullmatch(overrides["AssetsBaseUrl"]), environment
         Settings(stage=overrides["Stage"], assets_base_url=overrides["AssetsBaseUrl"]).ensure_can_serve()
+
+
+def start(module: str, **environment: str) -> subprocess.CompletedProcess[str]:
+    """A fresh interpreter importing a function's handler module (its init phase) in this environment."""
+    roots = os.pathsep.join(str(ROOT / part) for part in ("layers/shared", "functions"))
+    command = [sys.executable, "-c", "import importlib, sys; importlib.import_module(sys.argv[1])", module]
+    return subprocess.run(  # noqa: S603 (our interpreter, our module)
+        command, env={**os.environ, "PYTHONPATH": roots, **environment}, capture_output=True, text=True, check=False
+    )
+
+
+# A value out of bounds for a setting of one concern, and a function that has that concern.
+OUT_OF_BOUNDS = {
+    "IDENTITY_MAX_RETRIES": ("9", "auth.app"),
+    "PAYMENT_PROCESSOR_TIMEOUT_SECONDS": ("20", "transactions.app"),
+}
+
+
+@pytest.mark.parametrize("variable", OUT_OF_BOUNDS)
+def test_a_setting_out_of_bounds_refuses_the_start_of_a_function_that_uses_it(variable: str) -> None:
+    # Given an environment with one setting out of its bounds (at most 5 retries, at most 8 s a call)
+    value, module = OUT_OF_BOUNDS[variable]
+    # When a function that uses it starts
+    started = start(module, **{variable: value})
+    # Then its start fails, naming the setting
+    assert started.returncode != 0
+    assert variable.lower() in started.stderr
+
+
+def test_a_function_starts_whatever_the_settings_of_concerns_it_does_not_have() -> None:
+    # Given those same settings out of bounds
+    environment = {variable: value for variable, (value, _) in OUT_OF_BOUNDS.items()}
+    # When a function that neither verifies identities nor pays by card starts / Then it starts
+    started = start("catalog.app", **environment)
+    assert started.returncode == 0, started.stderr

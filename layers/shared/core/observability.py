@@ -13,13 +13,13 @@ from aws_lambda_powertools.logging import Logger
 from aws_lambda_powertools.metrics import Metrics
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from core.settings import Settings
+from core.settings import Settings, from_env
 
 logger = Logger(service="car-retail-api", utc=True)
 metrics = Metrics(namespace="CarRetail", service="car-retail-api")
 # Every custom metric names its stage: the alarms and the dashboard of one environment read its own only.
 # Read without caching the settings: a command may still set its stage after importing this (ops, local).
-metrics.set_default_dimensions(stage=Settings.from_env().stage)
+metrics.set_default_dimensions(stage=from_env(Settings).stage)
 # Most requests add no business metric, and Powertools warns about it on every one (printed once per
 # process, on its first request); not a defect. Powertools' documented way to silence it.
 warnings.filterwarnings("ignore", "No application metrics to publish", UserWarning)

@@ -1,15 +1,18 @@
-"""Secrets: Secrets Manager (cached by Powertools `parameters`) when deployed, env vars locally."""
+"""Secrets: Secrets Manager (cached by Powertools `parameters`) when deployed, env vars locally.
+
+The JWT key and the MongoDB URI are read here; the secrets of a domain package's own settings (the card
+processor's credentials, the identity provider's client secret, the webhook signing key) are read by
+its settings module with the functions below (`configured`, `required`, `or_local_default`)."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import time
 from typing import Any, NamedTuple
 
 from core.errors import Unavailable
-from core.settings import LOCAL_JWT_SECRET, LOCAL_WEBHOOK_SIGNING_KEY, get_settings
+from core.settings import LOCAL_JWT_SECRET, get_settings
 
 SECRET_MAX_AGE_SECONDS = 300
 # A token naming a key this instance does not know makes it read the key again, at most this often: right
@@ -17,7 +20,8 @@ SECRET_MAX_AGE_SECONDS = 300
 KEY_REFRESH_INTERVAL_SECONDS = 30
 
 
-def _from_secrets_manager(arn: str, *, force_fetch: bool = False) -> str:
+def from_secrets_manager(arn: str, *, force_fetch: bool = False) -> str:
+    """The value of a Secrets Manager secret (cached for SECRET_MAX_AGE_SECONDS); Unavailable if empty."""
     # Imported here: boto3 and the parameters utility are only paid for by deployed cold starts.
     from aws_lambda_powertools.utilities import parameters
 
@@ -44,22 +48,10 @@ def jwt_secret(*, force_fetch: bool = False) -> str:
     """The current signing key. Deployed, Powertools caches it for SECRET_MAX_AGE_SECONDS, so a rotated key
     reaches warm instances within minutes; meanwhile the previous key still verifies (jwt_verification_key)."""
     settings = get_settings()
-    return _or_local_default(
-        _configured(settings.jwt_secret, settings.jwt_secret_arn, force_fetch=force_fetch),
+    return or_local_default(
+        configured(settings.jwt_secret, settings.jwt_secret_arn, force_fetch=force_fetch),
         LOCAL_JWT_SECRET,
         "JWT_SECRET or JWT_SECRET_ARN must be set outside the local stage",
-    )
-
-
-def webhook_signing_key() -> str:
-    """The key every partner's webhook signing secret is derived from (`domain.partners.webhooks`).
-    Deployed it is a secret of its own (the template generates it): rotating it changes every partner's
-    secret, so it is rotated only after a compromise, with every partner told its new secret."""
-    settings = get_settings()
-    return _or_local_default(
-        _configured(settings.webhook_signing_key, settings.webhook_signing_key_arn),
-        LOCAL_WEBHOOK_SIGNING_KEY,
-        "WEBHOOK_SIGNING_KEY or WEBHOOK_SIGNING_KEY_ARN must be set outside the local stage",
     )
 
 
@@ -127,61 +119,36 @@ def keyed_hash(purpose: str, value: str) -> str:
     return hmac.new(key, value.encode(), hashlib.sha256).hexdigest()
 
 
-def card_processor_credentials(*names: str) -> dict[str, str]:
-    """The card processor's credentials by their setting names (`ATMOS_CONSUMER_KEY`, ...): the env vars
-    locally, the same keys of the JSON secret PAYMENT_PROCESSOR_SECRET_ID names deployed."""
-    settings = get_settings()
-    configured = {name: getattr(settings, name.lower()) for name in names}
-    if all(configured.values()):
-        return configured
-    if settings.payment_processor_secret_id:
-        try:
-            secret = json.loads(_from_secrets_manager(settings.payment_processor_secret_id))
-            return {name: str(secret[name]) for name in names}
-        except (ValueError, KeyError, TypeError) as exc:
-            raise Unavailable("SERVICE_NOT_CONFIGURED") from exc
-    raise Unavailable("SERVICE_NOT_CONFIGURED")
-
-
-def _configured(value: str | None, secret_arn: str | None, *, force_fetch: bool = False) -> str | None:
+def configured(value: str | None, secret_arn: str | None, *, force_fetch: bool = False) -> str | None:
     """A secret given in clear (locally) or by the ARN of its Secrets Manager secret (deployed)."""
     if value:
         return value
     if secret_arn:
-        return _from_secrets_manager(secret_arn, force_fetch=force_fetch)
+        return from_secrets_manager(secret_arn, force_fetch=force_fetch)
     return None
 
 
-def _or_local_default(configured: str | None, local_default: str, missing: str) -> str:
+def or_local_default(value: str | None, local_default: str, missing: str) -> str:
     """A configured key, or its development default on a laptop; outside `local`, RuntimeError(missing)."""
-    if configured is not None:
-        return configured
+    if value is not None:
+        return value
     if get_settings().is_local:
         return local_default
     raise RuntimeError(missing)
 
 
-def _required(value: str | None, secret_arn: str | None, missing: str) -> str:
-    configured = _configured(value, secret_arn)
-    if configured is None:
+def required(value: str | None, secret_arn: str | None, missing: str) -> str:
+    """A secret that must be configured, in clear or by its ARN; RuntimeError(missing) if it is not."""
+    found = configured(value, secret_arn)
+    if found is None:
         raise RuntimeError(missing)
-    return configured
+    return found
 
 
 def mongodb_uri() -> str:
     settings = get_settings()
-    return _required(
+    return required(
         settings.mongodb_uri, settings.mongodb_uri_secret_id, "MONGODB_URI or MONGODB_URI_SECRET_ID must be set"
-    )
-
-
-def identity_client_secret() -> str:
-    """The client secret of the identity provider the stage uses (MyID or OneID)."""
-    settings = get_settings()
-    return _required(
-        settings.identity_client_secret,
-        settings.identity_client_secret_id,
-        "IDENTITY_CLIENT_SECRET or IDENTITY_CLIENT_SECRET_ID must be set when IDENTITY_PROVIDER is myid or oneid",
     )
 
 

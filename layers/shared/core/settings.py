@@ -1,25 +1,30 @@
-"""One settings object per process, read from the environment once.
+"""Settings, read from the environment once per process.
+
+`Settings` holds what every function needs. A concern only some functions have keeps its settings in
+its domain package, a model of the same kind read by `from_env` and cached by `cached_settings`
+(`domain.identity.settings`: sign-in limits, the identity provider; `domain.payments.settings`: the card
+processor, card-payment limits; `domain.partners.settings`: the webhook signing key, delivery), so the
+functions without that concern never define it (about 0.4 M instructions of a cold start a field).
+`read_settings` reads every one the process defined, `reset_settings` forgets them all.
 
 Secrets (the JWT key, the Mongo URI) come from AWS Secrets Manager when deployed: the template passes
 their ARNs, and `core.secrets` resolves them lazily. Locally they come straight from env vars.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: pydantic would compile each field's annotation from its string
+# when the class is defined, about a fifth of the model's cost.
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Literal, Self
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-SANDBOX_STAGES = ("local", "dev")
 LOCAL_ORIGINS = ("http://localhost:*", "http://127.0.0.1:*")  # a web app's dev server, on any port
 # `make run` serves local/assets here (it sets ASSETS_BASE_URL to its own host and port).
 LOCAL_ASSETS_BASE_URL = "http://127.0.0.1:3000/assets"
 LOCAL_JWT_SECRET = "local-development-only-jwt-secret-0123456789"  # noqa: S105 (dev default, refused outside local)
-LOCAL_WEBHOOK_SIGNING_KEY = "local-development-only-webhook-key-0123456789"
 
 
 class Settings(BaseModel):
@@ -49,12 +54,6 @@ class Settings(BaseModel):
     # A used refresh token presented again by the same client this soon is a retry, not a theft.
     refresh_reuse_grace_seconds: int = Field(default=10, ge=0, le=60)
 
-    login_rate_limit: int = Field(default=20, ge=1, description="logins per phone number and per PINFL per window")
-    login_ip_rate_limit: int = Field(default=100, ge=1, description="logins per source IP per window")
-    login_partner_rate_limit: int = Field(default=1000, ge=1, description="logins per partner per window")
-    login_rate_window_seconds: int = Field(default=60, ge=1)
-    card_create_rate_limit: int = Field(default=5, ge=1, description="card payments started per caller and per card")
-    card_create_rate_window_seconds: int = Field(default=600, ge=1)
     partner_cache_seconds: int = Field(default=60, ge=0)
     # Reference data (brands, regions, banks, financing programs...) is cached per instance this long; 0: never.
     reference_cache_seconds: int = Field(default=60, ge=0)
@@ -71,46 +70,9 @@ class Settings(BaseModel):
     event_bus_name: str = "default"
     event_publisher: Literal["eventbridge", "log"] | None = None
 
-    # Partner webhooks (domain.partners.webhooks): the FIFO queue the outbox hands them to (unset on a
-    # laptop: the local runtime delivers them itself), the key every partner's signing secret is derived
-    # from, and the delivery function's retry schedule.
+    # The FIFO queue the outbox hands partner webhooks to (unset on a laptop: the local runtime delivers
+    # them itself). Their signing key and delivery: domain.partners.settings.
     webhook_queue_url: str | None = None
-    webhook_signing_key: str | None = None
-    webhook_signing_key_arn: str | None = None
-    webhook_timeout_seconds: float = Field(default=5.0, gt=0, le=20, description="per delivery attempt")
-    webhook_retry_base_seconds: int = Field(default=30, ge=1, description="first retry delay, doubled each time")
-    webhook_retry_max_seconds: int = Field(default=3600, ge=1, le=43200, description="longest retry delay")
-    # The card processor (domain.payments): its API URL, and its credentials in clear locally or as the
-    # keys of one JSON secret per processor deployed (PAYMENT_PROCESSOR_SECRET_ID; docs/OPERATIONS.md).
-    payment_processor: Literal["sandbox", "atmos", "payme"] | None = None
-    payment_processor_secret_id: str | None = None
-    payment_processor_timeout_seconds: float = Field(default=5.0, gt=0, le=8, description="per call")
-    atmos_api_url: str | None = None
-    atmos_store_id: str | None = None
-    atmos_consumer_key: str | None = None
-    atmos_consumer_secret: str | None = None
-    payme_api_url: str | None = None
-    payme_cashbox_id: str | None = None
-    payme_key: str | None = None
-    # Identity verification (POST /api/v1/users/limit): the sandbox, MyID or OneID (README, "Identity
-    # verification"). The URL is MyID's API (https://api.myid.uz) or OneID's OAuth endpoint
-    # (https://sso.egov.uz/sso/oauth/Authorization.do); the client is the one the provider registered.
-    identity_provider: Literal["sandbox", "myid", "oneid"] = "sandbox"
-    identity_provider_url: str | None = None
-    identity_client_id: str | None = None
-    identity_client_secret: str | None = None
-    identity_client_secret_id: str | None = None
-    oneid_redirect_uri: str | None = Field(default=None, description="the redirect URI registered with OneID")
-    oneid_scope: str | None = Field(default=None, description="OneID scope; OneID's default is the client id")
-    identity_timeout_seconds: float = Field(default=3.0, gt=0, description="per HTTP request")
-    identity_max_retries: int = Field(default=2, ge=0, le=5, description="retries on 5xx and connection errors")
-    identity_retry_backoff_seconds: float = Field(
-        default=0.25, ge=0, description="first retry delay, doubled each time"
-    )
-    identity_deadline_seconds: float = Field(
-        default=8.0, gt=0, description="budget of one verification, retries included"
-    )
-    verified_purchase_limit: int = Field(default=500_000_000, ge=0, description="sums unlocked by verification")
 
     @model_validator(mode="after")
     def _assets_base_url_is_absolute(self) -> Self:
@@ -151,25 +113,39 @@ class Settings(BaseModel):
         """EventBridge when deployed; the log on a laptop, which has no AWS account."""
         return self.event_publisher or ("log" if self.is_local else "eventbridge")
 
-    @property
-    def effective_payment_processor(self) -> Literal["sandbox", "atmos", "payme"] | None:
-        """The sandbox on a laptop and in dev unless told otherwise; elsewhere only the one named (None:
-        card payments are not configured)."""
-        return self.payment_processor or ("sandbox" if self.stage in SANDBOX_STAGES else None)
 
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
-        values = {
-            name: environ[name.upper()] for name in cls.model_fields if environ.get(name.upper()) not in (None, "")
-        }
-        return cls.model_validate(values)
+def from_env[M: BaseModel](model: type[M], environ: Mapping[str, str] = os.environ) -> M:
+    """A settings model read from the environment: each field from the variable of its name in capitals,
+    its default when that is unset or empty."""
+    values = {name: environ[name.upper()] for name in model.model_fields if environ.get(name.upper()) not in (None, "")}
+    return model.model_validate(values)
 
 
-@lru_cache(maxsize=1)
+# Every cached settings reader, with what forgets its value.
+_readers: list[tuple[Callable[[], BaseModel], Callable[[], None]]] = []
+
+
+def cached_settings[M: BaseModel](read: Callable[[], M]) -> Callable[[], M]:
+    """`read` run once per process, for `read_settings` to run and `reset_settings` to forget."""
+    cached = lru_cache(maxsize=1)(read)
+    _readers.append((cached, cached.cache_clear))
+    return cached
+
+
+@cached_settings
 def get_settings() -> Settings:
-    return Settings.from_env()
+    return from_env(Settings)
+
+
+def read_settings() -> None:
+    """Read every settings object of the modules imported so far: a function does it when it starts
+    (`edge.app.lambda_entry`, the SnapStart before-snapshot hook), so that an invalid value fails its
+    start and a snapshot holds them all."""
+    for read, _ in _readers:
+        read()
 
 
 def reset_settings() -> None:
-    """Forget the cached settings (tests and the local server change the environment)."""
-    get_settings.cache_clear()
+    """Forget every cached settings object (tests and the local server change the environment)."""
+    for _, forget in _readers:
+        forget()

@@ -39,7 +39,7 @@ from core.errors import AppError, FieldProblem, InvalidInput
 from core.locale import Locale, parse_accept_language
 from core.observability import InvocationKeys, logger, metrics
 from core.serialization import json_default, to_json
-from core.settings import get_settings
+from core.settings import get_settings, read_settings
 from data import outbox, rate_limit
 from edge import caching, cors, json_budget, links, responses, snapstart
 from edge.access import (
@@ -318,8 +318,10 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
     """The Lambda handler of a function: the gate, then the resolver; logging with the API Gateway
     correlation id, and metrics (traces come from Lambda's active tracing, see core.observability).
 
-    Reads the settings first: a deployment missing required configuration (ASSETS_BASE_URL...) fails
-    its cold start with the reason in the logs, instead of answering customers with broken data."""
+    Reads the settings first (those of the domain packages it imported too): a deployment missing
+    required configuration (ASSETS_BASE_URL...) or with an invalid value fails its cold start with the
+    reason in the logs, instead of answering customers with broken data."""
+    read_settings()
     get_settings().ensure_can_serve()
 
     invocation_keys = InvocationKeys()

@@ -38,7 +38,7 @@ from snapshot_restore_py import register_after_restore, register_before_snapshot
 from core import ids, secrets
 from core.models import ApiModel
 from core.observability import logger
-from core.settings import get_settings
+from core.settings import read_settings
 from data import aws, caches, mongo
 from edge.validation import RequestModel
 
@@ -59,7 +59,7 @@ class Resolver(Protocol):
 def warm(app: Resolver) -> None:
     """Before the snapshot: settings, the deferred AWS imports, every route's validation models and body
     budget, the handlers' annotations, and one request through the resolver that no route serves."""
-    get_settings()
+    read_settings()
     from aws_lambda_powertools.utilities import parameters  # noqa: F401 (imports boto3 with it)
 
     from data import events, webhook_queue  # noqa: F401 (the outbox's destinations, imported on first delivery)

@@ -21,7 +21,6 @@ from urllib.parse import quote
 
 from core import clock
 from core.observability import logger
-from core.settings import Settings
 from data.caches import BoundedCache
 from domain.identity.provider import CodeRejected, ProviderUnavailable, VerifiedPerson, person_from
 from domain.identity.provider_http import (
@@ -31,6 +30,7 @@ from domain.identity.provider_http import (
     get_request,
     json_request,
 )
+from domain.identity.settings import IdentitySettings
 
 TOKEN_PATH = "/api/v1/auth/clients/access-token"  # noqa: S105 (a path, not a password)
 DATA_PATH = "/api/v1/sdk/data"
@@ -48,7 +48,7 @@ class MyIdProvider:
     http: ProviderHttp = field(default_factory=ProviderHttp)
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> MyIdProvider:
+    def from_settings(cls, settings: IdentitySettings) -> MyIdProvider:
         return cls(ProviderClient.from_settings(settings), ProviderHttp.from_settings(settings))
 
     def verify(self, code: str) -> VerifiedPerson:

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.observability import logger
-from core.settings import Settings
 from domain.identity.provider import CodeRejected, ProviderUnavailable, VerifiedPerson, person_from
 from domain.identity.provider_http import ProviderClient, ProviderHttp, Refused, form_request
+from domain.identity.settings import IdentitySettings
 
 
 @dataclass
@@ -36,7 +36,7 @@ class OneIdProvider:
         self.scope = self.scope or self.client.client_id
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> OneIdProvider:
+    def from_settings(cls, settings: IdentitySettings) -> OneIdProvider:
         return cls(
             ProviderClient.from_settings(settings),
             redirect_uri=settings.oneid_redirect_uri,

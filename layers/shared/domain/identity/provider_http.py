@@ -20,9 +20,8 @@ from urllib.parse import urlencode
 from urllib.request import Request, urlopen
 
 from core.observability import logger
-from core.secrets import identity_client_secret
-from core.settings import Settings
 from domain.identity.provider import ProviderUnavailable
+from domain.identity.settings import IdentitySettings, identity_client_secret
 
 
 class Refused(Exception):
@@ -67,7 +66,7 @@ class ProviderClient:
         self.url = self.url.rstrip("/")
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> ProviderClient:
+    def from_settings(cls, settings: IdentitySettings) -> ProviderClient:
         if not (settings.identity_provider_url and settings.identity_client_id):
             raise RuntimeError(
                 "IDENTITY_PROVIDER_URL and IDENTITY_CLIENT_ID must be set "
@@ -86,7 +85,7 @@ class ProviderHttp:
     monotonic: Callable[[], float] = field(default=time.monotonic, repr=False)
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> ProviderHttp:
+    def from_settings(cls, settings: IdentitySettings) -> ProviderHttp:
         return cls(
             timeout_seconds=settings.identity_timeout_seconds,
             max_retries=settings.identity_max_retries,

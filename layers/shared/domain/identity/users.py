@@ -6,10 +6,10 @@ from __future__ import annotations
 from core import clock
 from core.errors import Conflict, NotAuthenticated
 from core.secrets import keyed_hash
-from core.settings import get_settings
 from data import rate_limit
 from domain.identity import store
 from domain.identity.provider import VerifiedPerson
+from domain.identity.settings import get_identity_settings
 from domain.identity.store import LoginChanges, User, Verification
 
 
@@ -56,7 +56,7 @@ def limit_logins(*, phone: str | None, pin: str | None, source_ip: str, partner:
     """Count the login against what its caller cannot choose freely: the person it signs in (phone,
     PINFL), the network address it comes from (API Gateway's source IP), and the partner's budget.
     The fingerprint header is the caller's to choose, so a limit on it limits nothing."""
-    settings = get_settings()
+    settings = get_identity_settings()
     window = settings.login_rate_window_seconds
     for kind, value in (("phone", phone), ("pin", pin)):
         if value is not None:

@@ -11,12 +11,13 @@ from core.settings import get_settings
 from domain.identity import codes, users
 from domain.identity.provider import IdentityProvider, VerifiedPerson, mask_pin
 from domain.identity.sandbox import SandboxIdentityProvider
+from domain.identity.settings import get_identity_settings
 from domain.identity.store import User
 
 
 def get_provider() -> IdentityProvider:
     """The configured adapter (`IDENTITY_PROVIDER`): MyID, OneID, or else the sandbox."""
-    settings = get_settings()
+    settings = get_identity_settings()
     # Each real adapter is imported only where it is configured: the sandbox path pays for neither.
     if settings.identity_provider == "myid":
         from domain.identity.myid import MyIdProvider
@@ -26,7 +27,7 @@ def get_provider() -> IdentityProvider:
         from domain.identity.oneid import OneIdProvider
 
         return OneIdProvider.from_settings(settings)
-    if settings.stage == "prod":
+    if get_settings().stage == "prod":
         # The sandbox verifies anyone who knows its codes: it must never unlock real purchase limits.
         logger.error("the sandbox identity provider is refused in prod; set IDENTITY_PROVIDER=myid or oneid")
         raise Unavailable("SERVICE_NOT_CONFIGURED")

@@ -9,8 +9,8 @@ from typing import NamedTuple
 
 from core import clock
 from core.observability import logger
-from core.settings import get_settings
 from domain.partners import store, webhooks
+from domain.partners.settings import get_webhook_settings
 
 USER_AGENT = "car-retail-webhooks/1"
 
@@ -58,7 +58,7 @@ def deliver(partner: str, event_id: str, body: str) -> Attempt:
         },
     )
     try:
-        with _opener().open(request, timeout=get_settings().webhook_timeout_seconds) as answer:
+        with _opener().open(request, timeout=get_webhook_settings().webhook_timeout_seconds) as answer:
             status = int(answer.status)
     except urllib.error.HTTPError as refused:
         status = refused.code

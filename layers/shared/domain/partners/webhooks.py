@@ -3,10 +3,10 @@ placed through its app, signed with a secret of its own (docs/INTERFACE.md, "Web
 
 - Registration (`set_endpoint`): an https URL; plain http only for a loopback host on a laptop.
 - Secrets are never stored. Each partner's is derived (HMAC-SHA256) from the stage's webhook signing
-  key (Secrets Manager, `core.secrets.webhook_signing_key`) and a random salt stored with the endpoint,
-  so the service can sign while a copy of the database alone reveals no secret. Rotating draws a new
-  salt; the previous secret also signs for `ROTATION_GRACE` so the partner can switch without losing a
-  delivery.
+  key (Secrets Manager, `domain.partners.settings.webhook_signing_key`) and a random salt stored with
+  the endpoint, so the service can sign while a copy of the database alone reveals no secret. Rotating
+  draws a new salt; the previous secret also signs for `ROTATION_GRACE` so the partner can switch
+  without losing a delivery.
 - Signature (`signature_header`): `X-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`,
   one `v1` per valid secret. The receiver recomputes it over the raw body and refuses a `t` outside its
   replay window (REPLAY_WINDOW_SECONDS is what the documentation recommends).
@@ -25,7 +25,6 @@ from urllib.parse import urlsplit
 
 from core import clock
 from core.errors import InvalidInput, NotFound
-from core.secrets import webhook_signing_key
 from core.settings import get_settings
 from data.outbox import Webhook
 from domain.partners import store
@@ -66,6 +65,9 @@ def _is_loopback(host: str) -> bool:
 
 def signing_secret(partner: str, salt: str) -> str:
     """The secret the partner verifies with: derived, so the database holds only the salt."""
+    # Imported here: the functions that change orders import this module for order_status_changed only.
+    from domain.partners.settings import webhook_signing_key
+
     derived = hmac.new(webhook_signing_key().encode(), f"webhook/{partner}/{salt}".encode(), hashlib.sha256)
     return SECRET_PREFIX + derived.hexdigest()
 

@@ -33,7 +33,6 @@ from typing import Any
 
 from core import clock
 from core.observability import logger
-from core.secrets import card_processor_credentials
 from domain.payments.processor import (
     CARD_DECLINED,
     INSUFFICIENT_FUNDS,
@@ -47,6 +46,7 @@ from domain.payments.processor import (
     WrongOtp,
 )
 from domain.payments.processor_http import Reply, not_understood, post
+from domain.payments.settings import card_processor_credentials
 
 NAME = "atmos"
 TOKEN_REFRESH_MARGIN_SECONDS = 30

@@ -23,7 +23,6 @@ from pydantic_core import PydanticCustomError
 from core import clock
 from core.errors import AppError, Conflict, FieldProblem, InvalidInput, NotFound, TooManyAttempts, Unavailable
 from core.observability import logger, metrics
-from core.settings import get_settings
 from data import counters, rate_limit
 from data.mongo import FoundPage
 from domain.orders import lifecycle
@@ -44,6 +43,7 @@ from domain.payments.processor import (
     to_tiyin,
 )
 from domain.payments.processor_factory import get_processor
+from domain.payments.settings import get_payment_settings
 from domain.payments.store import (
     CLAIM_LEASE_SECONDS,
     MAX_OTP_ATTEMPTS,
@@ -461,7 +461,7 @@ def _check_fits_with_open(order: OrderRecord, amount: int, now: datetime, *, exc
 
 def _limit_creates(user_id: str, card_hash: str) -> None:
     """Each create sends a code and gives 3 tries at it: limit them per caller and per card."""
-    settings = get_settings()
+    settings = get_payment_settings()
     for key in (f"card-create:user:{user_id}", f"card-create:card:{card_hash}"):
         rate_limit.hit(
             key,

@@ -29,7 +29,6 @@ from functools import partial
 from typing import Any
 
 from core.observability import logger
-from core.secrets import card_processor_credentials
 from domain.payments.processor import (
     CARD_BLOCKED,
     CARD_DECLINED,
@@ -45,6 +44,7 @@ from domain.payments.processor import (
     WrongOtp,
 )
 from domain.payments.processor_http import not_understood, post
+from domain.payments.settings import card_processor_credentials
 
 NAME = "payme"
 ACCOUNT_FIELD = "transaction_id"

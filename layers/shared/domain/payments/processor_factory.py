@@ -9,23 +9,24 @@ from functools import lru_cache
 
 from core.errors import Unavailable
 from core.observability import logger
-from core.settings import Settings, get_settings
+from core.settings import get_settings
 from domain.payments.processor import CardProcessor
+from domain.payments.settings import PaymentSettings, get_payment_settings
 
 
 def get_processor() -> CardProcessor:
-    return _build(get_settings())
+    return _build(get_payment_settings(), get_settings().stage)
 
 
 @lru_cache(maxsize=1)
-def _build(settings: Settings) -> CardProcessor:
-    kind = settings.effective_payment_processor
+def _build(settings: PaymentSettings, stage: str) -> CardProcessor:
+    kind = settings.effective_payment_processor(stage)
     timeout = settings.payment_processor_timeout_seconds
     if kind is None:
         logger.error("no card processor: set PAYMENT_PROCESSOR to atmos or payme")
         raise Unavailable("SERVICE_NOT_CONFIGURED")
     if kind == "sandbox":
-        if settings.stage == "prod":
+        if stage == "prod":
             logger.error("the sandbox card processor is refused in prod; set PAYMENT_PROCESSOR to atmos or payme")
             raise Unavailable("SERVICE_NOT_CONFIGURED")
         from domain.payments.sandbox import SandboxProcessor

@@ -1,0 +1,57 @@
+"""Sign-in's and identity verification's settings: how many logins a person, an address and a partner
+may make, and the identity provider (README, "Identity verification"). Read from the environment once
+per process by the code that signs callers in and verifies them (Auth); the other functions, which only
+check tokens, never define this model."""
+
+# No `from __future__ import annotations`: pydantic would compile each field's annotation from its string
+# when the class is defined, about a fifth of the model's cost.
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core import secrets
+from core.settings import cached_settings, from_env
+
+
+class IdentitySettings(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    login_rate_limit: int = Field(default=20, ge=1, description="logins per phone number and per PINFL per window")
+    login_ip_rate_limit: int = Field(default=100, ge=1, description="logins per source IP per window")
+    login_partner_rate_limit: int = Field(default=1000, ge=1, description="logins per partner per window")
+    login_rate_window_seconds: int = Field(default=60, ge=1)
+
+    # Identity verification (POST /api/v1/users/limit): the sandbox, MyID or OneID. The URL is MyID's API
+    # (https://api.myid.uz) or OneID's OAuth endpoint (https://sso.egov.uz/sso/oauth/Authorization.do);
+    # the client is the one the provider registered.
+    identity_provider: Literal["sandbox", "myid", "oneid"] = "sandbox"
+    identity_provider_url: str | None = None
+    identity_client_id: str | None = None
+    identity_client_secret: str | None = None
+    identity_client_secret_id: str | None = None
+    oneid_redirect_uri: str | None = Field(default=None, description="the redirect URI registered with OneID")
+    oneid_scope: str | None = Field(default=None, description="OneID scope; OneID's default is the client id")
+    identity_timeout_seconds: float = Field(default=3.0, gt=0, description="per HTTP request")
+    identity_max_retries: int = Field(default=2, ge=0, le=5, description="retries on 5xx and connection errors")
+    identity_retry_backoff_seconds: float = Field(
+        default=0.25, ge=0, description="first retry delay, doubled each time"
+    )
+    identity_deadline_seconds: float = Field(
+        default=8.0, gt=0, description="budget of one verification, retries included"
+    )
+    verified_purchase_limit: int = Field(default=500_000_000, ge=0, description="sums unlocked by verification")
+
+
+@cached_settings
+def get_identity_settings() -> IdentitySettings:
+    return from_env(IdentitySettings)
+
+
+def identity_client_secret() -> str:
+    """The client secret of the identity provider the stage uses (MyID or OneID)."""
+    settings = get_identity_settings()
+    return secrets.required(
+        settings.identity_client_secret,
+        settings.identity_client_secret_id,
+        "IDENTITY_CLIENT_SECRET or IDENTITY_CLIENT_SECRET_ID must be set when IDENTITY_PROVIDER is myid or oneid",
+    )
