@@ -58,7 +58,7 @@ def banks(brand_id: str, car_id: str, modification_id: str, *, locale: Locale) -
     car, modification = references.car_and_modification(modification_id, car_id=car_id, brand_id=brand_id)
     if PaymentType.CREDIT not in offered_payment_types(car):
         return listing([])
-    products = store.brand_financing(car["brandId"]).credit_products
+    products = store.brand_financing(car["brandId"]).credit_products()
     banks_by_id = store.active_organizations([product["organizationId"] for product in products])
     # In the banks' order; a product of an inactive bank is left out.
     products = [product for bank_id in banks_by_id for product in products if product["organizationId"] == bank_id]

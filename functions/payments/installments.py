@@ -19,7 +19,7 @@ def matrix(brand_id: str, modification_id: str, *, locale: Locale) -> Installmen
     price = modification["price"]
     plans: list[InstallmentPlanRecord] = []
     if PaymentType.INSTALLMENT in offered_payment_types(car):
-        plans = store.brand_financing(car["brandId"]).installment_plans
+        plans = store.brand_financing(car["brandId"]).installment_plans()
     providers = store.active_organizations([plan["organizationId"] for plan in plans])
     items = [
         _plan(plan, organization_ref(providers[plan["organizationId"]], locale), price, locale)

@@ -25,7 +25,7 @@ from payments.service import listing
 def programs(brand_id: str, organization_id: str, *, locale: Locale) -> Page[LeasingProgram]:
     references.brand(brand_id)
     company = organization_ref(references.organization(organization_id), locale)
-    programs = store.brand_financing(ObjectId(brand_id)).leasing_programs
+    programs = store.brand_financing(ObjectId(brand_id)).leasing_programs()
     found = [program for program in programs if program["organizationId"] == ObjectId(organization_id)]
     return listing([_program_item(program, company, locale) for program in found])
 

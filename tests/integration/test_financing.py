@@ -127,6 +127,37 @@ def test_differential_calculation_pays_most_in_the_first_month(
     assert abs(result["totalInterest"] - 77_700_000) <= 36
 
 
+def test_an_instance_keeping_a_brands_financing_answers_as_one_reading_it_afresh(
+    api: ApiClient, db: Db, car: CatalogCar, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given two banks' credit products for the car's brand, and what a calculation of each and /banks
+    # answer when nothing is cached (the tests' default)
+    products = [
+        insert_credit_product(db, car.brand_id, insert_organization(db, "Kapitalbank")),
+        insert_credit_product(db, car.brand_id, insert_organization(db, "Hamkorbank"), rates={20: {24: 2600}}),
+    ]
+
+    def calculation(product: dict[str, Any]) -> Any:
+        bank_offer = str(offer_id_of(product["_id"], car.modification_id))
+        return data(api.get(CALCULATE, params={"bankId": bank_offer, **chain_ids(product)}))
+
+    afresh = [calculation(product) for product in products], data(api.get(BANKS, params=car_query(car)))
+    assert [result["rate"] for result in afresh[0]] == [20.0, 26.0]
+    # When an instance keeping reference data for a minute calculates the second product, then the first,
+    # then lists the banks, then calculates the second again
+    monkeypatch.setenv("REFERENCE_CACHE_SECONDS", "60")
+    from core.settings import reset_settings
+
+    reset_settings()
+    second = calculation(products[1])
+    first = calculation(products[0])
+    banks = data(api.get(BANKS, params=car_query(car)))
+    again = calculation(products[1])
+    # Then every answer is the one given afresh
+    assert ([first, second], banks) == afresh
+    assert again == second
+
+
 def test_banks_gives_the_same_stored_offer_ids_on_every_call_and_writes_nothing(
     api: ApiClient, db: Db, car: CatalogCar, product: dict[str, Any]
 ) -> None:

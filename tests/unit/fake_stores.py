@@ -25,7 +25,7 @@ from domain.financing.records import (
     OrganizationRecord,
     RefundTypeNode,
 )
-from domain.financing.store import BrandFinancing, offer_id
+from domain.financing.store import BrandFinancing, StoredRecord, offer_id
 from domain.orders.requests import CreditRequest
 
 PRICE, OTHER_PRICE = 300_000_000, 350_000_000
@@ -142,6 +142,7 @@ class Shop:
         }
         offers = {offer["_id"]: offer for offer in (self.offer(), self.offer(self.other_modification_id))}
         bank: OrganizationRecord = {"_id": self.bank_id, "name": "Kapitalbank", "active": True}
+        stored_product = StoredRecord(self.product_id, self.bank_id, 0, self.product)
 
         def find_car(car_id: str) -> CarRecord | None:
             self.car_reads["find_car"] += 1
@@ -171,7 +172,7 @@ class Shop:
         )
         monkeypatch.setattr(dealers, "branches_with_stock", branches_with_stock)
         monkeypatch.setattr(financing, "find_bank_offer", lambda bank_offer_id: offers.get(ObjectId(bank_offer_id)))
-        monkeypatch.setattr(financing, "brand_financing", lambda brand_id: BrandFinancing([self.product()], [], []))
+        monkeypatch.setattr(financing, "brand_financing", lambda brand_id: BrandFinancing([stored_product], [], []))
         monkeypatch.setattr(financing, "serving", serving)
         monkeypatch.setattr(
             financing, "active_organizations", lambda ids: {bank["_id"]: bank} if self.bank_id in ids else {}

@@ -90,8 +90,7 @@ def bank_offer(bank_id: str) -> tuple[BankOfferRecord, CreditProductRecord, Orga
 
 def _active_product(offer: BankOfferRecord) -> CreditProductRecord | None:
     """The offer's product if it is active: from the brand's cached products (`store.brand_financing`)."""
-    products = store.brand_financing(offer["brandId"]).credit_products
-    return next((product for product in products if product["_id"] == offer["productId"]), None)
+    return store.brand_financing(offer["brandId"]).credit_product(offer["productId"])
 
 
 # Gives the car and modification a bank offer prices, checked to be sold on credit.

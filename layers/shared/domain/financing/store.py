@@ -10,10 +10,12 @@ every active credit product for every modification of its brand's cars (the seed
 """
 
 import hashlib
-from collections.abc import Sequence
-from typing import Any, NamedTuple, cast
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
 
-from bson import ObjectId
+from bson import ObjectId, decode
+from bson.raw_bson import RawBSONDocument
 from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
 from pymongo.database import Database
@@ -89,46 +91,92 @@ SOURCES = {
     PaymentType.LEASING: "leasing_programs",
     PaymentType.INSTALLMENT: "installment_plans",
 }
-ORDER = ("order", "_id")
 
 
-class BrandFinancing(NamedTuple):
+class StoredRecord[R]:
+    """A product, program or plan of a brand's read: what picks it (id, organization, order) decoded at
+    once, the record itself when first used, then kept with it. A calculation uses one product of the
+    brand's 20 KB; decoding them all was most of its first request (docs/DECISIONS.md, "Warm requests and
+    the first request, in instructions")."""
+
+    __slots__ = ("_decode", "_record", "order", "organization_id", "record_id")
+
+    def __init__(self, record_id: ObjectId, organization_id: ObjectId, order: int, decode: Callable[[], R]) -> None:
+        self.record_id, self.organization_id, self.order = record_id, organization_id, order
+        self._decode = decode
+        self._record: R | None = None
+
+    def record(self) -> R:
+        if self._record is None:
+            self._record = self._decode()
+        return self._record
+
+
+class BrandFinancing:
     """A brand's active credit products, leasing programs and installment plans (programs and plans in
-    their order)."""
+    their order), each decoded when first used."""
 
-    credit_products: list[CreditProductRecord]
-    leasing_programs: list[LeasingProgramRecord]
-    installment_plans: list[InstallmentPlanRecord]
+    __slots__ = ("_credit_products", "_installment_plans", "_leasing_programs")
+
+    def __init__(
+        self,
+        credit_products: list[StoredRecord[CreditProductRecord]],
+        leasing_programs: list[StoredRecord[LeasingProgramRecord]],
+        installment_plans: list[StoredRecord[InstallmentPlanRecord]],
+    ) -> None:
+        self._credit_products = credit_products
+        self._leasing_programs = leasing_programs
+        self._installment_plans = installment_plans
+
+    def credit_products(self) -> list[CreditProductRecord]:
+        return [stored.record() for stored in self._credit_products]
+
+    def credit_product(self, product_id: ObjectId) -> CreditProductRecord | None:
+        """The product with this id, decoding none of the others."""
+        return next((stored.record() for stored in self._credit_products if stored.record_id == product_id), None)
+
+    def leasing_programs(self) -> list[LeasingProgramRecord]:
+        return [stored.record() for stored in self._leasing_programs]
+
+    def installment_plans(self) -> list[InstallmentPlanRecord]:
+        return [stored.record() for stored in self._installment_plans]
 
     def organization_ids(self, payment_type: PaymentType) -> list[ObjectId]:
         """The organizations of the products, programs or plans of this payment type (none for CASH)."""
-        found = {
-            PaymentType.CREDIT: [doc["organizationId"] for doc in self.credit_products],
-            PaymentType.LEASING: [doc["organizationId"] for doc in self.leasing_programs],
-            PaymentType.INSTALLMENT: [doc["organizationId"] for doc in self.installment_plans],
+        found: dict[PaymentType, list[StoredRecord[Any]]] = {
+            PaymentType.CREDIT: self._credit_products,
+            PaymentType.LEASING: self._leasing_programs,
+            PaymentType.INSTALLMENT: self._installment_plans,
         }
-        return list(dict.fromkeys(found.get(payment_type, [])))
+        return list(dict.fromkeys(stored.organization_id for stored in found.get(payment_type, [])))
 
 
 @reference_data
 def brand_financing(brand_id: ObjectId) -> BrandFinancing:
-    """What finances the brand's cars, read in one round trip (the three collections as one union)."""
+    """What finances the brand's cars, read in one round trip (the three collections as one union). Each
+    document comes wrapped, what picks it beside the document itself, which is kept as BSON (pymongo's
+    RawBSONDocument) until used."""
     match = {"$match": {"brandId": brand_id, "active": True}}
+
+    def wrapped(source: str) -> Document:
+        picks = {"_id": "$_id", "organizationId": "$organizationId", "order": "$order"}
+        return {"$replaceWith": {"source": source, **picks, "record": "$$ROOT"}}
+
     first, *others = SOURCES.values()
-    pipeline: list[Document] = [match, {"$set": {"_source": first}}]
-    pipeline += [
-        {"$unionWith": {"coll": source, "pipeline": [match, {"$set": {"_source": source}}]}} for source in others
-    ]
-    found: dict[str, list[Document]] = {source: [] for source in SOURCES.values()}
-    for doc in get_db()[first].aggregate(pipeline):
-        found[doc.pop("_source")].append(doc)
-    in_order = {
-        source: sorted(docs, key=lambda doc: tuple(doc.get(key, 0) for key in ORDER)) for source, docs in found.items()
-    }
+    pipeline: list[Document] = [match, wrapped(first)]
+    pipeline += [{"$unionWith": {"coll": source, "pipeline": [match, wrapped(source)]}} for source in others]
+    documents = get_db()[first]
+    codec_options = documents.codec_options
+    raw = documents.with_options(codec_options=codec_options.with_options(document_class=RawBSONDocument))
+    found: dict[str, list[StoredRecord[Any]]] = {source: [] for source in SOURCES.values()}
+    for doc in raw.aggregate(pipeline):
+        record = partial(decode, doc["record"].raw, codec_options)  # a plain dict, as any read gives
+        found[doc["source"]].append(StoredRecord(doc["_id"], doc["organizationId"], doc.get("order", 0), record))
+    in_order = {source: sorted(stored, key=lambda s: (s.order, s.record_id)) for source, stored in found.items()}
     return BrandFinancing(
-        credit_products=cast("list[CreditProductRecord]", found[SOURCES[PaymentType.CREDIT]]),
-        leasing_programs=cast("list[LeasingProgramRecord]", in_order[SOURCES[PaymentType.LEASING]]),
-        installment_plans=cast("list[InstallmentPlanRecord]", in_order[SOURCES[PaymentType.INSTALLMENT]]),
+        credit_products=found[SOURCES[PaymentType.CREDIT]],
+        leasing_programs=in_order[SOURCES[PaymentType.LEASING]],
+        installment_plans=in_order[SOURCES[PaymentType.INSTALLMENT]],
     )
 
 
