@@ -52,7 +52,7 @@ def test_each_warm_call_is_compared_with_its_floor_in_instructions() -> None:
     rows = {line.split()[0]: line for line in lines if line.strip()}
     assert rows["catalog/car.json"].split()[1:7] == ["1.50", "2", "1.60", "0.94x", "1.20", "1.25x"]
     assert rows["catalog/brands.json"].split()[5:7] == ["0.50", "1.40x"]
-    assert rows["catalog/brands.json"].endswith("> 1.5x its floor")
+    assert rows["catalog/brands.json"].endswith("> 1.5x its floor (answer + edge 2.00x)")
     assert "within 1.5x of the floor: 1 of 2; within 1.5x of the floor of their own answer: 2 of 2" in lines
     assert any(line.endswith("adds 0.30 M  > 0.2 M") for line in lines)
     assert "restore   8.00 M" in rows["Catalog"]
