@@ -368,7 +368,7 @@ def warm_instructions(events: list[Path]) -> list[str]:
 def instructions_table(results: dict[str, list[tuple[str, int, int]]]) -> list[str]:
     """The table of `warm_instructions`: each probed function's calls (label, instructions, commands),
     the floors among them."""
-    from ops.request_probe import BARE, FIND_ONE, FLOOR_FUNCTION, OUR_EDGE, RESTORE
+    from ops.request_probe import ANSWER_FLOOR, BARE, FIND_ONE, FLOOR_FUNCTION, OUR_EDGE, RESTORE
 
     results = dict(results)
     floors = {label: count for label, count, _ in results.pop(FLOOR_FUNCTION)}
@@ -379,22 +379,47 @@ def instructions_table(results: dict[str, list[tuple[str, int, int]]]) -> list[s
         f"floor: a bare validated Powertools route {bare / 1e6:.2f} M; one find_one by _id adds {per_find / 1e6:.2f} M",
         f"per-request overhead: the same route behind our edge (gate, CORS, logger, metrics, envelope) adds "
         f"{overhead / 1e6:.2f} M{mark}",
+        "answer floor: a bare validated Powertools route declared as the sample's route, answering the sample's "
+        "answer (built in advance) after the same number of find_one; answer + edge: that plus our edge, "
+        "over the floor",
         "",
-        f"{'sample event':<46}{'M instr':>9}{'cmds':>6}{'floor M':>9}{'/ floor':>9}{'over M':>8}",
+        f"{'sample event':<46}{'M instr':>9}{'cmds':>6}{'floor M':>9}{'/ floor':>9}{'answer M':>10}{'/ answer':>10}",
     ]
+    answer_floors = {
+        label.removeprefix(f"{ANSWER_FLOOR} (").removesuffix(")"): count
+        for measured in results.values()
+        for label, count, _ in measured
+        if label.startswith(ANSWER_FLOOR)
+    }
     first_lines = []
+    within = within_answer = routes = 0
     for function, measured in results.items():
         for label, count, commands in measured:
             if label.startswith(("first request", "second request")) or label == RESTORE:
                 first_lines.append((function, label, count))
                 continue
-            floor = bare + commands * per_find
-            mark = "" if count <= MAX_WARM_RATIO * floor else f"  > {MAX_WARM_RATIO}x its floor"
+            if label.startswith(ANSWER_FLOOR):
+                continue
+            floor, answer = bare + commands * per_find, answer_floors[label]
+            routes += 1
+            within += count <= MAX_WARM_RATIO * floor
+            within_answer += count <= MAX_WARM_RATIO * answer
+            # The least any service could cost behind our edge: Powertools taking the request and giving
+            # this answer, plus the edge.
+            least = (answer + overhead) / floor
+            mark = (
+                ""
+                if count <= MAX_WARM_RATIO * floor
+                else f"  > {MAX_WARM_RATIO}x its floor (answer + edge {least:.2f}x)"
+            )
             lines.append(
                 f"{label:<46}{count / 1e6:>9.2f}{commands:>6}{floor / 1e6:>9.2f}{count / floor:>8.2f}x"
-                f"{(count - floor) / 1e6:>8.2f}{mark}"
+                f"{answer / 1e6:>10.2f}{count / answer:>9.2f}x{mark}"
             )
     lines += [
+        "",
+        f"within {MAX_WARM_RATIO}x of the floor: {within} of {routes}; "
+        f"within {MAX_WARM_RATIO}x of the floor of their own answer: {within_answer} of {routes}",
         "",
         "The after-restore hook (connect, fill the caches), then the first request after it and the second one:",
         "",

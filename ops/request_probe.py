@@ -8,6 +8,12 @@ request), the first request after it, the second one, and each sample event afte
 Function `floor` instead measures the floors: a bare validated Powertools route returning a constant
 model, and the same route making one `find_one` by `_id`.
 
+Each sample event is also measured against the floor of its own answer (`answer_floor`): a bare
+validated Powertools route declared with the sample's route's parameters, body and return model, which
+makes as many `find_one` by `_id` as the sample's call sent commands and answers the very answer our
+handler gave, built before the call. That is what Powertools alone costs to take this request and give
+this answer; what our call costs over it is our own (the edge, the service, the reads' documents).
+
 The sample events are read as they are: `make bench` gives them with their access tokens already
 issued (`local.invoke.load_event`), so nothing reaches the database before the restore hook, as in a
 restored instance. Given sample files with placeholders, the probe issues the tokens itself first.
@@ -22,8 +28,11 @@ MongoDB commands one warm call of it sent.
 from __future__ import annotations
 
 import ctypes
+import inspect
 import json
+import re
 import sys
+import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -37,6 +46,7 @@ WARMUP = 3
 FLOOR_FUNCTION = "floor"
 BARE = "bare validated route"
 FIND_ONE = "bare route + one find_one"
+ANSWER_FLOOR = "answer floor"
 OUR_EDGE = "our edge, constant route"
 RESTORE = "after-restore hook"
 # What every request of a client carries (docs/INTERFACE.md: the gate requires client, fingerprint, User-Agent).
@@ -62,10 +72,16 @@ def measured(call: Callable[[], object]) -> None:
     ctypes.CFUNCTYPE(ctypes.c_int)(body)()
 
 
+def find_one_by_id() -> Callable[[], object]:
+    """The floor's read: a `find_one` by `_id` of a car, answering the id alone."""
+    from domain.catalog.store import all_brands, find_car_fields, modifications_of_brands
+
+    car_id = str(modifications_of_brands(list(all_brands()))[0]["_id"])
+    return lambda: find_car_fields(car_id, "_id")
+
+
 def floor_handlers() -> dict[str, Handler]:
     from aws_lambda_powertools.event_handler import APIGatewayRestResolver
-
-    from domain.catalog.store import all_brands, find_car_fields, modifications_of_brands
 
     bare = APIGatewayRestResolver(enable_validation=True)
 
@@ -74,12 +90,12 @@ def floor_handlers() -> dict[str, Handler]:
         return Constant(id="1", name="floor")
 
     found = APIGatewayRestResolver(enable_validation=True)
-    car_id = str(modifications_of_brands(list(all_brands()))[0]["_id"])
+    read = find_one_by_id()
 
     @found.get("/floor")
     def one() -> Constant:
-        document = find_car_fields(car_id, "_id")  # find_one by _id, the id alone
-        return Constant(id=str(document and document["_id"]), name="floor")
+        document = read()
+        return Constant(id=str(document and document["_id"]), name="floor")  # type: ignore[index]
 
     return {BARE: bare.resolve, FIND_ONE: found.resolve, OUR_EDGE: our_edge()}
 
@@ -95,6 +111,55 @@ class FloorCallers:
 
     def verify_access_token(self, token: str) -> str:
         raise NotImplementedError
+
+
+class Refused(Exception):
+    """How the answer floor gives an error answer: through an exception handler, as ours do."""
+
+
+def answer_floor(route: Callable[..., Any], event: dict[str, Any], answer: dict[str, Any], commands: int) -> Handler:
+    """A bare validated Powertools route declared as `route` (the route handler of `event`) is: its
+    parameters, body model and return model. Each call makes `commands` find_one by _id and answers
+    `answer` (our handler's proxy response to `event`): a success as its model, built from it before the
+    call; an error (which ours give from an exception handler, unvalidated) as its text, from an
+    exception handler. Written by pydantic-core as ours are (`serializer=body_text`): the floor of the
+    answer, not of the encoder."""
+    from aws_lambda_powertools.event_handler import APIGatewayRestResolver
+    from pydantic import TypeAdapter
+
+    from edge.app import body_text
+
+    hints = typing.get_type_hints(route, include_extras=True)
+    returned = hints["return"]
+    answered = typing.get_args(returned)[0]  # Response[Envelope[Model]] -> Envelope[Model]
+    headers = {name.lower(): values[-1] for name, values in (answer.get("multiValueHeaders") or {}).items()}
+    content_type = headers.get("content-type", "application/json")
+    status = answer["statusCode"]
+    succeeded = status < 400
+    body = (
+        TypeAdapter(answered).validate_json(answer["body"]) if succeeded and "json" in content_type else answer["body"]
+    )
+    read = find_one_by_id()
+
+    def handler(**parameters: Any) -> Any:
+        for _ in range(commands):
+            read()
+        if not succeeded:
+            raise Refused
+        return Response(status_code=status, content_type=content_type, body=body)
+
+    signature = inspect.signature(route)
+    parameters = [parameter.replace(annotation=hints[name]) for name, parameter in signature.parameters.items()]
+    handler.__signature__ = signature.replace(parameters=parameters, return_annotation=returned)  # type: ignore[attr-defined]
+    bare = APIGatewayRestResolver(enable_validation=True, serializer=body_text)
+
+    @bare.exception_handler(Refused)
+    def refused(exc: Refused) -> Response:
+        return Response(status_code=status, content_type=content_type, body=body)
+
+    rule = re.sub(r"\{(\w+)\}", r"<\1>", event["resource"])
+    bare.route(rule, event["httpMethod"])(handler)
+    return bare.resolve
 
 
 def our_edge() -> Handler:
@@ -149,13 +214,15 @@ def main(argv: list[str]) -> None:
     reset_client(event_listeners=[counter])
     labels: list[dict[str, Any]] = []
 
-    def measure(label: str, handler: Handler, event: dict[str, Any], context: Any) -> None:
+    def measure(label: str, handler: Handler, event: dict[str, Any], context: Any) -> tuple[dict[str, Any], int]:
+        """Count one warm call of `handler`; its answer and the commands it sent."""
         with counter.counting() as counts:
-            handler(event, context)
+            answer = handler(event, context)
         for _ in range(WARMUP):
             handler(event, context)
         measured(lambda: handler(event, context))
         labels.append({"label": label, "commands": counts.total})
+        return answer, counts.total
 
     if function == FLOOR_FUNCTION:
         for label, resolve in floor_handlers().items():
@@ -182,7 +249,10 @@ def main(argv: list[str]) -> None:
     labels.append({"label": f"second request ({first_name})", "commands": 0})
     reset_client(event_listeners=[counter])  # the warm calls below count their commands
     for name, event in events:
-        measure(name, handler, event, context)
+        answer, commands = measure(name, handler, event, context)
+        route = module.app.declaration(event["httpMethod"], event["resource"]).func
+        floor = answer_floor(route, event, answer, commands)
+        measure(f"{ANSWER_FLOOR} ({name})", floor, event, context)
     print(json.dumps(labels))
 
 
