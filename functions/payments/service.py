@@ -26,10 +26,15 @@ def listing[T](items: list[T]) -> Page[T]:
 
 
 def organizations(brand_id: str, payment_type: PaymentType, *, locale: Locale) -> Page[Organization]:
-    """The active banks, leasing companies or installment providers serving the brand."""
+    """The active banks, leasing companies or installment providers serving the brand, rendered once per
+    language and reading of the reference data (`store.rendered`)."""
     references.brand(brand_id)
-    found = store.active_organizations(store.serving(payment_type, ObjectId(brand_id)))
-    return listing([organization_ref(organization, locale) for organization in found.values()])
+
+    def render(financing: store.BrandFinancing) -> Page[Organization]:
+        found = store.active_organizations(financing.organization_ids(payment_type))
+        return listing([organization_ref(organization, locale) for organization in found.values()])
+
+    return store.rendered(ObjectId(brand_id), ("organizations", payment_type, locale), render)
 
 
 def payment_types(modification_id: str, brand_id: str, *, locale: Locale) -> Page[PaymentTypeItem]:
