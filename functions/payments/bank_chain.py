@@ -178,10 +178,11 @@ def calculate(
     """The credit for the chosen offer and options, on the modification's current price (`domain.financing.deals`,
     which orders use too)."""
     deal = deals.credit_deal(bank_id, income_type_id, initial_payment_id, loan_term_id, refund_type_id)
+    rows = schedule_rows(deal.quote.schedule)  # before the figures: walking the months gives their total interest too
     return CreditCalculation(
         **deal.figures().model_dump(),
         bank=organization_ref(deal.bank, locale),
         incomeType=localize(deal.chosen["incomeTypes"]["name"], locale),
         modificationId=deal.modification["_id"],
-        schedule=schedule_rows(deal.quote.schedule),
+        schedule=rows,
     )
