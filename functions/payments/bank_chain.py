@@ -12,6 +12,7 @@ other four ids must follow the offer's tree (404 naming the id that does not bel
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from bson import ObjectId
@@ -21,7 +22,6 @@ from core.locale import Locale, localize
 from core.models import Organization, Page
 from core.observability import logger
 from domain.catalog.payment_types import PaymentType
-from domain.catalog.records import ModificationRecord
 from domain.financing import deals, references, store
 from domain.financing.credit_math import RefundType
 from domain.financing.offered import offered_payment_types
@@ -54,34 +54,47 @@ MONTHS_NAME = {"ru": "{} мес.", "uz": "{} oy", "en": "{} months"}
 
 def banks(brand_id: str, car_id: str, modification_id: str, *, locale: Locale) -> Page[BankOffer]:
     """The offers of every bank whose active product serves the car's brand; none for a car not sold
-    on credit."""
+    on credit. What the products say is rendered once per language and reading of the reference data
+    (`store.rendered`); the offers stored for the modification and its price are read now."""
     car, modification = references.car_and_modification(modification_id, car_id=car_id, brand_id=brand_id)
     if PaymentType.CREDIT not in offered_payment_types(car):
         return listing([])
-    products = store.brand_financing(car["brandId"]).credit_products()
-    banks_by_id = store.active_organizations([product["organizationId"] for product in products])
-    # In the banks' order; a product of an inactive bank is left out.
-    products = [product for bank_id in banks_by_id for product in products if product["organizationId"] == bank_id]
-    products = _with_stored_offer(products, modification["_id"])
+    products = store.rendered(car["brandId"], ("banks", locale), partial(_products, locale=locale))
+    stored = _with_stored_offer([product_id for product_id, _ in products], modification["_id"])
+    price = modification["price"]
     return listing(
         [
-            _offer_item(product, organization_ref(banks_by_id[product["organizationId"]], locale), modification, locale)
-            for product in products
+            BankOffer(id=offer_id(product_id, modification["_id"]), price=price, **fields)
+            for product_id, fields in products
+            if product_id in stored
         ]
     )
 
 
-def _with_stored_offer(products: list[CreditProductRecord], modification_id: ObjectId) -> list[CreditProductRecord]:
+def _products(financing: store.BrandFinancing, *, locale: Locale) -> list[tuple[ObjectId, dict[str, Any]]]:
+    """The brand's credit products of active banks, in the banks' order, each with the fields of its offers
+    that the product alone gives."""
+    products = financing.credit_products()
+    banks_by_id = store.active_organizations([product["organizationId"] for product in products])
+    return [
+        (product["_id"], _offer_fields(product, organization_ref(bank, locale), locale))
+        for bank_id, bank in banks_by_id.items()
+        for product in products
+        if product["organizationId"] == bank_id
+    ]
+
+
+def _with_stored_offer(product_ids: list[ObjectId], modification_id: ObjectId) -> set[ObjectId]:
     """The products whose offer for the modification is stored: only those can be calculated."""
-    if not products:
-        return []
-    stored = store.offers_of_modification(modification_id, [product["_id"] for product in products])
-    if missing := [str(product["_id"]) for product in products if product["_id"] not in stored]:
+    if not product_ids:
+        return set()
+    stored = store.products_offered(modification_id, product_ids)
+    if missing := [str(product_id) for product_id in product_ids if product_id not in stored]:
         logger.warning(
             "credit products without a stored bank offer are not listed: run python -m ops bank-offers",
             extra={"modificationId": str(modification_id), "productIds": missing},
         )
-    return [product for product in products if product["_id"] in stored]
+    return stored
 
 
 def _loan_terms(product: CreditProductRecord) -> list[Any]:
@@ -93,24 +106,21 @@ def _loan_terms(product: CreditProductRecord) -> list[Any]:
     ]
 
 
-def _offer_item(
-    product: CreditProductRecord, bank: Organization, modification: ModificationRecord, locale: Locale
-) -> BankOffer:
+def _offer_fields(product: CreditProductRecord, bank: Organization, locale: Locale) -> dict[str, Any]:
+    """A product's offer but its id and price (the modification's)."""
     terms = _loan_terms(product)
     initials = [
         initial["percent"] for income in product.get("incomeTypes", []) for initial in income["initialPayments"]
     ]
-    return BankOffer(
-        id=offer_id(product["_id"], modification["_id"]),
-        name=bank.name,
-        logo=bank.logo,
-        bank=bank,
-        product=localize(product["name"], locale),
-        rateFrom=percent(min((term["rateBp"] for term in terms), default=0)),
-        initialPaymentFrom=min(initials, default=0),
-        maxMonths=max((term["months"] for term in terms), default=0),
-        price=modification["price"],
-    )
+    return {
+        "name": bank.name,
+        "logo": bank.logo,
+        "bank": bank,
+        "product": localize(product["name"], locale),
+        "rateFrom": percent(min((term["rateBp"] for term in terms), default=0)),
+        "initialPaymentFrom": min(initials, default=0),
+        "maxMonths": max((term["months"] for term in terms), default=0),
+    }
 
 
 def _node(depth: int, node_id: str, what: str) -> Any:

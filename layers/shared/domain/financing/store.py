@@ -251,10 +251,10 @@ def find_bank_offer(bank_offer_id: str) -> BankOfferRecord | None:
     return _bank_offers().find_one({"_id": ObjectId(bank_offer_id)})
 
 
-def offers_of_modification(modification_id: ObjectId, product_ids: list[ObjectId]) -> dict[ObjectId, BankOfferRecord]:
-    """The stored offers of these products for the modification, by product id."""
-    found = _bank_offers().find({"productId": {"$in": product_ids}, "modificationId": modification_id})
-    return {offer["productId"]: offer for offer in found}
+def products_offered(modification_id: ObjectId, product_ids: list[ObjectId]) -> set[ObjectId]:
+    """Those of these products whose offer for the modification is stored (read from the index alone)."""
+    query = {"productId": {"$in": product_ids}, "modificationId": modification_id}
+    return {offer["productId"] for offer in _bank_offers().find(query, {"_id": 0, "productId": 1})}
 
 
 def _wanted_offers(db: Database[Document] | None, session: ClientSession | None) -> list[BankOfferRecord]:
