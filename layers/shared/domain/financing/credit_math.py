@@ -274,5 +274,6 @@ def installment_cell(price: int, initial_percent: int, months: int, markup_bp: i
     initial_payment = percent_of(price, initial_percent * 100)
     rest = price - initial_payment
     total = rest + percent_of(rest, markup_bp)
-    monthly = schedule(total, 0, months, RefundType.ANNUITY).first_payment  # the rest / months, rounded up
+    _check(total, 0, months, 0)
+    monthly = _ceil_div(total, months)  # the first payment of a 0 % schedule of `total` over `months`
     return InstallmentQuote(initial_percent, months, markup_bp, initial_payment, total, monthly)

@@ -40,7 +40,7 @@ from domain.financing.records import (
     LeasingRates,
     OrganizationRecord,
 )
-from domain.financing.views import credit_figures, installment_cell_figures, leasing_figures
+from domain.financing.views import credit_figures, installment_cell_fields, leasing_figures
 
 # (query field, tree level, the choice it must belong to), in the order of the bank chain.
 CHAIN = (
@@ -219,7 +219,7 @@ class InstallmentDeal(NamedTuple):
 
     def figures(self) -> InstallmentFigures:
         return InstallmentFigures(
-            **installment_cell_figures(self.quote).model_dump(),
+            **installment_cell_fields(self.quote),
             initialPercent=self.quote.initial_percent,
             initialPayment=self.quote.initial_payment,
             termMonths=self.quote.months,

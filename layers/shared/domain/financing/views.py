@@ -3,11 +3,13 @@ figures of a quote."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.assets import url
 from core.locale import Locale, localize
 from core.models import Organization
 from domain.financing.credit_math import CreditQuote, InstallmentQuote, LeasingQuote
-from domain.financing.models import CreditFigures, InstallmentCell, LeasingCalculation
+from domain.financing.models import CreditFigures, LeasingCalculation
 from domain.financing.records import OrganizationRecord
 
 
@@ -57,11 +59,12 @@ def leasing_figures(quote: LeasingQuote) -> LeasingCalculation:
     )
 
 
-def installment_cell_figures(quote: InstallmentQuote) -> InstallmentCell:
-    """One cell of an installment matrix: months across, initial payment percent down."""
-    return InstallmentCell(
-        months=quote.months,
-        markupPercent=percent(quote.markup_bp),
-        monthlyPayment=quote.monthly_payment,
-        totalPayment=quote.initial_payment + quote.total,
-    )
+def installment_cell_fields(quote: InstallmentQuote) -> dict[str, Any]:
+    """The fields of one cell of an installment matrix (`InstallmentCell`: months across, initial payment
+    percent down), validated with the answer they go in."""
+    return {
+        "months": quote.months,
+        "markupPercent": percent(quote.markup_bp),
+        "monthlyPayment": quote.monthly_payment,
+        "totalPayment": quote.initial_payment + quote.total,
+    }
