@@ -123,9 +123,10 @@ def _offer_fields(product: CreditProductRecord, bank: Organization, locale: Loca
     }
 
 
-def _node(depth: int, node_id: str, what: str) -> Any:
-    """A node of some active product's tree, found by its id alone (each step gets only that id)."""
-    found = store.credit_tree_node(LEVELS[: depth + 1], ObjectId(node_id))
+def _node(depth: int, node_id: str, what: str, *fields: str) -> Any:
+    """A node of some active product's tree, found by its id alone (each step gets only that id), with
+    the `fields` the step answers of it."""
+    found = store.credit_tree_node(LEVELS[: depth + 1], ObjectId(node_id), fields)
     if found is None:
         raise NotFound("FINANCING_STEP_NOT_FOUND", step=what)
     return found
@@ -142,7 +143,7 @@ def income_types(bank_id: str, *, locale: Locale) -> Page[IncomeType]:
 
 
 def initial_payments(income_type_id: str) -> Page[InitialPayment]:
-    income = _node(0, income_type_id, "Income type")
+    income = _node(0, income_type_id, "Income type", "initialPayments._id", "initialPayments.percent")
     return listing(
         [
             InitialPayment(id=node["_id"], name=f"{node['percent']}%", percent=node["percent"])
@@ -152,7 +153,7 @@ def initial_payments(income_type_id: str) -> Page[InitialPayment]:
 
 
 def loan_terms(initial_payment_id: str, *, locale: Locale) -> Page[LoanTerm]:
-    initial = _node(1, initial_payment_id, "Initial payment")
+    initial = _node(1, initial_payment_id, "Initial payment", "loanTerms._id", "loanTerms.months", "loanTerms.rateBp")
     return listing(
         [
             LoanTerm(
@@ -167,7 +168,7 @@ def loan_terms(initial_payment_id: str, *, locale: Locale) -> Page[LoanTerm]:
 
 
 def refund_types(loan_term_id: str, *, locale: Locale) -> Page[RefundTypeItem]:
-    term = _node(2, loan_term_id, "Loan term")
+    term = _node(2, loan_term_id, "Loan term", "refundTypes._id", "refundTypes.slug")
     return listing(
         [
             RefundTypeItem(id=node["_id"], name=localize(REFUND_TYPE_NAMES[node["slug"]], locale), slug=node["slug"])

@@ -215,14 +215,16 @@ def financed_payment_types(brand_id: ObjectId) -> frozenset[PaymentType]:
     )
 
 
-def credit_tree_node(levels: Sequence[str], node_id: ObjectId) -> Any:
+def credit_tree_node(levels: Sequence[str], node_id: ObjectId, fields: Sequence[str]) -> Any:
     """The node with this id at `levels` of an active credit product's tree (e.g. incomeTypes,
-    initialPayments: an initial payment), or None. The server unwinds the tree down to the node and sends
-    it alone: reading the product's whole tree cost more than twice the round trip."""
+    initialPayments: an initial payment), with only `fields` of it (paths in the node), or None. The
+    server unwinds the tree down to the node and sends what is asked of it alone: reading the product's
+    whole tree cost more than twice the round trip, and a node's whole subtree half as much again."""
     path = ".".join(levels)
     pipeline: list[Document] = [{"$match": {f"{path}._id": node_id, "active": True}}, {"$limit": 1}]
     pipeline += [{"$unwind": "$" + ".".join(levels[: depth + 1])} for depth in range(len(levels))]
     pipeline += [{"$match": {f"{path}._id": node_id}}, {"$replaceWith": "$" + path}]
+    pipeline += [{"$project": {"_id": 0, **dict.fromkeys(fields, 1)}}]
     return next(_credit_products().aggregate(pipeline), None)
 
 
