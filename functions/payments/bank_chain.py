@@ -27,7 +27,7 @@ from domain.financing.credit_math import RefundType
 from domain.financing.offered import offered_payment_types
 from domain.financing.records import CreditProductRecord
 from domain.financing.store import offer_id
-from domain.financing.views import organization_ref, percent
+from domain.financing.views import credit_fields, organization_ref, percent
 from payments.models import (
     BankOffer,
     CreditCalculation,
@@ -191,7 +191,7 @@ def calculate(
     deal = deals.credit_deal(bank_id, income_type_id, initial_payment_id, loan_term_id, refund_type_id)
     rows = schedule_rows(deal.quote.schedule)  # before the figures: walking the months gives their total interest too
     return CreditCalculation(
-        **deal.figures().model_dump(),
+        **credit_fields(deal.quote),
         bank=organization_ref(deal.bank, locale),
         incomeType=localize(deal.chosen["incomeTypes"]["name"], locale),
         modificationId=deal.modification["_id"],

@@ -28,13 +28,11 @@ from domain.financing.credit_math import CreditQuote, LeasingQuote, RefundType, 
 from domain.financing.deals import program_terms
 from domain.financing.offered import ensure_offered, offered_payment_types
 from domain.financing.records import SpecialOfferRecord
-from domain.financing.views import credit_figures, leasing_figures, organization_ref, percent
+from domain.financing.views import credit_fields, leasing_fields, organization_ref, percent
 from edge.links import signed_link
 from payments.leasing import price_terms
 from payments.models import (
-    BankOfferTerms,
     BankSpecialOffer,
-    LeasingOfferTerms,
     LeasingScheduleRow,
     LeasingSpecialOffer,
     OfferGraph,
@@ -107,17 +105,15 @@ def _priced(
         "modificationId": modification["_id"],
     }
     if isinstance(quote, CreditQuote):
-        bank_terms = BankOfferTerms(
-            initialPercent=terms["initialPercent"],
-            months=terms["months"],
-            rate=percent(terms["rateBp"]),
-            refundType=terms["refundType"],
-        )
-        return BankSpecialOffer(**common, **credit_figures(quote).model_dump(), kind="BANK", terms=bank_terms)
-    leasing_terms = LeasingOfferTerms(
-        initialPercent=terms["initialPercent"], months=terms["months"], **price_terms(terms)
-    )
-    return LeasingSpecialOffer(**common, **leasing_figures(quote).model_dump(), kind="LEASING", terms=leasing_terms)
+        bank_terms = {
+            "initialPercent": terms["initialPercent"],
+            "months": terms["months"],
+            "rate": percent(terms["rateBp"]),
+            "refundType": terms["refundType"],
+        }
+        return BankSpecialOffer(**common, **credit_fields(quote), kind="BANK", terms=bank_terms)
+    leasing_terms = {"initialPercent": terms["initialPercent"], "months": terms["months"], **price_terms(terms)}
+    return LeasingSpecialOffer(**common, **leasing_fields(quote), kind="LEASING", terms=leasing_terms)
 
 
 def _schedule_rows(quote: CreditQuote | LeasingQuote) -> list[ScheduleRow] | list[LeasingScheduleRow]:
