@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from bson import ObjectId
@@ -39,5 +40,11 @@ def organizations(brand_id: str, payment_type: PaymentType, *, locale: Locale) -
 
 def payment_types(modification_id: str, brand_id: str, *, locale: Locale) -> Page[PaymentTypeItem]:
     car, _ = references.car_and_modification(modification_id, brand_id=brand_id)
-    offered = offered_payment_types(car)
-    return listing([PaymentTypeItem(slug=kind, name=localize(PAYMENT_TYPE_NAMES[kind], locale)) for kind in offered])
+    return listing([_payment_type_item(kind, locale) for kind in offered_payment_types(car)])
+
+
+@functools.cache
+def _payment_type_item(kind: PaymentType, locale: Locale) -> PaymentTypeItem:
+    """A payment type as an item in a language, built once (on first use: not at a cold start). A constant:
+    shared, never changed."""
+    return PaymentTypeItem(slug=kind, name=localize(PAYMENT_TYPE_NAMES[kind], locale))
