@@ -12,6 +12,7 @@ other four ids must follow the offer's tree (404 naming the id that does not bel
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from bson import ObjectId
@@ -21,13 +22,12 @@ from core.locale import Locale, localize
 from core.models import Organization, Page
 from core.observability import logger
 from domain.catalog.payment_types import PaymentType
-from domain.catalog.records import ModificationRecord
 from domain.financing import deals, references, store
 from domain.financing.credit_math import RefundType
 from domain.financing.offered import offered_payment_types
 from domain.financing.records import CreditProductRecord
 from domain.financing.store import offer_id
-from domain.financing.views import organization_ref, percent
+from domain.financing.views import credit_fields, organization_ref, percent
 from payments.models import (
     BankOffer,
     CreditCalculation,
@@ -54,34 +54,47 @@ MONTHS_NAME = {"ru": "{} мес.", "uz": "{} oy", "en": "{} months"}
 
 def banks(brand_id: str, car_id: str, modification_id: str, *, locale: Locale) -> Page[BankOffer]:
     """The offers of every bank whose active product serves the car's brand; none for a car not sold
-    on credit."""
+    on credit. What the products say is rendered once per language and reading of the reference data
+    (`store.rendered`); the offers stored for the modification and its price are read now."""
     car, modification = references.car_and_modification(modification_id, car_id=car_id, brand_id=brand_id)
     if PaymentType.CREDIT not in offered_payment_types(car):
         return listing([])
-    products = store.brand_financing(car["brandId"]).credit_products()
-    banks_by_id = store.active_organizations([product["organizationId"] for product in products])
-    # In the banks' order; a product of an inactive bank is left out.
-    products = [product for bank_id in banks_by_id for product in products if product["organizationId"] == bank_id]
-    products = _with_stored_offer(products, modification["_id"])
+    products = store.rendered(car["brandId"], ("banks", locale), partial(_products, locale=locale))
+    stored = _with_stored_offer([product_id for product_id, _ in products], modification["_id"])
+    price = modification["price"]
     return listing(
         [
-            _offer_item(product, organization_ref(banks_by_id[product["organizationId"]], locale), modification, locale)
-            for product in products
+            BankOffer(id=offer_id(product_id, modification["_id"]), price=price, **fields)
+            for product_id, fields in products
+            if product_id in stored
         ]
     )
 
 
-def _with_stored_offer(products: list[CreditProductRecord], modification_id: ObjectId) -> list[CreditProductRecord]:
+def _products(financing: store.BrandFinancing, *, locale: Locale) -> list[tuple[ObjectId, dict[str, Any]]]:
+    """The brand's credit products of active banks, in the banks' order, each with the fields of its offers
+    that the product alone gives."""
+    products = financing.credit_products()
+    banks_by_id = store.active_organizations([product["organizationId"] for product in products])
+    return [
+        (product["_id"], _offer_fields(product, organization_ref(bank, locale), locale))
+        for bank_id, bank in banks_by_id.items()
+        for product in products
+        if product["organizationId"] == bank_id
+    ]
+
+
+def _with_stored_offer(product_ids: list[ObjectId], modification_id: ObjectId) -> set[ObjectId]:
     """The products whose offer for the modification is stored: only those can be calculated."""
-    if not products:
-        return []
-    stored = store.offers_of_modification(modification_id, [product["_id"] for product in products])
-    if missing := [str(product["_id"]) for product in products if product["_id"] not in stored]:
+    if not product_ids:
+        return set()
+    stored = store.products_offered(modification_id, product_ids)
+    if missing := [str(product_id) for product_id in product_ids if product_id not in stored]:
         logger.warning(
             "credit products without a stored bank offer are not listed: run python -m ops bank-offers",
             extra={"modificationId": str(modification_id), "productIds": missing},
         )
-    return [product for product in products if product["_id"] in stored]
+    return stored
 
 
 def _loan_terms(product: CreditProductRecord) -> list[Any]:
@@ -93,29 +106,27 @@ def _loan_terms(product: CreditProductRecord) -> list[Any]:
     ]
 
 
-def _offer_item(
-    product: CreditProductRecord, bank: Organization, modification: ModificationRecord, locale: Locale
-) -> BankOffer:
+def _offer_fields(product: CreditProductRecord, bank: Organization, locale: Locale) -> dict[str, Any]:
+    """A product's offer but its id and price (the modification's)."""
     terms = _loan_terms(product)
     initials = [
         initial["percent"] for income in product.get("incomeTypes", []) for initial in income["initialPayments"]
     ]
-    return BankOffer(
-        id=offer_id(product["_id"], modification["_id"]),
-        name=bank.name,
-        logo=bank.logo,
-        bank=bank,
-        product=localize(product["name"], locale),
-        rateFrom=percent(min((term["rateBp"] for term in terms), default=0)),
-        initialPaymentFrom=min(initials, default=0),
-        maxMonths=max((term["months"] for term in terms), default=0),
-        price=modification["price"],
-    )
+    return {
+        "name": bank.name,
+        "logo": bank.logo,
+        "bank": bank,
+        "product": localize(product["name"], locale),
+        "rateFrom": percent(min((term["rateBp"] for term in terms), default=0)),
+        "initialPaymentFrom": min(initials, default=0),
+        "maxMonths": max((term["months"] for term in terms), default=0),
+    }
 
 
-def _node(depth: int, node_id: str, what: str) -> Any:
-    """A node of some active product's tree, found by its id alone (each step gets only that id)."""
-    found = store.credit_tree_node(LEVELS[: depth + 1], ObjectId(node_id))
+def _node(depth: int, node_id: str, what: str, *fields: str) -> Any:
+    """A node of some active product's tree, found by its id alone (each step gets only that id), with
+    the `fields` the step answers of it."""
+    found = store.credit_tree_node(LEVELS[: depth + 1], ObjectId(node_id), fields)
     if found is None:
         raise NotFound("FINANCING_STEP_NOT_FOUND", step=what)
     return found
@@ -132,7 +143,7 @@ def income_types(bank_id: str, *, locale: Locale) -> Page[IncomeType]:
 
 
 def initial_payments(income_type_id: str) -> Page[InitialPayment]:
-    income = _node(0, income_type_id, "Income type")
+    income = _node(0, income_type_id, "Income type", "initialPayments._id", "initialPayments.percent")
     return listing(
         [
             InitialPayment(id=node["_id"], name=f"{node['percent']}%", percent=node["percent"])
@@ -142,7 +153,7 @@ def initial_payments(income_type_id: str) -> Page[InitialPayment]:
 
 
 def loan_terms(initial_payment_id: str, *, locale: Locale) -> Page[LoanTerm]:
-    initial = _node(1, initial_payment_id, "Initial payment")
+    initial = _node(1, initial_payment_id, "Initial payment", "loanTerms._id", "loanTerms.months", "loanTerms.rateBp")
     return listing(
         [
             LoanTerm(
@@ -157,7 +168,7 @@ def loan_terms(initial_payment_id: str, *, locale: Locale) -> Page[LoanTerm]:
 
 
 def refund_types(loan_term_id: str, *, locale: Locale) -> Page[RefundTypeItem]:
-    term = _node(2, loan_term_id, "Loan term")
+    term = _node(2, loan_term_id, "Loan term", "refundTypes._id", "refundTypes.slug")
     return listing(
         [
             RefundTypeItem(id=node["_id"], name=localize(REFUND_TYPE_NAMES[node["slug"]], locale), slug=node["slug"])
@@ -178,10 +189,11 @@ def calculate(
     """The credit for the chosen offer and options, on the modification's current price (`domain.financing.deals`,
     which orders use too)."""
     deal = deals.credit_deal(bank_id, income_type_id, initial_payment_id, loan_term_id, refund_type_id)
+    rows = schedule_rows(deal.quote.schedule)  # before the figures: walking the months gives their total interest too
     return CreditCalculation(
-        **deal.figures().model_dump(),
+        **credit_fields(deal.quote),
         bank=organization_ref(deal.bank, locale),
         incomeType=localize(deal.chosen["incomeTypes"]["name"], locale),
         modificationId=deal.modification["_id"],
-        schedule=schedule_rows(deal.quote.schedule),
+        schedule=rows,
     )

@@ -3,6 +3,8 @@ for the modification's current price (a plan stores a mark-up per cell; 0 % cell
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.locale import Locale, localize
 from core.models import Organization
 from domain.catalog.payment_types import PaymentType
@@ -10,8 +12,8 @@ from domain.financing import references, store
 from domain.financing.credit_math import installment_cell, percent_of
 from domain.financing.offered import offered_payment_types
 from domain.financing.records import InstallmentPlanRecord
-from domain.financing.views import installment_cell_figures, organization_ref
-from payments.models import InstallmentCell, InstallmentMatrix, InstallmentPlan, InstallmentRow
+from domain.financing.views import installment_cell_fields, organization_ref
+from payments.models import InstallmentMatrix
 
 
 def matrix(brand_id: str, modification_id: str, *, locale: Locale) -> InstallmentMatrix:
@@ -26,28 +28,27 @@ def matrix(brand_id: str, modification_id: str, *, locale: Locale) -> Installmen
         for plan in plans
         if plan["organizationId"] in providers
     ]
+    # The whole matrix validated in one call: a model constructor per cell cost more than the cells' maths.
     return InstallmentMatrix(price=price, modificationId=modification["_id"], items=items, total=len(items))
 
 
-def _plan(plan: InstallmentPlanRecord, provider: Organization, price: int, locale: Locale) -> InstallmentPlan:
-    return InstallmentPlan(
-        id=plan["_id"],
-        name=localize(plan["name"], locale),
-        organization=provider,
-        terms=plan["terms"],
-        rows=[
-            InstallmentRow(
-                initialPercent=row["initialPercent"],
-                initialPayment=percent_of(price, row["initialPercent"] * 100),
-                cells=[
-                    _cell(price, row["initialPercent"], months, markup)
-                    for months, markup in zip(plan["terms"], row["markupBp"], strict=True)
+def _plan(plan: InstallmentPlanRecord, provider: Organization, price: int, locale: Locale) -> dict[str, Any]:
+    """An `InstallmentPlan`'s fields."""
+    terms = plan["terms"]
+    return {
+        "_id": plan["_id"],
+        "name": localize(plan["name"], locale),
+        "organization": provider,
+        "terms": terms,
+        "rows": [
+            {
+                "initialPercent": row["initialPercent"],
+                "initialPayment": percent_of(price, row["initialPercent"] * 100),
+                "cells": [
+                    installment_cell_fields(installment_cell(price, row["initialPercent"], months, markup))
+                    for months, markup in zip(terms, row["markupBp"], strict=True)
                 ],
-            )
+            }
             for row in plan["rows"]
         ],
-    )
-
-
-def _cell(price: int, initial_percent: int, months: int, markup_bp: int) -> InstallmentCell:
-    return installment_cell_figures(installment_cell(price, initial_percent, months, markup_bp))
+    }

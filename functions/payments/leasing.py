@@ -23,11 +23,16 @@ from payments.service import listing
 
 
 def programs(brand_id: str, organization_id: str, *, locale: Locale) -> Page[LeasingProgram]:
+    """Rendered once per language and reading of the reference data (`store.rendered`)."""
     references.brand(brand_id)
-    company = organization_ref(references.organization(organization_id), locale)
-    programs = store.brand_financing(ObjectId(brand_id)).leasing_programs()
-    found = [program for program in programs if program["organizationId"] == ObjectId(organization_id)]
-    return listing([_program_item(program, company, locale) for program in found])
+    company = references.organization(organization_id)
+
+    def render(financing: store.BrandFinancing) -> Page[LeasingProgram]:
+        reference = organization_ref(company, locale)
+        found = financing.leasing_programs(company["_id"])
+        return listing([_program_item(program, reference, locale) for program in found])
+
+    return store.rendered(ObjectId(brand_id), ("leasing", company["_id"], locale), render)
 
 
 def _program_item(program: LeasingProgramRecord, company: Organization, locale: Locale) -> LeasingProgram:

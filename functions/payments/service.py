@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from bson import ObjectId
@@ -26,13 +27,24 @@ def listing[T](items: list[T]) -> Page[T]:
 
 
 def organizations(brand_id: str, payment_type: PaymentType, *, locale: Locale) -> Page[Organization]:
-    """The active banks, leasing companies or installment providers serving the brand."""
+    """The active banks, leasing companies or installment providers serving the brand, rendered once per
+    language and reading of the reference data (`store.rendered`)."""
     references.brand(brand_id)
-    found = store.active_organizations(store.serving(payment_type, ObjectId(brand_id)))
-    return listing([organization_ref(organization, locale) for organization in found.values()])
+
+    def render(financing: store.BrandFinancing) -> Page[Organization]:
+        found = store.active_organizations(financing.organization_ids(payment_type))
+        return listing([organization_ref(organization, locale) for organization in found.values()])
+
+    return store.rendered(ObjectId(brand_id), ("organizations", payment_type, locale), render)
 
 
 def payment_types(modification_id: str, brand_id: str, *, locale: Locale) -> Page[PaymentTypeItem]:
     car, _ = references.car_and_modification(modification_id, brand_id=brand_id)
-    offered = offered_payment_types(car)
-    return listing([PaymentTypeItem(slug=kind, name=localize(PAYMENT_TYPE_NAMES[kind], locale)) for kind in offered])
+    return listing([_payment_type_item(kind, locale) for kind in offered_payment_types(car)])
+
+
+@functools.cache
+def _payment_type_item(kind: PaymentType, locale: Locale) -> PaymentTypeItem:
+    """A payment type as an item in a language, built once (on first use: not at a cold start). A constant:
+    shared, never changed."""
+    return PaymentTypeItem(slug=kind, name=localize(PAYMENT_TYPE_NAMES[kind], locale))

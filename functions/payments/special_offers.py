@@ -28,13 +28,11 @@ from domain.financing.credit_math import CreditQuote, LeasingQuote, RefundType, 
 from domain.financing.deals import program_terms
 from domain.financing.offered import ensure_offered, offered_payment_types
 from domain.financing.records import SpecialOfferRecord
-from domain.financing.views import credit_figures, leasing_figures, organization_ref, percent
+from domain.financing.views import credit_fields, leasing_fields, organization_ref, percent
 from edge.links import signed_link
 from payments.leasing import price_terms
 from payments.models import (
-    BankOfferTerms,
     BankSpecialOffer,
-    LeasingOfferTerms,
     LeasingScheduleRow,
     LeasingSpecialOffer,
     OfferGraph,
@@ -59,8 +57,15 @@ def offers(car_id: str, modification_id: str, kind: str, *, locale: Locale) -> S
         return SpecialOffers(price=modification["price"], items=[], total=0)
     found = [offer for offer in store.special_offers_of_car(car_id, kind) if _applies(offer, modification["_id"])]
     organizations = store.active_organizations([offer["organizationId"] for offer in found])
+    price = modification["price"]
     items = [
-        _priced(offer, organization_ref(organizations[offer["organizationId"]], locale), modification, locale)[0]
+        _priced(
+            offer,
+            _quote(offer, price),
+            organization_ref(organizations[offer["organizationId"]], locale),
+            modification,
+            locale,
+        )
         for offer in found
         if offer["organizationId"] in organizations
     ]
@@ -73,11 +78,24 @@ def _applies(offer: SpecialOfferRecord, modification_id: ObjectId) -> bool:
     return (not listed or modification_id in listed) and (valid_until is None or valid_until >= clock.now())
 
 
+def _quote(offer: SpecialOfferRecord, price: int) -> CreditQuote | LeasingQuote:
+    """The offer's terms on this price."""
+    terms = offer["terms"]
+    if offer["kind"] == BANK:
+        refund_type = RefundType(terms["refundType"])
+        return credit_quote(price, terms["initialPercent"], terms["months"], terms["rateBp"], refund_type)
+    return leasing_quote(price, program_terms(terms, terms["initialPercent"], terms["months"]))
+
+
 def _priced(
-    offer: SpecialOfferRecord, organization: Organization, modification: ModificationRecord, locale: Locale
-) -> tuple[SpecialOffer, CreditQuote | LeasingQuote]:
-    """The offer as a list item with its figures for this modification, and the quote they come from."""
-    terms, price = offer["terms"], modification["price"]
+    offer: SpecialOfferRecord,
+    quote: CreditQuote | LeasingQuote,
+    organization: Organization,
+    modification: ModificationRecord,
+    locale: Locale,
+) -> SpecialOffer:
+    """The offer as a list item with the figures of its quote for this modification."""
+    terms = offer["terms"]
     common: dict[str, Any] = {
         "_id": offer["_id"],
         "title": localize(offer["title"], locale),
@@ -86,25 +104,16 @@ def _priced(
         "validUntil": offer.get("validUntil"),
         "modificationId": modification["_id"],
     }
-    if offer["kind"] == BANK:
-        quote = credit_quote(
-            price, terms["initialPercent"], terms["months"], terms["rateBp"], RefundType(terms["refundType"])
-        )
-        bank_terms = BankOfferTerms(
-            initialPercent=terms["initialPercent"],
-            months=terms["months"],
-            rate=percent(terms["rateBp"]),
-            refundType=terms["refundType"],
-        )
-        return BankSpecialOffer(**common, **credit_figures(quote).model_dump(), kind="BANK", terms=bank_terms), quote
-    leasing = leasing_quote(price, program_terms(terms, terms["initialPercent"], terms["months"]))
-    leasing_terms = LeasingOfferTerms(
-        initialPercent=terms["initialPercent"], months=terms["months"], **price_terms(terms)
-    )
-    leasing_offer = LeasingSpecialOffer(
-        **common, **leasing_figures(leasing).model_dump(), kind="LEASING", terms=leasing_terms
-    )
-    return leasing_offer, leasing
+    if isinstance(quote, CreditQuote):
+        bank_terms = {
+            "initialPercent": terms["initialPercent"],
+            "months": terms["months"],
+            "rate": percent(terms["rateBp"]),
+            "refundType": terms["refundType"],
+        }
+        return BankSpecialOffer(**common, **credit_fields(quote), kind="BANK", terms=bank_terms)
+    leasing_terms = {"initialPercent": terms["initialPercent"], "months": terms["months"], **price_terms(terms)}
+    return LeasingSpecialOffer(**common, **leasing_fields(quote), kind="LEASING", terms=leasing_terms)
 
 
 def _schedule_rows(quote: CreditQuote | LeasingQuote) -> list[ScheduleRow] | list[LeasingScheduleRow]:
@@ -130,8 +139,9 @@ def graph(
     organization = store.active_organizations([offer["organizationId"]]).get(offer["organizationId"])
     if organization is None:
         raise NotFound("SPECIAL_OFFER_NOT_FOUND")
-    item, quote = _priced(offer, organization_ref(organization, locale), modification, locale)
-    rows = _schedule_rows(quote)
+    quote = _quote(offer, modification["price"])
+    rows = _schedule_rows(quote)  # before the figures: walking the months gives their total interest too
+    item = _priced(offer, quote, organization_ref(organization, locale), modification, locale)
     if file_format == "csv":
         return _csv(rows, f"offer-{offer_id}-schedule.csv")
     query = {"carId": car_id, "modificationId": modification_id, "offerId": offer_id, "format": "csv"}
@@ -142,7 +152,7 @@ def _csv(rows: list[ScheduleRow] | list[LeasingScheduleRow], filename: str) -> R
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
-    writer.writerows({column: getattr(row, column, 0) for column in CSV_COLUMNS} for row in rows)
+    writer.writerows({column: row.get(column, 0) for column in CSV_COLUMNS} for row in rows)
     return Response(
         status_code=200,
         content_type="text/csv; charset=utf-8",

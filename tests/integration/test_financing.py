@@ -11,6 +11,7 @@ import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
+from core.clock import FrozenClock
 from domain.financing.store import offer_id as offer_id_of
 from local.seed import catalog
 from local.seed import financing as demo
@@ -352,6 +353,53 @@ def test_organizations_serving_a_brand_for_each_payment_type(api: ApiClient, db:
     assert unknown.status_code == 404
 
 
+def test_rendered_financing_lists_follow_an_operators_change_within_the_cache_lifetime(
+    api: ApiClient, db: Db, car: CatalogCar, frozen_clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given an instance keeping reference data for a minute, a bank and a leasing company serving the
+    # car's brand, and the lists it renders of them, in two languages
+    monkeypatch.setenv("REFERENCE_CACHE_SECONDS", "60")
+    from core.settings import reset_settings
+
+    reset_settings()
+    bank = insert_organization(db, "Kapitalbank")
+    company = insert_organization(db, "Orient Leasing", "LEASING_COMPANY")
+    insert_credit_product(db, car.brand_id, bank)
+    insert_leasing_program(db, car.brand_id, company, name={"en": "Lease", "ru": "Лизинг", "uz": "Lizing"})
+    api.login()
+    brand = str(car.brand_id)
+    types_query = {"modificationId": str(car.modification_id), "brandId": brand}
+
+    def seen(language: str) -> tuple[list[str], list[str], list[str]]:
+        headers = {"accept-language": language}
+        leasing = data(
+            api.get(
+                "/api/v1/payments/leasing", params={"brandId": brand, "organizationId": str(company)}, headers=headers
+            )
+        )
+        organizations = data(
+            api.get("/api/v1/payments/organizations", params={"brandId": brand, "slug": "LEASING"}, headers=headers)
+        )
+        types = data(api.get("/api/v2/payments/types", params=types_query, headers=headers))
+        return (
+            [f"{item['name']} / {item['organization']['name']}" for item in leasing["items"]],
+            [item["name"] for item in organizations["items"]],
+            [item["slug"] for item in types["items"]],
+        )
+
+    assert seen("en") == (["Lease / Orient Leasing"], ["Orient Leasing"], ["CASH", "CREDIT", "LEASING"])
+    assert seen("ru") == (["Лизинг / Orient Leasing"], ["Orient Leasing"], ["CASH", "CREDIT", "LEASING"])
+    # When an operator renames the company and withdraws the bank
+    db.organizations.update_one({"_id": company}, {"$set": {"name": "Orient Leasing Group"}})
+    db.organizations.update_one({"_id": bank}, {"$set": {"active": False}})
+    # Then the lists stay as they were within the lifetime, and follow the change once it is over
+    assert seen("en")[1] == ["Orient Leasing"]
+    frozen_clock.advance(61)
+    after = (["Lease / Orient Leasing Group"], ["Orient Leasing Group"], ["CASH", "LEASING"])
+    assert seen("en") == after
+    assert seen("ru") == (["Лизинг / Orient Leasing Group"], *after[1:])
+
+
 # Leasing
 
 
@@ -607,3 +655,34 @@ def test_financing_of_a_car_not_sold_that_way_is_not_offered(
     calculated = api.get(CALCULATE, params={"bankId": bank_offer, **chain_ids(product)})
     assert calculated.status_code == 404, calculated.text
     assert calculated.json()["details"]["paymentType"] == "CREDIT"
+
+
+def test_a_rendered_list_shows_a_renamed_company_once_the_organizations_are_read_again(
+    api: ApiClient, db: Db, car: CatalogCar, frozen_clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given an instance keeping reference data for a minute, which read the organizations for another brand
+    # first, and the car's brand's financing half a minute later, with its leasing list
+    monkeypatch.setenv("REFERENCE_CACHE_SECONDS", "60")
+    from core.settings import reset_settings
+
+    reset_settings()
+    company = insert_organization(db, "Orient Leasing", "LEASING_COMPANY")
+    insert_leasing_program(db, car.brand_id, company)
+    other_brand = insert_brand(db, "Kia")
+    insert_credit_product(db, other_brand, insert_organization(db, "Asakabank"))
+    api.login()
+    data(api.get("/api/v1/payments/organizations", params={"brandId": str(other_brand), "slug": "CREDIT"}))
+    frozen_clock.advance(30)
+    query = {"brandId": str(car.brand_id), "organizationId": str(company)}
+
+    def company_names() -> list[str]:
+        return [
+            item["organization"]["name"] for item in data(api.get("/api/v1/payments/leasing", params=query))["items"]
+        ]
+
+    assert company_names() == ["Orient Leasing"]
+    # When an operator renames the company, and the organizations' lifetime ends before the brand's financing's
+    db.organizations.update_one({"_id": company}, {"$set": {"name": "Orient Leasing Group"}})
+    frozen_clock.advance(31)
+    # Then the list shows the new name: it is never older than the organizations it names
+    assert company_names() == ["Orient Leasing Group"]

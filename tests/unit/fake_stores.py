@@ -158,8 +158,8 @@ class Shop:
             wanted = (modification_id, color_id) == (self.modification_id, self.color_id)
             return {self.branch_id} if self.stocked and wanted and self.branch_id in branch_ids else set()
 
-        def serving(payment_type: PaymentType, brand_id: ObjectId) -> list[ObjectId]:
-            return [self.bank_id] if payment_type is PaymentType.CREDIT and brand_id == self.brand_id else []
+        def financed_payment_types(brand_id: ObjectId) -> frozenset[PaymentType]:
+            return frozenset({PaymentType.CREDIT}) if brand_id == self.brand_id else frozenset()
 
         monkeypatch.setattr(catalog, "find_car", find_car)
         monkeypatch.setattr(catalog, "find_car_of_modification", find_car_of_modification)
@@ -173,7 +173,7 @@ class Shop:
         monkeypatch.setattr(dealers, "branches_with_stock", branches_with_stock)
         monkeypatch.setattr(financing, "find_bank_offer", lambda bank_offer_id: offers.get(ObjectId(bank_offer_id)))
         monkeypatch.setattr(financing, "brand_financing", lambda brand_id: BrandFinancing([stored_product], [], []))
-        monkeypatch.setattr(financing, "serving", serving)
+        monkeypatch.setattr(financing, "financed_payment_types", financed_payment_types)
         monkeypatch.setattr(
             financing, "active_organizations", lambda ids: {bank["_id"]: bank} if self.bank_id in ids else {}
         )

@@ -24,7 +24,6 @@ months add up to the totals exactly), and the rows only when the schedule itself
 """
 
 import math
-from collections.abc import Iterator
 from enum import StrEnum
 from fractions import Fraction
 from functools import cached_property
@@ -33,6 +32,7 @@ from typing import NamedTuple
 BASIS_POINTS = 10_000  # 100 % in basis points
 MONTHS_PER_YEAR = 12
 RATE_DENOMINATOR = BASIS_POINTS * MONTHS_PER_YEAR  # the monthly rate is rate_bp / RATE_DENOMINATOR
+TWICE_RATE_DENOMINATOR = 2 * RATE_DENOMINATOR  # a month's interest is rounded half-up: (2·x + D) // 2D
 
 
 class RefundType(StrEnum):
@@ -73,6 +73,10 @@ class Row(NamedTuple):
     balance: int
 
 
+# What Row(...) runs (its generated __new__ calls tuple's), without a Python call per month.
+new_row = tuple.__new__
+
+
 class Schedule:
     """A month-by-month schedule by the rounding rule of this module; see the module's docstring for
     what each property costs. A plain class: a dataclass compiles its generated methods on every cold
@@ -105,7 +109,7 @@ class Schedule:
 
     @cached_property
     def total_interest(self) -> int:
-        return sum(interest for _, _, interest, _ in self._walk())
+        return self._amortize(None)
 
     @property
     def total_payment(self) -> int:
@@ -115,7 +119,9 @@ class Schedule:
 
     @cached_property
     def rows(self) -> tuple[Row, ...]:
-        return tuple(Row(month, paid + interest, paid, interest, left) for month, paid, interest, left in self._walk())
+        rows: list[Row] = []
+        self.__dict__.setdefault("total_interest", self._amortize(rows))  # the walk gave it too
+        return tuple(rows)
 
     def _month(self, month: int, balance: int) -> tuple[int, int, int]:
         """Month `month` starting at `balance`: its principal, its interest and the balance after it."""
@@ -128,11 +134,26 @@ class Schedule:
             principal = max(0, min(wanted, to_amortize))
         return principal, interest, balance - principal
 
-    def _walk(self) -> Iterator[tuple[int, int, int, int]]:
-        balance = self.loan
-        for month in range(1, self.months + 1):
-            principal, interest, balance = self._month(month, balance)
-            yield month, principal, interest, balance
+    def _amortize(self, rows: list[Row] | None) -> int:
+        """Every month as `_month` computes it, in one loop of local integers (a schedule of 60 months
+        walked through `_month` cost twice as much): the total interest, and each month's row appended
+        to `rows` if given."""
+        balance, residual, months, level = self.loan, self.residual, self.months, self.level
+        twice_rate, annuity = 2 * self.annual_rate_bp, self.refund_type is RefundType.ANNUITY
+        total = 0
+        for month in range(1, months + 1):
+            interest = (balance * twice_rate + RATE_DENOMINATOR) // TWICE_RATE_DENOMINATOR
+            to_amortize = balance - residual
+            if month == months:
+                principal = to_amortize
+            else:
+                wanted = level - interest if annuity else level
+                principal = 0 if wanted < 0 else min(wanted, to_amortize)
+            balance -= principal
+            total += interest
+            if rows is not None:
+                rows.append(new_row(Row, (month, principal + interest, principal, interest, balance)))
+        return total
 
 
 def _ceil_div(numerator: int, denominator: int) -> int:
@@ -141,7 +162,7 @@ def _ceil_div(numerator: int, denominator: int) -> int:
 
 def _interest(balance: int, annual_rate_bp: int) -> int:
     """A month's interest on `balance`, rounded half-up: balance · rate_bp / 120,000."""
-    return (2 * balance * annual_rate_bp + RATE_DENOMINATOR) // (2 * RATE_DENOMINATOR)
+    return (2 * balance * annual_rate_bp + RATE_DENOMINATOR) // TWICE_RATE_DENOMINATOR
 
 
 def schedule(loan: int, annual_rate_bp: int, months: int, refund_type: RefundType, *, residual: int = 0) -> Schedule:
@@ -253,5 +274,6 @@ def installment_cell(price: int, initial_percent: int, months: int, markup_bp: i
     initial_payment = percent_of(price, initial_percent * 100)
     rest = price - initial_payment
     total = rest + percent_of(rest, markup_bp)
-    monthly = schedule(total, 0, months, RefundType.ANNUITY).first_payment  # the rest / months, rounded up
+    _check(total, 0, months, 0)
+    monthly = _ceil_div(total, months)  # the first payment of a 0 % schedule of `total` over `months`
     return InstallmentQuote(initial_percent, months, markup_bp, initial_payment, total, monthly)

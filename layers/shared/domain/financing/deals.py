@@ -40,7 +40,7 @@ from domain.financing.records import (
     LeasingRates,
     OrganizationRecord,
 )
-from domain.financing.views import credit_figures, installment_cell_figures, leasing_figures
+from domain.financing.views import credit_fields, installment_cell_fields, leasing_fields
 
 # (query field, tree level, the choice it must belong to), in the order of the bank chain.
 CHAIN = (
@@ -75,7 +75,7 @@ class CreditDeal(NamedTuple):
     quote: CreditQuote
 
     def figures(self) -> CreditFigures:
-        return credit_figures(self.quote)
+        return CreditFigures(**credit_fields(self.quote))
 
 
 def bank_offer(bank_id: str) -> tuple[BankOfferRecord, CreditProductRecord, OrganizationRecord]:
@@ -148,7 +148,7 @@ class LeasingDeal(NamedTuple):
     quote: LeasingQuote
 
     def figures(self) -> LeasingCalculation:
-        return leasing_figures(self.quote)
+        return LeasingCalculation(**leasing_fields(self.quote))
 
 
 def program_terms(rates: LeasingRates, initial_percent: int, months: int) -> LeasingTerms:
@@ -219,7 +219,7 @@ class InstallmentDeal(NamedTuple):
 
     def figures(self) -> InstallmentFigures:
         return InstallmentFigures(
-            **installment_cell_figures(self.quote).model_dump(),
+            **installment_cell_fields(self.quote),
             initialPercent=self.quote.initial_percent,
             initialPayment=self.quote.initial_payment,
             termMonths=self.quote.months,

@@ -8,17 +8,16 @@ from domain.catalog.payment_types import PaymentType
 from domain.catalog.records import CarRecord
 from domain.financing import store
 
+# In the contract's order.
+PAYMENT_TYPES = tuple(PaymentType)
+
 
 def offered_payment_types(car: CarRecord) -> list[PaymentType]:
     """The car's payment types that are really offered for its brand: cash always, credit when an active
     bank serves the brand, and so on."""
-    allowed = set(car.get("paymentTypes", []))
-    return [
-        kind
-        for kind in PaymentType
-        if kind in allowed
-        and (kind is PaymentType.CASH or store.active_organizations(store.serving(kind, car["brandId"])))
-    ]
+    allowed = car.get("paymentTypes", [])
+    financed = store.financed_payment_types(car["brandId"])
+    return [kind for kind in PAYMENT_TYPES if kind in allowed and (kind is PaymentType.CASH or kind in financed)]
 
 
 def ensure_offered(car: CarRecord, kind: PaymentType) -> None:

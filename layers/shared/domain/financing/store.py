@@ -10,7 +10,7 @@ every active credit product for every modification of its brand's cars (the seed
 """
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from functools import partial
 from typing import Any
 
@@ -114,9 +114,9 @@ class StoredRecord[R]:
 
 class BrandFinancing:
     """A brand's active credit products, leasing programs and installment plans (programs and plans in
-    their order), each decoded when first used."""
+    their order), each decoded when first used; with what routes render of them (`rendered`)."""
 
-    __slots__ = ("_credit_products", "_installment_plans", "_leasing_programs")
+    __slots__ = ("_credit_products", "_installment_plans", "_leasing_programs", "_renderings")
 
     def __init__(
         self,
@@ -127,6 +127,8 @@ class BrandFinancing:
         self._credit_products = credit_products
         self._leasing_programs = leasing_programs
         self._installment_plans = installment_plans
+        # key -> (the organizations list it was rendered with, the rendering)
+        self._renderings: dict[Hashable, tuple[object, Any]] = {}
 
     def credit_products(self) -> list[CreditProductRecord]:
         return [stored.record() for stored in self._credit_products]
@@ -135,11 +137,26 @@ class BrandFinancing:
         """The product with this id, decoding none of the others."""
         return next((stored.record() for stored in self._credit_products if stored.record_id == product_id), None)
 
-    def leasing_programs(self) -> list[LeasingProgramRecord]:
-        return [stored.record() for stored in self._leasing_programs]
+    def leasing_programs(self, organization_id: ObjectId | None = None) -> list[LeasingProgramRecord]:
+        """The programs, or those of one organization (decoding none of the others)."""
+        return [
+            stored.record()
+            for stored in self._leasing_programs
+            if organization_id is None or stored.organization_id == organization_id
+        ]
 
     def installment_plans(self) -> list[InstallmentPlanRecord]:
         return [stored.record() for stored in self._installment_plans]
+
+    def rendering[T](self, key: Hashable, organizations: object, build: "Callable[[BrandFinancing], T]") -> T:
+        """The rendering `key` of this financing, made by `build` unless made with these very organizations."""
+        kept = self._renderings.get(key)
+        if kept is not None and kept[0] is organizations:
+            value: T = kept[1]
+            return value
+        value = build(self)
+        self._renderings[key] = (organizations, value)
+        return value
 
     def organization_ids(self, payment_type: PaymentType) -> list[ObjectId]:
         """The organizations of the products, programs or plans of this payment type (none for CASH)."""
@@ -180,19 +197,34 @@ def brand_financing(brand_id: ObjectId) -> BrandFinancing:
     )
 
 
-def serving(payment_type: PaymentType, brand_id: ObjectId) -> list[ObjectId]:
-    """The organizations whose active products serve the brand for this payment type (none for CASH)."""
-    return brand_financing(brand_id).organization_ids(payment_type)
+def rendered[T](brand_id: ObjectId, key: Hashable, build: Callable[[BrandFinancing], T]) -> T:
+    """What `build` makes of the brand's financing and the active organizations (a list in a language, the
+    payment types offered), made once per reading of them: kept with the brand's financing while the
+    active organizations are the very list the cache answers, so never older than what it comes from
+    (and with caching off, made on every call). `key` names the rendering among the brand's; shared:
+    callers never change it."""
+    return brand_financing(brand_id).rendering(key, all_active_organizations(), build)
 
 
-def credit_tree_node(levels: Sequence[str], node_id: ObjectId) -> Any:
+def financed_payment_types(brand_id: ObjectId) -> frozenset[PaymentType]:
+    """The payment types an active organization finances the brand's cars with (never CASH)."""
+    return rendered(
+        brand_id,
+        "financed",
+        lambda financing: frozenset(kind for kind in SOURCES if active_organizations(financing.organization_ids(kind))),
+    )
+
+
+def credit_tree_node(levels: Sequence[str], node_id: ObjectId, fields: Sequence[str]) -> Any:
     """The node with this id at `levels` of an active credit product's tree (e.g. incomeTypes,
-    initialPayments: an initial payment), or None. The server unwinds the tree down to the node and sends
-    it alone: reading the product's whole tree cost more than twice the round trip."""
+    initialPayments: an initial payment), with only `fields` of it (paths in the node), or None. The
+    server unwinds the tree down to the node and sends what is asked of it alone: reading the product's
+    whole tree cost more than twice the round trip, and a node's whole subtree half as much again."""
     path = ".".join(levels)
     pipeline: list[Document] = [{"$match": {f"{path}._id": node_id, "active": True}}, {"$limit": 1}]
     pipeline += [{"$unwind": "$" + ".".join(levels[: depth + 1])} for depth in range(len(levels))]
     pipeline += [{"$match": {f"{path}._id": node_id}}, {"$replaceWith": "$" + path}]
+    pipeline += [{"$project": {"_id": 0, **dict.fromkeys(fields, 1)}}]
     return next(_credit_products().aggregate(pipeline), None)
 
 
@@ -221,10 +253,10 @@ def find_bank_offer(bank_offer_id: str) -> BankOfferRecord | None:
     return _bank_offers().find_one({"_id": ObjectId(bank_offer_id)})
 
 
-def offers_of_modification(modification_id: ObjectId, product_ids: list[ObjectId]) -> dict[ObjectId, BankOfferRecord]:
-    """The stored offers of these products for the modification, by product id."""
-    found = _bank_offers().find({"productId": {"$in": product_ids}, "modificationId": modification_id})
-    return {offer["productId"]: offer for offer in found}
+def products_offered(modification_id: ObjectId, product_ids: list[ObjectId]) -> set[ObjectId]:
+    """Those of these products whose offer for the modification is stored (read from the index alone)."""
+    query = {"productId": {"$in": product_ids}, "modificationId": modification_id}
+    return {offer["productId"] for offer in _bank_offers().find(query, {"_id": 0, "productId": 1})}
 
 
 def _wanted_offers(db: Database[Document] | None, session: ClientSession | None) -> list[BankOfferRecord]:

@@ -3,11 +3,12 @@ figures of a quote."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.assets import url
 from core.locale import Locale, localize
 from core.models import Organization
 from domain.financing.credit_math import CreditQuote, InstallmentQuote, LeasingQuote
-from domain.financing.models import CreditFigures, InstallmentCell, LeasingCalculation
 from domain.financing.records import OrganizationRecord
 
 
@@ -23,45 +24,48 @@ def organization_ref(organization: OrganizationRecord, locale: Locale) -> Organi
     )
 
 
-def credit_figures(quote: CreditQuote) -> CreditFigures:
-    """The credit calculate fields (without the schedule rows), of a chosen offer or a special offer."""
+def credit_fields(quote: CreditQuote) -> dict[str, Any]:
+    """The fields of a credit's `CreditFigures` (calculate without the schedule rows), of a chosen offer or
+    a special offer: validated with the answer they go in."""
     schedule = quote.schedule
-    return CreditFigures(
-        monthlyPayment=schedule.first_payment,
-        loanAmount=schedule.loan,
-        initialPayment=quote.initial_payment,
-        totalInterest=schedule.total_interest,
-        totalPayment=schedule.total_payment,
-        rate=percent(schedule.annual_rate_bp),
-        termMonths=schedule.months,
-        refundType=schedule.refund_type,
-        carPrice=quote.price,
-    )
+    return {
+        "monthlyPayment": schedule.first_payment,
+        "loanAmount": schedule.loan,
+        "initialPayment": quote.initial_payment,
+        "totalInterest": schedule.total_interest,
+        "totalPayment": schedule.total_payment,
+        "rate": percent(schedule.annual_rate_bp),
+        "termMonths": schedule.months,
+        "refundType": schedule.refund_type,
+        "carPrice": quote.price,
+    }
 
 
-def leasing_figures(quote: LeasingQuote) -> LeasingCalculation:
-    """`{monthlyPayment, totalCarPrice}` and the breakdown that adds up to the total."""
-    return LeasingCalculation(
-        monthlyPayment=quote.monthly_payment,
-        totalCarPrice=quote.total_car_price,
-        price=quote.price,
-        initialPayment=quote.initial_payment,
-        contractFee=quote.contract_fee,
-        markup=quote.markup,
-        financedAmount=quote.financed,
-        monthlyFee=quote.monthly_fee,
-        leasePayments=quote.lease_payments,
-        buyout=quote.buyout,
-        termMonths=quote.schedule.months,
-        rate=percent(quote.schedule.annual_rate_bp),
-    )
+def leasing_fields(quote: LeasingQuote) -> dict[str, Any]:
+    """The fields of a lease's `LeasingCalculation`: `{monthlyPayment, totalCarPrice}` and the breakdown
+    that adds up to the total."""
+    return {
+        "monthlyPayment": quote.monthly_payment,
+        "totalCarPrice": quote.total_car_price,
+        "price": quote.price,
+        "initialPayment": quote.initial_payment,
+        "contractFee": quote.contract_fee,
+        "markup": quote.markup,
+        "financedAmount": quote.financed,
+        "monthlyFee": quote.monthly_fee,
+        "leasePayments": quote.lease_payments,
+        "buyout": quote.buyout,
+        "termMonths": quote.schedule.months,
+        "rate": percent(quote.schedule.annual_rate_bp),
+    }
 
 
-def installment_cell_figures(quote: InstallmentQuote) -> InstallmentCell:
-    """One cell of an installment matrix: months across, initial payment percent down."""
-    return InstallmentCell(
-        months=quote.months,
-        markupPercent=percent(quote.markup_bp),
-        monthlyPayment=quote.monthly_payment,
-        totalPayment=quote.initial_payment + quote.total,
-    )
+def installment_cell_fields(quote: InstallmentQuote) -> dict[str, Any]:
+    """The fields of one cell of an installment matrix (`InstallmentCell`: months across, initial payment
+    percent down), validated with the answer they go in."""
+    return {
+        "months": quote.months,
+        "markupPercent": percent(quote.markup_bp),
+        "monthlyPayment": quote.monthly_payment,
+        "totalPayment": quote.initial_payment + quote.total,
+    }
