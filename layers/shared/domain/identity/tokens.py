@@ -10,7 +10,7 @@ same client does so within a short grace window (see `consume_refresh`).
 """
 
 import hashlib
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, NamedTuple
 
 import jwt
@@ -110,7 +110,7 @@ def _verify_signed(token: str, expected: TokenType, now: datetime) -> Claims:
 def _timestamp(value: Any) -> datetime:
     """A NumericDate claim as a time; a value no calendar holds (1e20, NaN, a string) is an invalid token."""
     try:
-        return datetime.fromtimestamp(int(value), tz=clock.now().tzinfo)
+        return datetime.fromtimestamp(int(value), tz=UTC)
     except (TypeError, ValueError, OverflowError, OSError) as exc:
         raise NotAuthenticated("TOKEN_INVALID") from exc
 
@@ -176,7 +176,7 @@ def consume_refresh(claims: Claims, *, client: str) -> str:
 def rotate(refresh_token: str, *, client: str) -> TokenPair:
     """A new pair for a refresh token of a user who still exists, which the token's family continues."""
     claims = verify(refresh_token, "refresh")
-    if store.find_user(claims.sub) is None:
+    if not store.user_exists(claims.sub):
         raise NotAuthenticated("USER_NOT_FOUND")
     return continue_family(claims.sub, consume_refresh(claims, client=client))
 
