@@ -95,10 +95,6 @@ def _item_fields(order: OrderRecord, locale: Locale) -> dict[str, Any]:
     }
 
 
-def list_item(order: OrderRecord, locale: Locale) -> OrderItem:
-    return OrderItem.model_validate(_item_fields(order, locale))
-
-
 def detail(order: OrderRecord, locale: Locale) -> OrderView:
     """The order detail of docs/INTERFACE.md, with the discount and what was bought, by name."""
     return OrderView.model_validate(
@@ -124,9 +120,9 @@ def detail(order: OrderRecord, locale: Locale) -> OrderView:
 def list_orders(*, user_id: str, limit: int, offset: int, locale: Locale) -> CountedPage[OrderItem]:
     """The caller's orders, newest first."""
     found = store.orders_of_user(user_id, offset=offset, limit=limit)
-    return CountedPage[OrderItem](
-        items=[list_item(order, locale) for order in found.items], total=found.total, exact=found.exact
-    )
+    items = [_item_fields(order, locale) for order in found.items]
+    # The page validated in one pydantic-core call, not one model per order.
+    return CountedPage[OrderItem].model_validate({"items": items, "total": found.total, "exact": found.exact})
 
 
 def get_order(order_id: str, *, user_id: str, locale: Locale) -> OrderView:

@@ -64,17 +64,18 @@ def history(user_id: str, order_id: str, *, offset: int, limit: int) -> CountedP
     """A page of the caller's order's card transactions, newest first."""
     found = flow.history(user_id, order_id, offset=offset, limit=limit)
     items = [
-        HistoryItem(
-            transactionId=entry.transaction_id,
-            amount=entry.amount,
-            status=entry.status,
-            cardMask=entry.card_mask,
-            cardType=entry.card_type,
-            createdAt=entry.created_at,
-            confirmedAt=entry.confirmed_at,
-            refund=entry.refund,
-            refundedAt=entry.refunded_at,
-        )
+        {
+            "transactionId": entry.transaction_id,
+            "amount": entry.amount,
+            "status": entry.status,
+            "cardMask": entry.card_mask,
+            "cardType": entry.card_type,
+            "createdAt": entry.created_at,
+            "confirmedAt": entry.confirmed_at,
+            "refund": entry.refund,
+            "refundedAt": entry.refunded_at,
+        }
         for entry in found.items
     ]
-    return CountedPage[HistoryItem](items=items, total=found.total, exact=found.exact)
+    # The page validated in one pydantic-core call, not one model per transaction.
+    return CountedPage[HistoryItem].model_validate({"items": items, "total": found.total, "exact": found.exact})

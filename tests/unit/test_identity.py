@@ -161,3 +161,23 @@ def test_a_real_provider_is_built_from_settings(
     assert isinstance(built, MyIdProvider | OneIdProvider)
     assert type(built) is adapter
     assert (built.client.client_secret, built.http.timeout_seconds, built.http.max_retries) == ("s3cret", 1.5, 1)
+
+
+@pytest.mark.parametrize(
+    "header",
+    [b"not json", b'["a list"]', b'{"alg": "HS256", "kid": 7}', '{"kid": "é"}'.encode()],
+    ids=["not-json", "not-an-object", "kid-not-a-string", "kid-of-no-key"],
+)
+def test_a_token_whose_header_names_no_key_of_ours_is_invalid(header: bytes) -> None:
+    import base64
+
+    from core.errors import NotAuthenticated
+    from domain.identity import tokens
+
+    # Given a token whose header is malformed or names no key of ours
+    forged_header = base64.urlsafe_b64encode(header).rstrip(b"=").decode()
+    token = f"{forged_header}.e30.c2lnbmF0dXJl"
+    # When it is verified, then it is refused as invalid, saying nothing of it
+    with pytest.raises(NotAuthenticated) as refused:
+        tokens.verify(token, "access")
+    assert refused.value.code == "TOKEN_INVALID"

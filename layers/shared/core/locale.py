@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Literal
 
 Locale = Literal["ru", "uz", "en"]
@@ -10,6 +11,7 @@ LOCALES: tuple[Locale, ...] = ("ru", "uz", "en")
 DEFAULT_LOCALE: Locale = "uz"
 
 
+@functools.lru_cache(maxsize=256)  # clients send a few distinct values, each on every request
 def parse_accept_language(header: str | None) -> Locale:
     """`ru-RU,ru;q=0.9` gives ru. The first supported language in the client's order of preference wins."""
     if not header:

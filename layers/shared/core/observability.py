@@ -10,6 +10,7 @@ from __future__ import annotations
 import warnings
 
 from aws_lambda_powertools.logging import Logger
+from aws_lambda_powertools.logging.formatter import BasePowertoolsFormatter
 from aws_lambda_powertools.metrics import Metrics
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
@@ -20,9 +21,16 @@ metrics = Metrics(namespace="CarRetail", service="car-retail-api")
 # Every custom metric names its stage: the alarms and the dashboard of one environment read its own only.
 # Read without caching the settings: a command may still set its stage after importing this (ops, local).
 metrics.set_default_dimensions(stage=from_env(Settings).stage)
-# Most requests add no business metric, and Powertools warns about it on every one (printed once per
-# process, on its first request); not a defect. Powertools' documented way to silence it.
+# Most invocations of the scheduled functions add no business metric, and Powertools' `log_metrics`
+# warns about it on every one (printed once per process); not a defect. Its documented way to silence it.
 warnings.filterwarnings("ignore", "No application metrics to publish", UserWarning)
+
+
+def flush_metrics() -> None:
+    """Publish the metrics this request added, if any: what Powertools' `log_metrics` does after each
+    invocation, without building and filtering its warning on every request that added none (most)."""
+    if metrics.metric_set:
+        metrics.flush_metrics()
 
 
 class InvocationKeys:
@@ -30,21 +38,25 @@ class InvocationKeys:
     request id, cold start) and the correlation id, for the API's functions, at a sixth of its cost per
     request (`make bench ARGS=--instructions`): the function's keys once per instance, the invocation's on
     each. No module appends keys of its own (tests/unit/test_architecture.py), so replacing the
-    invocation's keys is all the clearing a new invocation needs."""
+    invocation's keys is all the clearing a new invocation needs. The logger's formatter, which holds
+    the keys, is looked up once: `Logger.append_keys` finds it through its handler on every call."""
 
     def __init__(self) -> None:
         self.invocations = 0
+        self.formatter: BasePowertoolsFormatter | None = None
 
-    def start(self, context: LambdaContext, correlation_id: str | None) -> None:
-        if self.invocations == 0:
-            logger.append_keys(
+    def start(self, context: LambdaContext, correlation_id: str | None) -> bool:
+        """Put the invocation's keys on; whether it is the instance's first (its cold start)."""
+        if self.formatter is None:
+            self.formatter = logger.registered_formatter
+            self.formatter.append_keys(
                 function_name=context.function_name,
                 function_memory_size=context.memory_limit_in_mb,
                 function_arn=context.invoked_function_arn,
             )
         self.invocations += 1
-        logger.append_keys(
-            function_request_id=context.aws_request_id,
-            correlation_id=correlation_id,
-            cold_start=self.invocations == 1,
+        cold_start = self.invocations == 1
+        self.formatter.append_keys(
+            function_request_id=context.aws_request_id, correlation_id=correlation_id, cold_start=cold_start
         )
+        return cold_start

@@ -6,6 +6,7 @@ its settings module with the functions below (`configured`, `required`, `or_loca
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import time
@@ -40,8 +41,13 @@ class SigningKey(NamedTuple):
 
     @classmethod
     def of(cls, secret: str) -> SigningKey:
-        kid = hmac.new(secret.encode(), b"car-retail/kid", hashlib.sha256).hexdigest()[:16]
-        return cls(kid=kid, secret=secret)
+        return cls(kid=_kid_of(secret), secret=secret)
+
+
+# Derived once per key (the current and the previous one), not for every token signed or verified.
+@functools.lru_cache(maxsize=8)
+def _kid_of(secret: str) -> str:
+    return hmac.new(secret.encode(), b"car-retail/kid", hashlib.sha256).hexdigest()[:16]
 
 
 def jwt_secret(*, force_fetch: bool = False) -> str:
@@ -115,8 +121,12 @@ def keyed_hash(purpose: str, value: str) -> str:
 
     Values with few possibilities (a 6-digit code, a card whose mask is known) must only ever be stored
     this way: without the key they cannot be guessed, and each purpose has its own key."""
-    key = hmac.new(jwt_secret().encode(), f"car-retail/{purpose}".encode(), hashlib.sha256).digest()
-    return hmac.new(key, value.encode(), hashlib.sha256).hexdigest()
+    return hmac.new(_purpose_key(jwt_secret(), purpose), value.encode(), hashlib.sha256).hexdigest()
+
+
+@functools.lru_cache(maxsize=32)  # a few purposes per key: derived once, not per value hashed
+def _purpose_key(secret: str, purpose: str) -> bytes:
+    return hmac.new(secret.encode(), f"car-retail/{purpose}".encode(), hashlib.sha256).digest()
 
 
 def configured(value: str | None, secret_arn: str | None, *, force_fetch: bool = False) -> str | None:

@@ -115,9 +115,9 @@ def flush() -> int:
     """Deliver what this request wrote, right away. Best effort: a failure is logged and the scheduled
     publisher delivers it later; it never fails the request whose change is already committed."""
     touched = _touched.get()
-    _touched.set(frozenset())
     if not touched:
         return 0
+    _touched.set(frozenset())
     try:
         return publish_pending(aggregates=touched).delivered
     except Exception:

@@ -108,8 +108,11 @@ def check_request(headers: Mapping[str, str], policy: AccessPolicy, callers: Cal
 def refuse_unknown_query_parameters(event: Mapping[str, Any], declared: frozenset[str]) -> None:
     """A query parameter the route does not declare is a 400 naming it: a misspelt filter (`?brand=`)
     would otherwise be ignored and answer everything."""
-    given = set(event.get("multiValueQueryStringParameters") or {}) | set(event.get("queryStringParameters") or {})
-    unknown = sorted(given - declared)
+    multi_value = event.get("multiValueQueryStringParameters") or {}
+    single_value = event.get("queryStringParameters") or {}
+    if not (multi_value or single_value):
+        return
+    unknown = sorted({*multi_value, *single_value} - declared)
     if unknown:
         named = unknown[:10]
         raise InvalidInput(

@@ -36,8 +36,8 @@ from pydantic import BaseModel
 from pymongo.errors import AutoReconnect, ConnectionFailure, ExecutionTimeout, NetworkTimeout
 
 from core.errors import AppError, FieldProblem, InvalidInput
-from core.locale import Locale, parse_accept_language
-from core.observability import InvocationKeys, logger, metrics
+from core.locale import LOCALES, Locale, parse_accept_language
+from core.observability import InvocationKeys, flush_metrics, logger, metrics
 from core.serialization import json_default, to_json
 from core.settings import get_settings, read_settings
 from data import outbox, rate_limit
@@ -57,6 +57,8 @@ from edge.headers import request_headers, set_headers
 
 ROUTE_SIGNATURE = inspect.signature(APIGatewayRestResolver.route)
 CONTENT_LANGUAGE = "Content-Language"
+# The context of a request before (or without) its caller, per language: immutable, so built once.
+ANONYMOUS: dict[Locale, RequestContext] = {locale: RequestContext(locale=locale) for locale in LOCALES}
 DATABASE_ERRORS: list[type[Exception]] = [ConnectionFailure, AutoReconnect, NetworkTimeout, ExecutionTimeout]
 
 
@@ -272,7 +274,7 @@ def gate(app: ApiResolver, event: dict[str, Any], headers: Mapping[str, str], lo
     if declared is not None and declared.access.signed_link and links.is_signed_link(query):
         links.check_signed_link(declared.path, query)
         refuse_unknown_query_parameters(event, declared.query_names)
-        return RequestContext(locale=locale)
+        return ANONYMOUS[locale]
     caller = check_request(headers, declared.access if declared else UNDECLARED, app.callers, locale)
     if declared is not None:
         refuse_unknown_query_parameters(event, declared.query_names)
@@ -302,7 +304,7 @@ def gate_or_refuse(
     """Run the gate (`headers`: edge.headers.request_headers of the event, `locale`: its language); the
     response to send instead of resolving the event, if it refuses."""
     try:
-        set_current(gate(app, event, headers, locale) or RequestContext(locale=locale))
+        set_current(gate(app, event, headers, locale) or ANONYMOUS[locale])
     except AppError as refused:
         return _refusal(status_of(refused), responses.refusal_envelope(refused), headers_of(refused))
     except tuple(DATABASE_ERRORS):
@@ -316,7 +318,8 @@ def gate_or_refuse(
 
 def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
     """The Lambda handler of a function: the gate, then the resolver; logging with the API Gateway
-    correlation id, and metrics (traces come from Lambda's active tracing, see core.observability).
+    correlation id, and metrics with the cold start (traces come from Lambda's active tracing, see
+    core.observability).
 
     Reads the settings first (those of the domain packages it imported too): a deployment missing
     required configuration (ASSETS_BASE_URL...) or with an invalid value fails its cold start with the
@@ -326,15 +329,11 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
 
     invocation_keys = InvocationKeys()
 
-    @metrics.log_metrics(capture_cold_start_metric=True)
-    def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-        # The correlation id is API Gateway's request id, read directly: a correlation_id_path compiles
-        # and runs a JMESPath query on every invocation.
-        invocation_keys.start(context, (event.get("requestContext") or {}).get("requestId"))
+    def answer(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         headers = request_headers(event)
         locale = parse_accept_language(headers.get("accept-language"))
         # Nothing of the previous invocation leaks into this one; the gate's refusals speak the language too.
-        set_current(RequestContext(locale=locale))
+        set_current(ANONYMOUS[locale])
         rate_limit.start_request()
         event = dict(event)  # the gate leaves a base64 body decoded in it: the caller's dict stays as it was
         response = gate_or_refuse(app, event, headers, locale)
@@ -346,10 +345,25 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
             quota = rate_limit.request_quota()
             if quota is not None:
                 added |= quota.headers()
-            declared = app.declaration(str(event.get("httpMethod", "")), str(event.get("resource", "")))
-            if declared is not None and declared.cache_control is not None:
-                response = caching.revalidate(headers, response, declared.cache_control)
+            if app.reads_cache_control is not None:
+                declared = app.declaration(str(event.get("httpMethod", "")), str(event.get("resource", "")))
+                if declared is not None and declared.cache_control is not None:
+                    response = caching.revalidate(headers, response, declared.cache_control)
         return set_headers(response, added)
+
+    # The instance's first invocation goes through Powertools' decorator, which adds the cold start metric;
+    # the others publish what they added themselves, without its warning on every request that added none.
+    first_invocation = metrics.log_metrics(answer, capture_cold_start_metric=True)
+
+    def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+        # The correlation id is API Gateway's request id, read directly: a correlation_id_path compiles
+        # and runs a JMESPath query on every invocation.
+        if invocation_keys.start(context, (event.get("requestContext") or {}).get("requestId")):
+            return first_invocation(event, context)
+        try:
+            return answer(event, context)
+        finally:
+            flush_metrics()
 
     snapstart.register(app)
     return lambda_handler

@@ -19,15 +19,20 @@ def set_headers(result: dict[str, Any], headers: Mapping[str, str]) -> dict[str,
     `Vary` values are added to those already there."""
     key = "multiValueHeaders" if "multiValueHeaders" in result else "headers"
     current: dict[str, Any] = dict(result.get(key) or {})
+    names: dict[str, str] = {}  # lower-case name -> the name as it is set
+    for name in current:
+        names.setdefault(name.lower(), name)
     for name, given in headers.items():
+        lower = name.lower()
         value = given
-        existing = next((k for k in current if k.lower() == name.lower()), None)
+        existing = names.get(lower)
         if existing is not None:
             before = current.pop(existing)
-            if name.lower() in LISTS:
+            if lower in LISTS:
                 before_text = ", ".join(before) if isinstance(before, list) else str(before)
                 parts = [part.strip() for part in f"{before_text}, {given}".split(",") if part.strip()]
                 value = ", ".join(dict.fromkeys(parts))
         current[name] = [value] if key == "multiValueHeaders" else value
+        names[lower] = name
     result[key] = current
     return result

@@ -9,12 +9,16 @@ is treated as theft: the whole family (every token rotated from the same login) 
 same client does so within a short grace window (see `consume_refresh`).
 """
 
+import base64
+import functools
 import hashlib
-from datetime import datetime, timedelta
+import json
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, NamedTuple
 
 import jwt
 from bson import ObjectId
+from jwt.algorithms import HMACAlgorithm
 
 from core import clock
 from core.errors import NotAuthenticated
@@ -62,6 +66,26 @@ def _encode(subject: str, token_type: TokenType, jti: str, issued: datetime, ttl
     return jwt.encode(payload, key.secret, algorithm=ALGORITHM, headers={"kid": key.kid})
 
 
+class _OurKeysHS256(HMACAlgorithm):
+    """PyJWT's HS256, checking each key once. PyJWT checks a key on every token it signs or verifies (is
+    it an asymmetric key, PEM, SSH, DER or JSON, given as an HMAC secret?), a third of signing one; ours
+    are the signing keys (the current and the previous one), which only change with a rotation."""
+
+    def __init__(self) -> None:
+        super().__init__(HMACAlgorithm.SHA256)
+
+    def prepare_key(self, key: str | bytes) -> bytes:
+        return _prepared_key(key)
+
+
+@functools.lru_cache(maxsize=8)
+def _prepared_key(key: str | bytes) -> bytes:
+    return HMACAlgorithm(HMACAlgorithm.SHA256).prepare_key(key)
+
+
+jwt.unregister_algorithm(ALGORITHM)
+jwt.register_algorithm(ALGORITHM, _OurKeysHS256())
+
 _verified_access: BoundedCache[Claims] = BoundedCache(max_entries=10_000)
 
 
@@ -80,11 +104,27 @@ def verify(token: str, expected: TokenType) -> Claims:
     return claims
 
 
+def _named_kid(token: str) -> str | None:
+    """The key a token names in its header (`kid`), to choose the one that verifies it. Read here:
+    PyJWT's `get_unverified_header` checks and decodes every segment of the token, which `jwt.decode`
+    then does again. Whatever is malformed raises ValueError; the decode checks the whole token."""
+    segment = token.partition(".")[0]
+    header = json.loads(base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4)))
+    kid = header.get("kid") if isinstance(header, dict) else None
+    if kid is not None and not isinstance(kid, str):
+        raise ValueError("a kid is a string")
+    return kid
+
+
 def _verify_signed(token: str, expected: TokenType, now: datetime) -> Claims:
     try:
-        key = jwt_verification_key(jwt.get_unverified_header(token).get("kid"))  # PyJWT: a kid is a string
-        if key is None:
-            raise NotAuthenticated("TOKEN_INVALID")
+        kid = _named_kid(token)
+    except (ValueError, RecursionError) as exc:
+        raise NotAuthenticated("TOKEN_INVALID") from exc
+    key = jwt_verification_key(kid)
+    if key is None:
+        raise NotAuthenticated("TOKEN_INVALID")
+    try:
         payload: dict[str, Any] = jwt.decode(
             token,
             key.secret,
@@ -110,7 +150,7 @@ def _verify_signed(token: str, expected: TokenType, now: datetime) -> Claims:
 def _timestamp(value: Any) -> datetime:
     """A NumericDate claim as a time; a value no calendar holds (1e20, NaN, a string) is an invalid token."""
     try:
-        return datetime.fromtimestamp(int(value), tz=clock.now().tzinfo)
+        return datetime.fromtimestamp(int(value), tz=UTC)
     except (TypeError, ValueError, OverflowError, OSError) as exc:
         raise NotAuthenticated("TOKEN_INVALID") from exc
 
@@ -176,7 +216,7 @@ def consume_refresh(claims: Claims, *, client: str) -> str:
 def rotate(refresh_token: str, *, client: str) -> TokenPair:
     """A new pair for a refresh token of a user who still exists, which the token's family continues."""
     claims = verify(refresh_token, "refresh")
-    if store.find_user(claims.sub) is None:
+    if not store.user_exists(claims.sub):
         raise NotAuthenticated("USER_NOT_FOUND")
     return continue_family(claims.sub, consume_refresh(claims, client=client))
 

@@ -72,9 +72,31 @@ def find_order_by_contract_number(contract_numbers: list[str]) -> OrderRecord | 
     return _orders().find_one({"contractNumber": {"$in": contract_numbers}})
 
 
+# What a line of the caller's list shows of an order (its financing, ids and history are the detail's).
+LISTED_FIELDS = dict.fromkeys(
+    (
+        "userId",
+        "contractNumber",
+        "statusSlug",
+        "price",
+        "discount",
+        "amountDue",
+        "amountDueNow",
+        "paidAmount",
+        "paymentTypeId",
+        "brandName",
+        "carName",
+        "createdAt",
+    ),
+    1,
+)
+
+
 def orders_of_user(user_id: str, *, offset: int, limit: int) -> FoundPage[OrderRecord]:
-    """A page of the user's orders, newest first, and how many they have."""
-    return find_page(_orders(), {"userId": ObjectId(user_id)}, NEWEST_FIRST, offset=offset, limit=limit)
+    """A page of the user's orders, newest first (their `LISTED_FIELDS`), and how many they have."""
+    return find_page(
+        _orders(), {"userId": ObjectId(user_id)}, NEWEST_FIRST, offset=offset, limit=limit, projection=LISTED_FIELDS
+    )
 
 
 def update_order(

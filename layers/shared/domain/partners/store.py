@@ -3,6 +3,7 @@ its creation time; after a key rotation the previous key's hash too, until its g
 Partner webhook endpoints (`partner_webhooks`): one per partner, by the partner's name (the rules are in
 `domain.partners.webhooks`)."""
 
+import functools
 import hashlib
 from datetime import datetime, timedelta
 from typing import NotRequired, TypedDict, cast
@@ -61,6 +62,8 @@ def _partners() -> Collection[PartnerRecord]:
     return collection("partners", PartnerRecord)
 
 
+# The gate hashes the client key of every request, and a partner's app sends the same key each time.
+@functools.lru_cache(maxsize=MAX_CACHED_KEYS)
 def hash_client_key(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 

@@ -43,14 +43,15 @@ PREFIXES: tuple[tuple[str, str, ECardType], ...] = (
 PAYABLE_TYPES = frozenset({ECardType.UZCARD, ECardType.HUMO})
 
 
+# What the Luhn check adds for a digit it doubles: the digits of its double (7 -> 14 -> 1 + 4).
+DOUBLED_DIGIT_SUMS = (0, 2, 4, 6, 8, 1, 3, 5, 7, 9)
+
+
 def luhn_is_valid(digits: str) -> bool:
-    total = 0
-    for position, char in enumerate(reversed(digits)):
-        value = int(char)
-        if position % 2 == 1:
-            value = value * 2 - 9 if value > 4 else value * 2
-        total += value
-    return total % 10 == 0
+    """The Luhn check of a string of ASCII digits: from the right, every second digit doubled."""
+    kept = sum(map(int, digits[-1::-2]))
+    doubled = sum(map(DOUBLED_DIGIT_SUMS.__getitem__, map(int, digits[-2::-2])))
+    return (kept + doubled) % 10 == 0
 
 
 def parse_card_number(raw: str) -> str:

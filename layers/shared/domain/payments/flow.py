@@ -50,6 +50,7 @@ from domain.payments.store import (
     MAX_RESENDS,
     OTP_TTL_SECONDS,
     RESEND_COOLDOWN_SECONDS,
+    ListedTransaction,
     RefundState,
     Status,
     Transaction,
@@ -515,7 +516,7 @@ def _processor_refusal(error: ProcessorError, *, failed: bool = False) -> AppErr
     return Unavailable("PROCESSOR_UNAVAILABLE")
 
 
-def _shown_status(transaction: Transaction, now: datetime) -> str:
+def _shown_status(transaction: ListedTransaction, now: datetime) -> str:
     """CONFIRMING is internal (still in progress); a pending one whose code expired with no resend left is dead."""
     status = Status(transaction["status"])
     if status is Status.CONFIRMING:

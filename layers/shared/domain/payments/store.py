@@ -251,10 +251,31 @@ def undo_resend(transaction: Transaction, sent_at: datetime) -> None:
     )
 
 
-def of_order(order_id: ObjectId, user_id: str, *, offset: int, limit: int) -> FoundPage[Transaction]:
-    """A page of the user's transactions of the order, newest first, and how many there are."""
+class ListedTransaction(TypedDict):
+    """What an order's payment history shows of a transaction, and what its shown status depends on."""
+
+    _id: int
+    amount: int
+    cardMask: str
+    cardType: str
+    status: str
+    resends: int
+    expiresAt: datetime
+    createdAt: datetime
+    confirmedAt: NotRequired[datetime]
+    refund: NotRequired[RefundState]
+    refundedAt: NotRequired[datetime]
+
+
+LISTED_FIELDS = dict.fromkeys(ListedTransaction.__annotations__, 1)
+
+
+def of_order(order_id: ObjectId, user_id: str, *, offset: int, limit: int) -> FoundPage[ListedTransaction]:
+    """A page of the user's transactions of the order (their `ListedTransaction` fields), newest first,
+    and how many there are."""
     query = {"orderId": order_id, "userId": ObjectId(user_id)}
-    return find_page(_transactions(), query, NEWEST_FIRST, offset=offset, limit=limit)
+    listed = collection("transactions", ListedTransaction)
+    return find_page(listed, query, NEWEST_FIRST, offset=offset, limit=limit, projection=LISTED_FIELDS)
 
 
 # --- payment reconciliation -------------------------------------------------------------------------
