@@ -222,6 +222,18 @@ def find_car(car_id: str) -> CarRecord | None:
     return _cars().find_one({"_id": ObjectId(car_id), **ACTIVE_CAR}, DETAIL_EXCLUDED)
 
 
+def car_has_choice(car_id: ObjectId, modification_id: ObjectId, color_id: ObjectId, brand_id: ObjectId) -> bool:
+    """Whether the active car is of this brand and has this modification and color: its id alone is read."""
+    query = {
+        "_id": car_id,
+        **ACTIVE_CAR,
+        "brandId": brand_id,
+        "modifications._id": modification_id,
+        "colors._id": color_id,
+    }
+    return _cars().find_one(query, {"_id": 1}) is not None
+
+
 def find_car_fields(car_id: str, *fields: str) -> CarRecord | None:
     return _cars().find_one({"_id": ObjectId(car_id)}, dict.fromkeys(fields, 1))
 
