@@ -114,12 +114,21 @@ def branch_detail(branch_id: str, *, locale: Locale) -> BranchDetail:
     branch = dealers.find_branch(branch_id)
     if branch is None:
         raise NotFound("BRANCH_NOT_FOUND")
-    region = dealers.find_region(branch["regionId"])
-    names = catalog.brand_names(branch.get("brandIds", []))
-    return BranchDetail(
-        **_branch(branch, locale),
-        region=Named(id=region["_id"], name=localize(region["name"], locale)) if region else None,
-        brands=[Named(id=brand, name=names[brand]) for brand in branch.get("brandIds", []) if brand in names],
+    region, brands = _branch_places(branch["regionId"], tuple(branch.get("brandIds", [])), locale)
+    return BranchDetail(**_branch(branch, locale), region=region, brands=brands)
+
+
+@reference_data
+def _branch_places(
+    region_id: ObjectId, brand_ids: tuple[ObjectId, ...], locale: Locale
+) -> tuple[Named | None, list[Named]]:
+    """A branch's region and brands as answered, rendered once per locale and reference-data lifetime.
+    Shared: never changed."""
+    region = dealers.find_region(region_id)
+    names = catalog.brand_names(brand_ids)
+    return (
+        Named(id=region["_id"], name=localize(region["name"], locale)) if region else None,
+        [Named(id=brand, name=names[brand]) for brand in brand_ids if brand in names],
     )
 
 

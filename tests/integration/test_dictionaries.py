@@ -203,6 +203,24 @@ def test_branch_detail(signed_in: ApiClient, car: CatalogCar) -> None:
     assert data["brands"] == [{"_id": str(car.brand_id), "name": "Chevrolet"}]
 
 
+def test_a_branch_shows_its_renamed_region_once_the_reference_lifetime_is_over(
+    signed_in: ApiClient, db: Database[dict[str, Any]], car: CatalogCar, cached: FrozenClock
+) -> None:
+    # Given an instance that has answered a branch's details
+    path = f"/api/v1/dictionaries/branch/{car.branch_id}"
+    english = {"accept-language": "en"}
+    assert signed_in.get(path, headers=english).json()["data"]["region"]["name"] == "Tashkent"
+    # When an operator renames its region, and the instance is asked within the lifetime and after it
+    db.regions.update_one({"_id": car.region_id}, {"$set": {"name.en": "Tashkent City"}})
+    cached.advance(59)
+    within = signed_in.get(path, headers=english).json()["data"]
+    cached.advance(2)
+    after = signed_in.get(path, headers=english).json()["data"]
+    # Then the old name is answered until the lifetime is over, the new one after it
+    assert (within["region"]["name"], after["region"]["name"]) == ("Tashkent", "Tashkent City")
+    assert after["brands"] == [{"_id": str(car.brand_id), "name": "Chevrolet"}]
+
+
 def test_unknown_inactive_or_malformed_branch(
     signed_in: ApiClient, db: Database[dict[str, Any]], car: CatalogCar
 ) -> None:
