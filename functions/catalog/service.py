@@ -35,6 +35,9 @@ from domain.saved_cars import store as saved_cars
 # The reference data these routes read: a SnapStart restore reads it before the first request.
 preload(store.all_brands, store.body_types, store.powertrains)
 
+# Parametrized once: `Page[Modification]` looks its generic class up again on every call.
+MODIFICATION_PAGE = Page[Modification]
+
 
 def list_cars(
     *,
@@ -92,7 +95,9 @@ def car_info(car_id: str, *, locale: Locale) -> Page[InfoBlock]:
 
 def car_modifications(car_id: str, *, locale: Locale) -> Page[Modification]:
     mods = _car(car_id, "modifications").get("modifications", [])
-    return Page[Modification](items=[views.modification(mod, locale) for mod in mods], total=len(mods))
+    return MODIFICATION_PAGE.model_validate(
+        {"items": [views.modification(mod, locale) for mod in mods], "total": len(mods)}
+    )
 
 
 def list_brands(*, search: str | None, sort: BrandSort, locale: Locale) -> Page[BrandItem]:

@@ -17,11 +17,8 @@ from domain.catalog.models import (
     CarItem,
     ColorItem,
     InfoBlock,
-    Modification,
     ModificationItem,
     Option,
-    SpecItem,
-    SpecSection,
 )
 from domain.catalog.records import (
     BrandRecord,
@@ -129,20 +126,21 @@ def info_block(block: InfoBlockRecord, locale: Locale) -> InfoBlock:
     )
 
 
-def modification(mod: ModificationRecord, locale: Locale) -> Modification:
-    """A modification with its technical sections: `specs [{title, items [{name, value}]}]`."""
-    return Modification(
-        id=mod["_id"],
-        name=localize(mod["name"], locale),
-        price=mod["price"],
-        specs=[
-            SpecSection(
-                title=localize(section["title"], locale),
-                items=[
-                    SpecItem(name=localize(item["name"], locale), value=localize(item["value"], locale))
+def modification(mod: ModificationRecord, locale: Locale) -> dict[str, Any]:
+    """A modification with its technical sections (`specs [{title, items [{name, value}]}]`), as the fields
+    of a `Modification`: a page of them is validated in one call, not one constructor per spec item."""
+    return {
+        "_id": mod["_id"],
+        "name": localize(mod["name"], locale),
+        "price": mod["price"],
+        "specs": [
+            {
+                "title": localize(section["title"], locale),
+                "items": [
+                    {"name": localize(item["name"], locale), "value": localize(item["value"], locale)}
                     for item in section.get("items", [])
                 ],
-            )
+            }
             for section in mod.get("specs", [])
         ],
-    )
+    }
