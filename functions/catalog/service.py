@@ -7,7 +7,7 @@ from core.locale import Locale
 from core.models import CountedPage, Page
 from data.reference_cache import preload, reference_data
 from domain.catalog import store, views
-from domain.catalog.items import car_items
+from domain.catalog.items import car_page
 from domain.catalog.models import (
     AllFilters,
     BrandDetail,
@@ -37,6 +37,7 @@ preload(store.all_brands, store.body_types, store.powertrains)
 
 # Parametrized once: `Page[Modification]` looks its generic class up again on every call.
 MODIFICATION_PAGE = Page[Modification]
+INFO_PAGE = Page[InfoBlock]
 
 
 def list_cars(
@@ -63,8 +64,7 @@ def list_cars(
     found = store.find_car_page(
         query, car_sort(sort, locale), offset=offset, limit=limit, collation=car_collation(sort)
     )
-    items = car_items(found.items, fingerprint=fingerprint, locale=locale)
-    return CountedPage[CarItem](items=items, total=found.total, exact=found.exact)
+    return car_page(found.items, total=found.total, exact=found.exact, fingerprint=fingerprint, locale=locale)
 
 
 def _car(car_id: str, *fields: str) -> CarRecord:
@@ -90,7 +90,9 @@ def car_detail(car_id: str, *, fingerprint: str, locale: Locale) -> CarDetail:
 
 def car_info(car_id: str, *, locale: Locale) -> Page[InfoBlock]:
     blocks = _car(car_id, "info").get("info", [])
-    return Page[InfoBlock](items=[views.info_block(block, locale) for block in blocks], total=len(blocks))
+    return INFO_PAGE.model_validate(
+        {"items": [views.info_block(block, locale) for block in blocks], "total": len(blocks)}
+    )
 
 
 def car_modifications(car_id: str, *, locale: Locale) -> Page[Modification]:
