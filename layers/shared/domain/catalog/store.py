@@ -40,7 +40,7 @@ LIST_FIELDS = {
     "isNew": 1,
     "createdAt": 1,
 }
-DETAIL_EXCLUDED = {"info": 0, "modifications.specs": 0}
+DETAIL_EXCLUDED = {"info": 0, "modifications.specs": 0, "searchPrefixes": 0, "createdAt": 0}
 # What the financing routes need of the car holding a modification: its modifications without their
 # specs (localized tables, most of a car's bytes, which every read would decode for nothing).
 FINANCING_FIELDS = {
@@ -218,7 +218,8 @@ def find_cars(car_ids: Iterable[ObjectId]) -> dict[ObjectId, CarRecord]:
 
 
 def find_car(car_id: str) -> CarRecord | None:
-    """The active car with its modifications and colors, without the info blocks and specs."""
+    """The active car with its modifications and colors, without what no reader of it answers: the info
+    blocks, specs, search keys and creation time."""
     return _cars().find_one({"_id": ObjectId(car_id), **ACTIVE_CAR}, DETAIL_EXCLUDED)
 
 
