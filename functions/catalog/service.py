@@ -38,6 +38,7 @@ preload(store.all_brands, store.body_types, store.powertrains)
 # Parametrized once: `Page[Modification]` looks its generic class up again on every call.
 MODIFICATION_PAGE = Page[Modification]
 INFO_PAGE = Page[InfoBlock]
+BRAND_PAGE = Page[BrandItem]
 
 
 def list_cars(
@@ -117,7 +118,9 @@ def every_brand(locale: Locale) -> Page[BrandItem]:
 
 
 def _brand_page(brands: list[BrandRecord], locale: Locale) -> Page[BrandItem]:
-    return Page[BrandItem](items=[views.brand_item(brand, locale) for brand in brands], total=len(brands))
+    return BRAND_PAGE.model_validate(
+        {"items": [views.brand_item(brand, locale) for brand in brands], "total": len(brands)}
+    )
 
 
 def brand_detail(brand_id: str, *, locale: Locale) -> BrandDetail:

@@ -40,6 +40,8 @@ LIST_FIELDS = {
     "isNew": 1,
     "createdAt": 1,
 }
+# What a brand in a list needs: never its description nor search keys.
+BRAND_ITEM_FIELDS = {"slug": 1, "name": 1, "logo": 1, "country": 1}
 DETAIL_EXCLUDED = {"info": 0, "modifications.specs": 0, "searchPrefixes": 0, "createdAt": 0}
 # What the financing routes need of the car holding a modification: its modifications without their
 # specs (localized tables, most of a car's bytes, which every read would decode for nothing).
@@ -125,10 +127,11 @@ def all_brands() -> dict[ObjectId, BrandRecord]:
 
 
 def find_brands(*, search: str | None, sort: SortSpec, collation: dict[str, Any] | None = None) -> list[BrandRecord]:
-    """The brands whose name's words start with the search's, in this order (an index serves both)."""
+    """The brands whose name's words start with the search's, in this order (an index serves both), with
+    what a list item shows of them."""
     if not search:
-        return list(_brands().find({}, collation=collation).sort(sort))
-    found = _brands().find(matching(search), collation=collation).sort(sort)
+        return list(_brands().find({}, BRAND_ITEM_FIELDS, collation=collation).sort(sort))
+    found = _brands().find(matching(search), BRAND_ITEM_FIELDS, collation=collation).sort(sort)
     # In the default order the search index serves both; the planner may tie it with the order's index.
     return list(found.hint("brands_search") if sort == DEFAULT_ORDER and collation is None else found)
 

@@ -10,7 +10,6 @@ from core.assets import url
 from core.locale import Locale, localize
 from domain.catalog.models import (
     BrandDetail,
-    BrandItem,
     CarDetail,
     Option,
 )
@@ -72,8 +71,9 @@ def _brand_fields(brand: BrandRecord, locale: Locale) -> dict[str, Any]:
     }
 
 
-def brand_item(brand: BrandRecord, locale: Locale) -> BrandItem:
-    return BrandItem(**_brand_fields(brand, locale))
+def brand_item(brand: BrandRecord, locale: Locale) -> dict[str, Any]:
+    """A brand in a list, as the fields of a `BrandItem` (a page of them is validated in one call)."""
+    return _brand_fields(brand, locale)
 
 
 def brand_detail(brand: BrandRecord, cars_count: int, locale: Locale) -> BrandDetail:
