@@ -7,7 +7,7 @@ from core.locale import Locale
 from core.models import CountedPage, Page
 from data.reference_cache import preload, reference_data
 from domain.catalog import store, views
-from domain.catalog.items import car_items
+from domain.catalog.items import car_page
 from domain.catalog.models import (
     AllFilters,
     BrandDetail,
@@ -35,6 +35,11 @@ from domain.saved_cars import store as saved_cars
 # The reference data these routes read: a SnapStart restore reads it before the first request.
 preload(store.all_brands, store.body_types, store.powertrains)
 
+# Parametrized once: `Page[Modification]` looks its generic class up again on every call.
+MODIFICATION_PAGE = Page[Modification]
+INFO_PAGE = Page[InfoBlock]
+BRAND_PAGE = Page[BrandItem]
+
 
 def list_cars(
     *,
@@ -60,8 +65,7 @@ def list_cars(
     found = store.find_car_page(
         query, car_sort(sort, locale), offset=offset, limit=limit, collation=car_collation(sort)
     )
-    items = car_items(found.items, fingerprint=fingerprint, locale=locale)
-    return CountedPage[CarItem](items=items, total=found.total, exact=found.exact)
+    return car_page(found.items, total=found.total, exact=found.exact, fingerprint=fingerprint, locale=locale)
 
 
 def _car(car_id: str, *fields: str) -> CarRecord:
@@ -87,12 +91,16 @@ def car_detail(car_id: str, *, fingerprint: str, locale: Locale) -> CarDetail:
 
 def car_info(car_id: str, *, locale: Locale) -> Page[InfoBlock]:
     blocks = _car(car_id, "info").get("info", [])
-    return Page[InfoBlock](items=[views.info_block(block, locale) for block in blocks], total=len(blocks))
+    return INFO_PAGE.model_validate(
+        {"items": [views.info_block(block, locale) for block in blocks], "total": len(blocks)}
+    )
 
 
 def car_modifications(car_id: str, *, locale: Locale) -> Page[Modification]:
     mods = _car(car_id, "modifications").get("modifications", [])
-    return Page[Modification](items=[views.modification(mod, locale) for mod in mods], total=len(mods))
+    return MODIFICATION_PAGE.model_validate(
+        {"items": [views.modification(mod, locale) for mod in mods], "total": len(mods)}
+    )
 
 
 def list_brands(*, search: str | None, sort: BrandSort, locale: Locale) -> Page[BrandItem]:
@@ -110,7 +118,9 @@ def every_brand(locale: Locale) -> Page[BrandItem]:
 
 
 def _brand_page(brands: list[BrandRecord], locale: Locale) -> Page[BrandItem]:
-    return Page[BrandItem](items=[views.brand_item(brand, locale) for brand in brands], total=len(brands))
+    return BRAND_PAGE.model_validate(
+        {"items": [views.brand_item(brand, locale) for brand in brands], "total": len(brands)}
+    )
 
 
 def brand_detail(brand_id: str, *, locale: Locale) -> BrandDetail:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from bson import ObjectId
 
@@ -10,19 +10,21 @@ from core.assets import url
 from core.errors import NotFound
 from core.locale import Locale, localize
 from core.models import Named, Page
-from data.reference_cache import preload
+from data.reference_cache import preload, reference_data
 from dictionaries.models import BranchAvailability, BranchDetail, Contacts, Document, Region
 from domain.catalog import cars
 from domain.catalog import store as catalog
 from domain.content import store
 from domain.content.store import LegalDocument
 from domain.dealers import store as dealers
-from domain.dealers.records import BranchRecord
+from domain.dealers.records import BranchRecord, RegionRecord
 
 # The reference data these routes read: a SnapStart restore reads it before the first request.
 preload(catalog.all_brands, dealers.active_branches, dealers.all_regions)
 
 PRIVACY_POLICY = "privacy-policy"
+# Parametrized once: `Page[Region]` looks its generic class up again on every call.
+REGION_PAGE = Page[Region]
 
 
 def _branch(branch: BranchRecord, loc: Locale) -> dict[str, Any]:
@@ -36,42 +38,97 @@ def _branch(branch: BranchRecord, loc: Locale) -> dict[str, Any]:
     }
 
 
+class BranchViews(NamedTuple):
+    """A branch rendered both ways: with the chosen car in stock and without."""
+
+    id: ObjectId
+    available: BranchAvailability
+    unavailable: BranchAvailability
+
+
+class RegionViews(NamedTuple):
+    """A region's branches of a brand, by name, and the region rendered with the chosen car in stock at
+    all of them and at none; one where only some have it is built per request."""
+
+    branch_ids: frozenset[ObjectId]
+    branches: list[BranchViews]
+    stocked: Region
+    unstocked: Region
+
+    def with_stock(self, stocked: set[ObjectId]) -> Region:
+        if self.branch_ids.isdisjoint(stocked):
+            return self.unstocked
+        if self.branch_ids <= stocked:
+            return self.stocked
+        branches = [views.available if views.id in stocked else views.unavailable for views in self.branches]
+        return Region(id=self.stocked.id, name=self.stocked.name, available=True, branches=branches)
+
+
+class BrandBranches(NamedTuple):
+    """Where a brand is sold, rendered in one locale: its active branches' ids, and the regions holding
+    them in their order."""
+
+    branch_ids: list[ObjectId]
+    regions: list[RegionViews]
+
+
+def _region_views(region: RegionRecord, branches: list[BranchViews], locale: Locale) -> RegionViews:
+    name = localize(region["name"], locale)
+    return RegionViews(
+        frozenset(views.id for views in branches),
+        branches,
+        Region(id=region["_id"], name=name, available=True, branches=[views.available for views in branches]),
+        Region(id=region["_id"], name=name, available=False, branches=[views.unavailable for views in branches]),
+    )
+
+
+@reference_data
+def brand_branches(brand_id: ObjectId, locale: Locale) -> BrandBranches:
+    """Rendered once per brand, locale and reference-data lifetime, from the cached branches and
+    regions: only stock is read per request. Shared: never changed."""
+    branches = sorted(dealers.branches_of_brand(brand_id), key=lambda doc: (localize(doc["name"], locale), doc["_id"]))
+    by_region: dict[ObjectId, list[BranchViews]] = {}
+    for branch in branches:
+        fields = _branch(branch, locale)
+        views = BranchViews(
+            branch["_id"], BranchAvailability(**fields, available=True), BranchAvailability(**fields, available=False)
+        )
+        by_region.setdefault(branch["regionId"], []).append(views)
+    regions = [_region_views(region, by_region[region["_id"]], locale) for region in dealers.regions(list(by_region))]
+    return BrandBranches([branch["_id"] for branch in branches], regions)
+
+
 def regions_with_availability(
     *, brand_id: str, car_id: str, modification_id: str, color_id: str, locale: Locale
 ) -> Page[Region]:
     """The regions that have branches of the brand, each with its branches and whether the branch has
     this modification in this color in stock (`available`); regions by their order, branches by name."""
-    cars.chosen(car_id, modification_id, color_id, brand_id=brand_id)
-    branches = dealers.branches_of_brand(ObjectId(brand_id))
-    stocked = dealers.branches_with_stock(
-        [branch["_id"] for branch in branches], ObjectId(modification_id), ObjectId(color_id)
-    )
-    by_region: dict[ObjectId, list[BranchAvailability]] = {}
-    for branch in sorted(branches, key=lambda doc: (localize(doc["name"], locale), doc["_id"])):
-        view = BranchAvailability(**_branch(branch, locale), available=branch["_id"] in stocked)
-        by_region.setdefault(branch["regionId"], []).append(view)
-    items = [
-        Region(
-            id=region["_id"],
-            name=localize(region["name"], locale),
-            available=any(branch.available for branch in by_region[region["_id"]]),
-            branches=by_region[region["_id"]],
-        )
-        for region in dealers.regions(list(by_region))
-    ]
-    return Page[Region](items=items, total=len(items))
+    cars.check_chosen(car_id, modification_id, color_id, brand_id=brand_id)
+    rendered = brand_branches(ObjectId(brand_id), locale)
+    stocked = dealers.branches_with_stock(rendered.branch_ids, ObjectId(modification_id), ObjectId(color_id))
+    items = [region.with_stock(stocked) for region in rendered.regions]
+    return REGION_PAGE(items=items, total=len(items))
 
 
 def branch_detail(branch_id: str, *, locale: Locale) -> BranchDetail:
     branch = dealers.find_branch(branch_id)
     if branch is None:
         raise NotFound("BRANCH_NOT_FOUND")
-    region = dealers.find_region(branch["regionId"])
-    names = catalog.brand_names(branch.get("brandIds", []))
-    return BranchDetail(
-        **_branch(branch, locale),
-        region=Named(id=region["_id"], name=localize(region["name"], locale)) if region else None,
-        brands=[Named(id=brand, name=names[brand]) for brand in branch.get("brandIds", []) if brand in names],
+    region, brands = _branch_places(branch["regionId"], tuple(branch.get("brandIds", [])), locale)
+    return BranchDetail(**_branch(branch, locale), region=region, brands=brands)
+
+
+@reference_data
+def _branch_places(
+    region_id: ObjectId, brand_ids: tuple[ObjectId, ...], locale: Locale
+) -> tuple[Named | None, list[Named]]:
+    """A branch's region and brands as answered, rendered once per locale and reference-data lifetime.
+    Shared: never changed."""
+    region = dealers.find_region(region_id)
+    names = catalog.brand_names(brand_ids)
+    return (
+        Named(id=region["_id"], name=localize(region["name"], locale)) if region else None,
+        [Named(id=brand, name=names[brand]) for brand in brand_ids if brand in names],
     )
 
 

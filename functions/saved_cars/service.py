@@ -9,7 +9,7 @@ from core.locale import Locale
 from core.models import CountedPage
 from data.reference_cache import preload
 from domain.catalog import store as catalog
-from domain.catalog.items import car_items
+from domain.catalog.items import car_page
 from domain.catalog.models import CarItem
 from domain.saved_cars import store as saved_cars
 from saved_cars.models import SavedCarToggle
@@ -35,5 +35,4 @@ def list_saved(*, fingerprint: str, limit: int, offset: int, locale: Locale) -> 
     if gone:
         total -= saved_cars.forget(fingerprint, gone)
     kept = [found[car_id] for car_id in car_ids if car_id in found]
-    items = car_items(kept, fingerprint=fingerprint, locale=locale, saved=set(car_ids))
-    return CountedPage[CarItem](items=items, total=total, exact=page.exact)
+    return car_page(kept, total=total, exact=page.exact, fingerprint=fingerprint, locale=locale, saved=set(car_ids))

@@ -9,6 +9,8 @@ import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
+from core.clock import FrozenClock
+from core.settings import reset_settings
 from tests.data import CatalogCar, insert_branch, insert_car, insert_region, purchasable_car, text
 from tests.factories import ApiClient
 
@@ -75,6 +77,67 @@ def test_regions_list_the_brand_branches_with_availability(
     assert [(b["_id"], b["available"]) for b in samarkand_view["branches"]] == [(str(empty), False)]
 
 
+def test_a_region_lists_which_of_its_branches_have_the_car(
+    signed_in: ApiClient, db: Database[dict[str, Any]], car: CatalogCar
+) -> None:
+    # Given a second branch of the brand in the car's region, without the car, named to sort first
+    second = insert_branch(db, car.region_id, [car.brand_id], name="Almazar")
+    # When the client asks where the car can be bought
+    response = signed_in.get(REGIONS, params=query(car), headers={"accept-language": "en"})
+    # Then the region has the car, and its branches say which of them has it, by name
+    (region,) = response.json()["data"]["items"]
+    assert region["available"] is True
+    assert [(b["name"], b["available"]) for b in region["branches"]] == [
+        ("Almazar dealer", False),
+        ("Chilonzor dealer", True),
+    ]
+    assert [b["_id"] for b in region["branches"]] == [str(second), str(car.branch_id)]
+
+
+@pytest.fixture
+def cached(monkeypatch: pytest.MonkeyPatch, frozen_clock: FrozenClock) -> FrozenClock:
+    """Reference data cached for 60 s, as deployed; the clock that ends its lifetime."""
+    monkeypatch.setenv("REFERENCE_CACHE_SECONDS", "60")
+    reset_settings()
+    return frozen_clock
+
+
+def _availability(answer: Any) -> list[tuple[str, bool]]:
+    return [(b["name"], b["available"]) for region in answer.json()["data"]["items"] for b in region["branches"]]
+
+
+def test_branches_rendered_once_still_show_live_stock(
+    signed_in: ApiClient, db: Database[dict[str, Any]], car: CatalogCar, cached: FrozenClock
+) -> None:
+    # Given an instance that has answered where the car can be bought, in stock at its branch
+    assert _availability(signed_in.get(REGIONS, params=query(car))) == [("Chilonzor dealer", True)]
+    # When the branch sells its last one, and then gets one back, within the reference data's lifetime
+    db.stock.update_many({"branchId": car.branch_id}, {"$set": {"quantity": 0}})
+    sold_out = signed_in.get(REGIONS, params=query(car))
+    db.stock.update_many({"branchId": car.branch_id}, {"$set": {"quantity": 1}})
+    back = signed_in.get(REGIONS, params=query(car))
+    # Then each answer says what the branch has at that moment
+    assert _availability(sold_out) == [("Chilonzor dealer", False)]
+    assert sold_out.json()["data"]["items"][0]["available"] is False
+    assert _availability(back) == [("Chilonzor dealer", True)]
+
+
+def test_a_renamed_branch_shows_once_the_reference_lifetime_is_over(
+    signed_in: ApiClient, db: Database[dict[str, Any]], car: CatalogCar, cached: FrozenClock
+) -> None:
+    # Given an instance that has answered where the car can be bought
+    assert _availability(signed_in.get(REGIONS, params=query(car))) == [("Chilonzor dealer", True)]
+    # When an operator renames the branch, and the instance is asked within the lifetime and after it
+    db.branches.update_one({"_id": car.branch_id}, {"$set": {"name.en": "Chilonzor motors"}})
+    cached.advance(59)
+    within = signed_in.get(REGIONS, params=query(car), headers={"accept-language": "en"})
+    cached.advance(2)
+    after = signed_in.get(REGIONS, params=query(car), headers={"accept-language": "en"})
+    # Then the old name is answered until the lifetime is over, the new one after it
+    assert _availability(within) == [("Chilonzor dealer", True)]
+    assert _availability(after) == [("Chilonzor motors", True)]
+
+
 def test_a_branch_with_zero_quantity_is_not_available(
     signed_in: ApiClient, db: Database[dict[str, Any]], car: CatalogCar
 ) -> None:
@@ -138,6 +201,24 @@ def test_branch_detail(signed_in: ApiClient, car: CatalogCar) -> None:
     assert data["hours"] == "09:00-18:00"
     assert data["region"] == {"_id": str(car.region_id), "name": "Tashkent"}
     assert data["brands"] == [{"_id": str(car.brand_id), "name": "Chevrolet"}]
+
+
+def test_a_branch_shows_its_renamed_region_once_the_reference_lifetime_is_over(
+    signed_in: ApiClient, db: Database[dict[str, Any]], car: CatalogCar, cached: FrozenClock
+) -> None:
+    # Given an instance that has answered a branch's details
+    path = f"/api/v1/dictionaries/branch/{car.branch_id}"
+    english = {"accept-language": "en"}
+    assert signed_in.get(path, headers=english).json()["data"]["region"]["name"] == "Tashkent"
+    # When an operator renames its region, and the instance is asked within the lifetime and after it
+    db.regions.update_one({"_id": car.region_id}, {"$set": {"name.en": "Tashkent City"}})
+    cached.advance(59)
+    within = signed_in.get(path, headers=english).json()["data"]
+    cached.advance(2)
+    after = signed_in.get(path, headers=english).json()["data"]
+    # Then the old name is answered until the lifetime is over, the new one after it
+    assert (within["region"]["name"], after["region"]["name"]) == ("Tashkent", "Tashkent City")
+    assert after["brands"] == [{"_id": str(car.brand_id), "name": "Chevrolet"}]
 
 
 def test_unknown_inactive_or_malformed_branch(

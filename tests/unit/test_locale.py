@@ -31,3 +31,16 @@ def test_localize_renders_one_string_and_falls_back_to_uzbek() -> None:
     assert localize(name, "ru") == "Кобальт"
     assert localize({"uz": "Kobalt", "en": ""}, "en") == "Kobalt"
     assert localize("plain", "en") == "plain"
+
+
+def test_localize_falls_back_to_any_language_and_leaves_other_mappings_alone() -> None:
+    # Given texts missing the caller's language and uz, an empty text, and a mapping that is no text
+    only_russian = {"ru": "Кобальт", "uz": "", "en": None}
+    empty = {"ru": "", "uz": "", "en": ""}
+    location = {"lat": 41.28, "lng": 69.2}
+    # When they are localized / Then the one language there is answers, the empty text is empty, the
+    # mapping passes as it is
+    assert localize(only_russian, "en") == "Кобальт"
+    assert localize({"en": "Cobalt"}, "ru") == "Cobalt"
+    assert localize(empty, "ru") == ""
+    assert localize(location, "uz") is location

@@ -33,12 +33,19 @@ def parse_accept_language(header: str | None) -> Locale:
     return DEFAULT_LOCALE
 
 
+# The languages a localized text is looked up in, for each locale: its own, uz, then the others.
+FALLBACKS: dict[Locale, tuple[Locale, ...]] = {
+    locale: tuple(dict.fromkeys((locale, DEFAULT_LOCALE, *LOCALES))) for locale in LOCALES
+}
+
+
 def localize(value: Any, locale: Locale) -> Any:
     """One string from a `{ru, uz, en}` mapping, falling back to uz, then any language; other values pass."""
-    if isinstance(value, dict) and any(key in value for key in LOCALES):
-        for key in (locale, DEFAULT_LOCALE, *LOCALES):
+    if isinstance(value, dict):
+        for key in FALLBACKS[locale]:
             text = value.get(key)
             if text:
                 return text
-        return ""
+        # Every language empty: no text; a mapping of other keys is not a localized text.
+        return "" if any(key in value for key in LOCALES) else value
     return value

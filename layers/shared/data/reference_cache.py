@@ -35,12 +35,14 @@ def reference_data[**P, T](load: Callable[P, T]) -> Callable[P, T]:
     """Cache what `load` returns, by its (hashable) arguments, for REFERENCE_CACHE_SECONDS. None (not
     found) is not kept: what an operator has just created is found at once."""
 
+    name = (load.__module__, load.__qualname__)
+
     @functools.wraps(load)
     def cached(*args: P.args, **kwargs: P.kwargs) -> T:
         settings = get_settings()
         if settings.reference_cache_seconds == 0:
             return load(*args, **kwargs)
-        key = (settings.mongodb_db, load.__module__, load.__qualname__, args, tuple(sorted(kwargs.items())))
+        key = (settings.mongodb_db, name, args, tuple(sorted(kwargs.items())) if kwargs else ())
         now = clock.now()
         if entry := _cache.get(key, now):
             cached_value: T = entry.value

@@ -33,3 +33,11 @@ def chosen(car_id: str, modification_id: str, color_id: str, *, brand_id: str | 
     if color is None:
         raise NotFound("COLOR_NOT_FOUND")
     return ChosenCar(car=car, modification=modification, color=color)
+
+
+def check_chosen(car_id: str, modification_id: str, color_id: str, *, brand_id: str) -> None:
+    """`chosen`'s rule where nothing of the car is answered: one read of the car's id alone; only a choice
+    that does not belong together reads the car again, to say which id does not."""
+    ids = ObjectId(car_id), ObjectId(modification_id), ObjectId(color_id), ObjectId(brand_id)
+    if not store.car_has_choice(*ids):
+        chosen(car_id, modification_id, color_id, brand_id=brand_id)

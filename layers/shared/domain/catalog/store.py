@@ -40,7 +40,9 @@ LIST_FIELDS = {
     "isNew": 1,
     "createdAt": 1,
 }
-DETAIL_EXCLUDED = {"info": 0, "modifications.specs": 0}
+# What a brand in a list needs: never its description nor search keys.
+BRAND_ITEM_FIELDS = {"slug": 1, "name": 1, "logo": 1, "country": 1}
+DETAIL_EXCLUDED = {"info": 0, "modifications.specs": 0, "searchPrefixes": 0, "createdAt": 0}
 # What the financing routes need of the car holding a modification: its modifications without their
 # specs (localized tables, most of a car's bytes, which every read would decode for nothing).
 FINANCING_FIELDS = {
@@ -125,10 +127,11 @@ def all_brands() -> dict[ObjectId, BrandRecord]:
 
 
 def find_brands(*, search: str | None, sort: SortSpec, collation: dict[str, Any] | None = None) -> list[BrandRecord]:
-    """The brands whose name's words start with the search's, in this order (an index serves both)."""
+    """The brands whose name's words start with the search's, in this order (an index serves both), with
+    what a list item shows of them."""
     if not search:
-        return list(_brands().find({}, collation=collation).sort(sort))
-    found = _brands().find(matching(search), collation=collation).sort(sort)
+        return list(_brands().find({}, BRAND_ITEM_FIELDS, collation=collation).sort(sort))
+    found = _brands().find(matching(search), BRAND_ITEM_FIELDS, collation=collation).sort(sort)
     # In the default order the search index serves both; the planner may tie it with the order's index.
     return list(found.hint("brands_search") if sort == DEFAULT_ORDER and collation is None else found)
 
@@ -218,8 +221,21 @@ def find_cars(car_ids: Iterable[ObjectId]) -> dict[ObjectId, CarRecord]:
 
 
 def find_car(car_id: str) -> CarRecord | None:
-    """The active car with its modifications and colors, without the info blocks and specs."""
+    """The active car with its modifications and colors, without what no reader of it answers: the info
+    blocks, specs, search keys and creation time."""
     return _cars().find_one({"_id": ObjectId(car_id), **ACTIVE_CAR}, DETAIL_EXCLUDED)
+
+
+def car_has_choice(car_id: ObjectId, modification_id: ObjectId, color_id: ObjectId, brand_id: ObjectId) -> bool:
+    """Whether the active car is of this brand and has this modification and color: its id alone is read."""
+    query = {
+        "_id": car_id,
+        **ACTIVE_CAR,
+        "brandId": brand_id,
+        "modifications._id": modification_id,
+        "colors._id": color_id,
+    }
+    return _cars().find_one(query, {"_id": 1}) is not None
 
 
 def find_car_fields(car_id: str, *fields: str) -> CarRecord | None:

@@ -10,18 +10,8 @@ from core.assets import url
 from core.locale import Locale, localize
 from domain.catalog.models import (
     BrandDetail,
-    BrandItem,
-    BrandLogoRef,
-    BrandRef,
     CarDetail,
-    CarItem,
-    ColorItem,
-    InfoBlock,
-    Modification,
-    ModificationItem,
     Option,
-    SpecItem,
-    SpecSection,
 )
 from domain.catalog.records import (
     BrandRecord,
@@ -32,11 +22,11 @@ from domain.catalog.records import (
 )
 
 
-def car_item(car: CarRecord, brand_names: dict[ObjectId, str], saved: set[ObjectId], locale: Locale) -> CarItem:
-    """A car in a list (`_id`, `name`, `priceFrom`), with what a list screen shows besides."""
-    return CarItem(
-        **_car_fields(car, saved, locale), brand=BrandRef(id=car["brandId"], name=brand_names.get(car["brandId"], ""))
-    )
+def car_item(car: CarRecord, brand_names: dict[ObjectId, str], saved: set[ObjectId], locale: Locale) -> dict[str, Any]:
+    """A car in a list (`_id`, `name`, `priceFrom`), with what a list screen shows besides, as the fields of
+    a `CarItem` (a page of them is validated in one call)."""
+    brand = {"_id": car["brandId"], "name": brand_names.get(car["brandId"], "")}
+    return {**_car_fields(car, saved, locale), "brand": brand}
 
 
 def _car_fields(car: CarRecord, saved: set[ObjectId], locale: Locale) -> dict[str, Any]:
@@ -56,9 +46,19 @@ def _car_fields(car: CarRecord, saved: set[ObjectId], locale: Locale) -> dict[st
 
 def option(doc: OptionRecord | None, locale: Locale) -> Option | None:
     """A body type or powertrain: `_id`, `slug`, `name`, and `image` when it has one."""
+    fields = _option_fields(doc, locale)
+    return None if fields is None else Option.model_validate(fields)
+
+
+def _option_fields(doc: OptionRecord | None, locale: Locale) -> dict[str, Any] | None:
     if doc is None:
         return None
-    return Option(id=doc["_id"], slug=doc["slug"], name=localize(doc["name"], locale), image=url(doc.get("image")))
+    return {
+        "_id": doc["_id"],
+        "slug": doc["slug"],
+        "name": localize(doc["name"], locale),
+        "image": url(doc.get("image")),
+    }
 
 
 def _brand_fields(brand: BrandRecord, locale: Locale) -> dict[str, Any]:
@@ -71,8 +71,9 @@ def _brand_fields(brand: BrandRecord, locale: Locale) -> dict[str, Any]:
     }
 
 
-def brand_item(brand: BrandRecord, locale: Locale) -> BrandItem:
-    return BrandItem(**_brand_fields(brand, locale))
+def brand_item(brand: BrandRecord, locale: Locale) -> dict[str, Any]:
+    """A brand in a list, as the fields of a `BrandItem` (a page of them is validated in one call)."""
+    return _brand_fields(brand, locale)
 
 
 def brand_detail(brand: BrandRecord, cars_count: int, locale: Locale) -> BrandDetail:
@@ -92,57 +93,62 @@ def car_detail(
     saved: bool,
     locale: Locale,
 ) -> CarDetail:
-    return CarDetail(
-        **_car_fields(car, {car["_id"]} if saved else set(), locale),
-        brand=BrandLogoRef(
-            id=car["brandId"],
-            name=brand["name"] if brand else "",
-            logo=url(brand.get("logo")) if brand else None,
-        ),
-        description=localize(car.get("description"), locale),
-        gallery=[link for link in (url(image) for image in car.get("gallery", [])) if link],
-        paymentTypes=car.get("paymentTypes", []),
-        bodyType=option(body_type, locale),
-        powertrain=option(powertrain, locale),
-        modifications=[
-            ModificationItem(id=mod["_id"], name=localize(mod["name"], locale), price=mod["price"])
-            for mod in car.get("modifications", [])
-        ],
-        colors=[
-            ColorItem(
-                id=color["_id"],
-                name=localize(color["name"], locale),
-                hex=color["hex"],
-                image=url(color.get("image")),
-            )
-            for color in car.get("colors", [])
-        ],
+    """Validated in one call from its fields, nested ones included."""
+    return CarDetail.model_validate(
+        {
+            **_car_fields(car, {car["_id"]} if saved else set(), locale),
+            "brand": {
+                "_id": car["brandId"],
+                "name": brand["name"] if brand else "",
+                "logo": url(brand.get("logo")) if brand else None,
+            },
+            "description": localize(car.get("description"), locale),
+            "gallery": [link for link in (url(image) for image in car.get("gallery", [])) if link],
+            "paymentTypes": car.get("paymentTypes", []),
+            "bodyType": _option_fields(body_type, locale),
+            "powertrain": _option_fields(powertrain, locale),
+            "modifications": [
+                {"_id": mod["_id"], "name": localize(mod["name"], locale), "price": mod["price"]}
+                for mod in car.get("modifications", [])
+            ],
+            "colors": [
+                {
+                    "_id": color["_id"],
+                    "name": localize(color["name"], locale),
+                    "hex": color["hex"],
+                    "image": url(color.get("image")),
+                }
+                for color in car.get("colors", [])
+            ],
+        }
     )
 
 
-def info_block(block: InfoBlockRecord, locale: Locale) -> InfoBlock:
-    return InfoBlock(
-        id=block["_id"],
-        title=localize(block["title"], locale),
-        description=localize(block["description"], locale),
-        image=url(block.get("image")),
-    )
+def info_block(block: InfoBlockRecord, locale: Locale) -> dict[str, Any]:
+    """An info block as the fields of an `InfoBlock` (a page of them is validated in one call)."""
+    return {
+        "_id": block["_id"],
+        "title": localize(block["title"], locale),
+        "description": localize(block["description"], locale),
+        "image": url(block.get("image")),
+    }
 
 
-def modification(mod: ModificationRecord, locale: Locale) -> Modification:
-    """A modification with its technical sections: `specs [{title, items [{name, value}]}]`."""
-    return Modification(
-        id=mod["_id"],
-        name=localize(mod["name"], locale),
-        price=mod["price"],
-        specs=[
-            SpecSection(
-                title=localize(section["title"], locale),
-                items=[
-                    SpecItem(name=localize(item["name"], locale), value=localize(item["value"], locale))
+def modification(mod: ModificationRecord, locale: Locale) -> dict[str, Any]:
+    """A modification with its technical sections (`specs [{title, items [{name, value}]}]`), as the fields
+    of a `Modification`: a page of them is validated in one call, not one constructor per spec item."""
+    return {
+        "_id": mod["_id"],
+        "name": localize(mod["name"], locale),
+        "price": mod["price"],
+        "specs": [
+            {
+                "title": localize(section["title"], locale),
+                "items": [
+                    {"name": localize(item["name"], locale), "value": localize(item["value"], locale)}
                     for item in section.get("items", [])
                 ],
-            )
+            }
             for section in mod.get("specs", [])
         ],
-    )
+    }
