@@ -184,12 +184,26 @@ def test_differential_payments_never_increase(loan: int, rate_bp: int, months: i
 
 
 @given(loan=st.integers(min_value=1_000_000, max_value=50_000_000_000), rate_bp=rates, months=terms)
-def test_annuity_payments_are_level_except_the_last(loan: int, rate_bp: int, months: int) -> None:
+def test_annuity_payments_are_level_until_the_loan_is_repaid(loan: int, rate_bp: int, months: int) -> None:
     plan = schedule(loan, rate_bp, months, RefundType.ANNUITY)
     level = plan.rows[0].payment
-    assert all(row.payment == level for row in plan.rows[:-1])
+    repaid = next(row.month for row in plan.rows if row.balance == 0)
+    assert all(row.payment == level for row in plan.rows[: repaid - 1])
+    assert all(row.payment == 0 for row in plan.rows[repaid:])
     if months > 1:  # a single month is only the last one: the loan plus its interest rounded half-up
         assert level >= annuity_payment(loan, rate_bp, months)
+
+
+def test_at_an_extreme_rate_and_term_the_rounded_up_level_repays_the_loan_before_its_last_month() -> None:
+    # Given 1,000,000 at 98.6 % a year over 115 months: a level of 82,177 is 82,176.3 rounded up, and
+    # each month's fraction of a sum overpaid compounds at 8.2 % a month (found by Hypothesis)
+    # When the schedule is made
+    plan = schedule(1_000_000, 9_860, 115, RefundType.ANNUITY)
+
+    # Then month 114 pays what is left and month 115 nothing: still 115 rows, the loan repaid exactly
+    assert [row.payment for row in plan.rows[112:]] == [82_177, 70_810, 0]
+    assert sum(row.principal for row in plan.rows) == 1_000_000
+    assert plan.rows[-1].balance == 0
 
 
 @given(
