@@ -40,6 +40,12 @@ from payments.models import (
 from payments.service import listing
 
 LEVELS = ("incomeTypes", "initialPayments", "loanTerms", "refundTypes")
+# What a step of the chain is called in FINANCING_STEP_NOT_FOUND, by the level of its node.
+STEP_NAMES: tuple[dict[str, str], ...] = (
+    {"ru": "Тип дохода", "uz": "Daromad turi", "en": "Income type"},
+    {"ru": "Первоначальный взнос", "uz": "Boshlangʻich toʻlov", "en": "Initial payment"},
+    {"ru": "Срок кредита", "uz": "Kredit muddati", "en": "Loan term"},
+)
 
 REFUND_TYPE_NAMES: dict[str, dict[str, str]] = {
     RefundType.ANNUITY: {"ru": "Аннуитетный (равными долями)", "uz": "Annuitet (teng ulushlarda)", "en": "Annuity"},
@@ -123,12 +129,12 @@ def _offer_fields(product: CreditProductRecord, bank: Organization, locale: Loca
     }
 
 
-def _node(depth: int, node_id: str, what: str, *fields: str) -> Any:
+def _node(depth: int, node_id: str, *fields: str) -> Any:
     """A node of some active product's tree, found by its id alone (each step gets only that id), with
     the `fields` the step answers of it."""
     found = store.credit_tree_node(LEVELS[: depth + 1], ObjectId(node_id), fields)
     if found is None:
-        raise NotFound("FINANCING_STEP_NOT_FOUND", step=what)
+        raise NotFound("FINANCING_STEP_NOT_FOUND", step=STEP_NAMES[depth])
     return found
 
 
@@ -143,7 +149,7 @@ def income_types(bank_id: str, *, locale: Locale) -> Page[IncomeType]:
 
 
 def initial_payments(income_type_id: str) -> Page[InitialPayment]:
-    income = _node(0, income_type_id, "Income type", "initialPayments._id", "initialPayments.percent")
+    income = _node(0, income_type_id, "initialPayments._id", "initialPayments.percent")
     return listing(
         [
             InitialPayment(id=node["_id"], name=f"{node['percent']}%", percent=node["percent"])
@@ -153,7 +159,7 @@ def initial_payments(income_type_id: str) -> Page[InitialPayment]:
 
 
 def loan_terms(initial_payment_id: str, *, locale: Locale) -> Page[LoanTerm]:
-    initial = _node(1, initial_payment_id, "Initial payment", "loanTerms._id", "loanTerms.months", "loanTerms.rateBp")
+    initial = _node(1, initial_payment_id, "loanTerms._id", "loanTerms.months", "loanTerms.rateBp")
     return listing(
         [
             LoanTerm(
@@ -168,7 +174,7 @@ def loan_terms(initial_payment_id: str, *, locale: Locale) -> Page[LoanTerm]:
 
 
 def refund_types(loan_term_id: str, *, locale: Locale) -> Page[RefundTypeItem]:
-    term = _node(2, loan_term_id, "Loan term", "refundTypes._id", "refundTypes.slug")
+    term = _node(2, loan_term_id, "refundTypes._id", "refundTypes.slug")
     return listing(
         [
             RefundTypeItem(id=node["_id"], name=localize(REFUND_TYPE_NAMES[node["slug"]], locale), slug=node["slug"])

@@ -262,11 +262,23 @@ def test_a_step_of_a_withdrawn_product_is_not_found(api: ApiClient, db: Db, prod
     # Given a credit product its bank has withdrawn, and a client holding the id of one of its initial payments
     initial_payment_id = chain_ids(product)["initialPaymentId"]
     db.credit_products.update_one({"_id": product["_id"]}, {"$set": {"active": False}})
-    # When the client asks for that initial payment's loan terms
-    response = api.get(f"{BANKS}/loan-terms", params={"initialPaymentId": initial_payment_id})
-    # Then the step is not found, and says which one
-    assert response.status_code == 404
-    assert response.json()["code"] == "FINANCING_STEP_NOT_FOUND"
+    # When the client asks for that initial payment's loan terms, in each language
+    answers = {
+        language: api.get(
+            f"{BANKS}/loan-terms",
+            params={"initialPaymentId": initial_payment_id},
+            headers={"Accept-Language": language},
+        )
+        for language in ("en", "ru", "uz")
+    }
+    # Then the step is not found, and says which one in the caller's language
+    assert {response.status_code for response in answers.values()} == {404}
+    assert {response.json()["code"] for response in answers.values()} == {"FINANCING_STEP_NOT_FOUND"}
+    assert {language: response.json()["message"] for language, response in answers.items()} == {
+        "en": "Initial payment not found",
+        "ru": "Шаг «Первоначальный взнос» не найден",
+        "uz": "«Boshlangʻich toʻlov» bosqichi topilmadi",
+    }
 
 
 def test_banks_refuses_a_car_brand_and_modification_that_do_not_belong_together(

@@ -22,7 +22,7 @@ from core.errors import (
     TooManyAttempts,
     Unavailable,
 )
-from core.locale import Locale
+from core.locale import Locale, localize
 from edge.errors import BodyTooLarge, UnsupportedMediaType, status_of_kind
 
 
@@ -1204,8 +1204,10 @@ def message(code: str, locale: Locale, params: Mapping[str, Any] | None = None) 
     the catalogue's test catches) answers the generic message rather than fail the answer."""
     entry = CODES.get(code) or CODES["INTERNAL_ERROR"]
     template = entry.text(locale)
+    # A param may itself be a text in each language (`{"ru": ..., "uz": ..., "en": ...}`).
+    values = {name: localize(value, locale) for name, value in (params or {}).items()}
     try:
-        return template.format_map(dict(params or {}))
+        return template.format_map(values)
     except (KeyError, IndexError, ValueError):
         return entry.text(locale).split("{", 1)[0].rstrip(" :")
 
