@@ -347,7 +347,8 @@ def probe_requests(function: str, events: list[Path], out_dir: Path) -> list[tup
 
 def warm_instructions(events: list[Path]) -> list[str]:
     """Instructions of each sample event's warm call beside its floor (the bare validated route plus one
-    find_one per command it sends), and of each function's first and second request after a restore."""
+    find_one per command it sends) and the floor of its own answer (ops.request_probe.answer_floor), and
+    of each function's first and second request after a restore."""
     import json
     import tempfile
 

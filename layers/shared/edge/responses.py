@@ -34,7 +34,8 @@ def ok[T](
     return Response(
         status_code=status,
         content_type=content_types.APPLICATION_JSON,
-        body=cast(Envelope[T], body),
+        # Quoted: evaluated, `Envelope[T]` would build a generic class, then look it up on every call.
+        body=cast("Envelope[T]", body),
         headers=headers,
     )
 
