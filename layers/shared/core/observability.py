@@ -42,11 +42,11 @@ class InvocationKeys:
     the keys, is looked up once: `Logger.append_keys` finds it through its handler on every call."""
 
     def __init__(self) -> None:
-        self.invocations = 0
-        self.formatter: BasePowertoolsFormatter | None = None
+        self.formatter: BasePowertoolsFormatter | None = None  # set by the instance's first invocation
 
     def start(self, context: LambdaContext, correlation_id: str | None) -> bool:
         """Put the invocation's keys on; whether it is the instance's first (its cold start)."""
+        cold_start = self.formatter is None
         if self.formatter is None:
             self.formatter = logger.registered_formatter
             self.formatter.append_keys(
@@ -54,8 +54,6 @@ class InvocationKeys:
                 function_memory_size=context.memory_limit_in_mb,
                 function_arn=context.invoked_function_arn,
             )
-        self.invocations += 1
-        cold_start = self.invocations == 1
         self.formatter.append_keys(
             function_request_id=context.aws_request_id, correlation_id=correlation_id, cold_start=cold_start
         )
