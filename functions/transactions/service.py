@@ -15,6 +15,9 @@ from transactions.models import (
     TransactionRef,
 )
 
+# Parametrized once: `CountedPage[HistoryItem]` looks its generic class up again on every call.
+HISTORY_PAGE = CountedPage[HistoryItem]
+
 
 def check_card(raw_number: str) -> CardCheck:
     return CardCheck(type=flow.card_type_of(raw_number))
@@ -78,4 +81,4 @@ def history(user_id: str, order_id: str, *, offset: int, limit: int) -> CountedP
         for entry in found.items
     ]
     # The page validated in one pydantic-core call, not one model per transaction.
-    return CountedPage[HistoryItem].model_validate({"items": items, "total": found.total, "exact": found.exact})
+    return HISTORY_PAGE.model_validate({"items": items, "total": found.total, "exact": found.exact})
