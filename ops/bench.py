@@ -369,7 +369,7 @@ def warm_instructions(events: list[Path]) -> list[str]:
 def instructions_table(results: dict[str, list[tuple[str, int, int]]]) -> list[str]:
     """The table of `warm_instructions`: each probed function's calls (label, instructions, commands),
     the floors among them."""
-    from ops.request_probe import ANSWER_FLOOR, BARE, FIND_ONE, FLOOR_FUNCTION, OUR_EDGE, RESTORE
+    from ops.request_probe import ANSWER_FLOOR, BARE, FIND_ONE, FLOOR_FUNCTION, OUR_EDGE, REFILLED, RESTORE
 
     results = dict(results)
     floors = {label: count for label, count, _ in results.pop(FLOOR_FUNCTION)}
@@ -396,7 +396,7 @@ def instructions_table(results: dict[str, list[tuple[str, int, int]]]) -> list[s
     within = within_answer = routes = 0
     for function, measured in results.items():
         for label, count, commands in measured:
-            if label.startswith(("first request", "second request")) or label == RESTORE:
+            if label.startswith(("first request", "second request", REFILLED)) or label == RESTORE:
                 first_lines.append((function, label, count))
                 continue
             if label.startswith(ANSWER_FLOOR):
@@ -422,19 +422,23 @@ def instructions_table(results: dict[str, list[tuple[str, int, int]]]) -> list[s
         f"within {MAX_WARM_RATIO}x of the floor: {within} of {routes}; "
         f"within {MAX_WARM_RATIO}x of the floor of their own answer: {within_answer} of {routes}",
         "",
-        "The after-restore hook (connect, fill the caches), then the first request after it and the second one:",
+        "The after-restore hook (connect, fill the caches), then the first request after it and the second one;",
+        "refilled: the same request on a warm instance after its caches were emptied and refilled as the hook",
+        "fills them (what it pays each time its reference data expires: the first request's cache misses)",
         "",
     ]
     firsts = {function: count for function, label, count in first_lines if label.startswith("first")}
     restores = {function: count for function, label, count in first_lines if label == RESTORE}
+    refilled = {function: count for function, label, count in first_lines if label.startswith(REFILLED)}
     for function, label, count in first_lines:
         if label.startswith("second"):
             ratio = firsts[function] / count
             mark = "" if ratio <= MAX_FIRST_RATIO else f"  > {MAX_FIRST_RATIO}x the second"
             lines.append(
                 f"{function:<14}restore {restores[function] / 1e6:>6.2f} M  first {firsts[function] / 1e6:>6.2f} M  "
-                f"second {count / 1e6:>6.2f} M  first / second {ratio:.2f}x  {label.removeprefix('second request ')}"
-                f"{mark}"
+                f"second {count / 1e6:>6.2f} M  first / second {ratio:.2f}x  "
+                f"refilled {refilled[function] / 1e6:>6.2f} M  first / refilled {firsts[function] / refilled[function]:.2f}x  "
+                f"{label.removeprefix('second request ')}{mark}"
             )
     return lines
 

@@ -4,7 +4,9 @@ python -m ops.request_probe [--events-root DIR] <function> [<sample event>...]
 
 Imports the function's handler module as Lambda's init does, runs the SnapStart before-snapshot hook,
 then makes the measured calls: the after-restore hook (what a published version runs before its first
-request), the first request after it, the second one, and each sample event after a few warm-up calls.
+request), the first request after it, the second one, the same request once more after the caches were
+emptied and refilled as the hook fills them (a warm instance whose reference data expired), and each
+sample event after a few warm-up calls.
 Function `floor` instead measures the floors: a bare validated Powertools route returning a constant
 model, and the same route making one `find_one` by `_id`.
 
@@ -49,6 +51,10 @@ FIND_ONE = "bare route + one find_one"
 ANSWER_FLOOR = "answer floor"
 OUR_EDGE = "our edge, constant route"
 RESTORE = "after-restore hook"
+# The first sample once more, after the caches were emptied and their loaders ran again (not reconnected):
+# what a warm instance pays when its reference data expires, the cache misses of a first request without
+# the restore's first runs of code.
+REFILLED = "after the caches were refilled"
 # What every request of a client carries (docs/INTERFACE.md: the gate requires client, fingerprint, User-Agent).
 FLOOR_HEADERS = {"Accept": "application/json", "client": "floor", "fingerprint": "floor", "User-Agent": "bench"}
 
@@ -198,6 +204,7 @@ def main(argv: list[str]) -> None:
     import argparse
     import importlib
 
+    from data.caches import clear_caches, load_caches
     from data.mongo import reset_client
     from local.context import LocalLambdaContext
     from local.invoke import load_event
@@ -247,6 +254,10 @@ def main(argv: list[str]) -> None:
     labels.append({"label": f"first request ({first_name})", "commands": 0})
     measured(lambda: handler(first_event, context))
     labels.append({"label": f"second request ({first_name})", "commands": 0})
+    clear_caches()
+    load_caches()
+    measured(lambda: handler(first_event, context))
+    labels.append({"label": f"{REFILLED} ({first_name})", "commands": 0})
     reset_client(event_listeners=[counter])  # the warm calls below count their commands
     for name, event in events:
         answer, commands = measure(name, handler, event, context)

@@ -25,10 +25,11 @@ def test_each_function_is_compared_with_both_floors_and_flagged_against_the_libr
 
 def test_each_warm_call_is_compared_with_its_floor_in_instructions() -> None:
     from ops.bench import instructions_table
-    from ops.request_probe import ANSWER_FLOOR, BARE, FIND_ONE, FLOOR_FUNCTION, OUR_EDGE, RESTORE
+    from ops.request_probe import ANSWER_FLOOR, BARE, FIND_ONE, FLOOR_FUNCTION, OUR_EDGE, REFILLED, RESTORE
 
     # Given floors of 0.4 M (bare route), 1.0 M with one find_one, our edge adding 0.3 M, and a function
-    # whose after-restore hook cost 8 M, the first request after it 3 M and the second 1 M; a bare route
+    # whose after-restore hook cost 8 M, the first request after it 3 M, the second 1 M and the same
+    # request after its caches were refilled 2 M; a bare route
     # answering what each call answered costs 1.2 M and 0.5 M
     results = {
         FLOOR_FUNCTION: [(BARE, 400_000, 0), (FIND_ONE, 1_000_000, 1), (OUR_EDGE, 700_000, 0)],
@@ -36,6 +37,7 @@ def test_each_warm_call_is_compared_with_its_floor_in_instructions() -> None:
             (RESTORE, 8_000_000, 0),
             ("first request (catalog/car.json)", 3_000_000, 0),
             ("second request (catalog/car.json)", 1_000_000, 0),
+            (f"{REFILLED} (catalog/car.json)", 2_000_000, 0),
             ("catalog/car.json", 1_500_000, 2),
             (f"{ANSWER_FLOOR} (catalog/car.json)", 1_200_000, 2),
             ("catalog/brands.json", 700_000, 0),
@@ -48,7 +50,8 @@ def test_each_warm_call_is_compared_with_its_floor_in_instructions() -> None:
 
     # Then each call's floor is the bare route plus 0.6 M per command, and what is over 1.5x is flagged;
     # each call is also compared with the floor of its own answer, and both are counted;
-    # the first request is shown beside the hook before it and flagged over 2x the second
+    # the first request is shown beside the hook before it and flagged over 2x the second, and compared
+    # with the same request's cache misses on a warm instance
     rows = {line.split()[0]: line for line in lines if line.strip()}
     assert rows["catalog/car.json"].split()[1:7] == ["1.50", "2", "1.60", "0.94x", "1.20", "1.25x"]
     assert rows["catalog/brands.json"].split()[5:7] == ["0.50", "1.40x"]
@@ -57,4 +60,5 @@ def test_each_warm_call_is_compared_with_its_floor_in_instructions() -> None:
     assert any(line.endswith("adds 0.30 M  > 0.2 M") for line in lines)
     assert "restore   8.00 M" in rows["Catalog"]
     assert "first / second 3.00x" in rows["Catalog"]
+    assert "refilled   2.00 M  first / refilled 1.50x" in rows["Catalog"]
     assert rows["Catalog"].endswith("> 2.0x the second")
