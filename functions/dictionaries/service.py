@@ -99,15 +99,19 @@ def brand_branches(brand_id: ObjectId, locale: Locale) -> BrandBranches:
     """Rendered once per brand, locale and reference-data lifetime, from the cached branches and
     regions: only stock is read per request. Shared between requests: what a view builds on first use
     (`BranchViews`, `RegionViews`) is the same whoever builds it, and never changed once built."""
-    branches = sorted(dealers.branches_of_brand(brand_id), key=lambda doc: (localize(doc["name"], locale), doc["_id"]))
+    # Sorted by the name as rendered (localized once per branch).
+    branches = sorted(
+        ((_branch(branch, locale), branch["regionId"]) for branch in dealers.branches_of_brand(brand_id)),
+        key=lambda rendered: (rendered[0]["name"], rendered[0]["_id"]),
+    )
     by_region: dict[ObjectId, list[BranchViews]] = {}
-    for branch in branches:
-        by_region.setdefault(branch["regionId"], []).append(BranchViews(_branch(branch, locale)))
+    for fields, region_id in branches:
+        by_region.setdefault(region_id, []).append(BranchViews(fields))
     regions = [
         RegionViews(region["_id"], localize(region["name"], locale), by_region[region["_id"]])
         for region in dealers.regions(list(by_region))
     ]
-    return BrandBranches([branch["_id"] for branch in branches], regions)
+    return BrandBranches([fields["_id"] for fields, _ in branches], regions)
 
 
 def regions_with_availability(
