@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any, NamedTuple
 
 from bson import ObjectId
@@ -17,7 +18,7 @@ from domain.catalog import store as catalog
 from domain.content import store
 from domain.content.store import LegalDocument
 from domain.dealers import store as dealers
-from domain.dealers.records import BranchRecord, RegionRecord
+from domain.dealers.records import BranchRecord
 
 # The reference data these routes read: a SnapStart restore reads it before the first request.
 preload(catalog.all_brands, dealers.active_branches, dealers.all_regions)
@@ -38,22 +39,43 @@ def _branch(branch: BranchRecord, loc: Locale) -> dict[str, Any]:
     }
 
 
-class BranchViews(NamedTuple):
-    """A branch rendered both ways: with the chosen car in stock and without."""
+class BranchViews:
+    """A branch rendered in one locale, with the chosen car in stock (`available`) and without
+    (`unavailable`): each built on its first use and kept with the rendering, since a request shows most
+    branches one way only."""
 
-    id: ObjectId
-    available: BranchAvailability
-    unavailable: BranchAvailability
+    def __init__(self, fields: dict[str, Any]) -> None:
+        self.id: ObjectId = fields["_id"]
+        self.fields = fields
+
+    @functools.cached_property
+    def available(self) -> BranchAvailability:
+        return BranchAvailability(**self.fields, available=True)
+
+    @functools.cached_property
+    def unavailable(self) -> BranchAvailability:
+        return BranchAvailability(**self.fields, available=False)
 
 
-class RegionViews(NamedTuple):
+class RegionViews:
     """A region's branches of a brand, by name, and the region rendered with the chosen car in stock at
-    all of them and at none; one where only some have it is built per request."""
+    all of them (`stocked`) and at none (`unstocked`), each built on its first use; one where only some
+    have it is built per request."""
 
-    branch_ids: frozenset[ObjectId]
-    branches: list[BranchViews]
-    stocked: Region
-    unstocked: Region
+    def __init__(self, region_id: ObjectId, name: str, branches: list[BranchViews]) -> None:
+        self.id = region_id
+        self.name = name
+        self.branches = branches
+        self.branch_ids = frozenset(views.id for views in branches)
+
+    @functools.cached_property
+    def stocked(self) -> Region:
+        return Region(id=self.id, name=self.name, available=True, branches=[views.available for views in self.branches])
+
+    @functools.cached_property
+    def unstocked(self) -> Region:
+        branches = [views.unavailable for views in self.branches]
+        return Region(id=self.id, name=self.name, available=False, branches=branches)
 
     def with_stock(self, stocked: set[ObjectId]) -> Region:
         if self.branch_ids.isdisjoint(stocked):
@@ -61,7 +83,7 @@ class RegionViews(NamedTuple):
         if self.branch_ids <= stocked:
             return self.stocked
         branches = [views.available if views.id in stocked else views.unavailable for views in self.branches]
-        return Region(id=self.stocked.id, name=self.stocked.name, available=True, branches=branches)
+        return Region(id=self.id, name=self.name, available=True, branches=branches)
 
 
 class BrandBranches(NamedTuple):
@@ -72,30 +94,24 @@ class BrandBranches(NamedTuple):
     regions: list[RegionViews]
 
 
-def _region_views(region: RegionRecord, branches: list[BranchViews], locale: Locale) -> RegionViews:
-    name = localize(region["name"], locale)
-    return RegionViews(
-        frozenset(views.id for views in branches),
-        branches,
-        Region(id=region["_id"], name=name, available=True, branches=[views.available for views in branches]),
-        Region(id=region["_id"], name=name, available=False, branches=[views.unavailable for views in branches]),
-    )
-
-
 @reference_data
 def brand_branches(brand_id: ObjectId, locale: Locale) -> BrandBranches:
     """Rendered once per brand, locale and reference-data lifetime, from the cached branches and
-    regions: only stock is read per request. Shared: never changed."""
-    branches = sorted(dealers.branches_of_brand(brand_id), key=lambda doc: (localize(doc["name"], locale), doc["_id"]))
+    regions: only stock is read per request. Shared between requests: what a view builds on first use
+    (`BranchViews`, `RegionViews`) is the same whoever builds it, and never changed once built."""
+    # Sorted by the name as rendered (localized once per branch).
+    branches = sorted(
+        ((_branch(branch, locale), branch["regionId"]) for branch in dealers.branches_of_brand(brand_id)),
+        key=lambda rendered: (rendered[0]["name"], rendered[0]["_id"]),
+    )
     by_region: dict[ObjectId, list[BranchViews]] = {}
-    for branch in branches:
-        fields = _branch(branch, locale)
-        views = BranchViews(
-            branch["_id"], BranchAvailability(**fields, available=True), BranchAvailability(**fields, available=False)
-        )
-        by_region.setdefault(branch["regionId"], []).append(views)
-    regions = [_region_views(region, by_region[region["_id"]], locale) for region in dealers.regions(list(by_region))]
-    return BrandBranches([branch["_id"] for branch in branches], regions)
+    for fields, region_id in branches:
+        by_region.setdefault(region_id, []).append(BranchViews(fields))
+    regions = [
+        RegionViews(region["_id"], localize(region["name"], locale), by_region[region["_id"]])
+        for region in dealers.regions(list(by_region))
+    ]
+    return BrandBranches([fields["_id"] for fields, _ in branches], regions)
 
 
 def regions_with_availability(

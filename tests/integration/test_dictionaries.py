@@ -122,6 +122,40 @@ def test_branches_rendered_once_still_show_live_stock(
     assert _availability(back) == [("Chilonzor dealer", True)]
 
 
+def test_a_region_rendered_once_answers_every_mix_of_stock_as_rendered_afresh(
+    signed_in: ApiClient, db: Database[dict[str, Any]], car: CatalogCar, cached: FrozenClock
+) -> None:
+    # Given a second branch of the brand in the car's region, and the answer of an instance whose
+    # rendering is fresh for each mix of stock (none, some, all of the region's branches)
+    second = insert_branch(db, car.region_id, [car.brand_id], name="Almazar")
+    db.stock.update_many({"branchId": car.branch_id}, {"$set": {"quantity": 0}})
+    stock = list(db.stock.find({"branchId": car.branch_id}, {"_id": 0}))
+    db.stock.insert_many([{**row, "branchId": second} for row in stock])
+
+    def with_stock_at(*branches: ObjectId) -> Any:
+        db.stock.update_many({}, {"$set": {"quantity": 0}})
+        db.stock.update_many({"branchId": {"$in": list(branches)}}, {"$set": {"quantity": 1}})
+        return signed_in.get(REGIONS, params=query(car)).json()
+
+    mixes = [(), (car.branch_id,), (car.branch_id, second), (second,), ()]
+    fresh = []
+    for mix in mixes:
+        cached.advance(61)  # past the lifetime: rendered again for this answer
+        fresh.append(with_stock_at(*mix))
+    # When one rendering answers each mix in turn, within its lifetime
+    cached.advance(61)
+    within = [with_stock_at(*mix) for mix in mixes]
+    # Then each answer is the one rendered afresh for it
+    assert within == fresh
+    assert [region["available"] for answer in within for region in answer["data"]["items"]] == [
+        False,
+        True,
+        True,
+        True,
+        False,
+    ]
+
+
 def test_a_renamed_branch_shows_once_the_reference_lifetime_is_over(
     signed_in: ApiClient, db: Database[dict[str, Any]], car: CatalogCar, cached: FrozenClock
 ) -> None:
