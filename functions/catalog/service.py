@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from bson import ObjectId
+from pydantic import TypeAdapter
+
 from core.errors import NotFound
 from core.locale import Locale
 from core.models import CountedPage, Page
@@ -18,6 +21,7 @@ from domain.catalog.models import (
     Modification,
     Option,
     PriceRange,
+    SpecSection,
 )
 from domain.catalog.query import (
     BrandSort,
@@ -39,6 +43,7 @@ preload(store.all_brands, store.body_types, store.powertrains)
 MODIFICATION_PAGE = Page[Modification]
 INFO_PAGE = Page[InfoBlock]
 BRAND_PAGE = Page[BrandItem]
+SPEC_SECTIONS = TypeAdapter(list[SpecSection])
 
 
 def list_cars(
@@ -97,10 +102,27 @@ def car_info(car_id: str, *, locale: Locale) -> Page[InfoBlock]:
 
 
 def car_modifications(car_id: str, *, locale: Locale) -> Page[Modification]:
-    mods = _car(car_id, "modifications").get("modifications", [])
-    return MODIFICATION_PAGE.model_validate(
-        {"items": [views.modification(mod, locale) for mod in mods], "total": len(mods)}
-    )
+    """The car's modifications as they are now (which, their names and prices), each with its technical
+    sections as rendered for this locale within the reference data's lifetime."""
+    mods = _car(car_id, "modifications._id", "modifications.name", "modifications.price").get("modifications", [])
+    specs = modification_specs(car_id, tuple(mod["_id"] for mod in mods), locale)
+    items = [views.modification(mod, specs.get(mod["_id"], []), locale) for mod in mods]
+    return MODIFICATION_PAGE.model_validate({"items": items, "total": len(items)})
+
+
+@reference_data
+def modification_specs(
+    car_id: str, modification_ids: tuple[ObjectId, ...], locale: Locale
+) -> dict[ObjectId, list[SpecSection]]:
+    """The technical sections of the car's modifications by id, rendered once per locale and reference-data
+    lifetime: descriptive data the catalog's data set replaces, most of a car's bytes, which decoding and
+    rendering on every request cost more than the rest of the answer. Keyed by the modifications the
+    request read, so a modification added since is rendered at once. Shared: never changed."""
+    car = _car(car_id, "modifications._id", "modifications.specs")
+    return {
+        mod["_id"]: SPEC_SECTIONS.validate_python(views.spec_sections(mod, locale))
+        for mod in car.get("modifications", [])
+    }
 
 
 def list_brands(*, search: str | None, sort: BrandSort, locale: Locale) -> Page[BrandItem]:

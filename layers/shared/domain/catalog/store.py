@@ -3,7 +3,7 @@
 
 Brands, body types and powertrains are reference data cached per instance (`data.reference_cache`): a
 few dozen documents that operators rarely change, each list in its default order. Cars and their
-prices never are.
+prices never are (the catalog service keeps only its rendering of a car's technical specs).
 """
 
 from collections.abc import Iterable, Mapping
