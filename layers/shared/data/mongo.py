@@ -161,8 +161,9 @@ def find_page[R: Mapping[str, Any]](
         # every value and a missing field meet.
         lead = sort[0][0]
         served = {**query, lead: {"$gte": MinKey()}} if query and lead not in query else query
-        cursor = collection.find(served, projection, collation=collation).sort(sort).skip(offset).limit(limit)
-        items = list(cursor if index is None else cursor.hint(index))
+        items = list(
+            collection.find(served, projection, collation=collation, sort=sort, skip=offset, limit=limit, hint=index)
+        )
     if not query:  # the collection's own count, kept by the server: no key read
         return FoundPage(items, collection.estimated_document_count(), exact=True)
     if exact_count is not None:

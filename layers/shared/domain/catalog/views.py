@@ -26,8 +26,9 @@ from domain.catalog.records import (
 def car_item(car: CarRecord, brand_names: dict[ObjectId, str], saved: set[ObjectId], locale: Locale) -> dict[str, Any]:
     """A car in a list (`_id`, `name`, `priceFrom`), with what a list screen shows besides, as the fields of
     a `CarItem` (a page of them is validated in one call)."""
-    brand = {"_id": car["brandId"], "name": brand_names.get(car["brandId"], "")}
-    return {**_car_fields(car, saved, locale), "brand": brand}
+    fields = _car_fields(car, saved, locale)
+    fields["brand"] = {"_id": car["brandId"], "name": brand_names.get(car["brandId"], "")}
+    return fields
 
 
 def _car_fields(car: CarRecord, saved: set[ObjectId], locale: Locale) -> dict[str, Any]:
