@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from bson import ObjectId
+from pydantic import TypeAdapter
+
 from core.errors import NotFound
 from core.locale import Locale
 from core.models import CountedPage, Page
-from data.reference_cache import preload, reference_data
+from data.reference_cache import keep, kept, preload, reference_data
 from domain.catalog import store, views
 from domain.catalog.items import car_page
 from domain.catalog.models import (
@@ -18,6 +21,7 @@ from domain.catalog.models import (
     Modification,
     Option,
     PriceRange,
+    SpecSection,
 )
 from domain.catalog.query import (
     BrandSort,
@@ -39,6 +43,13 @@ preload(store.all_brands, store.body_types, store.powertrains)
 MODIFICATION_PAGE = Page[Modification]
 INFO_PAGE = Page[InfoBlock]
 BRAND_PAGE = Page[BrandItem]
+SPEC_SECTIONS = TypeAdapter(list[SpecSection])
+# A car's modifications' technical specs, rendered per locale, are kept for the reference data's lifetime:
+# descriptive data the catalog's data set replaces, most of a car's bytes, which decoding and rendering
+# on every request cost more than the rest of the answer. Which modifications, their names and prices
+# are read on every request, without the specs.
+SPECS = "catalog.modification_specs"
+MODIFICATION_FIELDS = ("modifications._id", "modifications.name", "modifications.price")
 
 
 def list_cars(
@@ -97,10 +108,20 @@ def car_info(car_id: str, *, locale: Locale) -> Page[InfoBlock]:
 
 
 def car_modifications(car_id: str, *, locale: Locale) -> Page[Modification]:
-    mods = _car(car_id, "modifications").get("modifications", [])
-    return MODIFICATION_PAGE.model_validate(
-        {"items": [views.modification(mod, locale) for mod in mods], "total": len(mods)}
-    )
+    """The car's modifications as they are now (which, their names and prices), each with its technical
+    sections as rendered for this car and locale within the reference data's lifetime (`SPECS`)."""
+    key = (SPECS, car_id, locale)
+    specs: dict[ObjectId, list[SpecSection]] | None = kept(key)
+    if specs is not None:
+        mods = _car(car_id, *MODIFICATION_FIELDS).get("modifications", [])
+        if any(mod["_id"] not in specs for mod in mods):  # added since they were rendered
+            specs = None
+    if specs is None:
+        mods = _car(car_id, "modifications").get("modifications", [])
+        specs = {mod["_id"]: SPEC_SECTIONS.validate_python(views.spec_sections(mod, locale)) for mod in mods}
+        keep(key, specs)
+    items = [views.modification(mod, specs[mod["_id"]], locale) for mod in mods]
+    return MODIFICATION_PAGE.model_validate({"items": items, "total": len(items)})
 
 
 def list_brands(*, search: str | None, sort: BrandSort, locale: Locale) -> Page[BrandItem]:

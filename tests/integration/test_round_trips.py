@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bson import ObjectId
 from pymongo.database import Database
 
 from core.clock import FrozenClock
@@ -99,6 +100,46 @@ def test_a_brand_created_after_the_list_was_cached_is_found_at_once(fresh_db: Db
     )
     # Then the car shows its brand
     assert json.loads(detail["body"])["data"]["brand"]["name"] == "Kia"
+
+
+def test_a_cars_specs_are_rendered_once_per_lifetime_and_its_modifications_read_each_time(
+    fresh_db: Db, counter: CommandCounter, frozen_clock: FrozenClock
+) -> None:
+    # Given a car's modifications listed once by a warm instance keeping reference data 60 s
+    car = insert_car(fresh_db, insert_brand(fresh_db, "Chevrolet"), prices=(180_000_000,))
+    car_id = str(car["_id"])
+    event = api_event(
+        "GET",
+        "/api/v1/cars/{id}/modifications",
+        path=f"/api/v1/cars/{car_id}/modifications",
+        path_parameters={"id": car_id},
+    )
+    assert invoke("Catalog", api_event("GET", "/api/v1/brands"))["statusCode"] == 200  # the caller's partner read
+    with counter.counting() as first:
+        assert _modifications(invoke("Catalog", event)) == [(180_000_000, "Engine")]
+    # When an operator renames a section and changes the price, then adds a modification, within the lifetime
+    fresh_db.cars.update_one(
+        {"_id": car["_id"]},
+        {"$set": {"modifications.0.specs.0.title.en": "Motor", "modifications.0.price": 175_000_000}},
+    )
+    frozen_clock.advance(30)
+    with counter.counting() as cached:
+        repriced = _modifications(invoke("Catalog", event))
+    added = {**car["modifications"][0], "_id": ObjectId(), "price": 200_000_000}  # its section named Engine
+    fresh_db.cars.update_one({"_id": car["_id"]}, {"$push": {"modifications": added}})
+    with_added = _modifications(invoke("Catalog", event))
+    frozen_clock.advance(31)
+    after = _modifications(invoke("Catalog", event))
+    # Then each request reads the car once, the price every time, the specs as rendered when cached, a new
+    # modification's specs at once, and the renamed section once the lifetime is over
+    assert (first.total, cached.total) == (1, 1)
+    assert repriced == [(175_000_000, "Engine")]
+    assert with_added == [(175_000_000, "Motor"), (200_000_000, "Engine")]
+    assert after == [(175_000_000, "Motor"), (200_000_000, "Engine")]
+
+
+def _modifications(result: dict[str, Any]) -> list[tuple[int, str]]:
+    return [(item["price"], item["specs"][0]["title"]) for item in json.loads(result["body"])["data"]["items"]]
 
 
 def _names(result: dict[str, Any]) -> list[str]:

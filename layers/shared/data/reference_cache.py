@@ -17,7 +17,7 @@ service module): a SnapStart restore reads them right after emptying the caches 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from datetime import timedelta
 from typing import Any
 
@@ -39,20 +39,38 @@ def reference_data[**P, T](load: Callable[P, T]) -> Callable[P, T]:
 
     @functools.wraps(load)
     def cached(*args: P.args, **kwargs: P.kwargs) -> T:
-        settings = get_settings()
-        if settings.reference_cache_seconds == 0:
-            return load(*args, **kwargs)
-        key = (settings.mongodb_db, name, args, tuple(sorted(kwargs.items())) if kwargs else ())
-        now = clock.now()
-        if entry := _cache.get(key, now):
-            cached_value: T = entry.value
-            return cached_value
+        key = (name, args, tuple(sorted(kwargs.items())) if kwargs else ())
+        found: T | None = kept(key)
+        if found is not None:
+            return found
         value = load(*args, **kwargs)
-        if value is not None:
-            _cache.put(key, value, expires=now + timedelta(seconds=settings.reference_cache_seconds), now=now)
+        keep(key, value)
         return value
 
     return cached
+
+
+def kept(key: Hashable) -> Any | None:
+    """What `keep` kept under `key` (of this database) within its lifetime; None when nothing is, or
+    caching is off. For a rendering whose reading is part of a request's own (`reference_data` is the
+    rest)."""
+    settings = get_settings()
+    if settings.reference_cache_seconds == 0:
+        return None
+    entry = _cache.get((settings.mongodb_db, key), clock.now())
+    return None if entry is None else entry.value
+
+
+def keep(key: Hashable, value: object) -> None:
+    """Keep `value` under `key` (of this database) for REFERENCE_CACHE_SECONDS, unless caching is off or
+    it is None. Shared between requests: never changed once kept."""
+    settings = get_settings()
+    if settings.reference_cache_seconds == 0 or value is None:
+        return
+    now = clock.now()
+    _cache.put(
+        (settings.mongodb_db, key), value, expires=now + timedelta(seconds=settings.reference_cache_seconds), now=now
+    )
 
 
 def preload(*loaders: Callable[[], object]) -> None:

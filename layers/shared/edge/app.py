@@ -53,7 +53,7 @@ from edge.access import (
 from edge.context import Callers, RequestContext, set_current
 from edge.error_codes import field_code
 from edge.errors import headers_of, status_of
-from edge.headers import request_headers, set_headers
+from edge.headers import combined, request_headers, set_headers
 
 ROUTE_SIGNATURE = inspect.signature(APIGatewayRestResolver.route)
 CONTENT_LANGUAGE = "Content-Language"
@@ -348,7 +348,8 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
             if app.reads_cache_control is not None:
                 declared = app.declaration(str(event.get("httpMethod", "")), str(event.get("resource", "")))
                 if declared is not None and declared.cache_control is not None:
-                    response = caching.revalidate(headers, response, declared.cache_control)
+                    response, cache_headers = caching.revalidate(headers, response, declared.cache_control)
+                    added = combined(cache_headers, added)
         return set_headers(response, added)
 
     # The instance's first invocation goes through Powertools' decorator, which adds the cold start metric;

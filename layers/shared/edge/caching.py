@@ -13,11 +13,10 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
-from edge.headers import set_headers
-
 # A minute of reuse without asking; after that the app revalidates and most answers are a bodiless 304.
 READS_CACHE_CONTROL = "private, max-age=60"
 VARY = ("Accept-Language", "fingerprint")
+VARY_TEXT = ", ".join(VARY)
 
 
 def etag_of(body: str) -> str:
@@ -31,16 +30,18 @@ def _matches(if_none_match: str, etag: str) -> bool:
     return "*" in listed or opaque in listed
 
 
-def revalidate(headers: Mapping[str, str], result: dict[str, Any], cache_control: str) -> dict[str, Any]:
-    """Put ETag and Cache-Control on a 200 answer; a 304 without a body when the request's
-    If-None-Match (in `headers`, by lower-case name) names its ETag."""
+def revalidate(
+    headers: Mapping[str, str], result: dict[str, Any], cache_control: str
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """A 200 answer with the headers to put on it (ETag, Cache-Control, Vary): itself, or a 304 without
+    a body when the request's If-None-Match (in `headers`, by lower-case name) names its ETag. The
+    caller puts them on with its own in one pass (`edge.headers.combined`)."""
     if result.get("statusCode") != 200:
-        return result
+        return result, {}
     etag = etag_of(str(result.get("body") or ""))
-    added = {"ETag": etag, "Cache-Control": cache_control, "Vary": ", ".join(VARY)}
-    if _matches(headers.get("if-none-match") or "", etag):
+    if (if_none_match := headers.get("if-none-match")) and _matches(if_none_match, etag):
         result = {**result, "statusCode": 304, "body": "", "isBase64Encoded": False}
         for mapping in ("headers", "multiValueHeaders"):
             if result.get(mapping):
                 result[mapping] = {k: v for k, v in result[mapping].items() if k.lower() != "content-type"}
-    return set_headers(result, added)
+    return result, {"ETag": etag, "Cache-Control": cache_control, "Vary": VARY_TEXT}

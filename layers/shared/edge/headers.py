@@ -14,6 +14,20 @@ def request_headers(event: Mapping[str, Any]) -> dict[str, str]:
     return {str(name).lower(): str(value) for name, value in (event.get("headers") or {}).items()}
 
 
+def combined(first: Mapping[str, str], then: Mapping[str, str]) -> dict[str, str]:
+    """Two sets of headers as one, as `set_headers` puts them when given one, then the other (`Vary`
+    values joined): one pass over the answer's headers instead of two."""
+    merged = dict(first)
+    for name, given in then.items():
+        before = merged.pop(name, None)
+        if before is not None and name.lower() in LISTS:
+            parts = [part.strip() for part in f"{before}, {given}".split(",") if part.strip()]
+            merged[name] = ", ".join(dict.fromkeys(parts))
+        else:
+            merged[name] = given
+    return merged
+
+
 def set_headers(result: dict[str, Any], headers: Mapping[str, str]) -> dict[str, Any]:
     """Put `headers` on a function's proxy result (`multiValueHeaders` when it has them, else `headers`);
     `Vary` values are added to those already there."""

@@ -3,7 +3,7 @@
 
 Brands, body types and powertrains are reference data cached per instance (`data.reference_cache`): a
 few dozen documents that operators rarely change, each list in its default order. Cars and their
-prices never are.
+prices never are (the catalog service keeps only its rendering of a car's technical specs).
 """
 
 from collections.abc import Iterable, Mapping
@@ -38,7 +38,6 @@ LIST_FIELDS = {
     "image": 1,
     "year": 1,
     "isNew": 1,
-    "createdAt": 1,
 }
 # What a brand in a list needs: never its description nor search keys.
 BRAND_ITEM_FIELDS = {"slug": 1, "name": 1, "logo": 1, "country": 1}
@@ -143,9 +142,16 @@ def find_brand(brand_id: str | ObjectId) -> BrandRecord | None:
 
 
 def brand_names(brand_ids: Iterable[ObjectId]) -> dict[ObjectId, str]:
-    cached, wanted = all_brands(), set(brand_ids)
-    found = {brand_id: cached[brand_id]["name"] for brand_id in wanted if brand_id in cached}
-    if missing := wanted - found.keys():  # created since the list was cached
+    cached = all_brands()
+    found: dict[ObjectId, str] = {}
+    missing: set[ObjectId] = set()
+    for brand_id in brand_ids:
+        brand = cached.get(brand_id)
+        if brand is None:
+            missing.add(brand_id)
+        else:
+            found[brand_id] = brand["name"]
+    if missing:  # created since the list was cached
         found.update((brand["_id"], brand["name"]) for brand in _brands().find({"_id": {"$in": list(missing)}}))
     return found
 

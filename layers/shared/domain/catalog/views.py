@@ -12,6 +12,7 @@ from domain.catalog.models import (
     BrandDetail,
     CarDetail,
     Option,
+    SpecSection,
 )
 from domain.catalog.records import (
     BrandRecord,
@@ -25,8 +26,9 @@ from domain.catalog.records import (
 def car_item(car: CarRecord, brand_names: dict[ObjectId, str], saved: set[ObjectId], locale: Locale) -> dict[str, Any]:
     """A car in a list (`_id`, `name`, `priceFrom`), with what a list screen shows besides, as the fields of
     a `CarItem` (a page of them is validated in one call)."""
-    brand = {"_id": car["brandId"], "name": brand_names.get(car["brandId"], "")}
-    return {**_car_fields(car, saved, locale), "brand": brand}
+    fields = _car_fields(car, saved, locale)
+    fields["brand"] = {"_id": car["brandId"], "name": brand_names.get(car["brandId"], "")}
+    return fields
 
 
 def _car_fields(car: CarRecord, saved: set[ObjectId], locale: Locale) -> dict[str, Any]:
@@ -134,21 +136,22 @@ def info_block(block: InfoBlockRecord, locale: Locale) -> dict[str, Any]:
     }
 
 
-def modification(mod: ModificationRecord, locale: Locale) -> dict[str, Any]:
-    """A modification with its technical sections (`specs [{title, items [{name, value}]}]`), as the fields
-    of a `Modification`: a page of them is validated in one call, not one constructor per spec item."""
-    return {
-        "_id": mod["_id"],
-        "name": localize(mod["name"], locale),
-        "price": mod["price"],
-        "specs": [
-            {
-                "title": localize(section["title"], locale),
-                "items": [
-                    {"name": localize(item["name"], locale), "value": localize(item["value"], locale)}
-                    for item in section.get("items", [])
-                ],
-            }
-            for section in mod.get("specs", [])
-        ],
-    }
+def modification(mod: ModificationRecord, specs: list[SpecSection], locale: Locale) -> dict[str, Any]:
+    """A modification as the fields of a `Modification` (a page of them is validated in one call), with its
+    technical sections as rendered (`spec_sections`)."""
+    return {"_id": mod["_id"], "name": localize(mod["name"], locale), "price": mod["price"], "specs": specs}
+
+
+def spec_sections(mod: ModificationRecord, locale: Locale) -> list[dict[str, Any]]:
+    """A modification's technical sections (`[{title, items [{name, value}]}]`) as the fields of
+    `SpecSection`s: validated in one call, not one constructor per spec item."""
+    return [
+        {
+            "title": localize(section["title"], locale),
+            "items": [
+                {"name": localize(item["name"], locale), "value": localize(item["value"], locale)}
+                for item in section.get("items", [])
+            ],
+        }
+        for section in mod.get("specs", [])
+    ]
