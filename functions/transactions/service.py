@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+
 from core.models import CountedPage
 from domain.payments import flow
+from domain.payments.cards import ECardType
 from domain.payments.store import Status
 from transactions.models import (
     AppliedPayment,
@@ -20,7 +23,13 @@ HISTORY_PAGE = CountedPage[HistoryItem]
 
 
 def check_card(raw_number: str) -> CardCheck:
-    return CardCheck(type=flow.card_type_of(raw_number))
+    return _card_check(flow.card_type_of(raw_number))
+
+
+@functools.cache
+def _card_check(card_type: ECardType) -> CardCheck:
+    """The answer for a network, built once: it holds the network alone."""
+    return CardCheck(type=card_type)
 
 
 def create(user_id: str, body: CreateBody) -> TransactionRef:

@@ -114,3 +114,24 @@ def test_the_keyed_card_hash_is_stable_and_not_the_number() -> None:
     assert cards.lookup_hash(PAYS_UZCARD) == cards.lookup_hash(PAYS_UZCARD)
     assert cards.lookup_hash(PAYS_UZCARD) != cards.lookup_hash(PAYS_HUMO)
     assert PAYS_UZCARD not in cards.lookup_hash(PAYS_UZCARD)
+
+
+def _luhn_by_the_book(digits: str) -> bool:
+    """The Luhn check as written in ISO/IEC 7812: from the right, every second digit doubled, 9 taken off."""
+    total = 0
+    for position, digit in enumerate(reversed(digits)):
+        value = int(digit) * (2 if position % 2 else 1)
+        total += value - 9 if value > 9 else value
+    return total % 10 == 0
+
+
+def test_the_luhn_check_agrees_with_the_book_on_every_length_and_many_numbers() -> None:
+    import random
+
+    # Given random digit strings of every length up to 19, and every two-digit string
+    numbers = [f"{n:02d}" for n in range(100)]
+    rng = random.Random(7812)
+    numbers += ["".join(rng.choices("0123456789", k=rng.randint(1, 19))) for _ in range(20_000)]
+    # When each is checked, then the answer is the textbook algorithm's
+    for number in numbers:
+        assert cards.luhn_is_valid(number) == _luhn_by_the_book(number), number

@@ -43,15 +43,17 @@ PREFIXES: tuple[tuple[str, str, ECardType], ...] = (
 PAYABLE_TYPES = frozenset({ECardType.UZCARD, ECardType.HUMO})
 
 
-# What the Luhn check adds for a digit it doubles: the digits of its double (7 -> 14 -> 1 + 4).
-DOUBLED_DIGIT_SUMS = (0, 2, 4, 6, 8, 1, 3, 5, 7, 9)
+# What the Luhn check adds for a digit it doubles, as a digit: the digits of its double (7 -> 14 -> 1 + 4).
+DOUBLED_DIGITS = bytes.maketrans(b"0123456789", b"0246813579")
 
 
 def luhn_is_valid(digits: str) -> bool:
-    """The Luhn check of a string of ASCII digits: from the right, every second digit doubled."""
-    kept = sum(map(int, digits[-1::-2]))
-    doubled = sum(map(DOUBLED_DIGIT_SUMS.__getitem__, map(int, digits[-2::-2])))
-    return (kept + doubled) % 10 == 0
+    """The Luhn check of a string of ASCII digits: from the right, every second digit doubled. The digits
+    are summed as their character codes, less the code of "0" for each: one `int()` per digit was most
+    of what checking a card number cost."""
+    codes = digits.encode()
+    added = codes[-1::-2] + codes[-2::-2].translate(DOUBLED_DIGITS)
+    return (sum(added) - ord("0") * len(added)) % 10 == 0
 
 
 def parse_card_number(raw: str) -> str:
