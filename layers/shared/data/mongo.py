@@ -161,6 +161,7 @@ def find_page[R: Mapping[str, Any]](
         # every value and a missing field meet.
         lead = sort[0][0]
         served = {**query, lead: {"$gte": MinKey()}} if query and lead not in query else query
+        # The cursor's options given to find(): chained, each method call checked and copied them again.
         items = list(
             collection.find(served, projection, collation=collation, sort=sort, skip=offset, limit=limit, hint=index)
         )
