@@ -26,6 +26,11 @@ def listing[T](items: list[T]) -> Page[T]:
     return Page[Any](items=items, total=len(items))
 
 
+# The declared answer's own class, parametrized once: a `Page[Any]` is validated again as this one on
+# every request (the rendering is cached, its validation is not).
+ORGANIZATIONS_PAGE = Page[Organization]
+
+
 def organizations(brand_id: str, payment_type: PaymentType, *, locale: Locale) -> Page[Organization]:
     """The active banks, leasing companies or installment providers serving the brand, rendered once per
     language and reading of the reference data (`store.rendered`)."""
@@ -33,7 +38,8 @@ def organizations(brand_id: str, payment_type: PaymentType, *, locale: Locale) -
 
     def render(financing: store.BrandFinancing) -> Page[Organization]:
         found = store.active_organizations(financing.organization_ids(payment_type))
-        return listing([organization_ref(organization, locale) for organization in found.values()])
+        items = [organization_ref(organization, locale) for organization in found.values()]
+        return ORGANIZATIONS_PAGE(items=items, total=len(items))
 
     return store.rendered(ObjectId(brand_id), ("organizations", payment_type, locale), render)
 
