@@ -437,7 +437,8 @@ def instructions_table(results: dict[str, list[tuple[str, int, int]]]) -> list[s
             lines.append(
                 f"{function:<14}restore {restores[function] / 1e6:>6.2f} M  first {firsts[function] / 1e6:>6.2f} M  "
                 f"second {count / 1e6:>6.2f} M  first / second {ratio:.2f}x  "
-                f"refilled {refilled[function] / 1e6:>6.2f} M  first / refilled {firsts[function] / refilled[function]:.2f}x  "
+                f"refilled {refilled[function] / 1e6:>6.2f} M  "
+                f"first / refilled {firsts[function] / refilled[function]:.2f}x  "
                 f"{label.removeprefix('second request ')}{mark}"
             )
     return lines

@@ -200,11 +200,27 @@ def floor_event() -> dict[str, Any]:
     }
 
 
+def after_restore(app: Any, handler: Handler, name: str, event: dict[str, Any], context: Any) -> list[dict[str, Any]]:
+    """Measure the after-restore hook of a snapshotted instance, the first request after it, the second,
+    and the same request after the caches were emptied and refilled as the hook fills them; their labels."""
+    from data.caches import clear_caches, load_caches
+    from edge import snapstart
+
+    snapstart.warm(app)  # what the published version did before its snapshot
+    measured(snapstart.refresh)  # and what it does after a restore
+    measured(lambda: handler(event, context))
+    measured(lambda: handler(event, context))
+    clear_caches()
+    load_caches()
+    measured(lambda: handler(event, context))
+    labels = [RESTORE, f"first request ({name})", f"second request ({name})", f"{REFILLED} ({name})"]
+    return [{"label": label, "commands": 0} for label in labels]
+
+
 def main(argv: list[str]) -> None:
     import argparse
     import importlib
 
-    from data.caches import clear_caches, load_caches
     from data.mongo import reset_client
     from local.context import LocalLambdaContext
     from local.invoke import load_event
@@ -246,20 +262,7 @@ def main(argv: list[str]) -> None:
     context = LocalLambdaContext(function_name=function)
     events = [(str(path.relative_to(args.events_root)), load_event(path)) for path in paths]
 
-    from edge import snapstart
-
-    snapstart.warm(module.app)  # what the published version did before its snapshot
-    measured(snapstart.refresh)  # and what it does after a restore
-    labels.append({"label": RESTORE, "commands": 0})
-    first_name, first_event = events[0]
-    measured(lambda: handler(first_event, context))
-    labels.append({"label": f"first request ({first_name})", "commands": 0})
-    measured(lambda: handler(first_event, context))
-    labels.append({"label": f"second request ({first_name})", "commands": 0})
-    clear_caches()
-    load_caches()
-    measured(lambda: handler(first_event, context))
-    labels.append({"label": f"{REFILLED} ({first_name})", "commands": 0})
+    labels += after_restore(module.app, handler, *events[0], context)
     reset_client(event_listeners=[counter])  # the warm calls below count their commands
     for name, event in events:
         answer, commands = measure(name, handler, event, context)

@@ -8,7 +8,7 @@ from pydantic import TypeAdapter
 from core.errors import NotFound
 from core.locale import Locale
 from core.models import CountedPage, Page
-from data.reference_cache import keep, kept, preload, reference_data
+from data.reference_cache import RenderingCache, preload, reference_data
 from domain.catalog import store, views
 from domain.catalog.items import car_page
 from domain.catalog.models import (
@@ -47,8 +47,9 @@ SPEC_SECTIONS = TypeAdapter(list[SpecSection])
 # A car's modifications' technical specs, rendered per locale, are kept for the reference data's lifetime:
 # descriptive data the catalog's data set replaces, most of a car's bytes, which decoding and rendering
 # on every request cost more than the rest of the answer. Which modifications, their names and prices
-# are read on every request, without the specs.
-SPECS = "catalog.modification_specs"
+# are read on every request, without the specs. A cache of their own: one entry per car and locale, which
+# browsing a large catalog would otherwise churn through the brands and branches every request reads.
+CAR_SPECS = RenderingCache(max_entries=1000)
 MODIFICATION_FIELDS = ("modifications._id", "modifications.name", "modifications.price")
 
 
@@ -109,9 +110,9 @@ def car_info(car_id: str, *, locale: Locale) -> Page[InfoBlock]:
 
 def car_modifications(car_id: str, *, locale: Locale) -> Page[Modification]:
     """The car's modifications as they are now (which, their names and prices), each with its technical
-    sections as rendered for this car and locale within the reference data's lifetime (`SPECS`)."""
-    key = (SPECS, car_id, locale)
-    specs: dict[ObjectId, list[SpecSection]] | None = kept(key)
+    sections as rendered for this car and locale within the reference data's lifetime (`CAR_SPECS`)."""
+    key = (car_id, locale)
+    specs: dict[ObjectId, list[SpecSection]] | None = CAR_SPECS.kept(key)
     if specs is not None:
         mods = _car(car_id, *MODIFICATION_FIELDS).get("modifications", [])
         if any(mod["_id"] not in specs for mod in mods):  # added since they were rendered
@@ -119,7 +120,7 @@ def car_modifications(car_id: str, *, locale: Locale) -> Page[Modification]:
     if specs is None:
         mods = _car(car_id, "modifications").get("modifications", [])
         specs = {mod["_id"]: SPEC_SECTIONS.validate_python(views.spec_sections(mod, locale)) for mod in mods}
-        keep(key, specs)
+        CAR_SPECS.keep(key, specs)
     items = [views.modification(mod, specs[mod["_id"]], locale) for mod in mods]
     return MODIFICATION_PAGE.model_validate({"items": items, "total": len(items)})
 

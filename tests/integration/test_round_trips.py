@@ -138,6 +138,33 @@ def test_a_cars_specs_are_rendered_once_per_lifetime_and_its_modifications_read_
     assert after == [(175_000_000, "Motor"), (200_000_000, "Engine")]
 
 
+def test_browsing_many_cars_modifications_never_pushes_the_brands_out_of_the_cache(
+    fresh_db: Db, counter: CommandCounter, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib
+
+    from data import reference_cache
+    from data.reference_cache import RenderingCache
+
+    # Given an instance that has listed the brands, keeping at most four entries of reference data and two
+    # cars' specs
+    monkeypatch.setattr(reference_cache, "_cache", RenderingCache(max_entries=4))
+    monkeypatch.setattr(importlib.import_module("catalog.service"), "CAR_SPECS", RenderingCache(max_entries=2))
+    brand_id = insert_brand(fresh_db, "Chevrolet")
+    cars = [str(insert_car(fresh_db, brand_id, name=f"Car {n}")["_id"]) for n in range(5)]
+    brands = api_event("GET", "/api/v1/brands")
+    assert invoke("Catalog", brands)["statusCode"] == 200
+    # When a client opens the modifications of five cars, then the brands again
+    for car_id in cars:
+        path = f"/api/v1/cars/{car_id}/modifications"
+        event = api_event("GET", "/api/v1/cars/{id}/modifications", path=path, path_parameters={"id": car_id})
+        assert invoke("Catalog", event)["statusCode"] == 200
+    with counter.counting() as listed:
+        assert invoke("Catalog", brands)["statusCode"] == 200
+    # Then the brands are still cached: the cars' renderings churn a cache of their own
+    assert listed.total == 0
+
+
 def _modifications(result: dict[str, Any]) -> list[tuple[int, str]]:
     return [(item["price"], item["specs"][0]["title"]) for item in json.loads(result["body"])["data"]["items"]]
 

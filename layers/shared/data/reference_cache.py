@@ -27,7 +27,36 @@ from data.caches import BoundedCache, register_loader
 
 MAX_ENTRIES = 1000
 
-_cache: BoundedCache[Any] = BoundedCache(MAX_ENTRIES)
+
+class RenderingCache:
+    """Values derived from reference data, kept for REFERENCE_CACHE_SECONDS per database, at most
+    `max_entries` of them (`data.caches.BoundedCache`: when full, what has expired is forgotten, or else
+    everything). Renderings with a key per car or per client input get a cache of their own, so that
+    many of them never push out the brands and branches every request reads. Values are shared between
+    requests: never changed once kept."""
+
+    def __init__(self, max_entries: int) -> None:
+        self._entries: BoundedCache[Any] = BoundedCache(max_entries)
+
+    def kept(self, key: Hashable) -> Any | None:
+        """What `keep` kept under `key` within its lifetime; None when nothing is, or caching is off."""
+        settings = get_settings()
+        if settings.reference_cache_seconds == 0:
+            return None
+        entry = self._entries.get((settings.mongodb_db, key), clock.now())
+        return None if entry is None else entry.value
+
+    def keep(self, key: Hashable, value: object) -> None:
+        """Keep `value` under `key` for REFERENCE_CACHE_SECONDS, unless caching is off or it is None."""
+        settings = get_settings()
+        if settings.reference_cache_seconds == 0 or value is None:
+            return
+        now = clock.now()
+        expires = now + timedelta(seconds=settings.reference_cache_seconds)
+        self._entries.put((settings.mongodb_db, key), value, expires=expires, now=now)
+
+
+_cache = RenderingCache(MAX_ENTRIES)  # what `reference_data` loads
 _preloads: dict[Callable[[], object], Callable[[], None]] = {}  # a loader -> what data.caches runs for it
 
 
@@ -40,37 +69,14 @@ def reference_data[**P, T](load: Callable[P, T]) -> Callable[P, T]:
     @functools.wraps(load)
     def cached(*args: P.args, **kwargs: P.kwargs) -> T:
         key = (name, args, tuple(sorted(kwargs.items())) if kwargs else ())
-        found: T | None = kept(key)
+        found: T | None = _cache.kept(key)
         if found is not None:
             return found
         value = load(*args, **kwargs)
-        keep(key, value)
+        _cache.keep(key, value)
         return value
 
     return cached
-
-
-def kept(key: Hashable) -> Any | None:
-    """What `keep` kept under `key` (of this database) within its lifetime; None when nothing is, or
-    caching is off. For a rendering whose reading is part of a request's own (`reference_data` is the
-    rest)."""
-    settings = get_settings()
-    if settings.reference_cache_seconds == 0:
-        return None
-    entry = _cache.get((settings.mongodb_db, key), clock.now())
-    return None if entry is None else entry.value
-
-
-def keep(key: Hashable, value: object) -> None:
-    """Keep `value` under `key` (of this database) for REFERENCE_CACHE_SECONDS, unless caching is off or
-    it is None. Shared between requests: never changed once kept."""
-    settings = get_settings()
-    if settings.reference_cache_seconds == 0 or value is None:
-        return
-    now = clock.now()
-    _cache.put(
-        (settings.mongodb_db, key), value, expires=now + timedelta(seconds=settings.reference_cache_seconds), now=now
-    )
 
 
 def preload(*loaders: Callable[[], object]) -> None:
