@@ -57,7 +57,7 @@ def assert_same(loan: int, rate_bp: int, months: int, refund_type: RefundType, r
     assert plan.first_payment == reference[0][0]
     assert plan.total_interest == sum(row[2] for row in reference)
     assert plan.total_payment == sum(row[0] for row in reference)
-    assert [(row.payment, row.principal, row.interest, row.balance) for row in plan.rows] == reference
+    assert [(row["payment"], row["principal"], row["interest"], row["balance"]) for row in plan.rows] == reference
 
 
 def test_every_seeded_credit_product_on_every_price_is_unchanged() -> None:
