@@ -26,6 +26,7 @@ months add up to the totals exactly), and the rows only when the schedule itself
 """
 
 import math
+from collections.abc import Sequence
 from enum import StrEnum
 from fractions import Fraction
 from functools import cached_property
@@ -279,12 +280,27 @@ class InstallmentQuote(NamedTuple):
     monthly_payment: int
 
 
+# What InstallmentQuote(...) runs (its generated __new__ calls tuple's), without a Python call per cell.
+new_quote = tuple.__new__
+
+
 def installment_cell(price: int, initial_percent: int, months: int, markup_bp: int) -> InstallmentQuote:
     """An installment: the rest after the down payment, plus the plan's mark-up, in equal months
     (a 0 % cell is the rest divided by the months, rounded up; the last month takes the remainder)."""
+    return installment_row(price, initial_percent, (months,), (markup_bp,))[0]
+
+
+def installment_row(
+    price: int, initial_percent: int, terms: Sequence[int], markups_bp: Sequence[int]
+) -> list[InstallmentQuote]:
+    """A row of a plan's matrix: the `installment_cell` of each term with its mark-up, the down payment
+    and the rest after it computed once for the row (a matrix asked them of every cell)."""
     initial_payment = percent_of(price, initial_percent * 100)
     rest = price - initial_payment
-    total = rest + percent_of(rest, markup_bp)
-    _check(total, 0, months, 0)
-    monthly = _ceil_div(total, months)  # the first payment of a 0 % schedule of `total` over `months`
-    return InstallmentQuote(initial_percent, months, markup_bp, initial_payment, total, monthly)
+    cells: list[InstallmentQuote] = []
+    for months, markup_bp in zip(terms, markups_bp, strict=True):
+        total = rest + percent_of(rest, markup_bp)
+        _check(total, 0, months, 0)
+        monthly = _ceil_div(total, months)  # the first payment of a 0 % schedule of `total` over `months`
+        cells.append(new_quote(InstallmentQuote, (initial_percent, months, markup_bp, initial_payment, total, monthly)))
+    return cells
