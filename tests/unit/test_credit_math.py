@@ -218,3 +218,31 @@ def test_a_residual_is_left_exactly_at_the_end(loan: int, rate_bp: int, months: 
     assert plan.rows[-1]["balance"] == residual
     assert sum(row["principal"] for row in plan.rows) == loan - residual
     assert all(row["balance"] >= residual for row in plan.rows)
+
+
+@given(
+    loan=st.integers(min_value=1, max_value=50_000_000_000),
+    rate_bp=rates,
+    months=terms,
+    residual_share=st.integers(min_value=0, max_value=100),
+)
+def test_the_total_interest_alone_is_the_sum_of_the_months_interest(
+    loan: int, rate_bp: int, months: int, residual_share: int
+) -> None:
+    # Given any schedule (a residual up to the whole loan, extreme rates and terms included)
+    for refund_type in RefundType:
+        residual = loan * residual_share // 100 if refund_type is RefundType.ANNUITY else 0
+        # When its total interest is asked before its rows, and its rows of another of the same
+        alone = schedule(loan, rate_bp, months, refund_type, residual=residual).total_interest
+        walked = schedule(loan, rate_bp, months, refund_type, residual=residual).rows
+        # Then the total is the sum of the months' interest
+        assert alone == sum(row["interest"] for row in walked)
+
+
+def test_a_total_interest_past_a_month_that_pays_less_than_the_level_is_the_months_sum() -> None:
+    # Given the schedule whose month 114 repays the loan early and whose month 115 pays nothing
+    plan = schedule(1_000_000, 9_860, 115, RefundType.ANNUITY)
+    # Then its total interest alone is its months' interest
+    assert plan.total_interest == sum(
+        row["interest"] for row in schedule(1_000_000, 9_860, 115, RefundType.ANNUITY).rows
+    )
