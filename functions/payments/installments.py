@@ -9,7 +9,7 @@ from core.locale import Locale, localize
 from core.models import Organization
 from domain.catalog.payment_types import PaymentType
 from domain.financing import references, store
-from domain.financing.credit_math import installment_cell, percent_of
+from domain.financing.credit_math import installment_row, percent_of
 from domain.financing.offered import offered_payment_types
 from domain.financing.records import InstallmentPlanRecord
 from domain.financing.views import installment_cell_fields, organization_ref
@@ -45,8 +45,8 @@ def _plan(plan: InstallmentPlanRecord, provider: Organization, price: int, local
                 "initialPercent": row["initialPercent"],
                 "initialPayment": percent_of(price, row["initialPercent"] * 100),
                 "cells": [
-                    installment_cell_fields(installment_cell(price, row["initialPercent"], months, markup))
-                    for months, markup in zip(terms, row["markupBp"], strict=True)
+                    installment_cell_fields(cell)
+                    for cell in installment_row(price, row["initialPercent"], terms, row["markupBp"])
                 ],
             }
             for row in plan["rows"]

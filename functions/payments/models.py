@@ -101,28 +101,16 @@ class LeasingScheduleRow(ScheduleRow):
 
 
 def schedule_rows(schedule: Schedule) -> list[ScheduleRow]:
-    """A credit's month-by-month rows as the API answers them: validated with the answer they are put in
-    (rows are TypedDicts: a model per row cost twice as much to validate)."""
-    return [
-        {"month": month, "payment": payment, "principal": principal, "interest": interest, "balance": balance}
-        for month, payment, principal, interest, balance in schedule.rows
-    ]
+    """A credit's month-by-month rows as the API answers them: the schedule's own (`credit_math.Row`, the
+    same keys), validated with the answer they are put in (rows are TypedDicts: a model per row cost twice
+    as much to validate)."""
+    return schedule.rows
 
 
 def leasing_schedule_rows(quote: LeasingQuote) -> list[LeasingScheduleRow]:
     """A leasing's month-by-month rows, its monthly fee in each payment."""
     fee = quote.monthly_fee
-    return [
-        {
-            "month": month,
-            "payment": payment + fee,
-            "principal": principal,
-            "interest": interest,
-            "balance": balance,
-            "fee": fee,
-        }
-        for month, payment, principal, interest, balance in quote.schedule.rows
-    ]
+    return [{**row, "payment": row["payment"] + fee, "fee": fee} for row in quote.schedule.rows]
 
 
 class CreditCalculation(CreditFigures):

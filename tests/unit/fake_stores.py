@@ -177,4 +177,5 @@ class Shop:
         monkeypatch.setattr(
             financing, "active_organizations", lambda ids: {bank["_id"]: bank} if self.bank_id in ids else {}
         )
+        monkeypatch.setattr(financing, "all_active_organizations", lambda: [bank])
         return self

@@ -56,14 +56,14 @@ def test_annuity_schedule_rounds_the_payment_up_and_the_last_month_takes_the_rem
     # When the worked example is scheduled in whole sums
     plan = schedule(LOAN, RATE_BP, MONTHS, RefundType.ANNUITY)
     # Then every month but the last pays 8,238,899.05 rounded up
-    assert {row.payment for row in plan.rows[:-1]} == {8_238_900}
+    assert {row["payment"] for row in plan.rows[:-1]} == {8_238_900}
     # And month 1's interest is 2 % of the loan, the rest of the payment is principal
-    assert plan.rows[0].interest == 4_200_000
-    assert plan.rows[0].principal == 4_038_900
-    assert plan.rows[0].balance == LOAN - 4_038_900
+    assert plan.rows[0]["interest"] == 4_200_000
+    assert plan.rows[0]["principal"] == 4_038_900
+    assert plan.rows[0]["balance"] == LOAN - 4_038_900
     # And the whole loan is repaid, the interest within a sum a month of the exact total
-    assert sum(row.principal for row in plan.rows) == LOAN
-    assert plan.rows[-1].balance == 0
+    assert sum(row["principal"] for row in plan.rows) == LOAN
+    assert plan.rows[-1]["balance"] == 0
     assert abs(plan.total_interest - 86_600_365.64) <= MONTHS
     assert plan.total_payment == LOAN + plan.total_interest
 
@@ -72,32 +72,32 @@ def test_differential_schedule_matches_the_hand_worked_values() -> None:
     # When the worked example is scheduled with a differential refund
     plan = schedule(LOAN, RATE_BP, MONTHS, RefundType.DIFFERENTIAL)
     # Then month 1 pays L/n + L·i = 5,833,333.33 + 4,200,000 = 10,033,333.33, the share rounded up
-    assert plan.rows[0].principal == 5_833_334
-    assert plan.rows[0].interest == 4_200_000
-    assert plan.rows[0].payment == 10_033_334
+    assert plan.rows[0]["principal"] == 5_833_334
+    assert plan.rows[0]["interest"] == 4_200_000
+    assert plan.rows[0]["payment"] == 10_033_334
     # And the last month (5,950,000.00 by hand) pays what the rounded-up shares left: 24 sums less
     last = plan.rows[-1]
-    assert last.principal == LOAN - 35 * 5_833_334 == 5_833_310
-    assert last.interest == round_half_up(Fraction(5_833_310 * 2, 100)) == 116_666
-    assert last.payment == 5_949_976
+    assert last["principal"] == LOAN - 35 * 5_833_334 == 5_833_310
+    assert last["interest"] == round_half_up(Fraction(5_833_310 * 2, 100)) == 116_666
+    assert last["payment"] == 5_949_976
     # And the interest is L·i·(n+1)/2 = 77,700,000 by hand, within a sum a month
     assert abs(plan.total_interest - 77_700_000) <= MONTHS
-    assert plan.rows[-1].balance == 0
+    assert plan.rows[-1]["balance"] == 0
 
 
 def test_a_zero_rate_splits_the_loan_into_equal_months() -> None:
     assert annuity_payment(1_000_000, 0, 3) == Fraction(1_000_000, 3)
     for refund_type in RefundType:
         plan = schedule(1_000_000, 0, 3, refund_type)
-        assert [row.payment for row in plan.rows] == [333_334, 333_334, 333_332]
+        assert [row["payment"] for row in plan.rows] == [333_334, 333_334, 333_332]
         assert plan.total_interest == 0
 
 
 def test_one_month_repays_everything_at_once() -> None:
     plan = schedule(1_000_000, 2400, 1, RefundType.ANNUITY)
-    assert plan.rows[0].principal == 1_000_000
-    assert plan.rows[0].interest == 20_000
-    assert plan.rows[0].balance == 0
+    assert plan.rows[0]["principal"] == 1_000_000
+    assert plan.rows[0]["interest"] == 20_000
+    assert plan.rows[0]["balance"] == 0
 
 
 @pytest.mark.parametrize(
@@ -127,12 +127,12 @@ def test_leasing_quote_adds_markup_fees_and_buyout_to_the_total_car_price() -> N
     assert quote.financed == 220_500_000
     assert quote.buyout == 30_000_000
     assert quote.contract_fee == 3_000_000
-    assert quote.schedule.rows[-1].balance == 30_000_000
+    assert quote.schedule.rows[-1]["balance"] == 30_000_000
     # And the monthly payment is the balloon annuity rounded up plus the service fee
     exact = annuity_payment(220_500_000, 2200, 36, residual=30_000_000)
     assert quote.monthly_payment == -(-exact.numerator // exact.denominator) + 150_000
     # And the total car price is everything paid: down payment, fee, all lease payments, buyout
-    lease_payments = sum(row.payment for row in quote.schedule.rows) + 36 * 150_000
+    lease_payments = sum(row["payment"] for row in quote.schedule.rows) + 36 * 150_000
     assert quote.total_car_price == 90_000_000 + 3_000_000 + lease_payments + 30_000_000
 
 
@@ -169,27 +169,27 @@ def test_principal_adds_up_to_the_loan_and_the_balance_ends_at_zero(
 ) -> None:
     plan = schedule(loan, rate_bp, months, refund_type)
     assert len(plan.rows) == months
-    assert sum(row.principal for row in plan.rows) == loan
-    assert plan.rows[-1].balance == 0
-    assert all(row.balance >= 0 and row.principal >= 0 and row.interest >= 0 for row in plan.rows)
-    assert all(row.payment == row.principal + row.interest for row in plan.rows)
-    balances = [loan, *(row.balance for row in plan.rows)]
+    assert sum(row["principal"] for row in plan.rows) == loan
+    assert plan.rows[-1]["balance"] == 0
+    assert all(row["balance"] >= 0 and row["principal"] >= 0 and row["interest"] >= 0 for row in plan.rows)
+    assert all(row["payment"] == row["principal"] + row["interest"] for row in plan.rows)
+    balances = [loan, *(row["balance"] for row in plan.rows)]
     assert all(later <= earlier for earlier, later in itertools.pairwise(balances))
 
 
 @given(loan=st.integers(min_value=1_000_000, max_value=50_000_000_000), rate_bp=rates, months=terms)
 def test_differential_payments_never_increase(loan: int, rate_bp: int, months: int) -> None:
-    payments = [row.payment for row in schedule(loan, rate_bp, months, RefundType.DIFFERENTIAL).rows]
+    payments = [row["payment"] for row in schedule(loan, rate_bp, months, RefundType.DIFFERENTIAL).rows]
     assert all(later <= earlier for earlier, later in itertools.pairwise(payments))
 
 
 @given(loan=st.integers(min_value=1_000_000, max_value=50_000_000_000), rate_bp=rates, months=terms)
 def test_annuity_payments_are_level_until_the_loan_is_repaid(loan: int, rate_bp: int, months: int) -> None:
     plan = schedule(loan, rate_bp, months, RefundType.ANNUITY)
-    level = plan.rows[0].payment
-    repaid = next(row.month for row in plan.rows if row.balance == 0)
-    assert all(row.payment == level for row in plan.rows[: repaid - 1])
-    assert all(row.payment == 0 for row in plan.rows[repaid:])
+    level = plan.rows[0]["payment"]
+    repaid = next(row["month"] for row in plan.rows if row["balance"] == 0)
+    assert all(row["payment"] == level for row in plan.rows[: repaid - 1])
+    assert all(row["payment"] == 0 for row in plan.rows[repaid:])
     if months > 1:  # a single month is only the last one: the loan plus its interest rounded half-up
         assert level >= annuity_payment(loan, rate_bp, months)
 
@@ -201,9 +201,9 @@ def test_at_an_extreme_rate_and_term_the_rounded_up_level_repays_the_loan_before
     plan = schedule(1_000_000, 9_860, 115, RefundType.ANNUITY)
 
     # Then month 114 pays what is left and month 115 nothing: still 115 rows, the loan repaid exactly
-    assert [row.payment for row in plan.rows[112:]] == [82_177, 70_810, 0]
-    assert sum(row.principal for row in plan.rows) == 1_000_000
-    assert plan.rows[-1].balance == 0
+    assert [row["payment"] for row in plan.rows[112:]] == [82_177, 70_810, 0]
+    assert sum(row["principal"] for row in plan.rows) == 1_000_000
+    assert plan.rows[-1]["balance"] == 0
 
 
 @given(
@@ -215,6 +215,34 @@ def test_at_an_extreme_rate_and_term_the_rounded_up_level_repays_the_loan_before
 def test_a_residual_is_left_exactly_at_the_end(loan: int, rate_bp: int, months: int, residual_share: int) -> None:
     residual = loan * residual_share // 100
     plan = schedule(loan, rate_bp, months, RefundType.ANNUITY, residual=residual)
-    assert plan.rows[-1].balance == residual
-    assert sum(row.principal for row in plan.rows) == loan - residual
-    assert all(row.balance >= residual for row in plan.rows)
+    assert plan.rows[-1]["balance"] == residual
+    assert sum(row["principal"] for row in plan.rows) == loan - residual
+    assert all(row["balance"] >= residual for row in plan.rows)
+
+
+@given(
+    loan=st.integers(min_value=1, max_value=50_000_000_000),
+    rate_bp=rates,
+    months=terms,
+    residual_share=st.integers(min_value=0, max_value=100),
+)
+def test_the_total_interest_alone_is_the_sum_of_the_months_interest(
+    loan: int, rate_bp: int, months: int, residual_share: int
+) -> None:
+    # Given any schedule (a residual up to the whole loan, extreme rates and terms included)
+    for refund_type in RefundType:
+        residual = loan * residual_share // 100 if refund_type is RefundType.ANNUITY else 0
+        # When its total interest is asked before its rows, and its rows of another of the same
+        alone = schedule(loan, rate_bp, months, refund_type, residual=residual).total_interest
+        walked = schedule(loan, rate_bp, months, refund_type, residual=residual).rows
+        # Then the total is the sum of the months' interest
+        assert alone == sum(row["interest"] for row in walked)
+
+
+def test_a_total_interest_past_a_month_that_pays_less_than_the_level_is_the_months_sum() -> None:
+    # Given the schedule whose month 114 repays the loan early and whose month 115 pays nothing
+    plan = schedule(1_000_000, 9_860, 115, RefundType.ANNUITY)
+    # Then its total interest alone is its months' interest
+    assert plan.total_interest == sum(
+        row["interest"] for row in schedule(1_000_000, 9_860, 115, RefundType.ANNUITY).rows
+    )

@@ -16,6 +16,7 @@ from domain.financing.credit_math import (
     RefundType,
     annuity_payment,
     installment_cell,
+    installment_row,
     leasing_quote,
     monthly_rate,
     percent_of,
@@ -57,7 +58,7 @@ def assert_same(loan: int, rate_bp: int, months: int, refund_type: RefundType, r
     assert plan.first_payment == reference[0][0]
     assert plan.total_interest == sum(row[2] for row in reference)
     assert plan.total_payment == sum(row[0] for row in reference)
-    assert [(row.payment, row.principal, row.interest, row.balance) for row in plan.rows] == reference
+    assert [(row["payment"], row["principal"], row["interest"], row["balance"]) for row in plan.rows] == reference
 
 
 def test_every_seeded_credit_product_on_every_price_is_unchanged() -> None:
@@ -103,3 +104,16 @@ def test_every_seeded_installment_cell_on_every_price_is_unchanged() -> None:
             cell = installment_cell(price, percent, months, markup)
             # Then its monthly payment is the first of the Fraction schedule of its total
             assert cell.monthly_payment == fraction_schedule(cell.total, 0, months, RefundType.ANNUITY)[0][0]
+
+
+def test_every_seeded_installment_row_on_every_price_is_its_cells_one_by_one() -> None:
+    # Given every seeded installment row on every seeded price
+    for (percent, markups), price in itertools.product(INSTALLMENT_ROWS, PRICES):
+        # When the row is computed at once
+        row = installment_row(price, percent, INSTALLMENT_TERMS, markups)
+        # Then each cell is what the cell alone gives, its payment the first of the Fraction schedule of its total
+        for cell, months, markup in zip(row, INSTALLMENT_TERMS, markups, strict=True):
+            assert cell.initial_payment == percent_of(price, percent * 100)
+            assert cell.total == price - cell.initial_payment + percent_of(price - cell.initial_payment, markup)
+            assert cell.monthly_payment == fraction_schedule(cell.total, 0, months, RefundType.ANNUITY)[0][0]
+            assert cell == installment_cell(price, percent, months, markup)

@@ -4,7 +4,8 @@ signed so that they open as plain links."""
 from __future__ import annotations
 
 import hmac
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from urllib.parse import urlencode
 
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEvent
@@ -31,8 +32,21 @@ LINK_LIFETIME_SECONDS = 3600
 SIGNATURE, EXPIRES = "signature", "expires"
 
 
+# What `urlencode` leaves as it is (quote_plus's always-safe characters): a query made of these alone
+# (ids, digits, a hex signature) is its names and values joined, without a quoting call per name and value.
+_UNQUOTED = re.compile(r"[A-Za-z0-9_.~-]*")
+
+
+def _query_string(pairs: Iterable[tuple[str, str]]) -> str:
+    """`urlencode(pairs)`, the same text."""
+    pairs = list(pairs)
+    if _UNQUOTED.fullmatch("".join(map("".join, pairs))):
+        return "&".join(map("=".join, pairs))
+    return urlencode(pairs)
+
+
 def _signature(path: str, query: Mapping[str, str]) -> str:
-    canonical = urlencode(sorted((name, value) for name, value in query.items() if name != SIGNATURE))
+    canonical = _query_string(sorted((name, value) for name, value in query.items() if name != SIGNATURE))
     return keyed_hash("signed-link", f"{path}?{canonical}")
 
 
@@ -40,7 +54,7 @@ def signed_link(api_base: str, path: str, query: Mapping[str, str]) -> str:
     """An absolute link to `path?query` that works without credentials until it expires."""
     signed = {**query, EXPIRES: str(int(clock.now().timestamp()) + LINK_LIFETIME_SECONDS)}
     signed[SIGNATURE] = _signature(path, signed)
-    return f"{api_base}{path}?{urlencode(signed)}"
+    return f"{api_base}{path}?{_query_string(signed.items())}"
 
 
 def is_signed_link(query: Mapping[str, str] | None) -> bool:

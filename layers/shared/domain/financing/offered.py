@@ -17,13 +17,17 @@ def offered_payment_types(car: CarRecord) -> list[PaymentType]:
     bank serves the brand, and so on."""
     allowed = car.get("paymentTypes", [])
     financed = store.financed_payment_types(car["brandId"])
-    return [kind for kind in PAYMENT_TYPES if kind in allowed and (kind is PaymentType.CASH or kind in financed)]
+    return [kind for kind in PAYMENT_TYPES if _offered(kind, allowed, financed)]
+
+
+def _offered(kind: PaymentType, allowed: list[str], financed: frozenset[PaymentType]) -> bool:
+    return kind in allowed and (kind is PaymentType.CASH or kind in financed)
 
 
 def ensure_offered(car: CarRecord, kind: PaymentType) -> None:
     """404 unless the car is sold by `kind` (`offered_payment_types`): a calculation or schedule of a
-    financing the car is not sold with. Listings answer an empty list instead."""
-    if kind not in offered_payment_types(car):
+    financing the car is not sold with. Listings answer an empty list instead. Asks of `kind` alone."""
+    if not _offered(kind, car.get("paymentTypes", []), store.financed_payment_types(car["brandId"])):
         raise NotFound(
             "PAYMENT_TYPE_NOT_SOLD",
             paymentType=kind.value,
