@@ -25,9 +25,9 @@ def test_combined_headers_are_what_setting_one_set_then_the_other_puts_on() -> N
 def test_a_read_the_client_has_is_answered_304_with_its_cache_headers() -> None:
     # Given a 200 answer and its ETag
     answer = {"statusCode": 200, "multiValueHeaders": {"Content-Type": ["application/json"]}, "body": "{}"}
-    _, headers = revalidate({}, dict(answer), "private, max-age=60")
+    _, headers = revalidate({}, dict(answer), b"{}", "private, max-age=60")
     # When the client asks again naming that ETag
-    revalidated, again = revalidate({"if-none-match": headers["ETag"]}, dict(answer), "private, max-age=60")
+    revalidated, again = revalidate({"if-none-match": headers["ETag"]}, dict(answer), b"{}", "private, max-age=60")
     # Then the answer is a 304 without a body, with the same ETag, Cache-Control and Vary
     assert (revalidated["statusCode"], revalidated["body"], revalidated["multiValueHeaders"]) == (304, "", {})
     assert (
@@ -39,3 +39,19 @@ def test_a_read_the_client_has_is_answered_304_with_its_cache_headers() -> None:
             "Vary": "Accept-Language, fingerprint",
         }
     )
+
+
+def test_an_answer_is_hashed_from_the_utf8_it_was_written_in() -> None:
+    from edge.app import BodyWriter
+
+    # Given a writer that wrote a Russian answer, then another answer
+    writer = BodyWriter()
+    first = writer({"name": "Ташкент", "items": [1, 2]})
+    second = writer({"name": "Самарканд"})
+    # When each text is asked for as UTF-8
+    # Then both are their UTF-8; the last one's the very bytes written (the same object each time), an
+    # earlier one's encoded again
+    assert writer.utf8(second) == second.encode()
+    assert writer.utf8(second) is writer.utf8(second)
+    assert writer.utf8(first) == first.encode()
+    assert first == '{"name":"Ташкент","items":[1,2]}'

@@ -19,8 +19,8 @@ VARY = ("Accept-Language", "fingerprint")
 VARY_TEXT = ", ".join(VARY)
 
 
-def etag_of(body: str) -> str:
-    return f'W/"{hashlib.blake2b(body.encode(), digest_size=16).hexdigest()}"'
+def etag_of(body: bytes) -> str:
+    return f'W/"{hashlib.blake2b(body, digest_size=16).hexdigest()}"'
 
 
 def _matches(if_none_match: str, etag: str) -> bool:
@@ -31,14 +31,15 @@ def _matches(if_none_match: str, etag: str) -> bool:
 
 
 def revalidate(
-    headers: Mapping[str, str], result: dict[str, Any], cache_control: str
+    headers: Mapping[str, str], result: dict[str, Any], body: bytes, cache_control: str
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """A 200 answer with the headers to put on it (ETag, Cache-Control, Vary): itself, or a 304 without
-    a body when the request's If-None-Match (in `headers`, by lower-case name) names its ETag. The
-    caller puts them on with its own in one pass (`edge.headers.combined`)."""
+    a body when the request's If-None-Match (in `headers`, by lower-case name) names its ETag. `body` is
+    the answer's body as UTF-8. The caller puts the headers on with its own in one pass
+    (`edge.headers.combined`)."""
     if result.get("statusCode") != 200:
         return result, {}
-    etag = etag_of(str(result.get("body") or ""))
+    etag = etag_of(body)
     if (if_none_match := headers.get("if-none-match")) and _matches(if_none_match, etag):
         result = {**result, "statusCode": 304, "body": "", "isBase64Encoded": False}
         for mapping in ("headers", "multiValueHeaders"):
