@@ -129,10 +129,11 @@ def find_brands(*, search: str | None, sort: SortSpec, collation: dict[str, Any]
     """The brands whose name's words start with the search's, in this order (an index serves both), with
     what a list item shows of them."""
     if not search:
-        return list(_brands().find({}, BRAND_ITEM_FIELDS, collation=collation).sort(sort))
-    found = _brands().find(matching(search), BRAND_ITEM_FIELDS, collation=collation).sort(sort)
+        return list(_brands().find({}, BRAND_ITEM_FIELDS, collation=collation, sort=sort))
     # In the default order the search index serves both; the planner may tie it with the order's index.
-    return list(found.hint("brands_search") if sort == DEFAULT_ORDER and collation is None else found)
+    hint = "brands_search" if sort == DEFAULT_ORDER and collation is None else None
+    # The cursor's options given to find() (as data.mongo.find_page does): chained, each call copied them.
+    return list(_brands().find(matching(search), BRAND_ITEM_FIELDS, collation=collation, sort=sort, hint=hint))
 
 
 def find_brand(brand_id: str | ObjectId) -> BrandRecord | None:

@@ -45,7 +45,7 @@ def _documents() -> Collection[LegalDocument]:
 
 
 def public_documents() -> list[LegalDocument]:
-    return list(_documents().find({"public": True}).sort([("order", 1), ("_id", 1)]))
+    return list(_documents().find({"public": True}, sort=[("order", 1), ("_id", 1)]))
 
 
 def find_document(slug: str) -> LegalDocument | None:

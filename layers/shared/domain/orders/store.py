@@ -162,7 +162,7 @@ def insert_order_log(entry: OrderLogRecord, *, session: ClientSession) -> None:
 
 def order_log(order_id: ObjectId) -> list[OrderLogRecord]:
     """The order's log, oldest first."""
-    return list(_order_logs().find({"orderId": order_id}).sort(LOG_ORDER))
+    return list(_order_logs().find({"orderId": order_id}, sort=LOG_ORDER))
 
 
 # --- promo codes ------------------------------------------------------------------------------------
