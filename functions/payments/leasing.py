@@ -19,7 +19,10 @@ from payments.models import (
     LeasingProgram,
     LoanTermRef,
 )
-from payments.service import listing
+
+# The declared answer's own class, parametrized once, as organizations' (`payments.service`): a cached
+# `Page[Any]` is validated again as this one on every request.
+PROGRAMS_PAGE = Page[LeasingProgram]
 
 
 def programs(brand_id: str, organization_id: str, *, locale: Locale) -> Page[LeasingProgram]:
@@ -30,7 +33,8 @@ def programs(brand_id: str, organization_id: str, *, locale: Locale) -> Page[Lea
     def render(financing: store.BrandFinancing) -> Page[LeasingProgram]:
         reference = organization_ref(company, locale)
         found = financing.leasing_programs(company["_id"])
-        return listing([_program_item(program, reference, locale) for program in found])
+        items = [_program_item(program, reference, locale) for program in found]
+        return PROGRAMS_PAGE(items=items, total=len(items))
 
     return store.rendered(ObjectId(brand_id), ("leasing", company["_id"], locale), render)
 
