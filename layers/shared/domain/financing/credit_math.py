@@ -109,7 +109,7 @@ class Schedule:
 
     @cached_property
     def total_interest(self) -> int:
-        return self._level_total_interest() if self.refund_type is RefundType.ANNUITY else self._amortize(None)
+        return self._amortize(None)
 
     @property
     def total_payment(self) -> int:
@@ -134,24 +134,6 @@ class Schedule:
             wanted = self.level - interest if self.refund_type is RefundType.ANNUITY else self.level
             principal = max(0, min(wanted, to_amortize))
         return principal, interest, balance - principal
-
-    def _level_total_interest(self) -> int:
-        """The annuity's total interest from its balances alone, `_amortize`'s in fewer operations a month.
-        While a month pays the level amount (its principal neither clamped to 0 nor to what is left), the
-        balance after it is the balance grown by its interest, less the level: with the interest rounded
-        half-up, (2·b·(D + rate_bp) + D) // 2D - level, D = 120,000. Those months pay the level each and
-        the last pays what is left with its interest; the principal adds up to the loan less the residual,
-        so the interest is what the months pay less that. A month that would be clamped (rates and terms
-        no lender offers) leaves it to the walk."""
-        balance, residual, last, level = self.loan, self.residual, self.months, self.level
-        grown = 2 * (RATE_DENOMINATOR + self.annual_rate_bp)
-        for _ in range(last - 1):
-            after = (balance * grown + RATE_DENOMINATOR) // TWICE_RATE_DENOMINATOR - level
-            if not residual <= after <= balance:
-                return self._amortize(None)
-            balance = after
-        last_interest = _interest(balance, self.annual_rate_bp)
-        return (last - 1) * level + (balance - residual) + last_interest - (self.loan - residual)
 
     def _amortize(self, rows: list[Row] | None) -> int:
         """Every month as `_month` computes it, in one loop of local integers (a schedule of 60 months
