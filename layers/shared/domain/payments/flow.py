@@ -245,17 +245,18 @@ def history(user_id: str, order_id: str, *, offset: int, limit: int) -> FoundPag
     if not found.items:
         _own_order(order_id, user_id)
     now = clock.now()
+    # By position, in HistoryEntry's order: binding nine keywords was a third of building an entry.
     entries = [
         HistoryEntry(
-            transaction_id=transaction["_id"],
-            amount=transaction["amount"],
-            status=_shown_status(transaction, now),
-            card_mask=transaction["cardMask"],
-            card_type=transaction["cardType"],
-            created_at=transaction["createdAt"],
-            confirmed_at=transaction.get("confirmedAt"),
-            refund=transaction.get("refund"),
-            refunded_at=transaction.get("refundedAt"),
+            transaction["_id"],
+            transaction["amount"],
+            _shown_status(transaction, now),
+            transaction["cardMask"],
+            transaction["cardType"],
+            transaction["createdAt"],
+            transaction.get("confirmedAt"),
+            transaction.get("refund"),
+            transaction.get("refundedAt"),
         )
         for transaction in found.items
     ]
@@ -516,14 +517,18 @@ def _processor_refusal(error: ProcessorError, *, failed: bool = False) -> AppErr
     return Unavailable("PROCESSOR_UNAVAILABLE")
 
 
+_CONFIRMING, _PENDING, _EXPIRED = Status.CONFIRMING.value, Status.PENDING.value, Status.EXPIRED.value
+
+
 def _shown_status(transaction: ListedTransaction, now: datetime) -> str:
     """CONFIRMING is internal (still in progress); a pending one whose code expired with no resend left is dead."""
-    status = Status(transaction["status"])
-    if status is Status.CONFIRMING:
-        return Status.PENDING.value
-    if status is Status.PENDING and transaction["expiresAt"] <= now and transaction["resends"] >= MAX_RESENDS:
-        return Status.EXPIRED.value
-    return status.value
+    # Compared as text (a `Status` is a `str`): `Status(...)` looked the member up per transaction, most of this.
+    status = transaction["status"]
+    if status == _CONFIRMING:
+        return _PENDING
+    if status == _PENDING and transaction["expiresAt"] <= now and transaction["resends"] >= MAX_RESENDS:
+        return _EXPIRED
+    return status
 
 
 def _processor_of(transaction: Transaction) -> CardProcessor:
