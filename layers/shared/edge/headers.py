@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
 # Headers whose values are lists: a second setter adds to them instead of replacing them.
 LISTS = frozenset({"vary"})
+
+
+@functools.lru_cache(maxsize=64)
+def _joined(before: str, given: str) -> str:
+    """A list header's values and those added, each once (`Vary`: "Accept-Language, fingerprint" and
+    "Origin"). Kept per pair: the values are our own few constants, and splitting and joining them again
+    was most of putting an answer's headers on."""
+    parts = [part.strip() for part in f"{before}, {given}".split(",") if part.strip()]
+    return ", ".join(dict.fromkeys(parts))
 
 
 def request_headers(event: Mapping[str, Any]) -> dict[str, str]:
@@ -21,8 +31,7 @@ def combined(first: Mapping[str, str], then: Mapping[str, str]) -> dict[str, str
     for name, given in then.items():
         before = merged.pop(name, None)
         if before is not None and name.lower() in LISTS:
-            parts = [part.strip() for part in f"{before}, {given}".split(",") if part.strip()]
-            merged[name] = ", ".join(dict.fromkeys(parts))
+            merged[name] = _joined(before, given)
         else:
             merged[name] = given
     return merged
@@ -43,9 +52,7 @@ def set_headers(result: dict[str, Any], headers: Mapping[str, str]) -> dict[str,
         if existing is not None:
             before = current.pop(existing)
             if lower in LISTS:
-                before_text = ", ".join(before) if isinstance(before, list) else str(before)
-                parts = [part.strip() for part in f"{before_text}, {given}".split(",") if part.strip()]
-                value = ", ".join(dict.fromkeys(parts))
+                value = _joined(", ".join(before) if isinstance(before, list) else str(before), given)
         current[name] = [value] if key == "multiValueHeaders" else value
         names[lower] = name
     result[key] = current
