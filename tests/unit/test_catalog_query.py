@@ -8,6 +8,7 @@ import pytest
 from bson import ObjectId
 
 from core.errors import InvalidInput
+from core.locale import LOCALES
 from domain.catalog.query import ACTIVE_CAR, CarSort, car_filter, car_sort, parse_ids
 
 
@@ -54,3 +55,11 @@ def test_every_sort_ends_with_id() -> None:
         assert car_sort(sort, "ru")[-1][0] == "_id"
     assert car_sort("name", "ru") == [("name.ru", 1), ("_id", 1)]
     assert car_sort("new", "en") == [("createdAt", -1), ("_id", -1)]
+
+
+def test_a_name_sort_is_by_the_callers_language_in_every_language() -> None:
+    # Given each language, When the name sorts are asked for, Then they sort on that language's name
+    for locale in LOCALES:
+        assert car_sort("name", locale) == [(f"name.{locale}", 1), ("_id", 1)]
+        assert car_sort("-name", locale) == [(f"name.{locale}", -1), ("_id", -1)]
+        assert car_sort("price", locale) == [("priceFrom", 1), ("_id", 1)]
