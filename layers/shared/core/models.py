@@ -5,10 +5,10 @@ builds the OpenAPI response from that annotation and validates the response agai
 `ops.openapi` writes it to openapi.json. Services build these models, never dicts.
 """
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from bson import ObjectId
+from bson import ObjectId, tz_util
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -23,9 +23,17 @@ def _id_text(value: Any) -> Any:
     return str(value) if isinstance(value, ObjectId) else value
 
 
+# The zones a UTC moment comes in: MongoDB's (bson's, the client is tz-aware) and the clock's.
+UTC_ZONES = (UTC, tz_util.utc)
+
+
 def _utc_text(value: Any) -> Any:
     # MongoDB hands back naive UTC datetimes: say so, as the API always has (`...Z`).
     if isinstance(value, datetime):
+        if value.tzinfo in UTC_ZONES:
+            # The same text as the offset written and replaced: bson's zone is a Python class, whose
+            # offset isoformat asked in Python for every moment answered.
+            return value.replace(tzinfo=None).isoformat() + "Z"
         return value.isoformat().replace("+00:00", "Z") + ("Z" if value.tzinfo is None else "")
     return value
 
