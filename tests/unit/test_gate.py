@@ -16,7 +16,7 @@ from core.locale import parse_accept_language
 from core.models import ApiModel
 from edge import context, json_budget, responses
 from edge.access import PUBLIC, parse_json_body
-from edge.app import ApiResolver, create_app
+from edge.app import ApiResolver, create_app, declaration_of
 from edge.app import gate_or_refuse as gate_event
 from edge.context import RequestContext, set_current
 from edge.envelope import Envelope
@@ -85,7 +85,8 @@ def callers() -> FakeCallers:
 
 def gate_or_refuse(app: ApiResolver, event: dict[str, Any]) -> dict[str, Any] | None:
     headers = request_headers(event)
-    return gate_event(app, event, headers, parse_accept_language(headers.get("accept-language")))
+    locale = parse_accept_language(headers.get("accept-language"))
+    return gate_event(app, event, headers, locale, declaration_of(app, event))
 
 
 def refusal(result: dict[str, Any] | None) -> tuple[int, str]:

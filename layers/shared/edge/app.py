@@ -280,17 +280,26 @@ def create_app(*, callers: Callers, reads_cache_control: str | None = None) -> A
     return app
 
 
-def gate(app: ApiResolver, event: dict[str, Any], headers: Mapping[str, str], locale: Locale) -> RequestContext | None:
+def declaration_of(app: ApiResolver, event: Mapping[str, Any]) -> RouteDeclaration | None:
+    """The declaration of the route API Gateway matched (`resource` + `httpMethod`), if the app has one."""
+    return app.declaration(str(event.get("httpMethod", "")), str(event.get("resource", "")))
+
+
+def gate(
+    app: ApiResolver,
+    event: dict[str, Any],
+    headers: Mapping[str, str],
+    locale: Locale,
+    declared: RouteDeclaration | None,
+) -> RequestContext | None:
     """The gate for one event: the caller's context, or None for a CORS preflight (no credentials by design).
     A base64 body it checked is left decoded in `event`.
 
-    The route is the one API Gateway matched (`resource` + `httpMethod`); one that declared nothing,
-    or that the resolver does not know, is gated as JWT. Reads the raw event: the resolver builds its
-    own event object afterwards, and only a body needs one here.
+    The route is the one API Gateway matched (`declared`: `declaration_of` the event); one that declared
+    nothing, or that the resolver does not know, is gated as JWT. Reads the raw event: the resolver builds
+    its own event object afterwards, and only a body needs one here.
     """
-    method = str(event.get("httpMethod", "")).upper()
-    declared = app.declaration(method, str(event.get("resource", "")))
-    if declared is None and method == "OPTIONS":
+    if declared is None and str(event.get("httpMethod", "")).upper() == "OPTIONS":
         return None
     query = event.get("queryStringParameters") or {}
     if declared is not None and declared.access.signed_link and links.is_signed_link(query):
@@ -321,12 +330,17 @@ def _refusal(status: int, body: dict[str, Any], headers: dict[str, str] | None =
 
 
 def gate_or_refuse(
-    app: ApiResolver, event: dict[str, Any], headers: Mapping[str, str], locale: Locale
+    app: ApiResolver,
+    event: dict[str, Any],
+    headers: Mapping[str, str],
+    locale: Locale,
+    declared: RouteDeclaration | None,
 ) -> dict[str, Any] | None:
-    """Run the gate (`headers`: edge.headers.request_headers of the event, `locale`: its language); the
-    response to send instead of resolving the event, if it refuses."""
+    """Run the gate (`headers`: edge.headers.request_headers of the event, `locale`: its language,
+    `declared`: its route's declaration_of); the response to send instead of resolving the event, if it
+    refuses."""
     try:
-        set_current(gate(app, event, headers, locale) or ANONYMOUS[locale])
+        set_current(gate(app, event, headers, locale, declared) or ANONYMOUS[locale])
     except AppError as refused:
         return _refusal(status_of(refused), responses.refusal_envelope(refused), headers_of(refused))
     except tuple(DATABASE_ERRORS):
@@ -358,7 +372,8 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
         set_current(ANONYMOUS[locale])
         rate_limit.start_request()
         event = dict(event)  # the gate leaves a base64 body decoded in it: the caller's dict stays as it was
-        response = gate_or_refuse(app, event, headers, locale)
+        declared = declaration_of(app, event)  # looked up once, for the gate and for a cached read's headers
+        response = gate_or_refuse(app, event, headers, locale, declared)
         added = {CONTENT_LANGUAGE: locale, **cors.response_headers(headers.get("origin"))}
         if response is None:
             outbox.start_request()
@@ -367,12 +382,10 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
             quota = rate_limit.request_quota()
             if quota is not None:
                 added |= quota.headers()
-            if app.reads_cache_control is not None:
-                declared = app.declaration(str(event.get("httpMethod", "")), str(event.get("resource", "")))
-                if declared is not None and declared.cache_control is not None:
-                    body = app.body_writer.utf8(str(response.get("body") or ""))
-                    response, cache_headers = caching.revalidate(headers, response, body, declared.cache_control)
-                    added = combined(cache_headers, added)
+            if declared is not None and declared.cache_control is not None:
+                body = app.body_writer.utf8(str(response.get("body") or ""))
+                response, cache_headers = caching.revalidate(headers, response, body, declared.cache_control)
+                added = combined(cache_headers, added)
         return set_headers(response, added)
 
     # The instance's first invocation goes through Powertools' decorator, which adds the cold start metric;
