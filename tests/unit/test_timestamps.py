@@ -32,7 +32,7 @@ def test_a_moment_is_written_as_it_was_in_every_zone(moment: datetime, zone: tim
 
 def test_a_moment_read_from_mongodb_is_utc_with_a_z() -> None:
     # Given a moment as the tz-aware client decodes it (bson's own UTC zone)
-    stored = bson.decode(
+    stored: datetime = bson.decode(
         bson.encode({"at": datetime(2026, 11, 25, 4, 56, 28, 969000, tzinfo=UTC)}), CodecOptions(tz_aware=True)
     )["at"]
 
