@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any, NamedTuple
 
 from bson import ObjectId
+from pydantic import TypeAdapter
 
 from core.assets import url
 from core.errors import NotFound
@@ -26,6 +26,8 @@ preload(catalog.all_brands, dealers.active_branches, dealers.all_regions)
 PRIVACY_POLICY = "privacy-policy"
 # Parametrized once: `Page[Region]` looks its generic class up again on every call.
 REGION_PAGE = Page[Region]
+# The regions of a brand a request finds not built yet (`RegionViews`), validated in one call.
+REGIONS = TypeAdapter(list[Region])
 
 
 def _branch(branch: BranchRecord, loc: Locale) -> dict[str, Any]:
@@ -40,50 +42,61 @@ def _branch(branch: BranchRecord, loc: Locale) -> dict[str, Any]:
 
 
 class BranchViews:
-    """A branch rendered in one locale, with the chosen car in stock (`available`) and without
-    (`unavailable`): each built on its first use and kept with the rendering, since a request shows most
-    branches one way only."""
+    """A branch rendered in one locale (`fields`), and as answered with the chosen car in stock (`available`)
+    and without (`unavailable`) once a request has built that view: kept with the rendering, since a request
+    shows most branches one way only."""
 
     def __init__(self, fields: dict[str, Any]) -> None:
         self.id: ObjectId = fields["_id"]
         self.fields = fields
+        self.available: BranchAvailability | None = None
+        self.unavailable: BranchAvailability | None = None
 
-    @functools.cached_property
-    def available(self) -> BranchAvailability:
-        return BranchAvailability(**self.fields, available=True)
-
-    @functools.cached_property
-    def unavailable(self) -> BranchAvailability:
-        return BranchAvailability(**self.fields, available=False)
+    def keep(self, branch: BranchAvailability) -> None:
+        if branch.available:
+            self.available = branch
+        else:
+            self.unavailable = branch
 
 
 class RegionViews:
-    """A region's branches of a brand, by name, and the region rendered with the chosen car in stock at
-    all of them (`stocked`) and at none (`unstocked`), each built on its first use; one where only some
-    have it is built per request."""
+    """A region's branches of a brand, by name, and the region as answered with the chosen car in stock at
+    all of them (`stocked`) and at none (`unstocked`), each kept once a request has built it; one where only
+    some have it is assembled per request from its branches' views."""
 
     def __init__(self, region_id: ObjectId, name: str, branches: list[BranchViews]) -> None:
         self.id = region_id
         self.name = name
         self.branches = branches
         self.branch_ids = frozenset(views.id for views in branches)
+        self.stocked: Region | None = None
+        self.unstocked: Region | None = None
 
-    @functools.cached_property
-    def stocked(self) -> Region:
-        return Region(id=self.id, name=self.name, available=True, branches=[views.available for views in self.branches])
-
-    @functools.cached_property
-    def unstocked(self) -> Region:
-        branches = [views.unavailable for views in self.branches]
-        return Region(id=self.id, name=self.name, available=False, branches=branches)
-
-    def with_stock(self, stocked: set[ObjectId]) -> Region:
+    def with_stock(self, stocked: set[ObjectId]) -> Region | None:
+        """The region with the car in stock at these branches, from what is kept; None if not built yet."""
         if self.branch_ids.isdisjoint(stocked):
             return self.unstocked
         if self.branch_ids <= stocked:
             return self.stocked
         branches = [views.available if views.id in stocked else views.unavailable for views in self.branches]
+        if any(branch is None for branch in branches):
+            return None
         return Region(id=self.id, name=self.name, available=True, branches=branches)
+
+    def fields(self, stocked: set[ObjectId]) -> dict[str, Any]:
+        """The region with the car in stock at these branches, as the mapping `REGIONS` validates."""
+        branches = [{**views.fields, "available": views.id in stocked} for views in self.branches]
+        available = not self.branch_ids.isdisjoint(stocked)
+        return {"_id": self.id, "name": self.name, "available": available, "branches": branches}
+
+    def keep(self, region: Region) -> None:
+        """Keep what `region` (built from `fields`) holds: its branches' views, and itself unless it is a mix."""
+        for views, branch in zip(self.branches, region.branches, strict=True):
+            views.keep(branch)
+        if not region.available:
+            self.unstocked = region
+        elif all(branch.available for branch in region.branches):
+            self.stocked = region
 
 
 class BrandBranches(NamedTuple):
@@ -122,7 +135,16 @@ def regions_with_availability(
     cars.check_chosen(car_id, modification_id, color_id, brand_id=brand_id)
     rendered = brand_branches(ObjectId(brand_id), locale)
     stocked = dealers.branches_with_stock(rendered.branch_ids, ObjectId(modification_id), ObjectId(color_id))
-    items = [region.with_stock(stocked) for region in rendered.regions]
+    kept = [views.with_stock(stocked) for views in rendered.regions]
+    missing = [views for views, region in zip(rendered.regions, kept, strict=True) if region is None]
+    built: list[Region] = []
+    if missing:
+        # What no request has built yet for this stock: validated together, in one pydantic-core call.
+        built = REGIONS.validate_python([views.fields(stocked) for views in missing])
+        for views, region in zip(missing, built, strict=True):
+            views.keep(region)
+    fresh = iter(built)
+    items = [region if region is not None else next(fresh) for region in kept]
     return REGION_PAGE(items=items, total=len(items))
 
 
