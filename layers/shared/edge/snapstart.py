@@ -45,6 +45,8 @@ from data import aws, caches, mongo
 from edge.validation import RequestModel
 
 UNROUTED_PATH = "/snapstart/warm-up"
+# What functions run before the snapshot besides the resolver's warm-up (`before_snapshot`).
+_warm_ups: list[Callable[[], object]] = []
 
 
 class Resolver(Protocol):
@@ -87,10 +89,19 @@ def warm(app: Resolver) -> None:
     # the same validation middlewares and adapter as any route (Powertools inspects each on its first
     # call) and through our not-found handler and error envelope, and reads nothing.
     app.resolve(unrouted_event(), LambdaContext())
+    for warm_up in _warm_ups:
+        warm_up()
     # Last, collect what init left: the snapshot then holds no garbage and an empty young generation,
     # which every restored instance's first requests would otherwise sweep again (a collection of some
     # 2,000 objects, most of them init's, paid by the first request).
     gc.collect()
+
+
+def before_snapshot(warm_up: Callable[[], object]) -> None:
+    """Have `warm` run `warm_up` too: a function's own code that its first requests run, exercised on
+    made-up data (never the database, a secret or a cache), so that no restored instance runs it first."""
+    if warm_up not in _warm_ups:
+        _warm_ups.append(warm_up)
 
 
 def route_handlers(app: Resolver) -> list[Callable[..., Any]]:
