@@ -11,7 +11,7 @@ from core.models import Page
 from dictionaries import service
 from dictionaries.models import BranchDetail, Contacts, Document, Region
 from domain.identity import callers
-from edge import context, responses
+from edge import context, responses, snapstart
 from edge.access import JWT, PUBLIC
 from edge.app import create_app, lambda_entry
 from edge.caching import READS_CACHE_CONTROL
@@ -93,4 +93,6 @@ def get_documents_term_conditions() -> Response[str]:
     return Response(status_code=200, content_type=MARKDOWN, body=service.privacy_policy(locale=context.locale()))
 
 
+# A brand's first request renders its branches and validates its regions: exercised before the snapshot.
+snapstart.before_snapshot(service.warm_up)
 lambda_handler = lambda_entry(app)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import functools
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from bson import ObjectId
+from pydantic import TypeAdapter
 
 from core.assets import url
 from core.errors import NotFound
-from core.locale import Locale, localize
+from core.locale import LOCALES, Locale, localize
 from core.models import Named, Page
 from data.reference_cache import preload, reference_data
 from dictionaries.models import BranchAvailability, BranchDetail, Contacts, Document, Region
@@ -18,7 +19,7 @@ from domain.catalog import store as catalog
 from domain.content import store
 from domain.content.store import LegalDocument
 from domain.dealers import store as dealers
-from domain.dealers.records import BranchRecord
+from domain.dealers.records import BranchRecord, RegionRecord
 
 # The reference data these routes read: a SnapStart restore reads it before the first request.
 preload(catalog.all_brands, dealers.active_branches, dealers.all_regions)
@@ -26,6 +27,8 @@ preload(catalog.all_brands, dealers.active_branches, dealers.all_regions)
 PRIVACY_POLICY = "privacy-policy"
 # Parametrized once: `Page[Region]` looks its generic class up again on every call.
 REGION_PAGE = Page[Region]
+# The regions of a brand a request finds not built yet (`RegionViews`), validated in one call.
+REGIONS = TypeAdapter(list[Region])
 
 
 def _branch(branch: BranchRecord, loc: Locale) -> dict[str, Any]:
@@ -40,50 +43,61 @@ def _branch(branch: BranchRecord, loc: Locale) -> dict[str, Any]:
 
 
 class BranchViews:
-    """A branch rendered in one locale, with the chosen car in stock (`available`) and without
-    (`unavailable`): each built on its first use and kept with the rendering, since a request shows most
-    branches one way only."""
+    """A branch rendered in one locale (`fields`), and as answered with the chosen car in stock (`available`)
+    and without (`unavailable`) once a request has built that view: kept with the rendering, since a request
+    shows most branches one way only."""
 
     def __init__(self, fields: dict[str, Any]) -> None:
         self.id: ObjectId = fields["_id"]
         self.fields = fields
+        self.available: BranchAvailability | None = None
+        self.unavailable: BranchAvailability | None = None
 
-    @functools.cached_property
-    def available(self) -> BranchAvailability:
-        return BranchAvailability(**self.fields, available=True)
-
-    @functools.cached_property
-    def unavailable(self) -> BranchAvailability:
-        return BranchAvailability(**self.fields, available=False)
+    def keep(self, branch: BranchAvailability) -> None:
+        if branch.available:
+            self.available = branch
+        else:
+            self.unavailable = branch
 
 
 class RegionViews:
-    """A region's branches of a brand, by name, and the region rendered with the chosen car in stock at
-    all of them (`stocked`) and at none (`unstocked`), each built on its first use; one where only some
-    have it is built per request."""
+    """A region's branches of a brand, by name, and the region as answered with the chosen car in stock at
+    all of them (`stocked`) and at none (`unstocked`), each kept once a request has built it; one where only
+    some have it is assembled per request from its branches' views."""
 
     def __init__(self, region_id: ObjectId, name: str, branches: list[BranchViews]) -> None:
         self.id = region_id
         self.name = name
         self.branches = branches
         self.branch_ids = frozenset(views.id for views in branches)
+        self.stocked: Region | None = None
+        self.unstocked: Region | None = None
 
-    @functools.cached_property
-    def stocked(self) -> Region:
-        return Region(id=self.id, name=self.name, available=True, branches=[views.available for views in self.branches])
-
-    @functools.cached_property
-    def unstocked(self) -> Region:
-        branches = [views.unavailable for views in self.branches]
-        return Region(id=self.id, name=self.name, available=False, branches=branches)
-
-    def with_stock(self, stocked: set[ObjectId]) -> Region:
+    def with_stock(self, stocked: set[ObjectId]) -> Region | None:
+        """The region with the car in stock at these branches, from what is kept; None if not built yet."""
         if self.branch_ids.isdisjoint(stocked):
             return self.unstocked
         if self.branch_ids <= stocked:
             return self.stocked
         branches = [views.available if views.id in stocked else views.unavailable for views in self.branches]
+        if any(branch is None for branch in branches):
+            return None
         return Region(id=self.id, name=self.name, available=True, branches=branches)
+
+    def fields(self, stocked: set[ObjectId]) -> dict[str, Any]:
+        """The region with the car in stock at these branches, as the mapping `REGIONS` validates."""
+        branches = [{**views.fields, "available": views.id in stocked} for views in self.branches]
+        available = not self.branch_ids.isdisjoint(stocked)
+        return {"_id": self.id, "name": self.name, "available": available, "branches": branches}
+
+    def keep(self, region: Region) -> None:
+        """Keep what `region` (built from `fields`) holds: its branches' views, and itself unless it is a mix."""
+        for views, branch in zip(self.branches, region.branches, strict=True):
+            views.keep(branch)
+        if not region.available:
+            self.unstocked = region
+        elif all(branch.available for branch in region.branches):
+            self.stocked = region
 
 
 class BrandBranches(NamedTuple):
@@ -99,19 +113,26 @@ def brand_branches(brand_id: ObjectId, locale: Locale) -> BrandBranches:
     """Rendered once per brand, locale and reference-data lifetime, from the cached branches and
     regions: only stock is read per request. Shared between requests: what a view builds on first use
     (`BranchViews`, `RegionViews`) is the same whoever builds it, and never changed once built."""
-    # Sorted by the name as rendered (localized once per branch).
-    branches = sorted(
-        ((_branch(branch, locale), branch["regionId"]) for branch in dealers.branches_of_brand(brand_id)),
-        key=lambda rendered: (rendered[0]["name"], rendered[0]["_id"]),
-    )
-    by_region: dict[ObjectId, list[BranchViews]] = {}
-    for fields, region_id in branches:
-        by_region.setdefault(region_id, []).append(BranchViews(fields))
-    regions = [
-        RegionViews(region["_id"], localize(region["name"], locale), by_region[region["_id"]])
-        for region in dealers.regions(list(by_region))
-    ]
-    return BrandBranches([fields["_id"] for fields, _ in branches], regions)
+    return _render(dealers.branches_of_brand(brand_id), dealers.all_regions(), locale)
+
+
+def _render(branches: Iterable[BranchRecord], regions: Iterable[RegionRecord], locale: Locale) -> BrandBranches:
+    """These branches in `locale`, by name, under those of `regions` that hold them, in the regions' order."""
+    by_region: dict[ObjectId, list[dict[str, Any]]] = {}
+    for branch in branches:
+        by_region.setdefault(branch["regionId"], []).append(_branch(branch, locale))
+    views = []
+    for region in regions:
+        rendered = by_region.get(region["_id"])
+        if rendered:
+            rendered.sort(key=_by_name)
+            branch_views = [BranchViews(fields) for fields in rendered]
+            views.append(RegionViews(region["_id"], localize(region["name"], locale), branch_views))
+    return BrandBranches([branch.id for region in views for branch in region.branches], views)
+
+
+def _by_name(fields: dict[str, Any]) -> tuple[str, ObjectId]:
+    return fields["name"], fields["_id"]  # the name as rendered
 
 
 def regions_with_availability(
@@ -122,8 +143,52 @@ def regions_with_availability(
     cars.check_chosen(car_id, modification_id, color_id, brand_id=brand_id)
     rendered = brand_branches(ObjectId(brand_id), locale)
     stocked = dealers.branches_with_stock(rendered.branch_ids, ObjectId(modification_id), ObjectId(color_id))
-    items = [region.with_stock(stocked) for region in rendered.regions]
+    items = _with_stock(rendered, stocked)
     return REGION_PAGE(items=items, total=len(items))
+
+
+def _with_stock(rendered: BrandBranches, stocked: set[ObjectId]) -> list[Region]:
+    """The brand's regions as answered when these branches have the car in stock: what is kept, and what is
+    not yet validated together, in one pydantic-core call, and kept."""
+    kept = [views.with_stock(stocked) for views in rendered.regions]
+    missing = [views for views, region in zip(rendered.regions, kept, strict=True) if region is None]
+    built: list[Region] = []
+    if missing:
+        built = REGIONS.validate_python([views.fields(stocked) for views in missing])
+        for views, region in zip(missing, built, strict=True):
+            views.keep(region)
+    fresh = iter(built)
+    return [region if region is not None else next(fresh) for region in kept]
+
+
+# A made-up region of two branches, for `warm_up` alone.
+_WARM_UP_REGION: RegionRecord = {"_id": ObjectId(b"warm-up-regn"), "name": {"en": "Example"}, "slug": "example"}
+_WARM_UP_BRANCHES: list[BranchRecord] = [
+    {
+        "_id": ObjectId(f"warm-up-{n:04d}".encode()),
+        "slug": f"warm-up-{n}",
+        "regionId": _WARM_UP_REGION["_id"],
+        "brandIds": [],
+        "name": {"ru": "Пример", "uz": "Namuna", "en": "Example"},
+        "address": {"ru": "Пример", "uz": "Namuna", "en": "Example"},
+        "phone": "+998000000000",
+        "hours": {"ru": "Пример", "uz": "Namuna", "en": "Example"},
+        "location": {"lat": 41.0, "lng": 69.0},
+        "active": True,
+    }
+    for n in range(2)
+]
+
+
+def warm_up() -> None:
+    """Before a SnapStart snapshot: render a made-up region of two branches in each locale and answer it with
+    the car in stock at none, one and both, through the code a brand's first request runs (pydantic-core
+    completes its validators' state on their first use). No database, no cache."""
+    ids = [branch["_id"] for branch in _WARM_UP_BRANCHES]
+    for locale in LOCALES:
+        rendered = _render(_WARM_UP_BRANCHES, [_WARM_UP_REGION], locale)
+        for stocked in (set(), set(ids[:1]), set(ids), set(ids[:1])):
+            _with_stock(rendered, stocked)
 
 
 def branch_detail(branch_id: str, *, locale: Locale) -> BranchDetail:

@@ -83,6 +83,27 @@ def test_warming_builds_every_model_validator_a_request_would_build():
     assert [model.__name__ for model in models if not model.__pydantic_complete__] == []
 
 
+def test_only_static_reads_that_require_a_query_parameter_are_asked_before_the_snapshot():
+    # Given an OpenAPI document with a read requiring a query parameter, one with optional ones only, one
+    # with a path parameter, and a write requiring one
+    def operation(*parameters: tuple[str, str, bool]) -> dict[str, Any]:
+        return {
+            "parameters": [{"name": name, "in": where, "required": required} for name, where, required in parameters]
+        }
+
+    document = {
+        "paths": {
+            "/regions": {"get": operation(("brandId", "query", True), ("limit", "query", False))},
+            "/cars": {"get": operation(("limit", "query", False))},
+            "/cars/{id}": {"get": operation(("id", "path", True), ("brandId", "query", True))},
+            "/orders": {"post": operation(("brandId", "query", True))},
+        }
+    }
+    # When the warm-up picks the paths it may ask without parameters
+    # Then only the read that refuses such a request before its handler is picked
+    assert snapstart.refused_paths(document) == ["/regions"]
+
+
 def test_a_snapshot_holds_no_young_objects_of_init_for_restored_instances_to_sweep():
     # Given a function's handler module imported (orders.app)
     # When the before-snapshot hooks run
@@ -162,6 +183,29 @@ def test_a_restored_instance_is_connected_before_its_first_request(seeded: Datab
 
     # Then its new client already knows a server it can use: the first request does not wait for one
     assert mongo.get_client().nodes
+
+
+def test_a_restored_instance_has_prepared_the_signing_key_before_its_first_request(
+    seeded: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+):
+    from jwt.algorithms import HMACAlgorithm
+
+    from domain.identity import tokens
+
+    # Given a token issued before a restore
+    access = tokens.issue_pair(str(ObjectId())).access_token
+    tokens._prepared_key.cache_clear()
+
+    # When the instance is restored, and the key checks PyJWT makes of a key stop working afterwards
+    run_after_restore()
+
+    def unchecked(self: Any, key: Any) -> bytes:
+        raise AssertionError("the key was checked by the first request")
+
+    monkeypatch.setattr(HMACAlgorithm, "prepare_key", unchecked)
+
+    # Then its first request verifies the token with the key the restore prepared
+    assert tokens.verify(access, "access").typ == "access"
 
 
 def test_a_restore_completes_when_the_database_does_not_answer(monkeypatch: pytest.MonkeyPatch):
@@ -279,9 +323,15 @@ def test_every_function_is_warmed_through_its_resolver_without_a_database(monkey
         run_before_snapshot(app)
 
     # Then none asked for a database client; each served the request for a path no route has (404: no
-    # handler ran), and its handlers' annotations are the types Powertools reads on a route's first call
+    # handler ran), and those for its routes that require a query parameter, asked without any (400:
+    # refused before the handler), and its handlers' annotations are the types Powertools reads on a
+    # route's first call
     for app in apps:
         assert app.resolve(snapstart.unrouted_event(), LambdaContext())["statusCode"] == 404
+        document = app.get_openapi_schema().model_dump(by_alias=True, exclude_none=True, mode="json")
+        for path in snapstart.refused_paths(document):
+            event = snapstart.unrouted_event() | {"path": path, "resource": path}
+            assert app.resolve(event, LambdaContext())["statusCode"] == 400, path
         for handler in snapstart.route_handlers(app):
             assert not any(isinstance(hint, str) for hint in handler.__annotations__.values()), handler
     reset_process_state()

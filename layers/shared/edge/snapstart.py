@@ -10,7 +10,10 @@ later instance from that snapshot, possibly days later and many at once. So:
   (edge.json_budget), evaluate the route handlers' annotations (Powertools reads them on each route's
   first call), and serve one request through the resolver for a path no route has: it passes the
   validation middlewares and the adapter every route passes (Powertools inspects each on its first
-  call) and our not-found answer. No route's handler runs: every one reads MongoDB. Last, collect the
+  call) and our not-found answer; and one for each read that requires a query parameter, asked
+  without any (refused by request validation before its handler). No route's handler runs: every one
+  reads MongoDB. Then run the cold-start metric's code with its output discarded, and what the
+  function registered with `before_snapshot` (its own code on made-up data). Last, collect the
   garbage init left, so restored instances start with an empty young generation;
 - after a restore, forget what belongs to the process that was snapshotted (the MongoDB and
   EventBridge clients with their sockets, cached secrets that may have rotated, every per-process cache
@@ -27,24 +30,29 @@ Nothing before the snapshot connects to the database or reads a secret.
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import io
 import random
 import typing
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from aws_lambda_powertools.metrics import MetricUnit, single_metric
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel
 from snapshot_restore_py import register_after_restore, register_before_snapshot
 
 from core import ids, secrets
 from core.models import ApiModel
-from core.observability import logger
+from core.observability import logger, metrics
 from core.settings import read_settings
 from data import aws, caches, mongo
 from edge.validation import RequestModel
 
 UNROUTED_PATH = "/snapstart/warm-up"
+# What functions run before the snapshot besides the resolver's warm-up (`before_snapshot`).
+_warm_ups: list[Callable[[], object]] = []
 
 
 class Resolver(Protocol):
@@ -60,8 +68,9 @@ class Resolver(Protocol):
 
 def warm(app: Resolver) -> None:
     """Before the snapshot: settings, the deferred AWS imports, every route's validation models and body
-    budget, the handlers' annotations, one request through the resolver that no route serves, and a
-    garbage collection."""
+    budget, the handlers' annotations, one request through the resolver that no route serves and one per
+    read refused for want of a query parameter, the cold-start metric's code, the function's own
+    warm-ups, and a garbage collection."""
     read_settings()
     from aws_lambda_powertools.utilities import parameters  # noqa: F401 (imports boto3 with it)
 
@@ -69,7 +78,7 @@ def warm(app: Resolver) -> None:
 
     # Building the OpenAPI document resolves each route's parameters, body and response models, which
     # request validation then reuses.
-    app.get_openapi_schema()
+    document = app.get_openapi_schema()
     # Our models build their validators on first use (`defer_build`: a cold start without SnapStart
     # builds only those its request needs); before a snapshot, build them all, the generic ones the
     # document just parametrized (Envelope[Page[...]]) included, so no restored instance builds one.
@@ -87,10 +96,42 @@ def warm(app: Resolver) -> None:
     # the same validation middlewares and adapter as any route (Powertools inspects each on its first
     # call) and through our not-found handler and error envelope, and reads nothing.
     app.resolve(unrouted_event(), LambdaContext())
+    # A route that requires a query parameter, asked without any, is refused by Powertools' request
+    # validation before its handler: its own middleware stack and parameters' validation run once here.
+    # (Only paths without a path parameter: a static route is matched before any pattern.)
+    for path in refused_paths(document.model_dump(by_alias=True, exclude_none=True, mode="json")):
+        app.resolve(unrouted_event() | {"path": path, "resource": path}, LambdaContext())
+    # A restored instance's first invocation emits the cold-start metric through Powertools'
+    # `single_metric`: its code runs once here on the same arguments, what it prints discarded.
+    discarded = contextlib.redirect_stdout(io.StringIO())
+    cold_start = single_metric(name="ColdStart", unit=MetricUnit.Count, value=1, namespace=metrics.namespace)
+    with discarded, cold_start as metric:
+        metric.add_dimension(name="function_name", value="snapstart-warm-up")
+        metric.add_dimension(name="service", value=str(metrics.service))
+    for warm_up in _warm_ups:
+        warm_up()
     # Last, collect what init left: the snapshot then holds no garbage and an empty young generation,
     # which every restored instance's first requests would otherwise sweep again (a collection of some
     # 2,000 objects, most of them init's, paid by the first request).
     gc.collect()
+
+
+def refused_paths(document: Mapping[str, Any]) -> list[str]:
+    """The paths of the GET operations in an OpenAPI document that have no path parameter and require a
+    query parameter: asked without one, their route refuses the request before its handler runs."""
+    found = []
+    for path, item in document.get("paths", {}).items():
+        parameters = item.get("get", {}).get("parameters", [])
+        if "{" not in path and any(p.get("in") == "query" and p.get("required") for p in parameters):
+            found.append(path)
+    return found
+
+
+def before_snapshot(warm_up: Callable[[], object]) -> None:
+    """Have `warm` run `warm_up` too: a function's own code that its first requests run, exercised on
+    made-up data (never the database, a secret or a cache), so that no restored instance runs it first."""
+    if warm_up not in _warm_ups:
+        _warm_ups.append(warm_up)
 
 
 def route_handlers(app: Resolver) -> list[Callable[..., Any]]:

@@ -65,12 +65,6 @@ def find_branch(branch_id: str) -> BranchRecord | None:
     return _branches().find_one({"_id": ObjectId(branch_id), "active": True})
 
 
-def regions(region_ids: list[ObjectId]) -> list[RegionRecord]:
-    """These regions in their order."""
-    wanted = set(region_ids)
-    return [region for region in all_regions() if region["_id"] in wanted]
-
-
 def find_region(region_id: ObjectId) -> RegionRecord | None:
     """The region, from the cached list; one created since is read from the database."""
     found = next((region for region in all_regions() if region["_id"] == region_id), None)

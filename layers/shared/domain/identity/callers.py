@@ -8,8 +8,10 @@ from data.caches import register_loader
 from domain.identity import store, tokens
 from domain.partners.store import find_active_partner, load_active_partners
 
-# The gate asks for the caller's partner on every request: a SnapStart restore reads them all first.
+# The gate asks for the caller's partner on every request, and checks a token with the signing key on
+# every authenticated one: a SnapStart restore reads them first.
 register_loader(load_active_partners)
+register_loader(tokens.prepare_current_key)
 
 
 def partner_name(client_key: str) -> str | None:

@@ -83,6 +83,12 @@ def _prepared_key(key: str | bytes) -> bytes:
     return HMACAlgorithm(HMACAlgorithm.SHA256).prepare_key(key)
 
 
+def prepare_current_key() -> None:
+    """Read the current signing key and prepare it for HS256, as verifying a token would: a SnapStart restore
+    does (`data.caches` loader), so that its first authenticated request does not fetch and check the key."""
+    _prepared_key(jwt_signing_key().secret)
+
+
 jwt.unregister_algorithm(ALGORITHM)
 jwt.register_algorithm(ALGORITHM, _OurKeysHS256())
 
