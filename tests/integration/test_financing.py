@@ -253,7 +253,7 @@ def test_the_path_a_calculation_reads_is_the_one_a_walk_of_the_whole_product_fin
     for path in paths:
         ids = [ObjectId(path[field]) for field, *_ in deals.CHAIN]
         # When the server walks each path (`store.offer_choice`) and Python walks the whole product
-        choice = store.offer_choice(bank_offer, deals.CHAIN_LEVELS, ids)
+        choice = store.offer_choice(bank_offer, deals.CHAIN_LOOKUP, ids)
         walked: list[Any] = []
         node: Any = product
         for (_, level, _, fields), node_id in zip(deals.CHAIN, ids, strict=True):
@@ -269,7 +269,7 @@ def test_the_path_a_calculation_reads_is_the_one_a_walk_of_the_whole_product_fin
                 other for other in paths if other[deals.CHAIN[depth - 1][0]] != path[deals.CHAIN[depth - 1][0]]
             )
             astray = [*ids[:depth], ObjectId(elsewhere[deals.CHAIN[depth][0]]), *ids[depth + 1 :]]
-            refused = store.offer_choice(bank_offer, deals.CHAIN_LEVELS, astray)
+            refused = store.offer_choice(bank_offer, deals.CHAIN_LOOKUP, astray)
             assert refused is not None
             assert refused.path == [*walked[:depth], *[None] * (4 - depth)]
 

@@ -51,6 +51,7 @@ CHAIN = (
     ("refundTypeId", "refundTypes", "loanTermId", ("_id", "slug")),
 )
 CHAIN_LEVELS = tuple((level, fields) for _, level, _, fields in CHAIN)
+CHAIN_LOOKUP = store.path_lookup(CHAIN_LEVELS)  # what `credit_deal` reads of the product, built once
 
 
 def _active_organization(organization_id: ObjectId) -> OrganizationRecord | None:
@@ -123,7 +124,7 @@ def credit_deal(
     that has read and checked its car already passes it in. The offer and the chosen path of its product
     are read together (`store.offer_choice`): one product's path is priced, its tree is not decoded."""
     ids = [ObjectId(node_id) for node_id in (income_type_id, initial_payment_id, loan_term_id, refund_type_id)]
-    choice = store.offer_choice(bank_id, CHAIN_LEVELS, ids)
+    choice = store.offer_choice(bank_id, CHAIN_LOOKUP, ids)
     bank = _active_organization(choice.organization_id) if choice and choice.organization_id else None
     if choice is None or bank is None:
         raise NotFound("BANK_OFFER_NOT_FOUND")
