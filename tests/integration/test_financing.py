@@ -12,6 +12,7 @@ from bson import ObjectId
 from pymongo.database import Database
 
 from core.clock import FrozenClock
+from domain.financing import deals, store
 from domain.financing.store import offer_id as offer_id_of
 from local.seed import catalog
 from local.seed import financing as demo
@@ -235,6 +236,72 @@ def test_calculate_refuses_an_id_that_does_not_belong_to_the_previous_choice(
     body = response.json()
     assert body["message"] == f"{field} does not belong to the chosen {parent}"
     assert body["details"] == {"field": field, "parent": parent}
+
+
+def test_the_path_a_calculation_reads_is_the_one_a_walk_of_the_whole_product_finds(
+    db: Db, car: CatalogCar, product: dict[str, Any]
+) -> None:
+    # Given a product of 2 income types x 2 initial payments x 2 terms x 2 refund types, and its offer
+    bank_offer = str(offer_id_of(product["_id"], car.modification_id))
+    paths = [
+        chain_ids(product, income=income, initial=initial, term=term, refund=refund)
+        for income in range(2)
+        for initial in range(2)
+        for term in range(2)
+        for refund in range(2)
+    ]
+    for path in paths:
+        ids = [ObjectId(path[field]) for field, *_ in deals.CHAIN]
+        # When the server walks each path (`store.offer_choice`) and Python walks the whole product
+        choice = store.offer_choice(bank_offer, deals.CHAIN_LOOKUP, ids)
+        walked: list[Any] = []
+        node: Any = product
+        for (_, level, _, fields), node_id in zip(deals.CHAIN, ids, strict=True):
+            node = deals.child(node, level, node_id)
+            walked.append({field: node[field] for field in fields})
+        # Then both find the same nodes, with the fields a calculation reads of them, and the product's bank
+        assert choice is not None
+        assert (choice.path, choice.organization_id) == (walked, product["organizationId"])
+        assert choice.offer["productId"] == product["_id"]
+        # And an id of another branch of the tree is not found, nor anything below it
+        for depth in range(1, 4):
+            elsewhere = next(
+                other for other in paths if other[deals.CHAIN[depth - 1][0]] != path[deals.CHAIN[depth - 1][0]]
+            )
+            astray = [*ids[:depth], ObjectId(elsewhere[deals.CHAIN[depth][0]]), *ids[depth + 1 :]]
+            refused = store.offer_choice(bank_offer, deals.CHAIN_LOOKUP, astray)
+            assert refused is not None
+            assert refused.path == [*walked[:depth], *[None] * (4 - depth)]
+
+
+def test_a_calculation_of_a_withdrawn_product_bank_or_unknown_offer_is_not_found(
+    api: ApiClient, db: Db, car: CatalogCar, product: dict[str, Any]
+) -> None:
+    # Given a calculable offer
+    query = {"bankId": str(offer_id_of(product["_id"], car.modification_id)), **chain_ids(product)}
+    assert api.get(CALCULATE, params=query).status_code == 200
+    # When its bank is withdrawn, then its product (the bank back), or an offer nobody knows is asked
+    db.organizations.update_one({"_id": product["organizationId"]}, {"$set": {"active": False}})
+    no_bank = api.get(CALCULATE, params=query)
+    db.organizations.update_one({"_id": product["organizationId"]}, {"$set": {"active": True}})
+    db.credit_products.update_one({"_id": product["_id"]}, {"$set": {"active": False}})
+    no_product = api.get(CALCULATE, params=query)
+    unknown = api.get(CALCULATE, params={**query, "bankId": str(ObjectId())})
+    # Then each is 404: the offer is not found
+    assert [response.status_code for response in (no_bank, no_product, unknown)] == [404] * 3
+    assert {response.json()["code"] for response in (no_bank, no_product, unknown)} == {"BANK_OFFER_NOT_FOUND"}
+
+
+def test_a_credit_product_moved_to_another_brand_no_longer_calculates_its_offers(
+    api: ApiClient, db: Db, car: CatalogCar, product: dict[str, Any]
+) -> None:
+    # Given an offer of the car's brand, whose product an operator then gives another brand
+    query = {"bankId": str(offer_id_of(product["_id"], car.modification_id)), **chain_ids(product)}
+    db.credit_products.update_one({"_id": product["_id"]}, {"$set": {"brandId": insert_brand(db, "Kia")}})
+    # When the offer is calculated
+    response = api.get(CALCULATE, params=query)
+    # Then it is not found, as the brand's products no longer hold it
+    assert (response.status_code, response.json()["code"]) == (404, "BANK_OFFER_NOT_FOUND")
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from domain.catalog.payment_types import PaymentType
 from domain.catalog.records import BrandRecord, CarRecord
 from domain.dealers import store as dealers
 from domain.dealers.records import BranchRecord, RegionRecord
+from domain.financing import deals
 from domain.financing import store as financing
 from domain.financing.records import (
     BankOfferRecord,
@@ -25,7 +26,7 @@ from domain.financing.records import (
     OrganizationRecord,
     RefundTypeNode,
 )
-from domain.financing.store import BrandFinancing, StoredRecord, offer_id
+from domain.financing.store import BrandFinancing, OfferChoice, StoredRecord, offer_id
 from domain.orders.requests import CreditRequest
 
 PRICE, OTHER_PRICE = 300_000_000, 350_000_000
@@ -158,6 +159,17 @@ class Shop:
             wanted = (modification_id, color_id) == (self.modification_id, self.color_id)
             return {self.branch_id} if self.stocked and wanted and self.branch_id in branch_ids else set()
 
+        def offer_choice(bank_offer_id: str, lookup: object, node_ids: list[ObjectId]) -> OfferChoice | None:
+            offer = offers.get(ObjectId(bank_offer_id))
+            if offer is None:
+                return None
+            node: Any = self.product()
+            path: list[Any] = []
+            for (level, fields), node_id in zip(deals.CHAIN_LEVELS, node_ids, strict=True):
+                node = next((child for child in node.get(level, []) if child["_id"] == node_id), None) if node else None
+                path.append({name: node[name] for name in fields if name in node} if node else None)
+            return OfferChoice(offer, self.bank_id, path)
+
         def financed_payment_types(brand_id: ObjectId) -> frozenset[PaymentType]:
             return frozenset({PaymentType.CREDIT}) if brand_id == self.brand_id else frozenset()
 
@@ -172,6 +184,7 @@ class Shop:
         )
         monkeypatch.setattr(dealers, "branches_with_stock", branches_with_stock)
         monkeypatch.setattr(financing, "find_bank_offer", lambda bank_offer_id: offers.get(ObjectId(bank_offer_id)))
+        monkeypatch.setattr(financing, "offer_choice", offer_choice)
         monkeypatch.setattr(financing, "brand_financing", lambda brand_id: BrandFinancing([stored_product], [], []))
         monkeypatch.setattr(financing, "financed_payment_types", financed_payment_types)
         monkeypatch.setattr(

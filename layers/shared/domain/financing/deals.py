@@ -42,13 +42,16 @@ from domain.financing.records import (
 )
 from domain.financing.views import credit_fields, installment_cell_fields, leasing_fields
 
-# (query field, tree level, the choice it must belong to), in the order of the bank chain.
+# (query field, tree level, the choice it must belong to, what is read of the chosen node), in the order
+# of the bank chain.
 CHAIN = (
-    ("incomeTypeId", "incomeTypes", "bankId"),
-    ("initialPaymentId", "initialPayments", "incomeTypeId"),
-    ("loanTermId", "loanTerms", "initialPaymentId"),
-    ("refundTypeId", "refundTypes", "loanTermId"),
+    ("incomeTypeId", "incomeTypes", "bankId", ("_id", "slug", "name")),
+    ("initialPaymentId", "initialPayments", "incomeTypeId", ("_id", "percent")),
+    ("loanTermId", "loanTerms", "initialPaymentId", ("_id", "months", "rateBp")),
+    ("refundTypeId", "refundTypes", "loanTermId", ("_id", "slug")),
 )
+CHAIN_LEVELS = tuple((level, fields) for _, level, _, fields in CHAIN)
+CHAIN_LOOKUP = store.path_lookup(CHAIN_LEVELS)  # what `credit_deal` reads of the product, built once
 
 
 def _active_organization(organization_id: ObjectId) -> OrganizationRecord | None:
@@ -67,9 +70,8 @@ def child(node: Any, level: str, child_id: ObjectId) -> Any:
 
 class CreditDeal(NamedTuple):
     offer: BankOfferRecord
-    product: CreditProductRecord
     bank: OrganizationRecord
-    chosen: dict[str, Any]  # tree level -> the chosen node
+    chosen: dict[str, Any]  # tree level -> the chosen node (its own fields, not the levels below)
     car: CarRecord
     modification: ModificationRecord
     quote: CreditQuote
@@ -98,12 +100,13 @@ CarOfOffer = Callable[[BankOfferRecord], tuple[CarRecord, ModificationRecord]]
 
 
 def car_of_offer(offer: BankOfferRecord) -> tuple[CarRecord, ModificationRecord]:
-    """The car and modification of the offer, read now (their current price), and sold on credit."""
+    """The car and modification of the offer, read now (their current price), and sold on credit. Called
+    once the offer's product is found active, of the offer's brand, with an active bank (`credit_deal`)."""
     try:
         car, modification = references.car_and_modification(str(offer["modificationId"]), car_id=str(offer["carId"]))
     except NotFound as exc:
         raise NotFound("BANK_OFFER_CAR_NOT_SOLD") from exc
-    ensure_offered(car, PaymentType.CREDIT)
+    ensure_offered(car, PaymentType.CREDIT, financed_for=offer["brandId"])
     return car, modification
 
 
@@ -118,23 +121,24 @@ def credit_deal(
 ) -> CreditDeal:
     """The credit of the chosen offer and options: every id must follow the offer's tree. `priced` gives
     the car and modification of the offer, checked to be sold on credit: read by default; an order
-    that has read and checked its car already passes it in."""
-    offer, product, bank = bank_offer(bank_id)
+    that has read and checked its car already passes it in. The offer and the chosen path of its product
+    are read together (`store.offer_choice`): one product's path is priced, its tree is not decoded."""
+    ids = [ObjectId(node_id) for node_id in (income_type_id, initial_payment_id, loan_term_id, refund_type_id)]
+    choice = store.offer_choice(bank_id, CHAIN_LOOKUP, ids)
+    bank = _active_organization(choice.organization_id) if choice and choice.organization_id else None
+    if choice is None or bank is None:
+        raise NotFound("BANK_OFFER_NOT_FOUND")
     chosen: dict[str, Any] = {}
-    node: Any = product
-    for (field, level, parent), node_id in zip(
-        CHAIN, (income_type_id, initial_payment_id, loan_term_id, refund_type_id), strict=True
-    ):
-        found = child(node, level, ObjectId(node_id))
-        if found is None:
+    for (field, level, parent, _), node in zip(CHAIN, choice.path, strict=True):
+        if node is None:
             raise NotFound("IDS_DO_NOT_MATCH", field=field, parent=parent, details={"field": field, "parent": parent})
-        chosen[level] = node = found
-    car, modification = priced(offer)
+        chosen[level] = node
+    car, modification = priced(choice.offer)
     term, refund_type = chosen["loanTerms"], RefundType(chosen["refundTypes"]["slug"])
     quote = credit_quote(
         modification["price"], chosen["initialPayments"]["percent"], term["months"], term["rateBp"], refund_type
     )
-    return CreditDeal(offer, product, bank, chosen, car, modification, quote)
+    return CreditDeal(choice.offer, bank, chosen, car, modification, quote)
 
 
 # --- leasing ----------------------------------------------------------------------------------------
@@ -181,7 +185,7 @@ def _checked_against_car[Product: (LeasingProgramRecord, InstallmentPlanRecord)]
     car, modification = references.car_and_modification(modification_id, car_id=car_id)
     if product["brandId"] != car["brandId"]:
         raise NotFound("PRODUCT_NOT_FOR_BRAND", field=field)
-    ensure_offered(car, payment_type)
+    ensure_offered(car, payment_type, financed_for=product["brandId"])  # an active one of an active organization
     return product, organization, car, modification
 
 
