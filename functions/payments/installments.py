@@ -10,7 +10,7 @@ from core.models import Organization
 from domain.catalog.payment_types import PaymentType
 from domain.financing import references, store
 from domain.financing.credit_math import installment_row, percent_of
-from domain.financing.offered import offered_payment_types
+from domain.financing.offered import is_offered
 from domain.financing.records import InstallmentPlanRecord
 from domain.financing.views import installment_cell_fields, organization_ref
 from payments.models import InstallmentMatrix
@@ -20,7 +20,7 @@ def matrix(brand_id: str, modification_id: str, *, locale: Locale) -> Installmen
     car, modification = references.car_and_modification(modification_id, brand_id=brand_id)
     price = modification["price"]
     plans: list[InstallmentPlanRecord] = []
-    if PaymentType.INSTALLMENT in offered_payment_types(car):
+    if is_offered(car, PaymentType.INSTALLMENT):
         plans = store.brand_financing(car["brandId"]).installment_plans()
     providers = store.active_organizations([plan["organizationId"] for plan in plans])
     items = [

@@ -245,8 +245,13 @@ def find_installment_plan(plan_id: str) -> InstallmentPlanRecord | None:
 
 def offer_id(product_id: ObjectId, modification_id: ObjectId) -> ObjectId:
     """The id of a product's offer for a modification: the same for the same pair, everywhere."""
+    return ObjectId(offer_id_text(product_id, modification_id))
+
+
+def offer_id_text(product_id: ObjectId, modification_id: ObjectId) -> str:
+    """`offer_id` as the API answers it (24 hex digits), not parsed into an ObjectId to be written again."""
     digest = hashlib.sha1(f"bank-offer:{product_id}:{modification_id}".encode(), usedforsecurity=False)
-    return ObjectId(digest.hexdigest()[:24])
+    return digest.hexdigest()[:24]
 
 
 def find_bank_offer(bank_offer_id: str) -> BankOfferRecord | None:
