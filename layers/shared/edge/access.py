@@ -153,6 +153,8 @@ def refuse_what_the_route_cannot_use(text: str, route: DeclaresBody) -> None:
     Nearly every body is under the allowance of undeclared properties alone, which every budget holds, by
     the count of its characters: only a body over it derives the route's budget (on its first use: the
     JSON schema of a model costs ms) and, when the count exceeds that too, walks its tokens."""
+    if json_budget.short_and_shallow(text):
+        return
     rough = json_budget.upper_bound(text)
     if rough.within(json_budget.UNDECLARED):
         return
