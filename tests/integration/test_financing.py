@@ -480,14 +480,16 @@ def test_leasing_calculate_refuses_options_of_another_program_or_brand(
     api.login()
     other = insert_leasing_program(db, car.brand_id, program["organizationId"])
     foreign = insert_leasing_program(db, insert_brand(db, "Kia"), program["organizationId"])
-    for overrides in (
-        {"loanTermId": str(other["loanTerms"][0]["_id"])},
-        {"initialPaymentId": str(other["initialPayments"][0]["_id"])},
-        {"leasingId": str(foreign["_id"])},
-        {"modificationId": str(ObjectId())},
+    for overrides, code in (
+        ({"loanTermId": str(other["loanTerms"][0]["_id"])}, "IDS_DO_NOT_MATCH"),
+        ({"initialPaymentId": str(other["initialPayments"][0]["_id"])}, "IDS_DO_NOT_MATCH"),
+        ({"leasingId": str(foreign["_id"])}, "PRODUCT_NOT_FOR_BRAND"),
+        ({"modificationId": str(ObjectId())}, "MODIFICATION_NOT_FOUND"),
+        ({"leasingId": str(ObjectId())}, "LEASING_PROGRAM_NOT_FOUND"),
     ):
         response = api.post(LEASING_CALCULATE, json=leasing_body(car, program, **overrides))
         assert response.status_code == 404, overrides
+        assert response.json()["code"] == code, overrides
     missing = api.post(LEASING_CALCULATE, json={"price": "lots"})
     assert missing.status_code == 400
     assert {"body.leasingId", "body.price"} <= {error["field"] for error in missing.json()["errors"]}

@@ -228,10 +228,24 @@ def credit_tree_node(levels: Sequence[str], node_id: ObjectId, fields: Sequence[
     return next(_credit_products().aggregate(pipeline), None)
 
 
-def find_leasing_program(program_id: str) -> LeasingProgramRecord | None:
-    """The leasing program if it is active."""
+# What prices a lease of a program (`leasing_choice`): its rates, and whose and for which brand it is.
+LEASING_PRICING = dict.fromkeys(
+    ("organizationId", "brandId", "rateBp", "markupBp", "contractFeeBp", "monthlyFee", "buyoutBp"), 1
+)
+
+
+def leasing_choice(
+    program_id: str, loan_term_id: ObjectId, initial_payment_id: ObjectId
+) -> LeasingProgramRecord | None:
+    """The leasing program if it is active, with what prices a lease of it and, of its loan terms and
+    initial payments, the chosen ones alone (`$elemMatch`: none when the id is not the program's). Its
+    name and the other choices are not read: nobody answers them."""
     programs = collection("leasing_programs", LeasingProgramRecord)
-    return programs.find_one({"_id": ObjectId(program_id), "active": True})
+    chosen = {
+        "loanTerms": {"$elemMatch": {"_id": loan_term_id}},
+        "initialPayments": {"$elemMatch": {"_id": initial_payment_id}},
+    }
+    return programs.find_one({"_id": ObjectId(program_id), "active": True}, {**LEASING_PRICING, **chosen})
 
 
 def find_installment_plan(plan_id: str) -> InstallmentPlanRecord | None:
