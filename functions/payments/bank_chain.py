@@ -24,7 +24,6 @@ from core.observability import logger
 from domain.catalog.payment_types import PaymentType
 from domain.financing import deals, references, store
 from domain.financing.credit_math import RefundType
-from domain.financing.offered import is_offered
 from domain.financing.records import CreditProductRecord
 from domain.financing.store import offer_id_text
 from domain.financing.views import credit_fields, organization_ref, percent
@@ -68,7 +67,9 @@ def banks(brand_id: str, car_id: str, modification_id: str, *, locale: Locale) -
     on credit. What the products say is rendered once per language and reading of the reference data
     (`store.rendered`); the offers stored for the modification and its price are read now."""
     car, modification = references.car_and_modification(modification_id, car_id=car_id, brand_id=brand_id)
-    if not is_offered(car, PaymentType.CREDIT):
+    # Only the car's own payment types are asked of (`domain.financing.offered`): its brand is financed by
+    # credit exactly when one of its products has an active bank, and only those products are listed.
+    if PaymentType.CREDIT not in car.get("paymentTypes", []):
         return listing([])
     products = store.rendered(car["brandId"], ("banks", locale), partial(_products, locale=locale))
     stored = _with_stored_offer([product_id for product_id, _ in products], modification["_id"])

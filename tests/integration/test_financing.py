@@ -522,6 +522,29 @@ def test_installment_matrix_for_the_modifications_price(api: ApiClient, db: Db, 
     assert other_brand.status_code == 404
 
 
+def test_a_car_sold_by_credit_and_installment_lists_nothing_while_its_brands_only_companies_are_inactive(
+    api: ApiClient, db: Db, car: CatalogCar
+) -> None:
+    # Given a car listing CREDIT and INSTALLMENT, whose brand's only bank and provider are inactive
+    insert_credit_product(db, car.brand_id, insert_organization(db, "Kapitalbank", active=False))
+    insert_installment_plan(db, car.brand_id, insert_organization(db, "Dealer", "INSTALLMENT_PROVIDER", active=False))
+    db.cars.update_one({"_id": car.car_id}, {"$set": {"paymentTypes": ["CASH", "CREDIT", "INSTALLMENT"]}})
+    api.login()
+    # When its bank offers, installment matrix and payment types are asked for
+    query = {"brandId": str(car.brand_id), "paymentTypeId": "INSTALLMENT", "modificationId": str(car.modification_id)}
+    matrix = data(api.get("/api/v1/payments/installment", params=query))
+    banks = data(api.get(BANKS, params=car_query(car)))
+    types = data(
+        api.get(
+            "/api/v2/payments/types", params={"brandId": query["brandId"], "modificationId": query["modificationId"]}
+        )
+    )
+    # Then neither is offered: the lists are empty, as the payment types say
+    assert (matrix["items"], matrix["total"]) == ([], 0)
+    assert (banks["items"], banks["total"]) == ([], 0)
+    assert [item["slug"] for item in types["items"]] == ["CASH"]
+
+
 # Special offers
 
 
