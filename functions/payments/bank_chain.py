@@ -24,9 +24,8 @@ from core.observability import logger
 from domain.catalog.payment_types import PaymentType
 from domain.financing import deals, references, store
 from domain.financing.credit_math import RefundType
-from domain.financing.offered import offered_payment_types
 from domain.financing.records import CreditProductRecord
-from domain.financing.store import offer_id
+from domain.financing.store import offer_id_text
 from domain.financing.views import credit_fields, organization_ref, percent
 from payments.models import (
     BankOffer,
@@ -58,23 +57,29 @@ REFUND_TYPE_NAMES: dict[str, dict[str, str]] = {
 MONTHS_NAME = {"ru": "{} мес.", "uz": "{} oy", "en": "{} months"}
 
 
+# The declared answer's own class, parametrized once: the offers' fields are validated in one call, where
+# a model per offer in a `Page[Any]` was validated again as this page on every request.
+OFFERS_PAGE = Page[BankOffer]
+
+
 def banks(brand_id: str, car_id: str, modification_id: str, *, locale: Locale) -> Page[BankOffer]:
     """The offers of every bank whose active product serves the car's brand; none for a car not sold
     on credit. What the products say is rendered once per language and reading of the reference data
     (`store.rendered`); the offers stored for the modification and its price are read now."""
     car, modification = references.car_and_modification(modification_id, car_id=car_id, brand_id=brand_id)
-    if PaymentType.CREDIT not in offered_payment_types(car):
+    # Only the car's own payment types are asked of (`domain.financing.offered`): its brand is financed by
+    # credit exactly when one of its products has an active bank, and only those products are listed.
+    if PaymentType.CREDIT not in car.get("paymentTypes", []):
         return listing([])
     products = store.rendered(car["brandId"], ("banks", locale), partial(_products, locale=locale))
     stored = _with_stored_offer([product_id for product_id, _ in products], modification["_id"])
     price = modification["price"]
-    return listing(
-        [
-            BankOffer(id=offer_id(product_id, modification["_id"]), price=price, **fields)
-            for product_id, fields in products
-            if product_id in stored
-        ]
-    )
+    items = [
+        {"_id": offer_id_text(product_id, modification["_id"]), "price": price, **fields}
+        for product_id, fields in products
+        if product_id in stored
+    ]
+    return OFFERS_PAGE.model_validate({"items": items, "total": len(items)})
 
 
 def _products(financing: store.BrandFinancing, *, locale: Locale) -> list[tuple[ObjectId, dict[str, Any]]]:

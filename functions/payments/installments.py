@@ -10,7 +10,6 @@ from core.models import Organization
 from domain.catalog.payment_types import PaymentType
 from domain.financing import references, store
 from domain.financing.credit_math import installment_row, percent_of
-from domain.financing.offered import offered_payment_types
 from domain.financing.records import InstallmentPlanRecord
 from domain.financing.views import installment_cell_fields, organization_ref
 from payments.models import InstallmentMatrix
@@ -20,7 +19,9 @@ def matrix(brand_id: str, modification_id: str, *, locale: Locale) -> Installmen
     car, modification = references.car_and_modification(modification_id, brand_id=brand_id)
     price = modification["price"]
     plans: list[InstallmentPlanRecord] = []
-    if PaymentType.INSTALLMENT in offered_payment_types(car):
+    # Only the car's own payment types are asked of (`domain.financing.offered`): its brand is financed by
+    # installment exactly when one of its plans has an active provider, and only those plans are listed.
+    if PaymentType.INSTALLMENT in car.get("paymentTypes", []):
         plans = store.brand_financing(car["brandId"]).installment_plans()
     providers = store.active_organizations([plan["organizationId"] for plan in plans])
     items = [

@@ -26,7 +26,7 @@ from domain.catalog.records import ModificationRecord
 from domain.financing import references, store
 from domain.financing.credit_math import CreditQuote, LeasingQuote, RefundType, credit_quote, leasing_quote
 from domain.financing.deals import program_terms
-from domain.financing.offered import ensure_offered, offered_payment_types
+from domain.financing.offered import ensure_offered, is_offered
 from domain.financing.records import SpecialOfferRecord
 from domain.financing.views import credit_fields, leasing_fields, organization_ref, percent
 from edge.links import signed_link
@@ -53,7 +53,7 @@ def offers(car_id: str, modification_id: str, kind: str, *, locale: Locale) -> S
     """The active special offers of one kind for the car's modification; none when the car is not sold
     by that kind's payment type."""
     car, modification = references.car_and_modification(modification_id, car_id=car_id)
-    if PAYMENT_TYPE_OF[kind] not in offered_payment_types(car):
+    if not is_offered(car, PAYMENT_TYPE_OF[kind]):
         return SpecialOffers(price=modification["price"], items=[], total=0)
     found = [offer for offer in store.special_offers_of_car(car_id, kind) if _applies(offer, modification["_id"])]
     organizations = store.active_organizations([offer["organizationId"] for offer in found])

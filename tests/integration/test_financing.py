@@ -547,14 +547,16 @@ def test_leasing_calculate_refuses_options_of_another_program_or_brand(
     api.login()
     other = insert_leasing_program(db, car.brand_id, program["organizationId"])
     foreign = insert_leasing_program(db, insert_brand(db, "Kia"), program["organizationId"])
-    for overrides in (
-        {"loanTermId": str(other["loanTerms"][0]["_id"])},
-        {"initialPaymentId": str(other["initialPayments"][0]["_id"])},
-        {"leasingId": str(foreign["_id"])},
-        {"modificationId": str(ObjectId())},
+    for overrides, code in (
+        ({"loanTermId": str(other["loanTerms"][0]["_id"])}, "IDS_DO_NOT_MATCH"),
+        ({"initialPaymentId": str(other["initialPayments"][0]["_id"])}, "IDS_DO_NOT_MATCH"),
+        ({"leasingId": str(foreign["_id"])}, "PRODUCT_NOT_FOR_BRAND"),
+        ({"modificationId": str(ObjectId())}, "MODIFICATION_NOT_FOUND"),
+        ({"leasingId": str(ObjectId())}, "LEASING_PROGRAM_NOT_FOUND"),
     ):
         response = api.post(LEASING_CALCULATE, json=leasing_body(car, program, **overrides))
         assert response.status_code == 404, overrides
+        assert response.json()["code"] == code, overrides
     missing = api.post(LEASING_CALCULATE, json={"price": "lots"})
     assert missing.status_code == 400
     assert {"body.leasingId", "body.price"} <= {error["field"] for error in missing.json()["errors"]}
@@ -585,6 +587,29 @@ def test_installment_matrix_for_the_modifications_price(api: ApiClient, db: Db, 
     assert wrong_type.status_code == 400
     other_brand = api.get("/api/v1/payments/installment", params={**query, "brandId": str(ObjectId())})
     assert other_brand.status_code == 404
+
+
+def test_a_car_sold_by_credit_and_installment_lists_nothing_while_its_brands_only_companies_are_inactive(
+    api: ApiClient, db: Db, car: CatalogCar
+) -> None:
+    # Given a car listing CREDIT and INSTALLMENT, whose brand's only bank and provider are inactive
+    insert_credit_product(db, car.brand_id, insert_organization(db, "Kapitalbank", active=False))
+    insert_installment_plan(db, car.brand_id, insert_organization(db, "Dealer", "INSTALLMENT_PROVIDER", active=False))
+    db.cars.update_one({"_id": car.car_id}, {"$set": {"paymentTypes": ["CASH", "CREDIT", "INSTALLMENT"]}})
+    api.login()
+    # When its bank offers, installment matrix and payment types are asked for
+    query = {"brandId": str(car.brand_id), "paymentTypeId": "INSTALLMENT", "modificationId": str(car.modification_id)}
+    matrix = data(api.get("/api/v1/payments/installment", params=query))
+    banks = data(api.get(BANKS, params=car_query(car)))
+    types = data(
+        api.get(
+            "/api/v2/payments/types", params={"brandId": query["brandId"], "modificationId": query["modificationId"]}
+        )
+    )
+    # Then neither is offered: the lists are empty, as the payment types say
+    assert (matrix["items"], matrix["total"]) == ([], 0)
+    assert (banks["items"], banks["total"]) == ([], 0)
+    assert [item["slug"] for item in types["items"]] == ["CASH"]
 
 
 # Special offers

@@ -21,6 +21,7 @@ from edge.json_budget import (
     budget_of_model,
     budget_of_schema,
     exceeds,
+    short_and_shallow,
     upper_bound,
 )
 from local.template import ROOT
@@ -147,6 +148,21 @@ def test_the_scan_measures_what_parsing_would_build_string_contents_skipped(valu
 def test_the_count_of_characters_never_says_less_than_the_scan(value: Any) -> None:
     text = json.dumps(value, indent=1)
     assert measure(value).within(upper_bound(text))
+
+
+@given(JSON_VALUES, st.integers(min_value=0, max_value=2))
+def test_a_short_shallow_body_is_within_the_allowance_by_the_full_count_too(value: Any, indent: int) -> None:
+    # Given any body's text; When its length and openers alone say it is within the allowance
+    text = json.dumps(value, indent=indent)
+    # Then the count of every token character says so too (and the text is never refused by it)
+    if short_and_shallow(text):
+        assert upper_bound(text).within(UNDECLARED)
+
+
+def test_a_body_with_more_openers_than_the_allowance_is_counted_in_full() -> None:
+    assert not short_and_shallow("[" * (UNDECLARED.depth + 1) + "]" * (UNDECLARED.depth + 1))
+    assert not short_and_shallow(" " * (UNDECLARED.tokens + 1))
+    assert short_and_shallow('{"leasingId": "7e8413d87533712538719ee7", "price": 379000000}')
 
 
 def test_the_count_is_exact_for_a_body_whose_strings_hold_no_token_characters() -> None:

@@ -121,12 +121,14 @@ def refuse_unknown_query_parameters(event: Mapping[str, Any], declared: frozense
         )
 
 
-def require_json_body(event: Any, route: DeclaresBody) -> str:
+def require_json_body(event: Any, headers: Mapping[str, str], route: DeclaresBody) -> str:
     """The text of the body of a route that takes one, checked: UTF-8 JSON (docs/INTERFACE.md) within the
     route's budget (edge.json_budget). Powertools would also parse forms (and fail on a malformed
     multipart), and fail on bytes that are not UTF-8, both as unexpected errors; and it would build every
-    value of any JSON body before validating it. The resolver parses it (`parse_json_body`)."""
-    content_type = (event.headers.get("content-type") or "").strip().lower()
+    value of any JSON body before validating it. The resolver parses it (`parse_json_body`). `headers`:
+    the request's by lower-case name (edge.headers.request_headers), the event's own `headers` as the
+    proxy event's case-insensitive map reads them, which it would build again for one header."""
+    content_type = (headers.get("content-type") or "").strip().lower()
     if content_type and not content_type.startswith("application/json"):
         raise UnsupportedMediaType()
     # Counted in the bytes sent, before decoding: base64 spends 4 characters on 3, `=` pads the last 4.
@@ -147,6 +149,8 @@ def refuse_what_the_route_cannot_use(text: str, route: DeclaresBody) -> None:
     Nearly every body is under the allowance of undeclared properties alone, which every budget holds, by
     the count of its characters: only a body over it derives the route's budget (on its first use: the
     JSON schema of a model costs ms) and, when the count exceeds that too, walks its tokens."""
+    if json_budget.short_and_shallow(text):
+        return
     rough = json_budget.upper_bound(text)
     if rough.within(json_budget.UNDECLARED):
         return

@@ -311,7 +311,7 @@ def gate(
         refuse_unknown_query_parameters(event, declared.query_names)
         if declared.takes_body:
             proxy_event = APIGatewayProxyEvent(event)
-            text = require_json_body(proxy_event, declared)
+            text = require_json_body(proxy_event, headers, declared)
             if proxy_event.is_base64_encoded:
                 # Decoded once: the resolver reads the text the gate checked instead of decoding up to 10 MB again.
                 event.update(body=text, isBase64Encoded=False)

@@ -138,6 +138,13 @@ def upper_bound(text: str) -> JsonBudget:
     return JsonBudget(openers, openers + others)
 
 
+def short_and_shallow(text: str) -> bool:
+    """Whether `text` is within `UNDECLARED` by its length and openers alone: each token of `upper_bound`
+    is a character of its own (a string's two `"` count once), so no text holds more tokens than it has
+    characters. Most bodies are a few hundred characters: two counts instead of eight."""
+    return len(text) <= UNDECLARED.tokens and text.count("{") + text.count("[") <= UNDECLARED.depth
+
+
 def exceeds(text: str, budget: JsonBudget) -> bool:
     """Whether `text` nests deeper or holds more tokens than `budget`, found by walking its tokens (string
     contents skipped) and stopping at the first one over the budget. Characters are read by position:

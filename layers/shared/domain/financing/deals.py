@@ -152,7 +152,7 @@ class LeasingDeal(NamedTuple):
     quote: LeasingQuote
 
     def figures(self) -> LeasingCalculation:
-        return LeasingCalculation(**leasing_fields(self.quote))
+        return LeasingCalculation.model_validate(leasing_fields(self.quote))
 
 
 def program_terms(rates: LeasingRates, initial_percent: int, months: int) -> LeasingTerms:
@@ -192,21 +192,22 @@ def _checked_against_car[Product: (LeasingProgramRecord, InstallmentPlanRecord)]
 def leasing_deal(
     leasing_id: str, car_id: str, modification_id: str, loan_term_id: str, initial_payment_id: str
 ) -> LeasingDeal:
-    """The lease of the chosen program, term and initial payment for the car's modification."""
+    """The lease of the chosen program, term and initial payment for the car's modification (the program
+    read with the chosen term and initial payment alone, `store.leasing_choice`)."""
     program, company, car, modification = _checked_against_car(
-        store.find_leasing_program(leasing_id),
+        store.leasing_choice(leasing_id, ObjectId(loan_term_id), ObjectId(initial_payment_id)),
         missing=lambda: NotFound("LEASING_PROGRAM_NOT_FOUND"),
         field="leasingId",
         car_id=car_id,
         modification_id=modification_id,
         payment_type=PaymentType.LEASING,
     )
-    term = child(program, "loanTerms", ObjectId(loan_term_id))
-    if term is None:
+    terms, initials = program.get("loanTerms", []), program.get("initialPayments", [])
+    if not terms:
         raise NotFound("IDS_DO_NOT_MATCH", field="loanTermId", parent="leasingId")
-    initial = child(program, "initialPayments", ObjectId(initial_payment_id))
-    if initial is None:
+    if not initials:
         raise NotFound("IDS_DO_NOT_MATCH", field="initialPaymentId", parent="leasingId")
+    term, initial = terms[0], initials[0]
     quote = leasing_quote(modification["price"], program_terms(program, initial["percent"], term["months"]))
     return LeasingDeal(program, company, car, modification, quote)
 

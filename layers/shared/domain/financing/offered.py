@@ -22,6 +22,12 @@ def offered_payment_types(car: CarRecord) -> list[PaymentType]:
     return [kind for kind in PAYMENT_TYPES if _offered(kind, allowed, financed)]
 
 
+def is_offered(car: CarRecord, kind: PaymentType) -> bool:
+    """Whether the car is sold by `kind` (`offered_payment_types`), asking of `kind` alone: a listing of
+    one financing needs no other."""
+    return _offered(kind, car.get("paymentTypes", []), store.financed_payment_types(car["brandId"]))
+
+
 def _offered(kind: PaymentType, allowed: list[str], financed: frozenset[PaymentType]) -> bool:
     return kind in allowed and (kind is PaymentType.CASH or kind in financed)
 

@@ -23,14 +23,15 @@ def car_and_modification(
     modification_id: str, *, car_id: str | None = None, brand_id: str | None = None
 ) -> tuple[CarRecord, ModificationRecord]:
     """The car holding the modification, checked against the car and brand the client chose with it."""
-    car = catalog.find_car_of_modification(modification_id)
+    wanted = ObjectId(modification_id)  # once: the generator below would parse it again for each modification
+    car = catalog.find_car_of_modification(wanted)
     if car is None:
         raise NotFound("MODIFICATION_NOT_FOUND")
     if car_id is not None and car["_id"] != ObjectId(car_id):
         raise NotFound("IDS_DO_NOT_MATCH", field="modificationId", parent="carId")
     if brand_id is not None and car["brandId"] != ObjectId(brand_id):
         raise NotFound("IDS_DO_NOT_MATCH", field="modificationId", parent="brandId")
-    modification = next(m for m in car["modifications"] if m["_id"] == ObjectId(modification_id))
+    modification = next(m for m in car["modifications"] if m["_id"] == wanted)
     return car, modification
 
 

@@ -275,10 +275,24 @@ def path_lookup(levels: PathLevels) -> RawBSONDocument:
     return RawBSONDocument(encode({"$lookup": {**lookup, "as": "product"}}))
 
 
-def find_leasing_program(program_id: str) -> LeasingProgramRecord | None:
-    """The leasing program if it is active."""
+# What prices a lease of a program (`leasing_choice`): its rates, and whose and for which brand it is.
+LEASING_PRICING = dict.fromkeys(
+    ("organizationId", "brandId", "rateBp", "markupBp", "contractFeeBp", "monthlyFee", "buyoutBp"), 1
+)
+
+
+def leasing_choice(
+    program_id: str, loan_term_id: ObjectId, initial_payment_id: ObjectId
+) -> LeasingProgramRecord | None:
+    """The leasing program if it is active, with what prices a lease of it and, of its loan terms and
+    initial payments, the chosen ones alone (`$elemMatch`: none when the id is not the program's). Its
+    name and the other choices are not read: nobody answers them."""
     programs = collection("leasing_programs", LeasingProgramRecord)
-    return programs.find_one({"_id": ObjectId(program_id), "active": True})
+    chosen = {
+        "loanTerms": {"$elemMatch": {"_id": loan_term_id}},
+        "initialPayments": {"$elemMatch": {"_id": initial_payment_id}},
+    }
+    return programs.find_one({"_id": ObjectId(program_id), "active": True}, {**LEASING_PRICING, **chosen})
 
 
 def find_installment_plan(plan_id: str) -> InstallmentPlanRecord | None:
@@ -292,8 +306,13 @@ def find_installment_plan(plan_id: str) -> InstallmentPlanRecord | None:
 
 def offer_id(product_id: ObjectId, modification_id: ObjectId) -> ObjectId:
     """The id of a product's offer for a modification: the same for the same pair, everywhere."""
+    return ObjectId(offer_id_text(product_id, modification_id))
+
+
+def offer_id_text(product_id: ObjectId, modification_id: ObjectId) -> str:
+    """`offer_id` as the API answers it (24 hex digits), not parsed into an ObjectId to be written again."""
     digest = hashlib.sha1(f"bank-offer:{product_id}:{modification_id}".encode(), usedforsecurity=False)
-    return ObjectId(digest.hexdigest()[:24])
+    return digest.hexdigest()[:24]
 
 
 def find_bank_offer(bank_offer_id: str) -> BankOfferRecord | None:
