@@ -96,9 +96,13 @@ def check_request(headers: Mapping[str, str], policy: AccessPolicy, callers: Cal
     if partner is None:
         raise NotPermitted("CLIENT_KEY_UNKNOWN")
     user_id = policy.authenticate(headers.get("authorization"), callers)
-    # By position (locale, fingerprint, partner, user_id, user_exists, callers): binding keywords was most
-    # of building it, on every request.
-    return RequestContext(locale, values["fingerprint"], partner, user_id, False, callers)
+    return RequestContext(
+        locale=locale,
+        fingerprint=values["fingerprint"],
+        partner=partner,
+        user_id=user_id,
+        callers=callers,
+    )
 
 
 def refuse_unknown_query_parameters(event: Mapping[str, Any], declared: frozenset[str]) -> None:

@@ -245,18 +245,17 @@ def history(user_id: str, order_id: str, *, offset: int, limit: int) -> FoundPag
     if not found.items:
         _own_order(order_id, user_id)
     now = clock.now()
-    # By position, in HistoryEntry's order: binding nine keywords was a third of building an entry.
     entries = [
         HistoryEntry(
-            transaction["_id"],
-            transaction["amount"],
-            _shown_status(transaction, now),
-            transaction["cardMask"],
-            transaction["cardType"],
-            transaction["createdAt"],
-            transaction.get("confirmedAt"),
-            transaction.get("refund"),
-            transaction.get("refundedAt"),
+            transaction_id=transaction["_id"],
+            amount=transaction["amount"],
+            status=_shown_status(transaction, now),
+            card_mask=transaction["cardMask"],
+            card_type=transaction["cardType"],
+            created_at=transaction["createdAt"],
+            confirmed_at=transaction.get("confirmedAt"),
+            refund=transaction.get("refund"),
+            refunded_at=transaction.get("refundedAt"),
         )
         for transaction in found.items
     ]
