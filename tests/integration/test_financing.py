@@ -257,7 +257,7 @@ def test_the_path_a_calculation_reads_is_the_one_a_walk_of_the_whole_product_fin
         walked: list[Any] = []
         node: Any = product
         for (_, level, _, fields), node_id in zip(deals.CHAIN, ids, strict=True):
-            node = deals.child(node, level, node_id)
+            node = next(item for item in node[level] if item["_id"] == node_id)
             walked.append({field: node[field] for field in fields})
         # Then both find the same nodes, with the fields a calculation reads of them, and the product's bank
         assert choice is not None

@@ -59,12 +59,6 @@ def _active_organization(organization_id: ObjectId) -> OrganizationRecord | None
     return next((found for found in store.all_active_organizations() if found["_id"] == organization_id), None)
 
 
-def child(node: Any, level: str, child_id: ObjectId) -> Any:
-    """The element of `node[level]` (a node of a credit product's tree, a program's terms) with this id,
-    or None."""
-    return next((item for item in node.get(level, []) if item["_id"] == child_id), None)
-
-
 # --- bank credit ------------------------------------------------------------------------------------
 
 
