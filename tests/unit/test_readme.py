@@ -38,7 +38,8 @@ def test_the_interface_document_describes_every_route_with_its_access_level() ->
 
 def test_the_readme_links_to_the_docs() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    for document in ("INTERFACE.md", "DECISIONS.md", "DATA_MODEL.md", "DEMO_DATA.md", "ARCHITECTURE.md", "PERFORMANCE.md"):
+    documents = ("INTERFACE.md", "DECISIONS.md", "DATA_MODEL.md", "DEMO_DATA.md", "ARCHITECTURE.md", "PERFORMANCE.md")
+    for document in documents:
         assert f"(docs/{document})" in text
         assert (ROOT / "docs" / document).is_file()
 
