@@ -45,10 +45,10 @@ INFO_PAGE = Page[InfoBlock]
 BRAND_PAGE = Page[BrandItem]
 SPEC_SECTIONS = TypeAdapter(list[SpecSection])
 # A car's modifications' technical specs, rendered per locale, are kept for the reference data's lifetime:
-# descriptive data the catalog's data set replaces, most of a car's bytes, which decoding and rendering
-# on every request cost more than the rest of the answer. Which modifications, their names and prices
-# are read on every request, without the specs. A cache of their own: one entry per car and locale, which
-# browsing a large catalog would otherwise churn through the brands and branches every request reads.
+# descriptive data the catalog's data set replaces, most of a car's bytes, too much to decode and render
+# on every request. Which modifications, their names and prices are read on every request, without the
+# specs. A cache of their own: one entry per car and locale, which browsing a large catalog would otherwise
+# churn through the brands and branches every request reads.
 CAR_SPECS = RenderingCache(max_entries=1000)
 MODIFICATION_FIELDS = ("modifications._id", "modifications.name", "modifications.price")
 
@@ -135,7 +135,7 @@ def list_brands(*, search: str | None, sort: BrandSort, locale: Locale) -> Page[
 @reference_data
 def every_brand(locale: Locale) -> Page[BrandItem]:
     """Every brand in the default order, rendered once per locale and reference-data lifetime (read from
-    the database then, so an operator's change shows within one lifetime). Shared: never changed."""
+    the database then, so an operator's change shows within one lifetime). Shared, as any `reference_data`."""
     return _brand_page(store.find_brands(search=None, sort=brand_sort("order")), locale)
 
 
@@ -159,13 +159,13 @@ def _options(docs: list[OptionRecord], locale: Locale) -> Page[Option]:
 
 @reference_data
 def body_types(*, locale: Locale) -> Page[Option]:
-    """Rendered once per locale and reference-data lifetime, as every_brand. Shared: never changed."""
+    """Rendered once per locale and reference-data lifetime, as every_brand."""
     return _options(store.body_types(), locale)
 
 
 @reference_data
 def powertrains(*, locale: Locale) -> Page[Option]:
-    """Rendered once per locale and reference-data lifetime, as every_brand. Shared: never changed."""
+    """Rendered once per locale and reference-data lifetime, as every_brand."""
     return _options(store.powertrains(), locale)
 
 

@@ -203,8 +203,8 @@ def branch_detail(branch_id: str, *, locale: Locale) -> BranchDetail:
 def _branch_places(
     region_id: ObjectId, brand_ids: tuple[ObjectId, ...], locale: Locale
 ) -> tuple[Named | None, list[Named]]:
-    """A branch's region and brands as answered, rendered once per locale and reference-data lifetime.
-    Shared: never changed."""
+    """A branch's region and brands as answered, rendered once per locale and reference-data lifetime
+    (shared, as any `reference_data`)."""
     region = dealers.find_region(region_id)
     names = catalog.brand_names(brand_ids)
     return (

@@ -39,8 +39,8 @@ def _utc_text(value: Any) -> Any:
 
 
 # A MongoDB id as the API sends it: 24 lowercase hex characters.
-# (The pattern before the validator: pydantic then checks it in its own `str` validation; after, it wrapped
-# the check in a Python function per value, a third of validating an id.)
+# (The pattern before the validator: pydantic then checks it in its own `str` validation; after, it would
+# wrap the check in a Python function per value.)
 Id = Annotated[
     str,
     Field(pattern=OBJECT_ID_PATTERN, examples=["665f1c2e9b1e8a3d4c5b6a79"]),

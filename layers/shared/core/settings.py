@@ -4,15 +4,14 @@
 its domain package, a model of the same kind read by `from_env` and cached by `cached_settings`
 (`domain.identity.settings`: sign-in limits, the identity provider; `domain.payments.settings`: the card
 processor, card-payment limits; `domain.partners.settings`: the webhook signing key, delivery), so the
-functions without that concern never define it (about 0.4 M instructions of a cold start a field).
+functions without that concern never define it (each field is paid for at cold start).
 `read_settings` reads every one the process defined, `reset_settings` forgets them all.
 
 Secrets (the JWT key, the Mongo URI) come from AWS Secrets Manager when deployed: the template passes
 their ARNs, and `core.secrets` resolves them lazily. Locally they come straight from env vars.
 """
 
-# No `from __future__ import annotations`: pydantic would compile each field's annotation from its string
-# when the class is defined, about a fifth of the model's cost.
+# No `from __future__ import annotations`, as in every settings module (docs/DECISIONS.md, "Import-time work").
 import os
 from collections.abc import Callable, Mapping
 from functools import lru_cache

@@ -73,7 +73,7 @@ def collection[R: Mapping[str, Any]](
     """A collection of the configured database (or of `database`: seeders and tests name theirs), typed
     with the record its store reads and writes. Only the type changes: pymongo hands over its documents
     as they are, and the store's record type says what they hold. The configured database's are made
-    once per client (building a `Database` and a `Collection` cost a tenth of a `find_one`)."""
+    once per client, not per call (docs/DECISIONS.md, "Pages that cost the page")."""
     if database is not None:
         return cast("Collection[R]", database[name])
     key = (get_settings().mongodb_db, name)

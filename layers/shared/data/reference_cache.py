@@ -62,7 +62,9 @@ _preloads: dict[Callable[[], object], Callable[[], None]] = {}  # a loader -> wh
 
 def reference_data[**P, T](load: Callable[P, T]) -> Callable[P, T]:
     """Cache what `load` returns, by its (hashable) arguments, for REFERENCE_CACHE_SECONDS. None (not
-    found) is not kept: what an operator has just created is found at once."""
+    found) is not kept: what an operator has just created is found at once. What it returns is shared by
+    the process's requests until it expires, so no caller changes it (docs/DECISIONS.md, "Import-time
+    work")."""
 
     name = (load.__module__, load.__qualname__)
 

@@ -152,7 +152,7 @@ def refuse_what_the_route_cannot_use(text: str, route: DeclaresBody) -> None:
     """A body nesting deeper or holding more tokens than the route's budget is refused before it is parsed.
     Nearly every body is under the allowance of undeclared properties alone, which every budget holds, by
     the count of its characters: only a body over it derives the route's budget (on its first use: the
-    JSON schema of a model costs ms) and, when the count exceeds that too, walks its tokens."""
+    JSON schema of a model builds the model) and, when the count exceeds that too, walks its tokens."""
     if json_budget.short_and_shallow(text):
         return
     rough = json_budget.upper_bound(text)

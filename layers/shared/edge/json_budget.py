@@ -2,10 +2,10 @@
 made before the body is parsed (docs/DECISIONS.md, "Hostile bodies").
 
 API Gateway lets bodies of up to 10 MB through, and `json.loads` builds a Python object of every value
-before any model sees one: 10 MB of `[{},{},...]` is 3.5 million dicts, 2 s of CPU and 255 MB. Bytes
-cannot tell that body from a valid one padded with whitespace or carrying a long undeclared string (the
-interface strips undeclared properties, so clients may send them). A body is measured instead in what
-parsing it costs, in two dimensions:
+before any model sees one: 10 MB of `[{},{},...]` is millions of dicts. Bytes cannot tell that body from
+a valid one padded with whitespace or carrying a long undeclared string (the interface strips undeclared
+properties, so clients may send them). A body is measured instead in what parsing it costs, in two
+dimensions:
 
 - depth: how many objects and arrays nest (a body that is one object is 1 deep);
 - tokens: its strings, brackets, braces, commas and colons outside strings. A string is one token
@@ -14,7 +14,7 @@ parsing it costs, in two dimensions:
 
 A route's budget is the most its body model's schema can use, plus an allowance for undeclared
 properties (`UNDECLARED`). A body is checked in two steps. Counting the characters of tokens
-(`str.count`, about 25 ms for 10 MB) bounds both from above, whatever strings hold; only a body over the
+(`str.count`, in C) bounds both from above, whatever strings hold; only a body over the
 budget by that count is walked token by token by one regular expression, which skips string contents and
 stops as soon as the budget is exceeded, so it runs at most about twice the budget in steps of Python.
 """
@@ -30,7 +30,7 @@ from pydantic import BaseModel
 
 class JsonBudget(NamedTuple):
     """The most nesting and tokens (strings, brackets, braces, commas, colons) a JSON text holds. (A named
-    tuple: a dataclass costs a cold start 0.6 ms to create.)"""
+    tuple, not a dataclass: docs/DECISIONS.md, "Import-time work".)"""
 
     depth: int
     tokens: int
@@ -75,7 +75,7 @@ class UnboundedBody(TypeError):
 @cache
 def budget_of_model(model: type[BaseModel]) -> JsonBudget:
     """A route's budget: what its body model can use, and what undeclared properties may add. Derived
-    once per model (its JSON schema costs ms)."""
+    once per model (building its JSON schema builds the model)."""
     return budget_of_schema(model.model_json_schema()).plus(UNDECLARED)
 
 

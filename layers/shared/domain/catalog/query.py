@@ -91,7 +91,7 @@ def _car_sorts(locale: Locale) -> dict[str, SortSpec]:
     }
 
 
-# Built once per locale, not per request; shared, so never changed (pymongo copies a sort it is given).
+# Built once per locale and shared (docs/DECISIONS.md, "Import-time work"); pymongo copies a sort it is given.
 CAR_SORTS_BY_LOCALE: dict[Locale, dict[str, SortSpec]] = {locale: _car_sorts(locale) for locale in LOCALES}
 
 

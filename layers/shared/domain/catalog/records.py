@@ -3,8 +3,8 @@
 A read with a projection returns only some fields, so only `_id` is always there.
 """
 
-# No `from __future__ import annotations`: TypedDict turns each string annotation into a compiled
-# ForwardRef, which made importing these declarations three times as costly (every function imports them).
+# No `from __future__ import annotations`: every function imports these declarations (docs/DECISIONS.md,
+# "Import-time work").
 from datetime import datetime
 from typing import Required, TypedDict
 

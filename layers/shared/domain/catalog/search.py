@@ -55,7 +55,7 @@ _TRANSLITERATION = str.maketrans(CYRILLIC)
 @functools.cache
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], list[tuple[re.Pattern[str], str]]]:
     """The compiled apostrophes, word and folds, on first use: most functions that import the catalog's
-    store never search (compiling them all costs about a millisecond)."""
+    store never search."""
     folds = [(re.compile(pattern), replacement) for pattern, replacement in LATIN_FOLDS]
     return re.compile(APOSTROPHES), re.compile(WORD), folds
 

@@ -1,7 +1,7 @@
 """The dealer network's documents as `domain.dealers.store` returns them (docs/DATA_MODEL.md)."""
 
-# No `from __future__ import annotations`: TypedDict turns each string annotation into a compiled
-# ForwardRef, which made importing these declarations three times as costly (every function imports them).
+# No `from __future__ import annotations`: every function imports these declarations (docs/DECISIONS.md,
+# "Import-time work").
 from typing import Required, TypedDict
 
 from bson import ObjectId

@@ -3,8 +3,7 @@ may make, and the identity provider (README, "Identity verification"). Read from
 per process by the code that signs callers in and verifies them (Auth); the other functions, which only
 check tokens, never define this model."""
 
-# No `from __future__ import annotations`: pydantic would compile each field's annotation from its string
-# when the class is defined, about a fifth of the model's cost.
+# No `from __future__ import annotations`, as in every settings module (docs/DECISIONS.md, "Import-time work").
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field

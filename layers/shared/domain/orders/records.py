@@ -1,7 +1,7 @@
 """The orders' documents as `domain.orders.store` returns them (docs/DATA_MODEL.md, "Orders")."""
 
-# No `from __future__ import annotations`: TypedDict turns each string annotation into a compiled
-# ForwardRef, which made importing these declarations three times as costly (every function imports them).
+# No `from __future__ import annotations`: every function imports these declarations (docs/DECISIONS.md,
+# "Import-time work").
 from datetime import datetime
 from typing import NotRequired, Required, TypedDict
 

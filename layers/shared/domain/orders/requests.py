@@ -5,8 +5,7 @@ from typing import Any, NamedTuple
 
 from domain.catalog.payment_types import PaymentType
 
-# NamedTuples, not frozen dataclasses: a dataclass compiles its generated methods at import (3-6 M
-# instructions each, on every cold start of Orders), a NamedTuple costs a fraction of that.
+# NamedTuples, not dataclasses: Orders imports them at every cold start (docs/DECISIONS.md, "Import-time work").
 
 
 class CreditRequest(NamedTuple):

@@ -31,7 +31,7 @@ class _NoRedirects(urllib.request.HTTPRedirectHandler):
 @cache
 def _opener() -> urllib.request.OpenerDirector:
     """Built on the first delivery, as the MongoDB client is on the first query: its HTTPS handler loads
-    the system's CA certificates (about 240 M instructions), which that delivery pays instead of init."""
+    the system's CA certificates, which that delivery pays instead of init."""
     return urllib.request.build_opener(_NoRedirects)
 
 

@@ -4,8 +4,7 @@ delivers webhooks (WebhookDelivery, the operators' commands, the local runtime);
 only write them to the outbox never define this model. The queue they go to is the outbox's
 (`core.settings`, WEBHOOK_QUEUE_URL)."""
 
-# No `from __future__ import annotations`: pydantic would compile each field's annotation from its string
-# when the class is defined, about a fifth of the model's cost.
+# No `from __future__ import annotations`, as in every settings module (docs/DECISIONS.md, "Import-time work").
 from pydantic import BaseModel, ConfigDict, Field
 
 from core import secrets

@@ -2,8 +2,7 @@
 payments a caller may start. Read from the environment once per process by the code that pays by card
 (Transactions, PaymentReconciliation); the other functions never define this model."""
 
-# No `from __future__ import annotations`: pydantic would compile each field's annotation from its string
-# when the class is defined, about a fifth of the model's cost.
+# No `from __future__ import annotations`, as in every settings module (docs/DECISIONS.md, "Import-time work").
 import json
 from typing import Literal
 
