@@ -58,7 +58,7 @@ test: lint
 	$(PY) -m pytest -q -p no:cacheprovider
 
 # Where mongod cannot run (another OS or CPU) the tests and `make run` fall back to mongoeco: keep that path working.
-MONGOECO_SMOKE := tests/integration/test_saved_cars.py tests/integration/test_promo_codes.py tests/integration/test_demo_data.py
+MONGOECO_SMOKE := tests/integration/saved_cars/test_saved_cars.py tests/integration/orders/test_promo_codes.py tests/integration/ops/test_demo_data.py
 test-mongoeco: $(STAMP)
 	env -u MONGODB_URI LOCAL_MONGO=mongoeco $(PY) -m pytest -q -p no:cacheprovider $(MONGOECO_SMOKE)
 
@@ -87,7 +87,7 @@ openapi: $(STAMP)
 	$(PY) -m ops openapi
 
 # The TypeScript client: pinned generator and client (sdk/package-lock.json), types generated from
-# openapi.json, the journey compiled with tsc --strict. tests/integration/test_generated_client.py runs it.
+# openapi.json, the journey compiled with tsc --strict. tests/integration/contract/test_generated_client.py runs it.
 SDK := sdk
 $(SDK)/node_modules/.package-lock.json: $(SDK)/package.json $(SDK)/package-lock.json
 	npm ci --prefix $(SDK) --no-audit --no-fund --loglevel=error

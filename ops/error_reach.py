@@ -9,7 +9,7 @@ the module's own definitions and imports; a method called on an object (`provide
 any method of that name in the code base (the port's adapters). The codes a route can answer are those
 of everything its handler reaches: an over-approximation (a refusal caught on the way is still listed),
 never an omission, which the integration tests' client (`tests.factories.ApiClient`) and schemathesis check
-against every error the routes really answer. `tests/unit/test_error_codes.py` checks every error built
+against every error the routes really answer. `tests/unit/contract/test_error_codes.py` checks every error built
 names a declared code.
 """
 

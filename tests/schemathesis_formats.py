@@ -2,7 +2,7 @@
 
 A `format` says what no `pattern` can: a PINFL's check digit, a card number's Luhn digit, an expiry not
 yet past. Registered here, schemathesis generates values the server accepts, so its positive data
-tests the routes rather than the checksums. Imported by tests/integration/test_fuzz.py; for the CLI:
+tests the routes rather than the checksums. Imported by tests/integration/contract/test_fuzz.py; for the CLI:
 `SCHEMATHESIS_HOOKS=tests.schemathesis_formats st run ...`.
 """
 

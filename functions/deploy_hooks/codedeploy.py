@@ -21,7 +21,7 @@ def run_hook(event: dict[str, Any], step: Callable[[], str]) -> Literal["Succeed
     else:
         logger.info("deploy hook succeeded", extra={"deployment": event.get("DeploymentId"), "outcome": outcome})
         status = "Succeeded"
-    import boto3  # here, not at init (tests/unit/test_cold_start.py)
+    import boto3  # here, not at init (tests/unit/costs/test_cold_start.py)
 
     boto3.client("codedeploy").put_lifecycle_event_hook_execution_status(
         deploymentId=event["DeploymentId"],

@@ -62,7 +62,7 @@ def _call(base_url: str, method: str, path: str, headers: dict[str, str], body: 
 
 def api_url(api_name: str) -> str:
     """The stage URL of the REST API named `api_name` (its stage is the Stage, also in the name's end)."""
-    import boto3  # here, not at init (tests/unit/test_cold_start.py)
+    import boto3  # here, not at init (tests/unit/costs/test_cold_start.py)
 
     client = boto3.client("apigateway")
     stage = os.environ["STAGE"]

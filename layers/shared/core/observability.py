@@ -37,7 +37,7 @@ class InvocationKeys:
     """The keys Powertools' `inject_lambda_context` puts on every log line (function name, memory, ARN,
     request id, cold start) and the correlation id, for the API's functions, at a sixth of its cost per
     request (`make bench ARGS=--instructions`): the function's keys once per instance, the invocation's on
-    each. No module appends keys of its own (tests/unit/test_architecture.py), so replacing the
+    each. No module appends keys of its own (tests/unit/architecture/test_architecture.py), so replacing the
     invocation's keys is all the clearing a new invocation needs. The logger's formatter, which holds
     the keys, is looked up once: `Logger.append_keys` finds it through its handler on every call."""
 

@@ -10,7 +10,7 @@ lambda_handler = lambda_entry(app)
 A route declares its access level among its middlewares (`PUBLIC`, `JWT`, `OPTIONAL_JWT`; none is JWT),
 what it returns as its return annotation, its success status as `status_code=`, its own error
 statuses as `responses=` and its stable name as `operation_id=` (a camelCase verb: the method name of
-generated clients, so it never changes by accident; tests/unit/test_openapi.py pins them).
+generated clients, so it never changes by accident; tests/unit/contract/test_openapi.py pins them).
 `ApiResolver` records each declaration (`app.declarations`), which the gate enforces in
 `lambda_entry`, before Powertools sees the event, and `ops.openapi` documents.
 """

@@ -17,7 +17,7 @@ Rounding rule (the one rule, also in docs/DECISIONS.md, "Financing"):
    all that is left (plus its interest). So the principal adds up to the loan exactly and the balance
    ends at 0 (at R for a lease with a buyout). The fraction of a sum rounded up each month compounds
    at the monthly rate: at rates and terms no lender offers (98.6 % a year over 115 months) it repays
-   the loan a month early, and the months after pay nothing (tests/unit/test_credit_math.py).
+   the loan a month early, and the months after pay nothing (tests/unit/financing/test_credit_math.py).
 Percentages of an amount (a down payment, a mark-up, a fee) are rounded half-up to whole sums.
 
 A `Schedule` costs what is asked of it: the level amount and the first payment in closed form, the

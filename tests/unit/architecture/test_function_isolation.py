@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FUNCTIONS = ROOT / "functions"
 LAYER = ROOT / "layers" / "shared"
 GROUPS = sorted(path.name for path in FUNCTIONS.iterdir() if (path / "__init__.py").exists())

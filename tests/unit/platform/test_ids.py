@@ -9,7 +9,7 @@ from bson import ObjectId
 
 from core import ids
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_minted_ids_are_unique_and_increase_within_a_process():

@@ -28,7 +28,7 @@ from tests.databases import clear_database, drop_database, use_database
 from tests.factories import ApiClient
 
 Db = Database[dict[str, Any]]
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 # Every GET sample event of the catalog, the dictionaries and the financing chain (they name demo ids).
 SAMPLE_GETS = sorted(
     path

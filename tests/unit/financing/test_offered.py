@@ -33,16 +33,6 @@ def car(*payment_types: str) -> CarRecord:
     return {"_id": ObjectId(), "brandId": BRAND, "paymentTypes": list(payment_types)}
 
 
-def test_a_deals_own_product_for_the_cars_brand_stands_for_the_brands_financing(
-    financing_reads: list[ObjectId],
-) -> None:
-    # Given a car sold on credit, and a credit product of its brand the deal found active, of an active bank
-    # When the car is checked to be sold on credit
-    ensure_offered(car("CASH", "CREDIT"), PaymentType.CREDIT, financed_for=BRAND)
-    # Then it is, without reading the brand's financing
-    assert financing_reads == []
-
-
 def test_a_product_of_another_brand_does_not_stand_for_the_cars(financing_reads: list[ObjectId]) -> None:
     # Given a car sold on credit, whose brand no bank finances, and a product of another brand
     # When the car is checked to be sold on credit

@@ -51,7 +51,7 @@ def test_no_tracked_file_refers_to_documents_outside_the_repository() -> None:
     # A fixed command, no input: nothing untrusted reaches the process.
     tracked = subprocess.run([git, "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, text=True)  # noqa: S603
     names = tracked.stdout.split("\0")
-    this_file = "tests/unit/test_readme.py"
+    this_file = "tests/unit/contract/test_readme.py"
     # When each text file is searched for a reference to ../shared, its documents or their sections
     found = []
     for name in filter(None, names):

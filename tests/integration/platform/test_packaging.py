@@ -24,7 +24,7 @@ from local.invoke import load_event
 from local.seed import core
 from local.template import ROOT, load_template
 from tests.databases import seeded_database
-from tests.integration.test_events import EXPECTED_STATUS
+from tests.integration.platform.test_events import EXPECTED_STATUS
 
 REQUIREMENTS = ROOT / "layers" / "shared" / "requirements.txt"
 # pip takes a while: the installed requirements are kept (git-ignored) per requirements file and Python.
@@ -153,7 +153,7 @@ def test_packaged_function_serves_its_sample_events_with_only_the_layer(
         # EventBridge Scheduler invokes a scheduled job with no input; the webhook queue gives a message
         events = {"schedule": {}} if declared else {"queue": QUEUED_WEBHOOK}
     if group == "deploy_hooks":
-        # CodeDeploy invokes them (tests/integration/test_deploy_hooks.py): here they only import, from
+        # CodeDeploy invokes them (tests/integration/platform/test_deploy_hooks.py): here they only import, from
         # their package and the layer alone
         events = {}
     events_file = tmp_path / "events.json"
