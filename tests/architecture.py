@@ -71,7 +71,8 @@ class Project:
         """The strongly connected groups of two or more modules (or one importing itself)."""
         graph: dict[str, set[str]] = {name: set() for name in self.modules}
         for found in self.imports():
-            # A package's __init__ runs before any of its modules; ours hold nothing but a docstring.
+            # A package's __init__ runs before any of its modules; ours hold a docstring, or gather modules that
+            # never import their package back (edge.error_codes).
             graph[found.module].add(found.target)
         return [sorted(group) for group in _strongly_connected(graph) if len(group) > 1 or _loops(graph, group)]
 

@@ -1,7 +1,7 @@
 """What the service refuses or fails with, by kind, for any code to raise: the domain, the data plumbing
 and the edge alike. None of these knows HTTP: the edge gives each kind its status, once (`edge.errors`).
 
-Every error names a stable `code` of the catalogue (`core.error_codes`), which holds its message in ru,
+Every error names a stable `code` of the catalogue (`edge.error_codes`), which holds its message in ru,
 uz and en; `params` fill the message's `{placeholders}`:
 
     raise Conflict("PROMO_CODE_EXPIRED", details={"validTo": valid_to})

@@ -65,7 +65,7 @@ def test_every_error_the_code_builds_names_a_declared_code_of_its_kind_with_its_
                 problems.append(f"{where}: the code is not a literal (nor a code passed on)")
             continue
         if built.code not in CODES:
-            problems.append(f"{where}: {built.code} is not in edge/error_codes.py")
+            problems.append(f"{where}: {built.code} is not in the catalogue (edge/error_codes/)")
             continue
         entry = CODES[built.code]
         kind = _kind(built)

@@ -1,0 +1,148 @@
+"""The codes of tokens and sign-in, and of verifying a user's identity through a provider."""
+
+from core.errors import Conflict, InvalidInput, NotAuthenticated, TooManyAttempts, Unavailable
+from edge.error_codes.entry import CLIENT_BUG, RETRY_LATER, E, ErrorCode
+
+CODES: dict[str, ErrorCode] = {
+    "TOKEN_MISSING": E(
+        NotAuthenticated,
+        "Send `Authorization: Bearer <accessToken>`; sign the user in if there is none",
+        "Authorization header with a Bearer access token is required",
+        "Требуется заголовок Authorization с токеном доступа Bearer",
+        "Bearer kirish tokeni bilan Authorization sarlavhasi talab qilinadi",
+    ),
+    "AUTHORIZATION_MALFORMED": E(
+        NotAuthenticated,
+        CLIENT_BUG + ": the header is `Bearer <accessToken>`",
+        "Authorization header must be 'Bearer <access token>'",
+        "Заголовок Authorization должен иметь вид 'Bearer <токен доступа>'",
+        "Authorization sarlavhasi 'Bearer <kirish tokeni>' koʻrinishida boʻlishi kerak",
+    ),
+    "TOKEN_INVALID": E(
+        NotAuthenticated,
+        "Refresh the tokens; if that fails too, sign the user in again",
+        "Invalid token",
+        "Недействительный токен",
+        "Token yaroqsiz",
+    ),
+    "TOKEN_WRONG_TYPE": E(
+        NotAuthenticated,
+        CLIENT_BUG + ": send the access token to routes, the refresh token to refresh-token",
+        "Invalid token: an {expected} token is required",
+        "Недействительный токен: нужен токен типа {expected}",
+        "Token yaroqsiz: {expected} turidagi token kerak",
+    ),
+    "TOKEN_EXPIRED": E(
+        NotAuthenticated,
+        "Refresh the tokens with the refresh token, then repeat the request",
+        "Token has expired",
+        "Срок действия токена истёк",
+        "Token muddati tugagan",
+    ),
+    "REFRESH_TOKEN_REUSED": E(
+        NotAuthenticated,
+        "Sign the user in again",
+        "Refresh token has already been used or was revoked",
+        "Токен обновления уже использован или отозван",
+        "Yangilash tokeni allaqachon ishlatilgan yoki bekor qilingan",
+    ),
+    "USER_NOT_FOUND": E(
+        NotAuthenticated,
+        "Forget the tokens and sign the user in again",
+        "User not found",
+        "Пользователь не найден",
+        "Foydalanuvchi topilmadi",
+    ),
+    "PHONE_AND_PIN_OF_DIFFERENT_USERS": E(
+        Conflict,
+        "Ask the user to sign in with the phone or the PINFL alone",
+        "This phone number and this PINFL belong to different users",
+        "Этот номер телефона и этот ПИНФЛ принадлежат разным пользователям",
+        "Bu telefon raqami va bu JShShIR turli foydalanuvchilarga tegishli",
+    ),
+    "ACCOUNT_IDENTIFIER_FIXED": E(
+        Conflict,
+        "Sign in with the account's own phone or PINFL",
+        "This account already has another phone number or PINFL; a login cannot replace it",
+        "У этой учётной записи уже другой номер телефона или ПИНФЛ; вход не может их заменить",
+        "Bu hisobda boshqa telefon raqami yoki JShShIR bor; kirish ularni almashtira olmaydi",
+    ),
+    "PHONE_OR_PIN_TAKEN": E(
+        Conflict,
+        "Ask the user to sign in with the phone or PINFL of their own account",
+        "This phone number or PINFL is already registered to another user",
+        "Этот номер телефона или ПИНФЛ уже зарегистрирован у другого пользователя",
+        "Bu telefon raqami yoki JShShIR boshqa foydalanuvchiga roʻyxatdan oʻtkazilgan",
+    ),
+    "TOO_MANY_LOGINS_FOR_PERSON": E(
+        TooManyAttempts,
+        "Wait `Retry-After` seconds before the next login of this person",
+        "Too many login attempts for this person, try again later",
+        "Слишком много попыток входа для этого человека, повторите позже",
+        "Bu shaxs uchun kirish urinishlari juda koʻp, keyinroq urinib koʻring",
+    ),
+    "TOO_MANY_LOGINS_FROM_ADDRESS": E(
+        TooManyAttempts,
+        "Wait `Retry-After` seconds before the next login from this network",
+        "Too many login attempts from this network address, try again later",
+        "Слишком много попыток входа с этого сетевого адреса, повторите позже",
+        "Bu tarmoq manzilidan kirish urinishlari juda koʻp, keyinroq urinib koʻring",
+    ),
+    "TOO_MANY_LOGINS_FOR_PARTNER": E(
+        TooManyAttempts,
+        "Wait `Retry-After` seconds; the partner's logins are throttled",
+        "Too many login attempts through this partner, try again later",
+        "Слишком много попыток входа через этого партнёра, повторите позже",
+        "Bu hamkor orqali kirish urinishlari juda koʻp, keyinroq urinib koʻring",
+    ),
+    # --- identity verification -------------------------------------------------------------------
+    "IDENTITY_CODE_REJECTED": E(
+        InvalidInput,
+        "Start the identity provider's sign-in again to get a new code",
+        "The identity provider rejected the authorization code: it is invalid or expired",
+        "Провайдер идентификации отклонил код авторизации: он недействителен или истёк",
+        "Identifikatsiya provayderi avtorizatsiya kodini rad etdi: u yaroqsiz yoki muddati tugagan",
+    ),
+    "IDENTITY_PROFILE_REFUSED": E(
+        InvalidInput,
+        "Ask the user to allow sharing their profile with the identity provider, then start again",
+        "The identity provider refused to release the person's profile",
+        "Провайдер идентификации не предоставил профиль человека",
+        "Identifikatsiya provayderi shaxs profilini bermadi",
+    ),
+    "IDENTITY_NOT_CONFIRMED": E(
+        InvalidInput,
+        "Tell the user their identity could not be confirmed",
+        "The identity provider did not confirm this person's identity",
+        "Провайдер идентификации не подтвердил личность этого человека",
+        "Identifikatsiya provayderi bu shaxsning shaxsini tasdiqlamadi",
+    ),
+    "IDENTITY_PROVIDER_UNAVAILABLE": E(
+        Unavailable,
+        RETRY_LATER + " (the same code may be sent again)",
+        "The identity provider is unavailable, try again later",
+        "Провайдер идентификации недоступен, повторите попытку позже",
+        "Identifikatsiya provayderi ishlamayapti, keyinroq urinib koʻring",
+    ),
+    "AUTHORIZATION_CODE_USED": E(
+        Conflict,
+        "Start the identity provider's sign-in again to get a new code",
+        "This authorization code has already been used",
+        "Этот код авторизации уже использован",
+        "Bu avtorizatsiya kodi allaqachon ishlatilgan",
+    ),
+    "PINFL_TAKEN": E(
+        Conflict,
+        "Tell the user this person is registered under another account; contact support",
+        "This person's PINFL is already registered to another user",
+        "ПИНФЛ этого человека уже зарегистрирован у другого пользователя",
+        "Bu shaxsning JShShIR boshqa foydalanuvchiga roʻyxatdan oʻtkazilgan",
+    ),
+    "VERIFIED_PINFL_DIFFERS": E(
+        Conflict,
+        "Tell the user the verified person is not the account's owner",
+        "The verified person's PINFL differs from the PINFL of this account",
+        "ПИНФЛ подтверждённого человека отличается от ПИНФЛ этой учётной записи",
+        "Tasdiqlangan shaxsning JShShIR bu hisobdagi JShShIR dan farq qiladi",
+    ),
+}

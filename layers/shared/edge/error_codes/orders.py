@@ -1,0 +1,133 @@
+"""The codes of orders: placing one, its promo code, its state and the stock it holds."""
+
+from core.errors import Conflict, InvalidInput, NotFound, Unavailable
+from edge.error_codes.entry import CLIENT_BUG, E, ErrorCode
+
+CODES: dict[str, ErrorCode] = {
+    "PAYMENT_TYPE_NOT_OFFERED": E(
+        Conflict,
+        "Offer only the car's payment types (`details.paymentTypes`)",
+        "Payment type {paymentType} is not offered for this car",
+        "Способ оплаты {paymentType} недоступен для этого автомобиля",
+        "Bu avtomobil uchun {paymentType} toʻlov turi mavjud emas",
+    ),
+    "OUT_OF_STOCK": E(
+        Conflict,
+        "Let the user choose another branch, modification or color",
+        "This branch has no car of this modification and color in stock",
+        "В этом филиале нет в наличии автомобиля этой модификации и цвета",
+        "Bu filialda ushbu modifikatsiya va rangdagi avtomobil mavjud emas",
+    ),
+    "ORGANIZATION_NOT_OF_OFFER": E(
+        InvalidInput,
+        CLIENT_BUG + ": send the organization of the chosen offer, or none",
+        "This is not the organization of the chosen offer",
+        "Это не организация выбранного предложения",
+        "Bu tanlangan taklifning tashkiloti emas",
+    ),
+    "OFFER_NOT_CHOSEN": E(
+        InvalidInput,
+        CLIENT_BUG + ": send the chosen offer, or none",
+        "This is not the chosen offer",
+        "Это не выбранное предложение",
+        "Bu tanlangan taklif emas",
+    ),
+    "PROMO_CODE_NEEDS_INITIAL_PAYMENT": E(
+        Conflict,
+        "Place the order without the promo code",
+        "A promo code lowers the initial payment, and this financing has none: order without it",
+        "Промокод уменьшает первоначальный взнос, а у этого финансирования его нет: оформите заказ без промокода",
+        "Promokod boshlangʻich toʻlovni kamaytiradi, bu moliyalashtirishda esa u yoʻq: buyurtmani promokodsiz bering",
+    ),
+    "ORDER_NOT_FOUND": E(
+        NotFound,
+        "Reload the user's orders",
+        "Order not found",
+        "Заказ не найден",
+        "Buyurtma topilmadi",
+    ),
+    "ORDER_NOT_PAYABLE": E(
+        Conflict,
+        "Reload the order and show its status; it takes no more payments",
+        "The order is {status} and cannot take payments",
+        "Заказ в статусе {status} и не принимает оплату",
+        "Buyurtma {status} holatida va toʻlov qabul qilmaydi",
+    ),
+    "PAYMENT_ABOVE_DUE": E(
+        Conflict,
+        "Offer to pay at most what is still due (`details.remaining`)",
+        "The payment is larger than the amount still due",
+        "Платёж больше оставшейся к оплате суммы",
+        "Toʻlov qolgan toʻlanadigan summadan katta",
+    ),
+    "PAYMENT_NOT_POSITIVE": E(
+        Conflict,
+        CLIENT_BUG,
+        "A payment must be a positive amount",
+        "Сумма платежа должна быть положительной",
+        "Toʻlov summasi musbat boʻlishi kerak",
+    ),
+    "ORDER_STATUS_NEEDS_PAYMENT": E(
+        Conflict,
+        "Only a confirmed payment reaches this status",
+        "Only a confirmed payment moves an order to {target}",
+        "Только подтверждённый платёж переводит заказ в статус {target}",
+        "Buyurtmani faqat tasdiqlangan toʻlov {target} holatiga oʻtkazadi",
+    ),
+    "ORDER_TRANSITION_NOT_ALLOWED": E(
+        Conflict,
+        "Reload the order; choose one of `details.allowed`",
+        "The order cannot go from {current} to {target}",
+        "Заказ нельзя перевести из {current} в {target}",
+        "Buyurtmani {current} holatidan {target} holatiga oʻtkazib boʻlmaydi",
+    ),
+    "ORDER_CHANGED_CONCURRENTLY": E(
+        Conflict,
+        "Reload the order and try again",
+        "The order is being changed by another request, try again",
+        "Заказ изменяется другим запросом, повторите попытку",
+        "Buyurtma boshqa soʻrov tomonidan oʻzgartirilmoqda, qayta urinib koʻring",
+    ),
+    "ORDER_BUSY": E(
+        Unavailable,
+        "Retry the same request after `Retry-After` seconds",
+        "The order is being changed by another request; try again in a minute",
+        "Заказ изменяется другим запросом; повторите через минуту",
+        "Buyurtma boshqa soʻrov tomonidan oʻzgartirilmoqda; bir daqiqadan soʻng qayta urinib koʻring",
+    ),
+    "PROMO_CODE_NOT_FOUND": E(
+        NotFound,
+        "Tell the user the promo code does not exist",
+        "Promo code not found",
+        "Промокод не найден",
+        "Promokod topilmadi",
+    ),
+    "PROMO_CODE_NOT_ACTIVE_YET": E(
+        Conflict,
+        "Tell the user from when the promo code works (`details.validFrom`)",
+        "Promo code is not active yet",
+        "Промокод ещё не действует",
+        "Promokod hali amal qilmaydi",
+    ),
+    "PROMO_CODE_EXPIRED": E(
+        Conflict,
+        "Tell the user the promo code has expired",
+        "Promo code has expired",
+        "Срок действия промокода истёк",
+        "Promokod muddati tugagan",
+    ),
+    "PROMO_CODE_ALREADY_USED": E(
+        Conflict,
+        "Tell the user they have used this promo code already",
+        "You have already used this promo code",
+        "Вы уже использовали этот промокод",
+        "Siz bu promokoddan allaqachon foydalangansiz",
+    ),
+    "PROMO_CODE_USED_UP": E(
+        Conflict,
+        "Tell the user the promo code has run out",
+        "Promo code has been used up",
+        "Лимит использования промокода исчерпан",
+        "Promokoddan foydalanish limiti tugagan",
+    ),
+}
