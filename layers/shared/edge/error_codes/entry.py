@@ -29,7 +29,6 @@ class ErrorCode(NamedTuple):
         return {name for _, name, _, _ in Formatter().parse(self.en) if name}
 
 
-E = ErrorCode
 FIX_INPUT = "Show the message next to the field and let the user correct it"
 CLIENT_BUG = "A bug in the app; fix the request it sends"
 RETRY_LATER = "Tell the user to try again in a moment; retry after `Retry-After` when present"
