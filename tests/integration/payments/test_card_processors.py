@@ -22,7 +22,7 @@ from core.errors import Unavailable
 from core.settings import reset_settings
 from domain.orders import lifecycle
 from domain.orders.records import OrderRecord
-from domain.payments import flow, processor_factory, store
+from domain.payments import processor_factory, settlement, store
 from domain.payments.atmos import AtmosProcessor
 from domain.payments.payme import PaymeProcessor
 from domain.payments.processor import (
@@ -528,5 +528,5 @@ def test_reconciliation_cancels_through_the_processor_a_charge_the_order_refused
     transaction = store.find_own(body["transactionId"], str(order["userId"]))
     assert transaction is not None
     assert transaction["refund"] == "DONE"
-    assert provider.processor.status(flow.payment_of(transaction)).state is PaymentState.CANCELLED
+    assert provider.processor.status(settlement.payment_of(transaction)).state is PaymentState.CANCELLED
     assert provider.fake.debited(PAYS_UZCARD) == 0

@@ -5,10 +5,8 @@ fail the transaction; a new code after a 60 s cooldown, at most 3 times. Amounts
 to the processor in tiyin. Card numbers, expiry dates and codes are never stored in clear or logged.
 
 Apply pays at most once (docs/DECISIONS.md, "Card payments"): one apply claims the transaction
-(PENDING -> CONFIRMING, conditional), confirms with the processor, records the payment on the order
-through the lifecycle (idempotent per transaction id), then marks it CONFIRMED (conditional). Before
-the processor is asked to charge, the apply takes the order's charging lease (`lifecycle.take_charge`),
-so of two transactions of one order only one is charged at a time, and only if the order can take it.
+(PENDING -> CONFIRMING, conditional), and only the holder of the claim settles it (`settlement`: the
+order's charging lease, the processor's charge, the payment recorded on the order, CONFIRMED).
 """
 
 import math
@@ -16,37 +14,24 @@ import uuid
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from aws_lambda_powertools.metrics import MetricUnit
 from bson import ObjectId
 from pydantic_core import PydanticCustomError
 
 from core import clock
-from core.errors import AppError, Conflict, FieldProblem, InvalidInput, NotFound, TooManyAttempts, Unavailable
-from core.observability import logger, metrics
+from core.errors import AppError, Conflict, FieldProblem, InvalidInput, NotFound, TooManyAttempts
+from core.observability import logger
 from data import counters, rate_limit
 from data.mongo import FoundPage
 from domain.orders import lifecycle
 from domain.orders.records import OrderRecord
-from domain.payments import cards, store
+from domain.payments import cards, settlement, store
 from domain.payments.cards import ECardType
-from domain.payments.processor import (
-    CARD_BLOCKED,
-    INSUFFICIENT_FUNDS,
-    CardDetails,
-    CardProcessor,
-    OtpExpired,
-    PaymentDeclined,
-    ProcessorError,
-    ProcessorPayment,
-    ProcessorUnavailable,
-    WrongOtp,
-    to_tiyin,
-)
+from domain.payments.processor import CardDetails, CardProcessor, ProcessorError, to_tiyin
 from domain.payments.processor_factory import get_processor
 from domain.payments.settings import get_payment_settings
+from domain.payments.settlement import ConfirmedPayment
 from domain.payments.store import (
     CLAIM_LEASE_SECONDS,
-    MAX_OTP_ATTEMPTS,
     MAX_RESENDS,
     OTP_TTL_SECONDS,
     RESEND_COOLDOWN_SECONDS,
@@ -54,35 +39,7 @@ from domain.payments.store import (
     RefundState,
     Status,
     Transaction,
-    TransactionChanges,
 )
-
-DECLINES = {
-    INSUFFICIENT_FUNDS: "PAYMENT_DECLINED_INSUFFICIENT_FUNDS",
-    CARD_BLOCKED: "PAYMENT_DECLINED_CARD_BLOCKED",
-}
-
-# What became of a charge the order refused, told to the client (`_fail`): not charged, reversed, or
-# being reversed.
-REFUSED_PAYMENTS = {
-    None: "ORDER_REFUSED_PAYMENT",
-    "DONE": "ORDER_REFUSED_PAYMENT_REVERSED",
-    "PENDING": "ORDER_REFUSED_PAYMENT_REFUND_PENDING",
-}
-
-
-class ConfirmedPayment(NamedTuple):
-    """A confirmed transaction and the order it was recorded on, as they stand after the payment."""
-
-    transaction_id: int
-    amount: int
-    order_id: ObjectId
-    order_status: str
-    paid_amount: int
-    amount_due: int
-    amount_due_now: int
-    card_mask: str
-    card_type: str
 
 
 class HistoryEntry(NamedTuple):
@@ -144,7 +101,7 @@ def create(
     try:
         payment = processor.create(CardDetails(card_number, year, month), to_tiyin(amount), str(transaction_id))
     except ProcessorError as exc:
-        raise _processor_refusal(exc) from None
+        raise settlement.processor_refusal(exc) from None
     store.insert(
         {
             "_id": transaction_id,
@@ -199,10 +156,10 @@ def resend(user_id: str, *, card_number: str, amount: int) -> int:
             "OTP_RESEND_TOO_EARLY", seconds=RESEND_COOLDOWN_SECONDS, retry_after=RESEND_COOLDOWN_SECONDS
         )
     try:
-        otp_hash = processor.resend_otp(payment_of(transaction))
+        otp_hash = processor.resend_otp(settlement.payment_of(transaction))
     except ProcessorError as exc:
         store.undo_resend(transaction, now)
-        raise _processor_refusal(exc) from None
+        raise settlement.processor_refusal(exc) from None
     store.record_resend(transaction["_id"], now, otp_hash)
     logger.info("card transaction code resent", extra={"transaction_id": transaction["_id"]})
     return int(transaction["_id"])
@@ -235,7 +192,7 @@ def apply(
     claimed = store.claim(transaction_id, user_id, claim_id, now)
     if claimed is None:
         raise _not_claimable(store.find_own(transaction_id, user_id) or transaction, now)
-    return _settle(processor, claimed, claim_id, otp, now)
+    return settlement.settle(processor, claimed, claim_id, otp, now)
 
 
 def history(user_id: str, order_id: str, *, offset: int, limit: int) -> FoundPage[HistoryEntry]:
@@ -260,181 +217,6 @@ def history(user_id: str, order_id: str, *, offset: int, limit: int) -> FoundPag
         for transaction in found.items
     ]
     return FoundPage(entries, found.total, found.exact)
-
-
-# --- apply, step by step -------------------------------------------------------------------------
-
-
-def _settle(
-    processor: CardProcessor, transaction: Transaction, claim_id: str, otp: str, now: datetime
-) -> ConfirmedPayment:
-    transaction_id = int(transaction["_id"])
-    order_id = transaction["orderId"]
-    if transaction.get("processorConfirmedAt") is None and not _already_recorded(order_id, transaction_id):
-        _charge(processor, transaction, claim_id, otp, now)
-    return record_charged(processor, transaction, claim_id, now)
-
-
-def record_charged(
-    processor: CardProcessor, transaction: Transaction, claim_id: str, now: datetime
-) -> ConfirmedPayment:
-    """A charged transaction held by `claim_id`: record the payment on the order (once per transaction)
-    and mark it CONFIRMED with its event; if the order refuses it, fail it and give the money back
-    (409). Used by apply and by the payment reconciliation."""
-    transaction_id = int(transaction["_id"])
-    order_id = transaction["orderId"]
-    try:
-        order = lifecycle.record_payment(
-            order_id,
-            int(transaction["amount"]),
-            payment_id=str(transaction_id),
-            cause=f"card payment {transaction_id}",
-        )
-    except lifecycle.OrderBusy:
-        # Charged and not refused: only lost the race for the order document. Keep the claim (and the
-        # order's charging lease); the client's retry after the lease records the payment idempotently.
-        raise lifecycle.OrderBusy(retry_after=CLAIM_LEASE_SECONDS) from None
-    except (Conflict, NotFound) as refused:
-        # Charged, but the order can no longer take it (it was cancelled, or paid by other means).
-        raise _fail(transaction, claim_id, now, refused, processor) from None
-
-    confirmed_event = {
-        "transactionId": transaction_id,
-        "orderId": order["_id"],
-        "brandId": transaction["brandId"],
-        "amount": transaction["amount"],
-        "cardType": transaction["cardType"],
-        "orderStatus": order["statusSlug"],
-        "paidAmount": order["paidAmount"],
-        "amountDue": order["amountDue"],
-        "amountDueNow": lifecycle.due_now(order),
-        "at": now,
-    }
-    if store.mark_confirmed(transaction_id, claim_id, now, confirmed_event):
-        metrics.add_metric(name="CardPaymentsConfirmed", unit=MetricUnit.Count, value=1)
-        logger.info(
-            "card payment confirmed",
-            extra={"transaction_id": transaction_id, "order_id": str(order["_id"]), "amount": transaction["amount"]},
-        )
-    return ConfirmedPayment(
-        transaction_id=transaction_id,
-        amount=transaction["amount"],
-        order_id=order["_id"],
-        order_status=order["statusSlug"],
-        paid_amount=order["paidAmount"],
-        amount_due=order["amountDue"],
-        amount_due_now=lifecycle.due_now(order),
-        card_mask=transaction["cardMask"],
-        card_type=transaction["cardType"],
-    )
-
-
-def _already_recorded(order_id: ObjectId, transaction_id: int) -> bool:
-    """A previous apply of this transaction recorded the payment and died before marking it confirmed."""
-    order = store.find_order(order_id)
-    return order is not None and str(transaction_id) in order.get("paymentIds", [])
-
-
-def _charge(processor: CardProcessor, transaction: Transaction, claim_id: str, otp: str, now: datetime) -> None:
-    """Take the order's charging lease, then ask the processor to charge; raise unless it charged."""
-    transaction_id = int(transaction["_id"])
-    order_id = transaction["orderId"]
-    payment_id = str(transaction_id)
-    # A previous apply that died after calling the processor may have been charged.
-    maybe_charged = transaction.get("confirmStartedAt") is not None
-    try:
-        lifecycle.take_charge(
-            order_id, payment_id, int(transaction["amount"]), now=now, lease_seconds=CLAIM_LEASE_SECONDS
-        )
-    except lifecycle.ChargeInProgress as busy:
-        # Nothing charged by this apply: give the transaction back so the client can apply again.
-        _update_claimed(transaction, claim_id, now, {"status": Status.PENDING.value})
-        raise busy from None
-    except (Conflict, NotFound) as refused:
-        raise _fail(transaction, claim_id, now, refused, processor if maybe_charged else None) from None
-    try:
-        _update_claimed(transaction, claim_id, now, {"confirmStartedAt": now})
-    except Conflict:
-        lifecycle.release_charge(order_id, payment_id)
-        raise
-    try:
-        processor.confirm(payment_of(transaction), otp)
-    except WrongOtp:
-        lifecycle.release_charge(order_id, payment_id)
-        raise _wrong_otp(transaction, claim_id, now) from None
-    except OtpExpired:
-        lifecycle.release_charge(order_id, payment_id)
-        _update_claimed(transaction, claim_id, now, {"status": Status.PENDING.value, "expiresAt": now})
-        raise _expired(transaction) from None
-    except PaymentDeclined as declined:
-        lifecycle.release_charge(order_id, payment_id)
-        _update_claimed(transaction, claim_id, now, {"status": Status.FAILED.value, "failureReason": declined.reason})
-        raise _processor_refusal(declined, failed=True) from None
-    except ProcessorUnavailable:
-        # The outcome is unknown: keep the claim and the order's charging lease. After the lease a retry
-        # asks the processor again (its apply is idempotent); until then the amount stays reserved.
-        raise Unavailable("PROCESSOR_NO_ANSWER", retry_after=CLAIM_LEASE_SECONDS) from None
-    _update_claimed(transaction, claim_id, now, {"processorConfirmedAt": now})
-
-
-def _update_claimed(
-    transaction: Transaction,
-    claim_id: str,
-    now: datetime,
-    changes: TransactionChanges,
-    *,
-    inc: dict[str, int] | None = None,
-) -> Transaction:
-    """Change the transaction this apply holds; 409 when the claim was lost (its lease ran out and
-    another apply took it over: that one carries on)."""
-    updated = store.update_claimed(int(transaction["_id"]), claim_id, now, changes, inc=inc)
-    if updated is None:
-        raise Conflict("TRANSACTION_BEING_CONFIRMED", details={"status": Status.CONFIRMING.value})
-    return updated
-
-
-def _wrong_otp(transaction: Transaction, claim_id: str, now: datetime) -> InvalidInput:
-    attempts = int(transaction["attempts"]) + 1
-    left = MAX_OTP_ATTEMPTS - attempts
-    changes: TransactionChanges = {"status": Status.PENDING.value}
-    if left <= 0:
-        changes = {"status": Status.FAILED.value, "failureReason": "OTP_ATTEMPTS"}
-    _update_claimed(transaction, claim_id, now, changes, inc={"attempts": 1})
-    if left <= 0:
-        return InvalidInput("OTP_ATTEMPTS_EXHAUSTED", details={"attemptsLeft": 0, "status": Status.FAILED.value})
-    return InvalidInput("OTP_WRONG", details={"attemptsLeft": left})
-
-
-def _fail(
-    transaction: Transaction, claim_id: str, now: datetime, refused: AppError, refund_with: CardProcessor | None
-) -> Conflict:
-    """The order refused the payment: fail the transaction, giving the money back if it may have moved."""
-    changes: TransactionChanges = {"status": Status.FAILED.value, "failureReason": "ORDER_REFUSED"}
-    if refund_with is not None:
-        changes["refund"] = cancel_charge(refund_with, transaction)
-        changes["refundRequestedAt"] = now
-        if changes["refund"] == "DONE":
-            changes["refundedAt"] = now
-    lifecycle.release_charge(transaction["orderId"], str(transaction["_id"]))
-    store.update_claimed(int(transaction["_id"]), claim_id, now, changes)
-    # The order's own refusal (ORDER_NOT_PAYABLE...) stays readable as `details.orderRefusal`.
-    details = {**(refused.details or {}), "orderRefusal": refused.code, "status": Status.FAILED.value}
-    return Conflict(REFUSED_PAYMENTS[changes.get("refund")], details=details)
-
-
-def cancel_charge(processor: CardProcessor, transaction: Transaction) -> RefundState:
-    """Void or refund the charge: "DONE", or "PENDING" when the processor could not be reached (the
-    payment reconciliation tries again)."""
-    try:
-        processor.cancel(payment_of(transaction))
-    except ProcessorError:
-        logger.error(
-            "card payment could not be cancelled; the reconciliation retries it",
-            extra={"transaction_id": transaction["_id"]},
-        )
-        metrics.add_metric(name="CardRefundFailures", unit=MetricUnit.Count, value=1)
-        return "PENDING"
-    return "DONE"
 
 
 # --- shared checks and refusals --------------------------------------------------------------------
@@ -486,7 +268,7 @@ def _not_claimable(transaction: Transaction, now: datetime) -> AppError:
     if status is Status.PENDING and transaction["expiresAt"] <= now:
         if transaction["resends"] >= MAX_RESENDS:
             store.expire(int(transaction["_id"]), now)
-        return _expired(transaction)
+        return settlement.otp_expired(transaction)
     if status is Status.PENDING:
         return Conflict("TRANSACTION_CHANGED", details={"status": status.value})
     if status is Status.CONFIRMING:
@@ -502,26 +284,12 @@ def _not_pending(transaction: Transaction) -> Conflict:
     return Conflict("TRANSACTION_NOT_PENDING", status=transaction["status"], details={"status": transaction["status"]})
 
 
-def _expired(transaction: Transaction) -> InvalidInput:
-    resends_left = max(0, MAX_RESENDS - int(transaction["resends"]))
-    if resends_left == 0:
-        return InvalidInput("OTP_EXPIRED_NO_RESENDS", details={"status": Status.EXPIRED.value, "resendsLeft": 0})
-    return InvalidInput("OTP_EXPIRED", details={"resendsLeft": resends_left})
-
-
-def _processor_refusal(error: ProcessorError, *, failed: bool = False) -> AppError:
-    if isinstance(error, PaymentDeclined):
-        details = {"reason": error.reason, **({"status": Status.FAILED.value} if failed else {})}
-        return InvalidInput(DECLINES.get(error.reason, "PAYMENT_DECLINED"), details=details)
-    return Unavailable("PROCESSOR_UNAVAILABLE")
-
-
 _CONFIRMING, _PENDING, _EXPIRED = Status.CONFIRMING.value, Status.PENDING.value, Status.EXPIRED.value
 
 
 def _shown_status(transaction: ListedTransaction, now: datetime) -> str:
     """CONFIRMING is internal (still in progress); a pending one whose code expired with no resend left is dead."""
-    # Compared as text (a `Status` is a `str`): `Status(...)` looked the member up per transaction, most of this.
+    # Compared as text: a `Status` is a `str`, equal to its stored value.
     status = transaction["status"]
     if status == _CONFIRMING:
         return _PENDING
@@ -539,11 +307,3 @@ def _processor_of(transaction: Transaction) -> CardProcessor:
             details={"status": transaction["status"]},
         )
     return processor
-
-
-def payment_of(transaction: Transaction) -> ProcessorPayment:
-    return ProcessorPayment(
-        processor_id=str(transaction["processorId"]),
-        token=str(transaction["processorToken"]),
-        otp_hash=transaction.get("otpHash"),
-    )

@@ -34,7 +34,7 @@ from core import clock
 from core.errors import AppError, Conflict
 from core.observability import logger, metrics
 from domain.orders import lifecycle
-from domain.payments import flow, refunds, store
+from domain.payments import refunds, settlement, store
 from domain.payments.processor import CardProcessor, PaymentState, PaymentStatus, ProcessorError
 from domain.payments.processor_factory import get_processor
 from domain.payments.store import Status, Transaction, TransactionChanges
@@ -124,7 +124,7 @@ def _reconcile_confirming(processor: CardProcessor, transaction: Transaction, no
                 held, claim_id, now, {"status": Status.FAILED.value, "failureReason": reason}, Outcome.FAILED
             )
     try:
-        flow.record_charged(processor, held, claim_id, now)
+        settlement.record_charged(processor, held, claim_id, now)
     except Conflict:
         # The order refused the payment: record_charged failed the transaction and cancelled the charge.
         current = store.find_own(int(held["_id"]), str(held["userId"])) or held
@@ -145,7 +145,7 @@ def _known_charged(transaction: Transaction) -> bool:
 def _status(processor: CardProcessor, transaction: Transaction) -> PaymentStatus:
     if transaction.get("confirmStartedAt") is None:
         return PaymentStatus(PaymentState.NOT_CHARGED)  # the apply stopped before asking to charge
-    return processor.status(flow.payment_of(transaction))
+    return processor.status(settlement.payment_of(transaction))
 
 
 def _give_back(

@@ -26,7 +26,7 @@ from core.errors import AppError
 from core.observability import logger
 from domain.orders import lifecycle
 from domain.orders.records import ChangeFacts, OrderRecord
-from domain.payments import flow, store
+from domain.payments import settlement, store
 from domain.payments.processor import CardProcessor, PaymentState, ProcessorError
 from domain.payments.processor_factory import get_processor
 from domain.payments.store import RefundState, Transaction
@@ -85,11 +85,11 @@ def refund(processor: CardProcessor, transaction: Transaction, *, ask_first: boo
         store.release_refund(transaction_id)
         return PENDING
     try:
-        charged = not ask_first or processor.status(flow.payment_of(held)).state is PaymentState.CHARGED
+        charged = not ask_first or processor.status(settlement.payment_of(held)).state is PaymentState.CHARGED
     except ProcessorError:
         store.release_refund(transaction_id)
         return PENDING
-    if charged and flow.cancel_charge(processor, held) != DONE:
+    if charged and settlement.cancel_charge(processor, held) != DONE:
         store.release_refund(transaction_id)
         return PENDING
     store.settle_refund(transaction_id, DONE, clock.now())
