@@ -20,7 +20,7 @@ from data.reference_cache import preload
 from domain.catalog import store as catalog
 from domain.dealers import store as dealers
 from domain.financing import store as financing
-from domain.orders import expiry, lifecycle, placement, promo_codes, store
+from domain.orders import expiry, lifecycle, placement, promo_codes, store, views
 from domain.orders.records import OrderRecord
 from domain.orders.requests import (
     CreditRequest,
@@ -134,7 +134,7 @@ def get_order(order_id: str, *, user_id: str, locale: Locale) -> OrderView:
 
 def order_steps(order_id: str, *, user_id: str, locale: Locale, offset: int, limit: int) -> Page[OrderStep]:
     """A page of the order's timeline (at most six steps: the first page holds it all)."""
-    steps = lifecycle.steps(_owned(order_id, user_id), locale)
+    steps = views.steps(_owned(order_id, user_id), locale)
     page = [OrderStep.model_validate(step) for step in steps[offset : offset + limit]]
     return Page[OrderStep](items=page, total=len(steps))
 

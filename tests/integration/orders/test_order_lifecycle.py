@@ -13,7 +13,7 @@ from core import clock
 from core.clock import FrozenClock
 from core.errors import Conflict
 from data import outbox
-from domain.orders import lifecycle
+from domain.orders import lifecycle, views
 from domain.orders.lifecycle import Status
 from domain.orders.records import OrderRecord
 from edge.errors import status_of
@@ -35,7 +35,7 @@ def current(steps: list[dict[str, Any]]) -> str:
 def test_an_order_walks_the_whole_path_and_each_step_is_logged(db: Database[dict[str, Any]]) -> None:
     # Given a new order of 100 sums
     order = insert_order(db, USER, amount_due=100)
-    assert current(lifecycle.steps(order, "en")) == "NEW"
+    assert current(views.steps(order, "en")) == "NEW"
     # When it is paid in two parts, made ready and handed over
     order = lifecycle.record_payment(order["_id"], 40, payment_id="t1", cause="card payment 1")
     assert order["statusSlug"] == "PARTIALLY_PAID"
@@ -54,7 +54,7 @@ def test_an_order_walks_the_whole_path_and_each_step_is_logged(db: Database[dict
         ("READY", "IMPLEMENTED"),
     ]
     assert logs[-1]["cause"] == "handed over"
-    steps = lifecycle.steps(order, "ru")
+    steps = views.steps(order, "ru")
     assert slugs(steps) == ["NEW", "PARTIALLY_PAID", "PAID", "READY", "IMPLEMENTED"]
     assert current(steps) == "IMPLEMENTED"
     assert steps[-1]["name"] == "Автомобиль выдан"
@@ -64,7 +64,7 @@ def test_an_order_walks_the_whole_path_and_each_step_is_logged(db: Database[dict
 def test_steps_mark_the_current_step_and_leave_later_ones_undated(db: Database[dict[str, Any]]) -> None:
     order = insert_order(db, USER, amount_due=100)
     order = lifecycle.record_payment(order["_id"], 30, payment_id="t1", cause="card")
-    steps = lifecycle.steps(order, "en")
+    steps = views.steps(order, "en")
     assert current(steps) == "PARTIALLY_PAID"
     assert [step["done"] for step in steps] == [True, False, False, False, False]
     assert [step["at"] is None for step in steps] == [False, False, True, True, True]
@@ -73,13 +73,13 @@ def test_steps_mark_the_current_step_and_leave_later_ones_undated(db: Database[d
 def test_an_order_paid_in_full_at_once_skips_the_partial_step(db: Database[dict[str, Any]]) -> None:
     order = insert_order(db, USER, amount_due=100)
     order = lifecycle.record_payment(order["_id"], 100, payment_id="t1", cause="card")
-    assert slugs(lifecycle.steps(order, "en")) == ["NEW", "PAID", "READY", "IMPLEMENTED"]
+    assert slugs(views.steps(order, "en")) == ["NEW", "PAID", "READY", "IMPLEMENTED"]
 
 
 def test_a_cancelled_order_shows_the_path_it_took_then_cancelled(db: Database[dict[str, Any]]) -> None:
     order = insert_order(db, USER, amount_due=100)
     order = lifecycle.transition(order["_id"], Status.CANCELLED, cause="customer changed their mind")
-    steps = lifecycle.steps(order, "uz")
+    steps = views.steps(order, "uz")
     assert slugs(steps) == ["NEW", "CANCELLED"]
     assert current(steps) == "CANCELLED"
 

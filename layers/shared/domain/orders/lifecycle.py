@@ -38,7 +38,6 @@ from pymongo.client_session import ClientSession
 from core import clock
 from core.errors import Conflict, NotFound, Unavailable
 from core.ids import new_id
-from core.locale import Locale
 from data import outbox
 from data.mongo import in_transaction
 from domain.dealers import store as dealers
@@ -106,15 +105,6 @@ TRANSITIONS: dict[Status, frozenset[Status]] = {
     Status.READY: frozenset({Status.IMPLEMENTED}),
     Status.IMPLEMENTED: frozenset(),
     Status.CANCELLED: frozenset(),
-}
-
-STEP_NAMES: dict[Status, dict[str, str]] = {
-    Status.NEW: {"ru": "Заказ оформлен", "uz": "Buyurtma rasmiylashtirildi", "en": "Order placed"},
-    Status.PARTIALLY_PAID: {"ru": "Частично оплачен", "uz": "Qisman to'langan", "en": "Partially paid"},
-    Status.PAID: {"ru": "Оплачен", "uz": "To'langan", "en": "Paid"},
-    Status.READY: {"ru": "Готов к выдаче", "uz": "Topshirishga tayyor", "en": "Ready for handover"},
-    Status.IMPLEMENTED: {"ru": "Автомобиль выдан", "uz": "Avtomobil topshirildi", "en": "Car handed over"},
-    Status.CANCELLED: {"ru": "Отменён", "uz": "Bekor qilingan", "en": "Cancelled"},
 }
 
 
@@ -386,31 +376,3 @@ def _change(
         return updated
 
     return in_transaction(apply)
-
-
-def steps(order: Mapping[str, Any], locale: Locale) -> list[dict[str, Any]]:
-    """The order's path with the current step marked: the happy path, or the path up to a cancellation.
-
-    Each step says when it was reached (`at`, null for steps ahead). PARTIALLY_PAID is left out once an
-    order has gone past it without stopping there (paid in full at once)."""
-    reached: dict[str, Any] = {}
-    for entry in store.order_log(order["_id"]):
-        reached.setdefault(entry["to"], entry["at"])
-    current = Status(order["statusSlug"])
-    if current is Status.CANCELLED:
-        path = [status for status in HAPPY_PATH if status.value in reached] + [Status.CANCELLED]
-    else:
-        path = list(HAPPY_PATH)
-        skipped_partial = Status.PARTIALLY_PAID.value not in reached and HAPPY_PATH.index(current) > 1
-        if skipped_partial:
-            path.remove(Status.PARTIALLY_PAID)
-    return [
-        {
-            "slug": status.value,
-            "name": STEP_NAMES[status][locale],
-            "isCurrent": status is current,
-            "done": status.value in reached and status is not current,
-            "at": reached.get(status.value),
-        }
-        for status in path
-    ]

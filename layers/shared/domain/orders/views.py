@@ -1,0 +1,48 @@
+"""An order rendered for its buyer in one locale: its timeline, the steps of the state machine
+(`domain.orders.lifecycle`) it has reached and those ahead, named in the caller's language."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from core.locale import Locale
+from domain.orders import store
+from domain.orders.lifecycle import HAPPY_PATH, Status
+
+STEP_NAMES: dict[Status, dict[str, str]] = {
+    Status.NEW: {"ru": "Заказ оформлен", "uz": "Buyurtma rasmiylashtirildi", "en": "Order placed"},
+    Status.PARTIALLY_PAID: {"ru": "Частично оплачен", "uz": "Qisman to'langan", "en": "Partially paid"},
+    Status.PAID: {"ru": "Оплачен", "uz": "To'langan", "en": "Paid"},
+    Status.READY: {"ru": "Готов к выдаче", "uz": "Topshirishga tayyor", "en": "Ready for handover"},
+    Status.IMPLEMENTED: {"ru": "Автомобиль выдан", "uz": "Avtomobil topshirildi", "en": "Car handed over"},
+    Status.CANCELLED: {"ru": "Отменён", "uz": "Bekor qilingan", "en": "Cancelled"},
+}
+
+
+def steps(order: Mapping[str, Any], locale: Locale) -> list[dict[str, Any]]:
+    """The order's path with the current step marked: the happy path, or the path up to a cancellation.
+
+    Each step says when it was reached (`at`, null for steps ahead). PARTIALLY_PAID is left out once an
+    order has gone past it without stopping there (paid in full at once)."""
+    reached: dict[str, Any] = {}
+    for entry in store.order_log(order["_id"]):
+        reached.setdefault(entry["to"], entry["at"])
+    current = Status(order["statusSlug"])
+    if current is Status.CANCELLED:
+        path = [status for status in HAPPY_PATH if status.value in reached] + [Status.CANCELLED]
+    else:
+        path = list(HAPPY_PATH)
+        skipped_partial = Status.PARTIALLY_PAID.value not in reached and HAPPY_PATH.index(current) > 1
+        if skipped_partial:
+            path.remove(Status.PARTIALLY_PAID)
+    return [
+        {
+            "slug": status.value,
+            "name": STEP_NAMES[status][locale],
+            "isCurrent": status is current,
+            "done": status.value in reached and status is not current,
+            "at": reached.get(status.value),
+        }
+        for status in path
+    ]
