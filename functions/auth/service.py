@@ -8,8 +8,8 @@ from auth.models import LoginBody, Profile, Tokens, VerifiedProfile
 from core.observability import metrics
 from domain.identity import tokens, users, verification
 from domain.identity.provider import mask_pin
+from domain.identity.records import User
 from domain.identity.settings import get_identity_settings
-from domain.identity.store import User
 from domain.identity.tokens import TokenPair
 
 

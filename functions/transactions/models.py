@@ -15,7 +15,7 @@ from domain.payments.cards import (
     parse_card_number,
     parse_expiry,
 )
-from domain.payments.store import RefundState, Status
+from domain.payments.records import RefundState, Status
 from edge.validation import DocumentedAs, Money, MongoId, RequestModel
 
 # The order states, as the orders function names them (a function does not import another's package).

@@ -7,7 +7,7 @@ import functools
 from core.models import CountedPage
 from domain.payments import flow
 from domain.payments.cards import ECardType
-from domain.payments.store import Status
+from domain.payments.records import Status
 from transactions.models import (
     AppliedPayment,
     ApplyBody,

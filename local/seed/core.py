@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from core import clock
-from domain.identity.store import User, insert_user_if_missing
+from domain.identity.records import User
+from domain.identity.store import insert_user_if_missing
 from domain.partners.store import register_partner
 from local.seed.support import stable_id
 

@@ -6,7 +6,8 @@ import itertools
 from datetime import UTC, datetime, timedelta
 
 from domain.payments import flow
-from domain.payments.store import MAX_RESENDS, ListedTransaction, Status
+from domain.payments.records import Status
+from domain.payments.store import MAX_RESENDS, ListedTransaction
 
 NOW = datetime(2026, 11, 25, 6, 0, tzinfo=UTC)
 

@@ -9,8 +9,8 @@ from core.secrets import keyed_hash
 from data import rate_limit
 from domain.identity import store
 from domain.identity.provider import VerifiedPerson
+from domain.identity.records import LoginChanges, User, Verification
 from domain.identity.settings import get_identity_settings
-from domain.identity.store import LoginChanges, User, Verification
 
 
 def get_user(user_id: str) -> User:

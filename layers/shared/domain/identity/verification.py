@@ -10,9 +10,9 @@ from core.observability import logger, metrics
 from core.settings import get_settings
 from domain.identity import codes, users
 from domain.identity.provider import IdentityProvider, VerifiedPerson, mask_pin
+from domain.identity.records import User
 from domain.identity.sandbox import SandboxIdentityProvider
 from domain.identity.settings import get_identity_settings
-from domain.identity.store import User
 
 
 def get_provider() -> IdentityProvider:

@@ -28,6 +28,7 @@ from domain.payments import cards, settlement, store
 from domain.payments.cards import ECardType
 from domain.payments.processor import CardDetails, CardProcessor, ProcessorError, to_tiyin
 from domain.payments.processor_factory import get_processor
+from domain.payments.records import RefundState, Status, Transaction
 from domain.payments.settings import get_payment_settings
 from domain.payments.settlement import ConfirmedPayment
 from domain.payments.store import (
@@ -36,9 +37,6 @@ from domain.payments.store import (
     OTP_TTL_SECONDS,
     RESEND_COOLDOWN_SECONDS,
     ListedTransaction,
-    RefundState,
-    Status,
-    Transaction,
 )
 
 

@@ -37,7 +37,7 @@ from domain.orders import lifecycle
 from domain.payments import refunds, settlement, store
 from domain.payments.processor import CardProcessor, PaymentState, PaymentStatus, ProcessorError
 from domain.payments.processor_factory import get_processor
-from domain.payments.store import Status, Transaction, TransactionChanges
+from domain.payments.records import Status, Transaction, TransactionChanges
 
 # Longer than the apply's claim lease (60 s) and the Lambda timeout: an apply this old has stopped.
 STALE_AFTER_SECONDS = 5 * 60

@@ -29,7 +29,7 @@ from domain.orders.records import ChangeFacts, OrderRecord
 from domain.payments import settlement, store
 from domain.payments.processor import CardProcessor, PaymentState, ProcessorError
 from domain.payments.processor_factory import get_processor
-from domain.payments.store import RefundState, Transaction
+from domain.payments.records import RefundState, Transaction
 
 # Longer than one attempt takes (the processor's timeout is at most 8 s); a dead attempt's refund is
 # free for the next after it.

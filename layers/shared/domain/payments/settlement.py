@@ -31,15 +31,8 @@ from domain.payments.processor import (
     ProcessorUnavailable,
     WrongOtp,
 )
-from domain.payments.store import (
-    CLAIM_LEASE_SECONDS,
-    MAX_OTP_ATTEMPTS,
-    MAX_RESENDS,
-    RefundState,
-    Status,
-    Transaction,
-    TransactionChanges,
-)
+from domain.payments.records import RefundState, Status, Transaction, TransactionChanges
+from domain.payments.store import CLAIM_LEASE_SECONDS, MAX_OTP_ATTEMPTS, MAX_RESENDS
 
 DECLINES = {
     INSUFFICIENT_FUNDS: "PAYMENT_DECLINED_INSUFFICIENT_FUNDS",
