@@ -5,12 +5,10 @@ from __future__ import annotations
 from bson import ObjectId
 from pydantic import TypeAdapter
 
-from core.errors import NotFound
 from core.locale import Locale
 from core.models import CountedPage, Page
 from data.reference_cache import RenderingCache, preload, reference_data
-from domain.catalog import store, views
-from domain.catalog.items import car_page
+from domain.catalog import brands, cars, items, views
 from domain.catalog.models import (
     AllFilters,
     BrandDetail,
@@ -33,11 +31,10 @@ from domain.catalog.query import (
     car_sort,
     parse_ids,
 )
-from domain.catalog.records import BrandRecord, CarRecord, OptionRecord
-from domain.saved_cars import store as saved_cars
+from domain.catalog.records import BrandRecord, OptionRecord
 
 # The reference data these routes read: a SnapStart restore reads it before the first request.
-preload(store.all_brands, store.body_types, store.powertrains)
+preload(*brands.REFERENCE_DATA)
 
 # Parametrized once: `Page[Modification]` looks its generic class up again on every call.
 MODIFICATION_PAGE = Page[Modification]
@@ -74,35 +71,31 @@ def list_cars(
         max_price=max_price,
         search=term,
     )
-    found = store.find_car_page(
-        query, car_sort(sort, locale), offset=offset, limit=limit, collation=car_collation(sort)
+    return items.catalog_page(
+        query,
+        car_sort(sort, locale),
+        collation=car_collation(sort),
+        offset=offset,
+        limit=limit,
+        fingerprint=fingerprint,
+        locale=locale,
     )
-    return car_page(found.items, total=found.total, exact=found.exact, fingerprint=fingerprint, locale=locale)
-
-
-def _car(car_id: str, *fields: str) -> CarRecord:
-    car = store.find_car_fields(car_id, *fields)
-    if car is None:
-        raise NotFound("CAR_NOT_FOUND")
-    return car
 
 
 def car_detail(car_id: str, *, fingerprint: str, locale: Locale) -> CarDetail:
-    car = store.find_car(car_id)
-    if car is None:
-        raise NotFound("CAR_NOT_FOUND")
+    car = cars.car(car_id)
     return views.car_detail(
         car,
-        brand=store.find_brand(car["brandId"]),
-        body_type=store.find_body_type(car.get("bodyTypeId")),
-        powertrain=store.find_powertrain(car.get("powertrainId")),
-        saved=bool(saved_cars.saved_car_ids(fingerprint, [car["_id"]])),
+        brand=brands.brand_of(car),
+        body_type=brands.body_type(car.get("bodyTypeId")),
+        powertrain=brands.powertrain(car.get("powertrainId")),
+        saved=items.is_saved(car["_id"], fingerprint=fingerprint),
         locale=locale,
     )
 
 
 def car_info(car_id: str, *, locale: Locale) -> Page[InfoBlock]:
-    blocks = _car(car_id, "info").get("info", [])
+    blocks = cars.car_fields(car_id, "info").get("info", [])
     return INFO_PAGE.model_validate(
         {"items": [views.info_block(block, locale) for block in blocks], "total": len(blocks)}
     )
@@ -114,11 +107,11 @@ def car_modifications(car_id: str, *, locale: Locale) -> Page[Modification]:
     key = (car_id, locale)
     specs: dict[ObjectId, list[SpecSection]] | None = CAR_SPECS.kept(key)
     if specs is not None:
-        mods = _car(car_id, *MODIFICATION_FIELDS).get("modifications", [])
+        mods = cars.car_fields(car_id, *MODIFICATION_FIELDS).get("modifications", [])
         if any(mod["_id"] not in specs for mod in mods):  # added since they were rendered
             specs = None
     if specs is None:
-        mods = _car(car_id, "modifications").get("modifications", [])
+        mods = cars.car_fields(car_id, "modifications").get("modifications", [])
         specs = {mod["_id"]: SPEC_SECTIONS.validate_python(views.spec_sections(mod, locale)) for mod in mods}
         CAR_SPECS.keep(key, specs)
     items = [views.modification(mod, specs[mod["_id"]], locale) for mod in mods]
@@ -129,27 +122,25 @@ def list_brands(*, search: str | None, sort: BrandSort, locale: Locale) -> Page[
     term = (search or "").strip()
     if not term and sort == "order":
         return every_brand(locale)
-    return _brand_page(store.find_brands(search=term, sort=brand_sort(sort), collation=brand_collation(sort)), locale)
+    return _brand_page(brands.brands(search=term, sort=brand_sort(sort), collation=brand_collation(sort)), locale)
 
 
 @reference_data
 def every_brand(locale: Locale) -> Page[BrandItem]:
     """Every brand in the default order, rendered once per locale and reference-data lifetime (read from
     the database then, so an operator's change shows within one lifetime). Shared, as any `reference_data`."""
-    return _brand_page(store.find_brands(search=None, sort=brand_sort("order")), locale)
+    return _brand_page(brands.brands(search=None, sort=brand_sort("order")), locale)
 
 
-def _brand_page(brands: list[BrandRecord], locale: Locale) -> Page[BrandItem]:
+def _brand_page(found: list[BrandRecord], locale: Locale) -> Page[BrandItem]:
     return BRAND_PAGE.model_validate(
-        {"items": [views.brand_item(brand, locale) for brand in brands], "total": len(brands)}
+        {"items": [views.brand_item(brand, locale) for brand in found], "total": len(found)}
     )
 
 
 def brand_detail(brand_id: str, *, locale: Locale) -> BrandDetail:
-    brand = store.find_brand(brand_id)
-    if brand is None:
-        raise NotFound("BRAND_NOT_FOUND")
-    return views.brand_detail(brand, store.count_cars_of_brand(brand["_id"]), locale)
+    brand = brands.brand(brand_id)
+    return views.brand_detail(brand, brands.cars_of_brand(brand["_id"]), locale)
 
 
 def _options(docs: list[OptionRecord], locale: Locale) -> Page[Option]:
@@ -160,18 +151,18 @@ def _options(docs: list[OptionRecord], locale: Locale) -> Page[Option]:
 @reference_data
 def body_types(*, locale: Locale) -> Page[Option]:
     """Rendered once per locale and reference-data lifetime, as every_brand."""
-    return _options(store.body_types(), locale)
+    return _options(brands.body_types(), locale)
 
 
 @reference_data
 def powertrains(*, locale: Locale) -> Page[Option]:
     """Rendered once per locale and reference-data lifetime, as every_brand."""
-    return _options(store.powertrains(), locale)
+    return _options(brands.powertrains(), locale)
 
 
 def all_filters(*, locale: Locale) -> AllFilters:
     """The reference lists as rendered once per locale, and the price range as it is now."""
-    cheapest, dearest = store.price_range()
+    cheapest, dearest = brands.price_range()
     return _reference_filters(locale).model_copy(update={"price": PriceRange(min=cheapest, max=dearest)})
 
 

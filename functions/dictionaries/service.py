@@ -14,15 +14,14 @@ from core.locale import LOCALES, Locale, localize
 from core.models import Named, Page
 from data.reference_cache import preload, reference_data
 from dictionaries.models import BranchAvailability, BranchDetail, Contacts, Document, Region
-from domain.catalog import cars
-from domain.catalog import store as catalog
-from domain.content import store
-from domain.content.store import LegalDocument
-from domain.dealers import store as dealers
+from domain.catalog import brands, cars
+from domain.content import documents
+from domain.content.records import LegalDocument
+from domain.dealers import network
 from domain.dealers.records import BranchRecord, RegionRecord
 
 # The reference data these routes read: a SnapStart restore reads it before the first request.
-preload(catalog.all_brands, dealers.active_branches, dealers.all_regions)
+preload(*brands.BRAND_NAMES, *network.REFERENCE_DATA)
 
 PRIVACY_POLICY = "privacy-policy"
 # Parametrized once: `Page[Region]` looks its generic class up again on every call.
@@ -113,7 +112,7 @@ def brand_branches(brand_id: ObjectId, locale: Locale) -> BrandBranches:
     """Rendered once per brand, locale and reference-data lifetime, from the cached branches and
     regions: only stock is read per request. Shared between requests: what a view builds on first use
     (`BranchViews`, `RegionViews`) is the same whoever builds it, and never changed once built."""
-    return _render(dealers.branches_of_brand(brand_id), dealers.all_regions(), locale)
+    return _render(network.branches_of_brand(brand_id), network.regions(), locale)
 
 
 def _render(branches: Iterable[BranchRecord], regions: Iterable[RegionRecord], locale: Locale) -> BrandBranches:
@@ -142,7 +141,7 @@ def regions_with_availability(
     this modification in this color in stock (`available`); regions by their order, branches by name."""
     cars.check_chosen(car_id, modification_id, color_id, brand_id=brand_id)
     rendered = brand_branches(ObjectId(brand_id), locale)
-    stocked = dealers.branches_with_stock(rendered.branch_ids, ObjectId(modification_id), ObjectId(color_id))
+    stocked = network.branches_with_stock(rendered.branch_ids, ObjectId(modification_id), ObjectId(color_id))
     items = _with_stock(rendered, stocked)
     return REGION_PAGE(items=items, total=len(items))
 
@@ -192,11 +191,9 @@ def warm_up() -> None:
 
 
 def branch_detail(branch_id: str, *, locale: Locale) -> BranchDetail:
-    branch = dealers.find_branch(branch_id)
-    if branch is None:
-        raise NotFound("BRANCH_NOT_FOUND")
-    region, brands = _branch_places(branch["regionId"], tuple(branch.get("brandIds", [])), locale)
-    return BranchDetail(**_branch(branch, locale), region=region, brands=brands)
+    branch = network.branch(branch_id)
+    region, brands_sold = _branch_places(branch["regionId"], tuple(branch.get("brandIds", [])), locale)
+    return BranchDetail(**_branch(branch, locale), region=region, brands=brands_sold)
 
 
 @reference_data
@@ -205,8 +202,8 @@ def _branch_places(
 ) -> tuple[Named | None, list[Named]]:
     """A branch's region and brands as answered, rendered once per locale and reference-data lifetime
     (shared, as any `reference_data`)."""
-    region = dealers.find_region(region_id)
-    names = catalog.brand_names(brand_ids)
+    region = network.region(region_id)
+    names = brands.brand_names(brand_ids)
     return (
         Named(id=region["_id"], name=localize(region["name"], locale)) if region else None,
         [Named(id=brand, name=names[brand]) for brand in brand_ids if brand in names],
@@ -214,9 +211,7 @@ def _branch_places(
 
 
 def contacts() -> Contacts:
-    found = store.find_setting("contacts")
-    if found is None:
-        raise NotFound("CONTACTS_NOT_CONFIGURED")
+    found = documents.contacts()
     return Contacts(phone=found.get("phone"), tg=found.get("tg"))
 
 
@@ -230,26 +225,19 @@ def _document(doc: LegalDocument, loc: Locale) -> Document:
     )
 
 
-def _find_document(slug: str) -> LegalDocument:
-    doc = store.find_document(slug)
-    if doc is None:
-        raise NotFound("DOCUMENT_NOT_FOUND")
-    return doc
-
-
 def document(slug: str, *, locale: Locale) -> Document:
     """One document in the caller's locale (`file` is the link for that locale)."""
-    return _document(_find_document(slug), locale)
+    return _document(documents.document(slug), locale)
 
 
 def public_documents(*, locale: Locale) -> Page[Document]:
-    found = store.public_documents()
+    found = documents.public_documents()
     return Page[Document](items=[_document(doc, locale) for doc in found], total=len(found))
 
 
 def privacy_policy(*, locale: Locale) -> str:
     """The privacy policy as Markdown, in the caller's locale."""
-    text = localize(_find_document(PRIVACY_POLICY).get("markdown"), locale)
+    text = localize(documents.document(PRIVACY_POLICY).get("markdown"), locale)
     if not text:
         raise NotFound("DOCUMENT_NOT_FOUND")
     return str(text)

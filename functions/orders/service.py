@@ -12,15 +12,11 @@ from typing import Any
 from aws_lambda_powertools.metrics import MetricUnit
 from bson import ObjectId
 
-from core.errors import NotFound
 from core.locale import Locale, localize
 from core.models import CountedPage, Page
 from core.observability import metrics
 from data.reference_cache import preload
-from domain.catalog import store as catalog
-from domain.dealers import store as dealers
-from domain.financing import store as financing
-from domain.orders import expiry, lifecycle, placement, promo_codes, store, views
+from domain.orders import expiry, lifecycle, placement, promo_codes, views
 from domain.orders.records import OrderRecord
 from domain.orders.requests import (
     CreditRequest,
@@ -33,7 +29,7 @@ from orders.models import CreateOrderBody, OrderItem, OrderStep, PromoCode
 from orders.models import Order as OrderView
 
 # The reference data these routes read: a SnapStart restore reads it before the first request.
-preload(catalog.all_brands, dealers.all_regions, financing.all_active_organizations)
+preload(*placement.REFERENCE_DATA)
 
 # Parametrized once: `CountedPage[OrderItem]` looks its generic class up again on every call.
 ORDER_PAGE = CountedPage[OrderItem]
@@ -71,13 +67,6 @@ def create_order(body: CreateOrderBody, *, user_id: str, partner: str, locale: L
     order = placement.place_order(request, owner=ObjectId(user_id), partner=partner)
     metrics.add_metric(name="OrdersCreated", unit=MetricUnit.Count, value=1)
     return detail(order, locale)
-
-
-def _owned(order_id: str, user_id: str) -> OrderRecord:
-    order = store.find_order_of_user(order_id, user_id)
-    if order is None:
-        raise NotFound("ORDER_NOT_FOUND")
-    return order
 
 
 def _item_fields(order: OrderRecord, locale: Locale) -> dict[str, Any]:
@@ -122,19 +111,19 @@ def detail(order: OrderRecord, locale: Locale) -> OrderView:
 
 def list_orders(*, user_id: str, limit: int, offset: int, locale: Locale) -> CountedPage[OrderItem]:
     """The caller's orders, newest first."""
-    found = store.orders_of_user(user_id, offset=offset, limit=limit)
+    found = views.orders_of_user(user_id, offset=offset, limit=limit)
     items = [_item_fields(order, locale) for order in found.items]
     # The page validated in one pydantic-core call, not one model per order.
     return ORDER_PAGE.model_validate({"items": items, "total": found.total, "exact": found.exact})
 
 
 def get_order(order_id: str, *, user_id: str, locale: Locale) -> OrderView:
-    return detail(_owned(order_id, user_id), locale)
+    return detail(views.owned(order_id, user_id), locale)
 
 
 def order_steps(order_id: str, *, user_id: str, locale: Locale, offset: int, limit: int) -> Page[OrderStep]:
     """A page of the order's timeline (at most six steps: the first page holds it all)."""
-    steps = views.steps(_owned(order_id, user_id), locale)
+    steps = views.steps(views.owned(order_id, user_id), locale)
     page = [OrderStep.model_validate(step) for step in steps[offset : offset + limit]]
     return Page[OrderStep](items=page, total=len(steps))
 

@@ -1,4 +1,5 @@
-"""The rule of a chosen car: a car with a modification and a color of it, checked to belong together."""
+"""A car of the catalog, found or 404 (CAR_NOT_FOUND), and the rule of a chosen car: a car with a
+modification and a color of it, checked to belong together."""
 
 from typing import NamedTuple
 
@@ -17,22 +18,42 @@ class ChosenCar(NamedTuple):
     color: ColorRecord
 
 
+def car(car_id: str) -> CarRecord:
+    """The car on sale with its modifications and colors."""
+    found = store.find_car(car_id)
+    if found is None:
+        raise NotFound("CAR_NOT_FOUND")
+    return found
+
+
+def car_fields(car_id: str, *fields: str) -> CarRecord:
+    """These fields of the car (dotted paths into its modifications or colors too)."""
+    found = store.find_car_fields(car_id, *fields)
+    if found is None:
+        raise NotFound("CAR_NOT_FOUND")
+    return found
+
+
+def check_on_sale(car_id: ObjectId) -> None:
+    """404 unless the car is on sale: nothing of it is read."""
+    if not store.car_exists(car_id):
+        raise NotFound("CAR_NOT_FOUND")
+
+
 def chosen(car_id: str, modification_id: str, color_id: str, *, brand_id: str | None = None) -> ChosenCar:
     """The choice, checked to belong together (the one rule orders and dictionaries share): 404 naming
     the first id that does not, the car, its brand, the modification or the color."""
-    car = store.find_car(car_id)
-    if car is None:
-        raise NotFound("CAR_NOT_FOUND")
-    if brand_id is not None and car["brandId"] != ObjectId(brand_id):
+    found = car(car_id)
+    if brand_id is not None and found["brandId"] != ObjectId(brand_id):
         raise NotFound("CAR_NOT_OF_BRAND")
     wanted_modification, wanted_color = ObjectId(modification_id), ObjectId(color_id)
-    modification = next((mod for mod in car.get("modifications", []) if mod["_id"] == wanted_modification), None)
+    modification = next((mod for mod in found.get("modifications", []) if mod["_id"] == wanted_modification), None)
     if modification is None:
         raise NotFound("MODIFICATION_NOT_FOUND")
-    color = next((color for color in car.get("colors", []) if color["_id"] == wanted_color), None)
+    color = next((color for color in found.get("colors", []) if color["_id"] == wanted_color), None)
     if color is None:
         raise NotFound("COLOR_NOT_FOUND")
-    return ChosenCar(car=car, modification=modification, color=color)
+    return ChosenCar(car=found, modification=modification, color=color)
 
 
 def check_chosen(car_id: str, modification_id: str, color_id: str, *, brand_id: str) -> None:

@@ -9,6 +9,9 @@ from core import clock
 from core.errors import Conflict
 from core.ids import new_id
 from data import counters
+from domain.catalog import store as catalog
+from domain.dealers import store as dealers
+from domain.financing import store as financing
 from domain.orders import lifecycle, promo_codes
 from domain.orders.financed import FinancedDeal, financed_deal
 from domain.orders.lifecycle import Status
@@ -17,6 +20,9 @@ from domain.orders.records import OrderRecord, PromoCodeRecord
 from domain.orders.requests import OrderRequest
 
 CONTRACT_PREFIX = "CR"
+# The cached reference data placing an order reads (its brand, region and financing organization): a function
+# placing orders preloads it for a SnapStart restore.
+REFERENCE_DATA = (catalog.all_brands, dealers.all_regions, financing.all_active_organizations)
 
 
 def contract_number(year: int, seq: int) -> str:

@@ -1,14 +1,18 @@
-"""An order rendered for its buyer in one locale: its timeline, the steps of the state machine
-(`domain.orders.lifecycle`) it has reached and those ahead, named in the caller's language."""
+"""What a buyer sees of their orders: a page of them, one of them (404 unless it is theirs: another user's
+order answers exactly like an unknown one), and its timeline in the caller's language, the steps of the
+state machine (`domain.orders.lifecycle`) it has reached and those ahead."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from core.errors import NotFound
 from core.locale import Locale
+from data.mongo import FoundPage
 from domain.orders import store
 from domain.orders.lifecycle import HAPPY_PATH, Status
+from domain.orders.records import OrderRecord
 
 STEP_NAMES: dict[Status, dict[str, str]] = {
     Status.NEW: {"ru": "Заказ оформлен", "uz": "Buyurtma rasmiylashtirildi", "en": "Order placed"},
@@ -18,6 +22,18 @@ STEP_NAMES: dict[Status, dict[str, str]] = {
     Status.IMPLEMENTED: {"ru": "Автомобиль выдан", "uz": "Avtomobil topshirildi", "en": "Car handed over"},
     Status.CANCELLED: {"ru": "Отменён", "uz": "Bekor qilingan", "en": "Cancelled"},
 }
+
+
+def owned(order_id: str, user_id: str) -> OrderRecord:
+    order = store.find_order_of_user(order_id, user_id)
+    if order is None:
+        raise NotFound("ORDER_NOT_FOUND")
+    return order
+
+
+def orders_of_user(user_id: str, *, offset: int, limit: int) -> FoundPage[OrderRecord]:
+    """A page of the user's orders, newest first (what a line of the list shows of each), and how many."""
+    return store.orders_of_user(user_id, offset=offset, limit=limit)
 
 
 def steps(order: Mapping[str, Any], locale: Locale) -> list[dict[str, Any]]:
