@@ -24,6 +24,34 @@ DATABASE_ENTRY_POINTS = ("get_db", "get_client")
 REQUEST_CONTEXT = "edge.context"
 # What adds keys to every later log line of the process (Powertools Logger).
 LOG_KEY_SETTERS = ("append_keys", "set_correlation_id", "thread_safe_append_keys")
+# The order of the domain areas (docs/ARCHITECTURE.md, "The order of the domain areas"): each area and the
+# areas it may import, every one of them listed before it; a new area is added here and in the document.
+DOMAIN_AREAS: dict[str, frozenset[str]] = {
+    "saved_cars": frozenset(),
+    "content": frozenset(),
+    "partners": frozenset(),
+    "catalog": frozenset({"saved_cars"}),
+    "identity": frozenset({"partners"}),
+    "dealers": frozenset({"catalog"}),
+    "financing": frozenset({"catalog", "dealers"}),
+    "orders": frozenset({"catalog", "dealers", "financing", "partners"}),
+    "payments": frozenset({"orders"}),
+    "dataset": frozenset({"catalog", "content", "dealers", "financing", "orders"}),
+}
+# The one domain module above every area: it gathers the indexes each store declares.
+GATHERS_EVERY_AREA = "domain.indexes"
+# Temporary, removed when the financing seam lands (issue #39): the payments function's store imports, the
+# only ones left in a function while that function is rewritten to call the financing area's API.
+STORE_IMPORTS_UNTIL_THE_FINANCING_SEAM = frozenset(
+    {
+        ("payments.bank_chain", "domain.financing.store"),
+        ("payments.installments", "domain.financing.store"),
+        ("payments.leasing", "domain.financing.store"),
+        ("payments.service", "domain.catalog.store"),
+        ("payments.service", "domain.financing.store"),
+        ("payments.special_offers", "domain.financing.store"),
+    }
+)
 
 
 def top(module: str) -> str:
@@ -92,6 +120,39 @@ def log_keys_appended_outside_observability(project: Project) -> list[str]:
     ]
 
 
+def area(module: str) -> str:
+    """The domain area of a domain module: `domain.orders.lifecycle` -> orders."""
+    return module.split(".")[1] if module.count(".") else ""
+
+
+def domain_areas_out_of_order(project: Project) -> list[str]:
+    """Imports of one domain area by another that the order of the areas does not allow: an area uses only
+    the areas before it, so following a request through the domain visits each area once."""
+    return [
+        f"{found.module} imports {found.target} (line {found.line})"
+        for found in project.imports()
+        if top(found.module) == "domain"
+        and top(found.target) == "domain"
+        and found.module != GATHERS_EVERY_AREA
+        and area(found.target) not in {area(found.module), ""}
+        and area(found.target) not in DOMAIN_AREAS.get(area(found.module), frozenset())
+    ]
+
+
+def functions_importing_stores(project: Project) -> list[str]:
+    """Function modules importing a domain area's store: they call the area's API (its services), which
+    holds the rules around each read and write; only the operators' commands and local use stores."""
+    groups = set(function_packages())
+    return [
+        f"{found.module} imports {found.target} (line {found.line})"
+        for found in project.imports()
+        if top(found.module) in groups
+        and top(found.target) == "domain"
+        and found.target.endswith(".store")
+        and (found.module, found.target) not in STORE_IMPORTS_UNTIL_THE_FINANCING_SEAM
+    ]
+
+
 def circles(project: Project) -> list[str]:
     return [" <-> ".join(group) for group in project.import_circles()]
 
@@ -103,6 +164,8 @@ RULES: dict[str, Callable[[Project], list[str]]] = {
     "functions": functions_importing_each_other,
     "context": context_read_outside_routes,
     "log-keys": log_keys_appended_outside_observability,
+    "domain-order": domain_areas_out_of_order,
+    "function-stores": functions_importing_stores,
     "circles": circles,
 }
 # A small project breaking each rule once: (module path, source).
@@ -123,6 +186,11 @@ BROKEN: dict[str, dict[str, str]] = {
         "edge/context.py": "",
     },
     "log-keys": {"domain/orders/service.py": "from core.observability import logger\n\nlogger.append_keys(order=1)\n"},
+    "domain-order": {
+        "domain/financing/deals.py": "from domain.orders import lifecycle\n",
+        "domain/orders/lifecycle.py": "from domain.financing import deals\n",
+    },
+    "function-stores": {"orders/service.py": "from domain.orders import store\n", "domain/orders/store.py": ""},
     "circles": {"domain/a.py": "from domain import b\n", "domain/b.py": "def f():\n    from domain import a\n"},
 }
 
@@ -142,6 +210,15 @@ def test_the_project_is_read(project: Project) -> None:
 def test_the_project_keeps_the_rule(project: Project, rule: str) -> None:
     # Given the project's modules / When the rule is checked / Then nothing breaks it
     assert RULES[rule](project) == []
+
+
+def test_the_order_of_the_domain_areas_lists_each_area_after_those_it_uses(project: Project) -> None:
+    # Given the declared order / When each area's allowed areas are looked up
+    listed = list(DOMAIN_AREAS)
+    # Then each is listed before it (so the order has no circle), and every area of the domain is listed
+    assert all(listed.index(used) < listed.index(name) for name, uses in DOMAIN_AREAS.items() for used in uses)
+    areas = {area(module) for module in project.modules if top(module) == "domain" and module.count(".")}
+    assert areas - {area(GATHERS_EVERY_AREA)} == set(DOMAIN_AREAS)
 
 
 @pytest.mark.parametrize("rule", RULES)
