@@ -5,8 +5,8 @@ payments are whole percents. A read with a projection returns only some fields, 
 always there.
 """
 
-# No `from __future__ import annotations`: TypedDict turns each string annotation into a compiled
-# ForwardRef, which made importing these declarations three times as costly (every function imports them).
+# No `from __future__ import annotations`: TypedDict would turn each annotation into a ForwardRef compiled
+# at import (docs/DECISIONS.md, "Financing").
 from datetime import datetime
 from typing import Required, TypedDict
 

@@ -5,14 +5,14 @@ from typing import Any, NamedTuple
 
 from domain.catalog.payment_types import PaymentType
 
-# NamedTuples, not frozen dataclasses: a dataclass compiles its generated methods at import (3-6 M
-# instructions each, on every cold start of Orders), a NamedTuple costs a fraction of that.
+# NamedTuples, not frozen dataclasses: a dataclass compiles its generated methods at import, on every cold
+# start of Orders (docs/DECISIONS.md, "Financing").
 
 
 class CreditRequest(NamedTuple):
     """The five ids of the bank chain (GET /api/v2/payments/banks/calculate takes the same)."""
 
-    bank_id: str  # a bank offer
+    offer_id: str  # a bank offer (`bankId` in the contract)
     income_type_id: str
     initial_payment_id: str
     loan_term_id: str
@@ -25,7 +25,7 @@ class CreditRequest(NamedTuple):
     def choices(self) -> dict[str, Any]:
         """As the order stores them (`financing.choices`), named as the request body names them."""
         return {
-            "bankId": self.bank_id,
+            "bankId": self.offer_id,
             "incomeTypeId": self.income_type_id,
             "initialPaymentId": self.initial_payment_id,
             "loanTermId": self.loan_term_id,
