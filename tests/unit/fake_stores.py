@@ -22,9 +22,9 @@ from domain.financing import store as financing
 from domain.financing.records import (
     BankOfferRecord,
     CreditProductRecord,
-    LoanTermNode,
+    LoanTermRecord,
     OrganizationRecord,
-    RefundTypeNode,
+    RefundTypeRecord,
 )
 from domain.financing.store import BrandFinancing, OfferChoice, StoredRecord, offer_id
 from domain.orders.requests import CreditRequest
@@ -80,8 +80,8 @@ class Shop:
         return car
 
     def product(self) -> CreditProductRecord:
-        refund: list[RefundTypeNode] = [{"_id": self.refund_type_id, "slug": "ANNUITY"}]
-        terms: list[LoanTermNode] = [
+        refund: list[RefundTypeRecord] = [{"_id": self.refund_type_id, "slug": "ANNUITY"}]
+        terms: list[LoanTermRecord] = [
             {"_id": self.loan_term_id, "months": 36, "rateBp": 2400, "refundTypes": refund},
             {"_id": self.short_term_id, "months": 12, "rateBp": 2200, "refundTypes": refund},
         ]

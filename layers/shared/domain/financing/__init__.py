@@ -5,7 +5,7 @@
 - deal: a choice checked against the data, with its car and modification and its quote
   (`deals.CreditDeal`, `LeasingDeal`, `InstallmentDeal`);
 - quote: the maths of a deal on the current price (`credit_math.CreditQuote`, `LeasingQuote`,
-  `InstallmentQuote`); terms what a leasing program prices one choice with (`LeasingTerms`);
+  `InstallmentQuote`), a lease priced with its program's rates for the choice (`LeasingPricing`);
 - figures: what the API shows of a quote (`models.CreditFigures`, `LeasingFigures`, `InstallmentFigures`),
   which the financing routes answer (their response models, named per route, extend them) and orders
   store;

@@ -200,8 +200,8 @@ def credit_quote(
     return CreditQuote(price=price, initial_payment=initial_payment, schedule=loan)
 
 
-class LeasingTerms(NamedTuple):
-    """A leasing program's terms for one choice of initial payment and term.
+class LeasingPricing(NamedTuple):
+    """A lease's pricing: a leasing program's rates for one choice of initial payment and term.
 
     The lessor adds `markup_bp` to the amount it finances (price - initial payment), charges the rate
     on what is outstanding, takes a one-off contract fee (`contract_fee_bp` of the price, with the
@@ -245,7 +245,7 @@ class LeasingQuote(NamedTuple):
         return self.initial_payment + self.contract_fee + self.lease_payments + self.buyout
 
 
-def leasing_quote(price: int, terms: LeasingTerms) -> LeasingQuote:
+def leasing_quote(price: int, terms: LeasingPricing) -> LeasingQuote:
     initial_payment = percent_of(price, terms.initial_percent * 100)
     markup = percent_of(price - initial_payment, terms.markup_bp)
     financed = price - initial_payment + markup

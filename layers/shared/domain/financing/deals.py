@@ -27,8 +27,8 @@ from domain.financing import references, store
 from domain.financing.credit_math import (
     CreditQuote,
     InstallmentQuote,
+    LeasingPricing,
     LeasingQuote,
-    LeasingTerms,
     RefundType,
     credit_quote,
     installment_cell,
@@ -155,9 +155,9 @@ class LeasingDeal(NamedTuple):
         return LeasingFigures.model_validate(leasing_fields(self.quote))
 
 
-def program_terms(rates: LeasingRates, initial_percent: int, months: int) -> LeasingTerms:
+def program_pricing(rates: LeasingRates, initial_percent: int, months: int) -> LeasingPricing:
     """The terms of a program (or of a special leasing offer, stored alike) for one choice."""
-    return LeasingTerms(
+    return LeasingPricing(
         initial_percent=initial_percent,
         months=months,
         annual_rate_bp=rates["rateBp"],
@@ -220,7 +220,7 @@ def leasing_deal(
     if not initials:
         raise NotFound("IDS_DO_NOT_MATCH", field="initialPaymentId", parent="leasingId")
     term, initial = terms[0], initials[0]
-    quote = leasing_quote(modification["price"], program_terms(program, initial["percent"], term["months"]))
+    quote = leasing_quote(modification["price"], program_pricing(program, initial["percent"], term["months"]))
     return LeasingDeal(program=program, company=company, car=car, modification=modification, quote=quote)
 
 
