@@ -104,8 +104,10 @@ def generation(cached: Callable[..., object], *args: Any, **kwargs: Any) -> int:
     """The generation of what the `reference_data` loader `cached` answers now for these arguments (read
     if it is not cached): it changes each time the data is read again, and so on every call with caching
     off."""
-    loader = inspect.unwrap(cached, stop=lambda function: function in _readers)  # through a functools.wraps
-    return _readers[loader](args, kwargs).generation
+    read = _readers.get(cached)
+    if read is None:  # a wrapper of it (functools.wraps)
+        read = _readers[inspect.unwrap(cached, stop=lambda function: function in _readers)]
+    return read(args, kwargs).generation
 
 
 def preload(*loaders: Callable[[], object]) -> None:

@@ -27,7 +27,7 @@ the totals exactly); the rows only when the schedule itself is answered.
 
 import functools
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from enum import StrEnum
 from fractions import Fraction
 from functools import cached_property
@@ -79,18 +79,10 @@ class Row(TypedDict):
     balance: int
 
 
-class Month(NamedTuple):
-    """A month of a schedule by the rounding rule: what it pays and the balance left after it."""
-
-    month: int
-    principal: int
-    interest: int
-    balance: int
-
-
 class Schedule:
     """A month-by-month schedule by the rounding rule of this module: the level amount in closed form,
-    every month by one walk (`months_walked`), which the first payment, the totals and the rows read."""
+    every month by one walk (`_walk`), which gives the first payment and the totals, and the rows when
+    they are asked for."""
 
     def __init__(self, *, loan: int, residual: int, annual_rate_bp: int, refund_type: RefundType, months: int) -> None:
         self.loan = loan
@@ -98,6 +90,7 @@ class Schedule:
         self.annual_rate_bp = annual_rate_bp
         self.refund_type = refund_type
         self.months = months
+        self._totals: tuple[int, int] | None = None  # the first payment and the total interest, once walked
 
     @cached_property
     def level(self) -> int:
@@ -109,10 +102,12 @@ class Schedule:
         grown, kept, denominator = _annuity_powers(self.annual_rate_bp, self.months)
         return _ceil_div((self.loan * grown - self.residual * kept) * self.annual_rate_bp, denominator)
 
-    def months_walked(self) -> Iterator[Month]:
-        """Every month, in order, by the rounding rule (rules 2 and 3 of the module's docstring)."""
+    def _walk(self, rows: list[Row] | None) -> tuple[int, int]:
+        """Every month, in order, by the rounding rule (rules 2 and 3 of the module's docstring): the first
+        month's payment and the total interest, and each month's row appended to `rows` if given."""
         balance, residual, last, level = self.loan, self.residual, self.months, self.level
         twice_rate, annuity = 2 * self.annual_rate_bp, self.refund_type is RefundType.ANNUITY
+        first_payment = total_interest = 0
         for month in range(1, last + 1):
             interest = (balance * twice_rate + RATE_DENOMINATOR) // TWICE_RATE_DENOMINATOR  # half-up
             principal = level - interest if annuity else level
@@ -122,16 +117,33 @@ class Schedule:
             elif principal < 0:
                 principal = 0
             balance -= principal
-            yield Month(month, principal, interest, balance)
+            total_interest += interest
+            if month == 1:
+                first_payment = principal + interest
+            if rows is not None:
+                rows.append(
+                    {
+                        "month": month,
+                        "payment": principal + interest,
+                        "principal": principal,
+                        "interest": interest,
+                        "balance": balance,
+                    }
+                )
+        return first_payment, total_interest
+
+    def _walked(self) -> tuple[int, int]:
+        if self._totals is None:
+            self._totals = self._walk(None)
+        return self._totals
 
     @property
     def first_payment(self) -> int:
-        first = next(self.months_walked())
-        return first.principal + first.interest
+        return self._walked()[0]
 
-    @cached_property
+    @property
     def total_interest(self) -> int:
-        return sum(month.interest for month in self.months_walked())
+        return self._walked()[1]
 
     @property
     def total_payment(self) -> int:
@@ -141,17 +153,10 @@ class Schedule:
 
     @cached_property
     def rows(self) -> list[Row]:
-        """Shared by whoever asks again: never changed."""
-        return [
-            {
-                "month": month.month,
-                "payment": month.principal + month.interest,
-                "principal": month.principal,
-                "interest": month.interest,
-                "balance": month.balance,
-            }
-            for month in self.months_walked()
-        ]
+        """Shared by whoever asks again: never changed. The walk that makes them gives the totals too."""
+        rows: list[Row] = []
+        self._totals = self._walk(rows)
+        return rows
 
 
 @functools.lru_cache(maxsize=256)  # a few rates and terms per product: the same powers on every price

@@ -30,8 +30,14 @@ def is_offered(car: CarRecord, kind: PaymentType, *, financed_for: ObjectId | No
 
 
 def offered_payment_types(car: CarRecord) -> list[PaymentType]:
-    """The payment types the car is sold by (`is_offered`), in the contract's order."""
-    return [kind for kind in PAYMENT_TYPES if is_offered(car, kind)]
+    """The payment types the car is sold by (`is_offered`), in the contract's order. The brand's financing
+    is read once: cash and what it finances are asked of the car with the brand as proof."""
+    financed, brand = store.financed_payment_types(car["brandId"]), car["brandId"]
+    return [
+        kind
+        for kind in PAYMENT_TYPES
+        if (kind is PaymentType.CASH or kind in financed) and is_offered(car, kind, financed_for=brand)
+    ]
 
 
 def ensure_offered(car: CarRecord, kind: PaymentType, *, financed_for: ObjectId | None = None) -> None:
