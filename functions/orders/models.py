@@ -16,7 +16,7 @@ from pydantic import (
 from core.errors import invalid_value
 from core.models import ApiModel, Id, Timestamp
 from domain.catalog.payment_types import PaymentType
-from domain.financing.models import CreditFigures, InstallmentFigures, LeasingCalculation
+from domain.financing.models import CreditFigures, InstallmentFigures, LeasingFigures
 from domain.orders.lifecycle import Status
 from edge.validation import NOT_BLANK, Money, MongoId, RequestModel
 
@@ -166,7 +166,7 @@ class CreditFinancing(CreditFigures):
     choices: CreditChoice
 
 
-class LeasingFinancing(LeasingCalculation):
+class LeasingFinancing(LeasingFigures):
     """A leasing order's deal: the choices and the figures of POST /api/v1/payments/leasing/calculate."""
 
     paymentType: Literal["LEASING"]

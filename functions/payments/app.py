@@ -182,7 +182,7 @@ def get_payments_banks(
     responses=NOT_FOUND,
 )
 def get_payments_banks_income_types(bankId: QueryId) -> Response[Envelope[Page[IncomeType]]]:
-    return responses.ok(bank_chain.income_types(bankId, locale=context.locale()))
+    return responses.ok(bank_chain.income_types(offer_id=bankId, locale=context.locale()))
 
 
 @app.get(
@@ -229,7 +229,14 @@ def get_payments_banks_calculate(
     bankId: QueryId, incomeTypeId: QueryId, initialPaymentId: QueryId, loanTermId: QueryId, refundTypeId: QueryId
 ) -> Response[Envelope[CreditCalculation]]:
     return responses.ok(
-        bank_chain.calculate(bankId, incomeTypeId, initialPaymentId, loanTermId, refundTypeId, locale=context.locale())
+        bank_chain.calculate(
+            offer_id=bankId,
+            income_type_id=incomeTypeId,
+            initial_payment_id=initialPaymentId,
+            loan_term_id=loanTermId,
+            refund_type_id=refundTypeId,
+            locale=context.locale(),
+        )
     )
 
 

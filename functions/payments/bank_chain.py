@@ -24,6 +24,7 @@ from core.observability import logger
 from domain.catalog.payment_types import PaymentType
 from domain.financing import deals, references, store
 from domain.financing.credit_math import RefundType
+from domain.financing.offered import is_offered
 from domain.financing.records import CreditProductRecord
 from domain.financing.store import offer_id_text
 from domain.financing.views import credit_fields, organization_ref, percent
@@ -57,8 +58,7 @@ REFUND_TYPE_NAMES: dict[str, dict[str, str]] = {
 MONTHS_NAME = {"ru": "{} мес.", "uz": "{} oy", "en": "{} months"}
 
 
-# The declared answer's own class, parametrized once: the offers' fields are validated in one call, where
-# a model per offer in a `Page[Any]` was validated again as this page on every request.
+# The declared answer's own class, parametrized once: the offers' fields are validated in one call.
 OFFERS_PAGE = Page[BankOffer]
 
 
@@ -67,9 +67,7 @@ def banks(brand_id: str, car_id: str, modification_id: str, *, locale: Locale) -
     on credit. What the products say is rendered once per language and reading of the reference data
     (`store.rendered`); the offers stored for the modification and its price are read now."""
     car, modification = references.car_and_modification(modification_id, car_id=car_id, brand_id=brand_id)
-    # Only the car's own payment types are asked of (`domain.financing.offered`): its brand is financed by
-    # credit exactly when one of its products has an active bank, and only those products are listed.
-    if PaymentType.CREDIT not in car.get("paymentTypes", []):
+    if not is_offered(car, PaymentType.CREDIT):
         return listing([])
     products = store.rendered(car["brandId"], ("banks", locale), partial(_products, locale=locale))
     stored = _with_stored_offer([product_id for product_id, _ in products], modification["_id"])
@@ -143,8 +141,8 @@ def _node(depth: int, node_id: str, *fields: str) -> Any:
     return found
 
 
-def income_types(bank_id: str, *, locale: Locale) -> Page[IncomeType]:
-    _, product, _ = deals.bank_offer(bank_id)
+def income_types(offer_id: str, *, locale: Locale) -> Page[IncomeType]:
+    _, product, _ = deals.bank_offer(offer_id)
     return listing(
         [
             IncomeType(id=node["_id"], name=localize(node["name"], locale), slug=node["slug"])
@@ -189,7 +187,7 @@ def refund_types(loan_term_id: str, *, locale: Locale) -> Page[RefundTypeItem]:
 
 
 def calculate(
-    bank_id: str,
+    offer_id: str,
     income_type_id: str,
     initial_payment_id: str,
     loan_term_id: str,
@@ -199,8 +197,8 @@ def calculate(
 ) -> CreditCalculation:
     """The credit for the chosen offer and options, on the modification's current price (`domain.financing.deals`,
     which orders use too)."""
-    deal = deals.credit_deal(bank_id, income_type_id, initial_payment_id, loan_term_id, refund_type_id)
-    rows = schedule_rows(deal.quote.schedule)  # before the figures: walking the months gives their total interest too
+    deal = deals.credit_deal(offer_id, income_type_id, initial_payment_id, loan_term_id, refund_type_id)
+    rows = schedule_rows(deal.quote.schedule)
     return CreditCalculation(
         **credit_fields(deal.quote),
         bank=organization_ref(deal.bank, locale),

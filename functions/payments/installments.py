@@ -10,6 +10,7 @@ from core.models import Organization
 from domain.catalog.payment_types import PaymentType
 from domain.financing import references, store
 from domain.financing.credit_math import installment_row, percent_of
+from domain.financing.offered import is_offered
 from domain.financing.records import InstallmentPlanRecord
 from domain.financing.views import installment_cell_fields, organization_ref
 from payments.models import InstallmentMatrix
@@ -19,9 +20,7 @@ def matrix(brand_id: str, modification_id: str, *, locale: Locale) -> Installmen
     car, modification = references.car_and_modification(modification_id, brand_id=brand_id)
     price = modification["price"]
     plans: list[InstallmentPlanRecord] = []
-    # Only the car's own payment types are asked of (`domain.financing.offered`): its brand is financed by
-    # installment exactly when one of its plans has an active provider, and only those plans are listed.
-    if PaymentType.INSTALLMENT in car.get("paymentTypes", []):
+    if is_offered(car, PaymentType.INSTALLMENT):
         plans = store.brand_financing(car["brandId"]).installment_plans()
     providers = store.active_organizations([plan["organizationId"] for plan in plans])
     items = [
@@ -29,7 +28,7 @@ def matrix(brand_id: str, modification_id: str, *, locale: Locale) -> Installmen
         for plan in plans
         if plan["organizationId"] in providers
     ]
-    # The whole matrix validated in one call: a model constructor per cell cost more than the cells' maths.
+    # The whole matrix validated in one call, as the declared answer.
     return InstallmentMatrix(price=price, modificationId=modification["_id"], items=items, total=len(items))
 
 

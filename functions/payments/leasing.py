@@ -11,7 +11,7 @@ from core.locale import Locale, localize
 from core.models import Organization, Page
 from domain.financing import deals, references, store
 from domain.financing.records import LeasingProgramRecord, LeasingRates
-from domain.financing.views import organization_ref, percent
+from domain.financing.views import leasing_fields, organization_ref, percent
 from payments.models import (
     InitialPaymentRef,
     LeasingCalculateBody,
@@ -20,8 +20,7 @@ from payments.models import (
     LoanTermRef,
 )
 
-# The declared answer's own class, parametrized once, as organizations' (`payments.service`): a cached
-# `Page[Any]` is validated again as this one on every request.
+# The declared answer's own class, parametrized once, as organizations' (`payments.service`).
 PROGRAMS_PAGE = Page[LeasingProgram]
 
 
@@ -72,4 +71,4 @@ def calculate(body: LeasingCalculateBody) -> LeasingCalculation:
             "PRICE_CHANGED",
             details={"currentPrice": deal.modification["price"], "modificationId": str(deal.modification["_id"])},
         )
-    return deal.figures()
+    return LeasingCalculation.model_validate(leasing_fields(deal.quote))

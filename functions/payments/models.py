@@ -9,11 +9,9 @@ from core.models import ApiModel, Id, Organization, Sums, Timestamp
 from domain.catalog.payment_types import PaymentType
 from domain.financing.credit_math import LeasingQuote, RefundType, Schedule
 
-# The figures' models live with the calculations in the layer (orders answer them too).
-from domain.financing.models import CreditFigures, InstallmentCell, LeasingCalculation, Percent
+# The figures' models live with the deals in the domain (orders store and answer them too).
+from domain.financing.models import CreditFigures, InstallmentCell, LeasingFigures, Percent
 from edge.validation import Money, MongoId, RequestModel
-
-__all__ = ["CreditFigures", "InstallmentCell", "LeasingCalculation", "Percent"]
 
 # Query parameters: a required ObjectId, named in a 400 when malformed (`query.brandId`).
 QueryId = Annotated[MongoId, Query()]
@@ -102,8 +100,8 @@ class LeasingScheduleRow(ScheduleRow):
 
 def schedule_rows(schedule: Schedule) -> list[ScheduleRow]:
     """A credit's month-by-month rows as the API answers them: the schedule's own (`credit_math.Row`, the
-    same keys), validated with the answer they are put in (rows are TypedDicts: a model per row cost twice
-    as much to validate)."""
+    same keys), validated with the answer they are put in (rows are TypedDicts, not models: docs/DECISIONS.md,
+    "Financing")."""
     return schedule.rows
 
 
@@ -111,6 +109,10 @@ def leasing_schedule_rows(quote: LeasingQuote) -> list[LeasingScheduleRow]:
     """A leasing's month-by-month rows, its monthly fee in each payment."""
     fee = quote.monthly_fee
     return [{**row, "payment": row["payment"] + fee, "fee": fee} for row in quote.schedule.rows]
+
+
+class LeasingCalculation(LeasingFigures):
+    """A lease's figures (POST /api/v1/payments/leasing/calculate)."""
 
 
 class CreditCalculation(CreditFigures):
@@ -195,7 +197,7 @@ class BankSpecialOffer(CreditFigures, _OfferBase):
     terms: BankOfferTerms
 
 
-class LeasingSpecialOffer(LeasingCalculation, _OfferBase):
+class LeasingSpecialOffer(LeasingFigures, _OfferBase):
     """A leasing company's special offer with its lease figures for the modification."""
 
     kind: Literal["LEASING"]

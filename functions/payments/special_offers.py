@@ -25,7 +25,7 @@ from domain.catalog.payment_types import PaymentType
 from domain.catalog.records import ModificationRecord
 from domain.financing import references, store
 from domain.financing.credit_math import CreditQuote, LeasingQuote, RefundType, credit_quote, leasing_quote
-from domain.financing.deals import program_terms
+from domain.financing.deals import program_pricing
 from domain.financing.offered import ensure_offered, is_offered
 from domain.financing.records import SpecialOfferRecord
 from domain.financing.views import credit_fields, leasing_fields, organization_ref, percent
@@ -84,7 +84,7 @@ def _quote(offer: SpecialOfferRecord, price: int) -> CreditQuote | LeasingQuote:
     if offer["kind"] == BANK:
         refund_type = RefundType(terms["refundType"])
         return credit_quote(price, terms["initialPercent"], terms["months"], terms["rateBp"], refund_type)
-    return leasing_quote(price, program_terms(terms, terms["initialPercent"], terms["months"]))
+    return leasing_quote(price, program_pricing(terms, terms["initialPercent"], terms["months"]))
 
 
 def _priced(
@@ -140,7 +140,7 @@ def graph(
     if organization is None:
         raise NotFound("SPECIAL_OFFER_NOT_FOUND")
     quote = _quote(offer, modification["price"])
-    rows = _schedule_rows(quote)  # before the figures: walking the months gives their total interest too
+    rows = _schedule_rows(quote)
     item = _priced(offer, quote, organization_ref(organization, locale), modification, locale)
     if file_format == "csv":
         return _csv(rows, f"offer-{offer_id}-schedule.csv")

@@ -12,19 +12,19 @@ from typing import Any
 import pytest
 from bson import ObjectId
 
+from data.lazy_records import LazyRecord
 from domain.catalog import store as catalog
 from domain.catalog.payment_types import PaymentType
 from domain.catalog.records import BrandRecord, CarRecord
 from domain.dealers import store as dealers
 from domain.dealers.records import BranchRecord, RegionRecord
-from domain.financing import deals
 from domain.financing import store as financing
 from domain.financing.records import (
     BankOfferRecord,
     CreditProductRecord,
-    LoanTermNode,
+    LoanTermRecord,
     OrganizationRecord,
-    RefundTypeNode,
+    RefundTypeRecord,
 )
 from domain.financing.store import BrandFinancing, OfferChoice, StoredRecord, offer_id
 from domain.orders.requests import CreditRequest
@@ -80,8 +80,8 @@ class Shop:
         return car
 
     def product(self) -> CreditProductRecord:
-        refund: list[RefundTypeNode] = [{"_id": self.refund_type_id, "slug": "ANNUITY"}]
-        terms: list[LoanTermNode] = [
+        refund: list[RefundTypeRecord] = [{"_id": self.refund_type_id, "slug": "ANNUITY"}]
+        terms: list[LoanTermRecord] = [
             {"_id": self.loan_term_id, "months": 36, "rateBp": 2400, "refundTypes": refund},
             {"_id": self.short_term_id, "months": 12, "rateBp": 2200, "refundTypes": refund},
         ]
@@ -123,7 +123,7 @@ class Shop:
     def chain(self, **overrides: ObjectId) -> CreditRequest:
         """The five ids of the bank chain for the first modification (`overrides` by field name)."""
         ids = {
-            "bank_id": self.offer()["_id"],
+            "offer_id": self.offer()["_id"],
             "income_type_id": self.income_type_id,
             "initial_payment_id": self.initial_payment_id,
             "loan_term_id": self.loan_term_id,
@@ -143,7 +143,9 @@ class Shop:
         }
         offers = {offer["_id"]: offer for offer in (self.offer(), self.offer(self.other_modification_id))}
         bank: OrganizationRecord = {"_id": self.bank_id, "name": "Kapitalbank", "active": True}
-        stored_product = StoredRecord(self.product_id, self.bank_id, 0, self.product)
+        stored_product = StoredRecord(
+            record_id=self.product_id, organization_id=self.bank_id, order=0, lazy=LazyRecord(self.product)
+        )
 
         def find_car(car_id: str) -> CarRecord | None:
             self.car_reads["find_car"] += 1
@@ -159,13 +161,13 @@ class Shop:
             wanted = (modification_id, color_id) == (self.modification_id, self.color_id)
             return {self.branch_id} if self.stocked and wanted and self.branch_id in branch_ids else set()
 
-        def offer_choice(bank_offer_id: str, lookup: object, node_ids: list[ObjectId]) -> OfferChoice | None:
-            offer = offers.get(ObjectId(bank_offer_id))
+        def offer_choice(offer_id: str, node_ids: list[ObjectId]) -> OfferChoice | None:
+            offer = offers.get(ObjectId(offer_id))
             if offer is None:
                 return None
             node: Any = self.product()
             path: list[Any] = []
-            for (level, fields), node_id in zip(deals.CHAIN_LEVELS, node_ids, strict=True):
+            for (level, fields), node_id in zip(financing.CREDIT_PATH, node_ids, strict=True):
                 node = next((child for child in node.get(level, []) if child["_id"] == node_id), None) if node else None
                 path.append({name: node[name] for name in fields if name in node} if node else None)
             return OfferChoice(offer, self.bank_id, path)
@@ -183,7 +185,7 @@ class Shop:
             dealers, "find_branch", lambda branch_id: branch if ObjectId(branch_id) == self.branch_id else None
         )
         monkeypatch.setattr(dealers, "branches_with_stock", branches_with_stock)
-        monkeypatch.setattr(financing, "find_bank_offer", lambda bank_offer_id: offers.get(ObjectId(bank_offer_id)))
+        monkeypatch.setattr(financing, "find_bank_offer", lambda offer_id: offers.get(ObjectId(offer_id)))
         monkeypatch.setattr(financing, "offer_choice", offer_choice)
         monkeypatch.setattr(financing, "brand_financing", lambda brand_id: BrandFinancing([stored_product], [], []))
         monkeypatch.setattr(financing, "financed_payment_types", financed_payment_types)

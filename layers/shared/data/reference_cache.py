@@ -9,6 +9,9 @@ which drive the injectable clock). Entries are keyed by database name as well, s
 databases (tests, the local server) never sees another's data. Cached values are shared between requests:
 callers treat them as read-only.
 
+Each reading has a generation (`generation`): a number that changes whenever the data is read again, so
+what is derived from it can tell whether it is still derived from what the cache answers now.
+
 A function names the argument-less loaders its routes read (`preload(store.all_brands, ...)`, in its
 service module): a SnapStart restore reads them right after emptying the caches (edge.snapstart through
 `data.caches.load_caches`), so the first request of a restored instance finds them cached.
@@ -17,9 +20,11 @@ service module): a SnapStart restore reads them right after emptying the caches 
 from __future__ import annotations
 
 import functools
+import inspect
+import itertools
 from collections.abc import Callable, Hashable
 from datetime import timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from core import clock
 from core.settings import get_settings
@@ -56,7 +61,17 @@ class RenderingCache:
         self._entries.put((settings.mongodb_db, key), value, expires=expires, now=now)
 
 
-_cache = RenderingCache(MAX_ENTRIES)  # what `reference_data` loads
+class Reading[T](NamedTuple):
+    """What a loader read, and the generation of that reading (never given to another)."""
+
+    value: T
+    generation: int
+
+
+_cache = RenderingCache(MAX_ENTRIES)  # the `Reading`s of what `reference_data` loads
+_generations = itertools.count(1)
+# A cached loader -> its reading, by the loader's arguments (`generation`).
+_readers: dict[Callable[..., object], Callable[[tuple[Any, ...], dict[str, Any]], Reading[Any]]] = {}
 _preloads: dict[Callable[[], object], Callable[[], None]] = {}  # a loader -> what data.caches runs for it
 
 
@@ -68,17 +83,33 @@ def reference_data[**P, T](load: Callable[P, T]) -> Callable[P, T]:
 
     name = (load.__module__, load.__qualname__)
 
-    @functools.wraps(load)
-    def cached(*args: P.args, **kwargs: P.kwargs) -> T:
+    def read(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Reading[T]:
         key = (name, args, tuple(sorted(kwargs.items())) if kwargs else ())
-        found: T | None = _cache.kept(key)
+        found: Reading[T] | None = _cache.kept(key)
         if found is not None:
             return found
         value = load(*args, **kwargs)
-        _cache.keep(key, value)
-        return value
+        reading = Reading(value, next(_generations))
+        if value is not None:
+            _cache.keep(key, reading)
+        return reading
 
+    @functools.wraps(load)
+    def cached(*args: P.args, **kwargs: P.kwargs) -> T:
+        return read(args, kwargs).value
+
+    _readers[cached] = read
     return cached
+
+
+def generation(cached: Callable[..., object], *args: Any, **kwargs: Any) -> int:
+    """The generation of what the `reference_data` loader `cached` answers now for these arguments (read
+    if it is not cached): it changes each time the data is read again, and so on every call with caching
+    off."""
+    read = _readers.get(cached)
+    if read is None:  # a wrapper of it (functools.wraps)
+        read = _readers[inspect.unwrap(cached, stop=lambda function: function in _readers)]
+    return read(args, kwargs).generation
 
 
 def preload(*loaders: Callable[[], object]) -> None:

@@ -4,12 +4,21 @@ financing routes, re-checked and priced like those routes price them, and says w
 
 from __future__ import annotations
 
+import functools
+import inspect
+import itertools
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
+from domain.catalog import store as catalog_store
+from domain.dealers import store as dealers_store
+from domain.financing import store as financing_store
+from domain.orders import lifecycle, placement
+from domain.orders import store as orders_store
 from tests.data import CatalogCar, insert_promo_code, order_body, purchasable_car
 from tests.factories import ApiClient
 from tests.financing_data import (
@@ -112,6 +121,55 @@ def test_a_credit_order_stores_the_figures_the_bank_calculation_gave(
     detail = data(api.get(f"{ORDERS}/{order['_id']}"))
     assert (detail["financing"], detail["amountDueNow"]) == (financing, 90_000_000)
     assert data(api.get(ORDERS))["items"][0]["amountDueNow"] == 90_000_000
+
+
+# The domain areas an order goes through, by the module holding each one's collections (docs/ARCHITECTURE.md).
+AREA_STORES = {"catalog": catalog_store, "dealers": dealers_store, "financing": financing_store, "orders": orders_store}
+
+
+def test_a_credit_order_asks_each_area_once_in_order(
+    api: ApiClient, car: CatalogCar, product: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a client who walked the bank chain, and every function of the areas' stores watched while an
+    # order is placed (an area's calls within itself, and taking the unit in the order's transaction,
+    # count as the visit that made them)
+    api.login()
+    choice = credit_choice(api, car, product)
+    visits: list[str] = []
+    placing, depth = [False], [0]
+
+    def watched[**P, T](area: str, function: Callable[P, T]) -> Callable[P, T]:
+        @functools.wraps(function)
+        def call(*args: P.args, **kwargs: P.kwargs) -> T:
+            if placing[0] and depth[0] == 0:
+                visits.append(area)
+            depth[0] += 1
+            try:
+                return function(*args, **kwargs)
+            finally:
+                depth[0] -= 1
+
+        return call
+
+    for area, module in AREA_STORES.items():
+        for name, function in inspect.getmembers(module, inspect.isfunction):
+            if function.__module__ == module.__name__:
+                monkeypatch.setattr(module, name, watched(area, function))
+    monkeypatch.setattr(lifecycle, "create", watched("orders", lifecycle.create))
+    place_order = placement.place_order
+
+    def placed(*args: Any, **kwargs: Any) -> Any:
+        placing[0] = True
+        try:
+            return place_order(*args, **kwargs)
+        finally:
+            placing[0] = False
+
+    monkeypatch.setattr(placement, "place_order", placed)
+    # When they order the car on credit
+    place(api, car, paymentTypeId="CREDIT", credit=choice)
+    # Then the order read its car, then its branch and stock, then asked financing, then wrote: each once
+    assert [area for area, _ in itertools.groupby(visits)] == ["catalog", "dealers", "financing", "orders"]
 
 
 def test_a_card_payment_takes_at_most_what_is_due_now_and_paying_it_makes_the_order_paid(

@@ -3,20 +3,25 @@ installment matrices and special offers, from real car documents."""
 
 from __future__ import annotations
 
+import ast
 import csv
+import inspect
 import io
 from typing import Any
 
+import bson
 import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
 from core.clock import FrozenClock
+from data.mongo import reset_client
 from domain.financing import deals, store
 from domain.financing.store import offer_id as offer_id_of
 from local.seed import catalog
 from local.seed import financing as demo
 from ops.__main__ import main as ops_main
+from ops.command_counter import CommandCounter
 from tests.data import CatalogCar, insert_brand, insert_car, purchasable_car
 from tests.factories import ApiClient
 from tests.financing_data import (
@@ -251,12 +256,12 @@ def test_the_path_a_calculation_reads_is_the_one_a_walk_of_the_whole_product_fin
         for refund in range(2)
     ]
     for path in paths:
-        ids = [ObjectId(path[field]) for field, *_ in deals.CHAIN]
+        ids = [ObjectId(path[field]) for field, _ in deals.CHAIN]
         # When the server walks each path (`store.offer_choice`) and Python walks the whole product
-        choice = store.offer_choice(bank_offer, deals.CHAIN_LOOKUP, ids)
+        choice = store.offer_choice(bank_offer, ids)
         walked: list[Any] = []
         node: Any = product
-        for (_, level, _, fields), node_id in zip(deals.CHAIN, ids, strict=True):
+        for (level, fields), node_id in zip(store.CREDIT_PATH, ids, strict=True):
             node = next(item for item in node[level] if item["_id"] == node_id)
             walked.append({field: node[field] for field in fields})
         # Then both find the same nodes, with the fields a calculation reads of them, and the product's bank
@@ -269,9 +274,29 @@ def test_the_path_a_calculation_reads_is_the_one_a_walk_of_the_whole_product_fin
                 other for other in paths if other[deals.CHAIN[depth - 1][0]] != path[deals.CHAIN[depth - 1][0]]
             )
             astray = [*ids[:depth], ObjectId(elsewhere[deals.CHAIN[depth][0]]), *ids[depth + 1 :]]
-            refused = store.offer_choice(bank_offer, deals.CHAIN_LOOKUP, astray)
+            refused = store.offer_choice(bank_offer, astray)
             assert refused is not None
             assert refused.path == [*walked[:depth], *[None] * (4 - depth)]
+
+
+def test_the_lookup_offer_choice_documents_is_the_one_it_sends(
+    db: Db, car: CatalogCar, product: dict[str, Any]
+) -> None:
+    # Given the $lookup stage written out in `store.offer_choice`'s docstring
+    doc = inspect.getdoc(store.offer_choice) or ""
+    written = ast.literal_eval(doc[doc.index('{"$lookup"') : doc.index("with `$$ids`")].strip())
+    # When a credit's choice is read, its commands watched
+    counter = CommandCounter()
+    reset_client(event_listeners=[counter])
+    try:
+        with counter.counting() as counts:
+            store.offer_choice(str(offer_id_of(product["_id"], car.modification_id)), [ObjectId()] * 4)
+    finally:
+        reset_client()
+    # Then it is one command, and its $lookup is the one written out
+    [command] = counts.commands
+    pipeline: Any = command["pipeline"]
+    assert bson.decode(bson.encode(pipeline[1])) == written
 
 
 def test_a_calculation_of_a_withdrawn_product_bank_or_unknown_offer_is_not_found(

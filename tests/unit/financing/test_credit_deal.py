@@ -15,7 +15,7 @@ from tests.unit.fake_stores import PRICE, Shop
 
 def priced(chain: CreditRequest) -> CreditDeal:
     return credit_deal(
-        chain.bank_id, chain.income_type_id, chain.initial_payment_id, chain.loan_term_id, chain.refund_type_id
+        chain.offer_id, chain.income_type_id, chain.initial_payment_id, chain.loan_term_id, chain.refund_type_id
     )
 
 
@@ -68,7 +68,7 @@ def test_an_id_that_does_not_follow_the_tree_is_named(shop: Shop, field: str, pa
 
 def test_an_unknown_bank_offer_is_not_found(shop: Shop) -> None:
     with pytest.raises(NotFound, match="BANK_OFFER_NOT_FOUND"):
-        priced(shop.chain(bank_id=ObjectId()))
+        priced(shop.chain(offer_id=ObjectId()))
 
 
 def test_a_car_not_sold_on_credit_has_no_credit(shop: Shop) -> None:

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.financing.credit_math import (
-    LeasingTerms,
+    LeasingPricing,
     RefundType,
     annuity_payment,
     credit_quote,
@@ -118,7 +118,15 @@ def test_percent_of_rounds_half_up() -> None:
 
 def test_leasing_quote_adds_markup_fees_and_buyout_to_the_total_car_price() -> None:
     # Given 30 % down, 5 % mark-up, 22 % a year, 1 % contract fee, 150,000 a month service, 10 % buyout
-    terms = LeasingTerms(30, 36, 2200, markup_bp=500, contract_fee_bp=100, monthly_fee=150_000, buyout_bp=1000)
+    terms = LeasingPricing(
+        initial_percent=30,
+        months=36,
+        annual_rate_bp=2200,
+        markup_bp=500,
+        contract_fee_bp=100,
+        monthly_fee=150_000,
+        buyout_bp=1000,
+    )
     # When a 300,000,000 car is leased
     quote = leasing_quote(PRICE, terms)
     # Then the lessor finances the rest plus its mark-up, amortized down to the buyout
@@ -137,7 +145,7 @@ def test_leasing_quote_adds_markup_fees_and_buyout_to_the_total_car_price() -> N
 
 
 def test_leasing_without_rate_markup_or_fees_costs_the_price() -> None:
-    quote = leasing_quote(PRICE, LeasingTerms(20, 24, 0))
+    quote = leasing_quote(PRICE, LeasingPricing(initial_percent=20, months=24, annual_rate_bp=0))
     assert quote.total_car_price == PRICE
     assert quote.monthly_payment == 10_000_000
 

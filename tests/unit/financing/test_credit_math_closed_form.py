@@ -12,7 +12,7 @@ import math
 from fractions import Fraction
 
 from domain.financing.credit_math import (
-    LeasingTerms,
+    LeasingPricing,
     RefundType,
     annuity_payment,
     installment_cell,
@@ -79,17 +79,27 @@ def test_every_seeded_leasing_program_and_special_offer_on_every_price_is_unchan
     # Given every leasing company's down payments and terms, and the special offers, on every seeded price
     for company, price in itertools.product(LEASING_COMPANIES, PRICES):
         for percent, months in itertools.product(company.initial_percents, company.terms):
-            terms = LeasingTerms(
-                percent, months, company.rate_bp, company.markup_bp, company.contract_fee_bp, company.monthly_fee,
-                company.buyout_bp,
-            )  # fmt: skip
+            terms = LeasingPricing(
+                initial_percent=percent,
+                months=months,
+                annual_rate_bp=company.rate_bp,
+                markup_bp=company.markup_bp,
+                contract_fee_bp=company.contract_fee_bp,
+                monthly_fee=company.monthly_fee,
+                buyout_bp=company.buyout_bp,
+            )
             quote = leasing_quote(price, terms)
             # Then the lease with its buyout left at the end is scheduled exactly as before
             assert_same(quote.financed, terms.annual_rate_bp, months, RefundType.ANNUITY, quote.buyout)
     for offer, price in itertools.product(SPECIAL_OFFERS, PRICES):
         given = offer.terms
         if offer.kind == "LEASING":
-            lease = LeasingTerms(given["initialPercent"], given["months"], given["rateBp"], buyout_bp=given["buyoutBp"])
+            lease = LeasingPricing(
+                initial_percent=given["initialPercent"],
+                months=given["months"],
+                annual_rate_bp=given["rateBp"],
+                buyout_bp=given["buyoutBp"],
+            )
             quote = leasing_quote(price, lease)
             assert_same(quote.financed, lease.annual_rate_bp, lease.months, RefundType.ANNUITY, quote.buyout)
         else:

@@ -100,7 +100,7 @@ def test_a_payment_type_not_offered_is_refused_with_those_that_are(shop: Shop) -
     request = order(shop, financing=LeasingRequest(str(ObjectId()), str(ObjectId()), str(ObjectId())))
     # When it is ordered on leasing
     with pytest.raises(Conflict) as refused:
-        resolve_purchase(request)
+        financed_deal(request, resolve_purchase(request))
     # Then the refusal lists the payment types it is sold by
     assert (refused.value.code, refused.value.params) == ("PAYMENT_TYPE_NOT_OFFERED", {"paymentType": "LEASING"})
     assert refused.value.details == {"paymentTypes": ["CASH", "CREDIT"]}
@@ -122,10 +122,10 @@ def test_a_credit_order_reads_its_car_once_and_carries_the_deal(shop: Shop) -> N
     assert (deal.payment_type, deal.organization_id, deal.offer_id) == (
         "CREDIT",
         str(shop.bank_id),
-        shop.chain().bank_id,
+        shop.chain().offer_id,
     )
     assert deal.choices == {
-        "bankId": shop.chain().bank_id,
+        "bankId": shop.chain().offer_id,
         "incomeTypeId": str(shop.income_type_id),
         "initialPaymentId": str(shop.initial_payment_id),
         "loanTermId": str(shop.loan_term_id),
@@ -136,7 +136,7 @@ def test_a_credit_order_reads_its_car_once_and_carries_the_deal(shop: Shop) -> N
 
 def test_a_bank_offer_for_another_modification_is_refused(shop: Shop) -> None:
     # Given the offer the bank chain gave for the car's other modification
-    request = on_credit(shop, bank_id=shop.offer(shop.other_modification_id)["_id"])
+    request = on_credit(shop, offer_id=shop.offer(shop.other_modification_id)["_id"])
     # When the first modification is ordered with it
     with pytest.raises(NotFound) as refused:
         financed_deal(request, resolve_purchase(request))

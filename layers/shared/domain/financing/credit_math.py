@@ -20,9 +20,9 @@ Rounding rule (the one rule, also in docs/DECISIONS.md, "Financing"):
    the loan a month early, and the months after pay nothing (tests/unit/financing/test_credit_math.py).
 Percentages of an amount (a down payment, a mark-up, a fee) are rounded half-up to whole sums.
 
-A `Schedule` costs what is asked of it: the level amount and the first payment in closed form, the
-totals by one pass of integer sums over the months (each month's interest is rounded, so only the
-months add up to the totals exactly), and the rows only when the schedule itself is answered.
+A `Schedule` computes what is asked of it: the level amount in closed form; the first payment, the totals
+and the rows by one walk of the months (each month's interest is rounded, so only the months add up to
+the totals exactly); the rows only when the schedule itself is answered.
 """
 
 import functools
@@ -70,8 +70,7 @@ def annuity_payment(loan: int, annual_rate_bp: int, months: int, residual: int =
 
 
 class Row(TypedDict):
-    """A month of a schedule, as a mapping: the API answers the rows so, and building them in the walk
-    itself cost half of what a tuple per month turned into a mapping afterwards did."""
+    """A month of a schedule, as the API answers it."""
 
     month: int
     payment: int
@@ -81,16 +80,17 @@ class Row(TypedDict):
 
 
 class Schedule:
-    """A month-by-month schedule by the rounding rule of this module; see the module's docstring for
-    what each property costs. A plain class: a dataclass compiles its generated methods on every cold
-    start (3.9 M instructions here), and nothing compares or copies schedules."""
+    """A month-by-month schedule by the rounding rule of this module: the level amount in closed form,
+    every month by one walk (`_walk`), which gives the first payment and the totals, and the rows when
+    they are asked for."""
 
-    def __init__(self, loan: int, residual: int, annual_rate_bp: int, refund_type: RefundType, months: int) -> None:
+    def __init__(self, *, loan: int, residual: int, annual_rate_bp: int, refund_type: RefundType, months: int) -> None:
         self.loan = loan
         self.residual = residual
         self.annual_rate_bp = annual_rate_bp
         self.refund_type = refund_type
         self.months = months
+        self._totals: tuple[int, int] | None = None  # the first payment and the total interest, once walked
 
     @cached_property
     def level(self) -> int:
@@ -102,49 +102,14 @@ class Schedule:
         grown, kept, denominator = _annuity_powers(self.annual_rate_bp, self.months)
         return _ceil_div((self.loan * grown - self.residual * kept) * self.annual_rate_bp, denominator)
 
-    @property
-    def first_payment(self) -> int:
-        principal, interest, _ = self._month(1, self.loan)
-        return principal + interest
-
-    @cached_property
-    def total_interest(self) -> int:
-        return self._amortize(None)
-
-    @property
-    def total_payment(self) -> int:
-        """What the months pay together (a residual is paid apart from them): the amortized principal and
-        every month's interest."""
-        return self.loan - self.residual + self.total_interest
-
-    @cached_property
-    def rows(self) -> list[Row]:
-        """Shared by whoever asks again: never changed."""
-        rows: list[Row] = []
-        self.__dict__.setdefault("total_interest", self._amortize(rows))  # the walk gave it too
-        return rows
-
-    def _month(self, month: int, balance: int) -> tuple[int, int, int]:
-        """Month `month` starting at `balance`: its principal, its interest and the balance after it."""
-        interest = _interest(balance, self.annual_rate_bp)
-        to_amortize = balance - self.residual
-        if month == self.months:
-            principal = to_amortize
-        else:
-            wanted = self.level - interest if self.refund_type is RefundType.ANNUITY else self.level
-            principal = max(0, min(wanted, to_amortize))
-        return principal, interest, balance - principal
-
-    def _amortize(self, rows: list[Row] | None) -> int:
-        """Every month as `_month` computes it, in one loop of local integers (a schedule of 60 months
-        walked through `_month` cost twice as much): the total interest, and each month's row appended
-        to `rows` if given. The principal is clamped as `_month` does, in one comparison for the usual
-        month (neither the last nor past what is left to amortize, nor below 0)."""
+    def _walk(self, rows: list[Row] | None) -> tuple[int, int]:
+        """Every month, in order, by the rounding rule (rules 2 and 3 of the module's docstring): the first
+        month's payment and the total interest, and each month's row appended to `rows` if given."""
         balance, residual, last, level = self.loan, self.residual, self.months, self.level
         twice_rate, annuity = 2 * self.annual_rate_bp, self.refund_type is RefundType.ANNUITY
-        total = 0
+        first_payment = total_interest = 0
         for month in range(1, last + 1):
-            interest = (balance * twice_rate + RATE_DENOMINATOR) // TWICE_RATE_DENOMINATOR
+            interest = (balance * twice_rate + RATE_DENOMINATOR) // TWICE_RATE_DENOMINATOR  # half-up
             principal = level - interest if annuity else level
             to_amortize = balance - residual
             if month == last or principal > to_amortize:
@@ -152,7 +117,9 @@ class Schedule:
             elif principal < 0:
                 principal = 0
             balance -= principal
-            total += interest
+            total_interest += interest
+            if month == 1:
+                first_payment = principal + interest
             if rows is not None:
                 rows.append(
                     {
@@ -163,7 +130,33 @@ class Schedule:
                         "balance": balance,
                     }
                 )
-        return total
+        return first_payment, total_interest
+
+    def _walked(self) -> tuple[int, int]:
+        if self._totals is None:
+            self._totals = self._walk(None)
+        return self._totals
+
+    @property
+    def first_payment(self) -> int:
+        return self._walked()[0]
+
+    @property
+    def total_interest(self) -> int:
+        return self._walked()[1]
+
+    @property
+    def total_payment(self) -> int:
+        """What the months pay together (a residual is paid apart from them): the amortized principal and
+        every month's interest."""
+        return self.loan - self.residual + self.total_interest
+
+    @cached_property
+    def rows(self) -> list[Row]:
+        """Shared by whoever asks again: never changed. The walk that makes them gives the totals too."""
+        rows: list[Row] = []
+        self._totals = self._walk(rows)
+        return rows
 
 
 @functools.lru_cache(maxsize=256)  # a few rates and terms per product: the same powers on every price
@@ -178,15 +171,10 @@ def _ceil_div(numerator: int, denominator: int) -> int:
     return -(-numerator // denominator)
 
 
-def _interest(balance: int, annual_rate_bp: int) -> int:
-    """A month's interest on `balance`, rounded half-up: balance · rate_bp / 120,000."""
-    return (2 * balance * annual_rate_bp + RATE_DENOMINATOR) // TWICE_RATE_DENOMINATOR
-
-
 def schedule(loan: int, annual_rate_bp: int, months: int, refund_type: RefundType, *, residual: int = 0) -> Schedule:
     """The month-by-month schedule in whole sums, by the rounding rule of this module (computed as asked)."""
     _check(loan, annual_rate_bp, months, residual)
-    return Schedule(loan, residual, annual_rate_bp, refund_type, months)
+    return Schedule(loan=loan, residual=residual, annual_rate_bp=annual_rate_bp, refund_type=refund_type, months=months)
 
 
 def _check(loan: int, annual_rate_bp: int, months: int, residual: int) -> None:
@@ -213,11 +201,12 @@ def credit_quote(
 ) -> CreditQuote:
     """A car credit: the down payment is `initial_percent` % of the price, the bank lends the rest."""
     initial_payment = percent_of(price, initial_percent * 100)
-    return CreditQuote(price, initial_payment, schedule(price - initial_payment, annual_rate_bp, months, refund_type))
+    loan = schedule(price - initial_payment, annual_rate_bp, months, refund_type)
+    return CreditQuote(price=price, initial_payment=initial_payment, schedule=loan)
 
 
-class LeasingTerms(NamedTuple):
-    """A leasing program's terms for one choice of initial payment and term.
+class LeasingPricing(NamedTuple):
+    """A lease's pricing: a leasing program's rates for one choice of initial payment and term.
 
     The lessor adds `markup_bp` to the amount it finances (price - initial payment), charges the rate
     on what is outstanding, takes a one-off contract fee (`contract_fee_bp` of the price, with the
@@ -261,19 +250,19 @@ class LeasingQuote(NamedTuple):
         return self.initial_payment + self.contract_fee + self.lease_payments + self.buyout
 
 
-def leasing_quote(price: int, terms: LeasingTerms) -> LeasingQuote:
+def leasing_quote(price: int, terms: LeasingPricing) -> LeasingQuote:
     initial_payment = percent_of(price, terms.initial_percent * 100)
     markup = percent_of(price - initial_payment, terms.markup_bp)
     financed = price - initial_payment + markup
     buyout = min(percent_of(price, terms.buyout_bp), financed)
-    return LeasingQuote(  # positional, in the fields' order: keywords cost a third more on every calculation
-        price,
-        initial_payment,
-        markup,
-        percent_of(price, terms.contract_fee_bp),  # contract_fee
-        terms.monthly_fee,
-        buyout,
-        schedule(financed, terms.annual_rate_bp, terms.months, RefundType.ANNUITY, residual=buyout),
+    return LeasingQuote(
+        price=price,
+        initial_payment=initial_payment,
+        markup=markup,
+        contract_fee=percent_of(price, terms.contract_fee_bp),
+        monthly_fee=terms.monthly_fee,
+        buyout=buyout,
+        schedule=schedule(financed, terms.annual_rate_bp, terms.months, RefundType.ANNUITY, residual=buyout),
     )
 
 
@@ -286,10 +275,6 @@ class InstallmentQuote(NamedTuple):
     monthly_payment: int
 
 
-# What InstallmentQuote(...) runs (its generated __new__ calls tuple's), without a Python call per cell.
-new_quote = tuple.__new__
-
-
 def installment_cell(price: int, initial_percent: int, months: int, markup_bp: int) -> InstallmentQuote:
     """An installment: the rest after the down payment, plus the plan's mark-up, in equal months
     (a 0 % cell is the rest divided by the months, rounded up; the last month takes the remainder)."""
@@ -300,13 +285,23 @@ def installment_row(
     price: int, initial_percent: int, terms: Sequence[int], markups_bp: Sequence[int]
 ) -> list[InstallmentQuote]:
     """A row of a plan's matrix: the `installment_cell` of each term with its mark-up, the down payment
-    and the rest after it computed once for the row (a matrix asked them of every cell)."""
+    and the rest after it computed once for the row."""
     initial_payment = percent_of(price, initial_percent * 100)
     rest = price - initial_payment
     cells: list[InstallmentQuote] = []
     for months, markup_bp in zip(terms, markups_bp, strict=True):
+        if months < 1:
+            raise ValueError("months must be at least 1")
         total = rest + percent_of(rest, markup_bp)
-        _check(total, 0, months, 0)
         monthly = _ceil_div(total, months)  # the first payment of a 0 % schedule of `total` over `months`
-        cells.append(new_quote(InstallmentQuote, (initial_percent, months, markup_bp, initial_payment, total, monthly)))
+        cells.append(
+            InstallmentQuote(
+                initial_percent=initial_percent,
+                months=months,
+                markup_bp=markup_bp,
+                initial_payment=initial_payment,
+                total=total,
+                monthly_payment=monthly,
+            )
+        )
     return cells

@@ -7,8 +7,12 @@ The one place for these checks and figures: the financing routes answer them and
 function checks that the ids belong together (404 naming the id that does not) and that the car is
 sold that way (`domain.financing.offered`); the maths is `domain.financing.credit_math`.
 
-The names: a quote is the maths of one choice (`credit_math`), a deal the chosen offer with its quote,
-figures what the API shows of a quote (`domain.financing.models`).
+The names are the package's (`domain.financing`): a deal is the client's choice checked, with its car
+and its quote; a quote the maths (`credit_math`); figures what the API shows of a quote
+(`domain.financing.models`).
+
+A route gives a deal the ids the client chose and lets it read the car they price; an order, which has
+read its car and modification already, passes them in (`ordered`), so the deal reads no catalog.
 """
 
 from collections.abc import Callable
@@ -23,14 +27,14 @@ from domain.financing import references, store
 from domain.financing.credit_math import (
     CreditQuote,
     InstallmentQuote,
+    LeasingPricing,
     LeasingQuote,
-    LeasingTerms,
     RefundType,
     credit_quote,
     installment_cell,
     leasing_quote,
 )
-from domain.financing.models import CreditFigures, InstallmentFigures, LeasingCalculation
+from domain.financing.models import CreditFigures, InstallmentFigures, LeasingFigures
 from domain.financing.offered import ensure_offered
 from domain.financing.records import (
     BankOfferRecord,
@@ -42,16 +46,17 @@ from domain.financing.records import (
 )
 from domain.financing.views import credit_fields, installment_cell_fields, leasing_fields
 
-# (query field, tree level, the choice it must belong to, what is read of the chosen node), in the order
-# of the bank chain.
+# The bank chain's ids after the offer, one per level of the product's tree (`store.CREDIT_PATH`): the
+# query field, and the choice it must belong to.
 CHAIN = (
-    ("incomeTypeId", "incomeTypes", "bankId", ("_id", "slug", "name")),
-    ("initialPaymentId", "initialPayments", "incomeTypeId", ("_id", "percent")),
-    ("loanTermId", "loanTerms", "initialPaymentId", ("_id", "months", "rateBp")),
-    ("refundTypeId", "refundTypes", "loanTermId", ("_id", "slug")),
+    ("incomeTypeId", "bankId"),
+    ("initialPaymentId", "incomeTypeId"),
+    ("loanTermId", "initialPaymentId"),
+    ("refundTypeId", "loanTermId"),
 )
-CHAIN_LEVELS = tuple((level, fields) for _, level, _, fields in CHAIN)
-CHAIN_LOOKUP = store.path_lookup(CHAIN_LEVELS)  # what `credit_deal` reads of the product, built once
+
+# The car and modification an order has read and found sold by its payment type.
+OrderedCar = tuple[CarRecord, ModificationRecord]
 
 
 def _active_organization(organization_id: ObjectId) -> OrganizationRecord | None:
@@ -74,9 +79,9 @@ class CreditDeal(NamedTuple):
         return CreditFigures(**credit_fields(self.quote))
 
 
-def bank_offer(bank_id: str) -> tuple[BankOfferRecord, CreditProductRecord, OrganizationRecord]:
+def bank_offer(offer_id: str) -> tuple[BankOfferRecord, CreditProductRecord, OrganizationRecord]:
     """The offer, its active product and its active bank; 404 unless all three exist."""
-    offer = store.find_bank_offer(bank_id)
+    offer = store.find_bank_offer(offer_id)
     product = _active_product(offer) if offer else None
     bank = _active_organization(product["organizationId"]) if product else None
     if offer is None or product is None or bank is None:
@@ -89,13 +94,10 @@ def _active_product(offer: BankOfferRecord) -> CreditProductRecord | None:
     return store.brand_financing(offer["brandId"]).credit_product(offer["productId"])
 
 
-# Gives the car and modification a bank offer prices, checked to be sold on credit.
-CarOfOffer = Callable[[BankOfferRecord], tuple[CarRecord, ModificationRecord]]
-
-
-def car_of_offer(offer: BankOfferRecord) -> tuple[CarRecord, ModificationRecord]:
+def car_of_offer(offer: BankOfferRecord) -> OrderedCar:
     """The car and modification of the offer, read now (their current price), and sold on credit. Called
-    once the offer's product is found active, of the offer's brand, with an active bank (`credit_deal`)."""
+    once the offer's product is found active, of the offer's brand, with an active bank: that product
+    stands for the brand's financing (`offered.ensure_offered`)."""
     try:
         car, modification = references.car_and_modification(str(offer["modificationId"]), car_id=str(offer["carId"]))
     except NotFound as exc:
@@ -105,34 +107,38 @@ def car_of_offer(offer: BankOfferRecord) -> tuple[CarRecord, ModificationRecord]
 
 
 def credit_deal(
-    bank_id: str,
+    offer_id: str,
     income_type_id: str,
     initial_payment_id: str,
     loan_term_id: str,
     refund_type_id: str,
     *,
-    priced: CarOfOffer = car_of_offer,
+    ordered: OrderedCar | None = None,
 ) -> CreditDeal:
-    """The credit of the chosen offer and options: every id must follow the offer's tree. `priced` gives
-    the car and modification of the offer, checked to be sold on credit: read by default; an order
-    that has read and checked its car already passes it in. The offer and the chosen path of its product
-    are read together (`store.offer_choice`): one product's path is priced, its tree is not decoded."""
+    """The credit of the chosen offer and options: every id must follow the offer's tree. Priced on the
+    car and modification of the offer, read now and checked to be sold on credit (`car_of_offer`), or on
+    the `ordered` ones, which the order found sold on credit. The offer and the chosen path of its
+    product are read together (`store.offer_choice`)."""
     ids = [ObjectId(node_id) for node_id in (income_type_id, initial_payment_id, loan_term_id, refund_type_id)]
-    choice = store.offer_choice(bank_id, CHAIN_LOOKUP, ids)
+    choice = store.offer_choice(offer_id, ids)
     bank = _active_organization(choice.organization_id) if choice and choice.organization_id else None
     if choice is None or bank is None:
         raise NotFound("BANK_OFFER_NOT_FOUND")
     chosen: dict[str, Any] = {}
-    for (field, level, parent, _), node in zip(CHAIN, choice.path, strict=True):
+    for (level, _), (field, parent), node in zip(store.CREDIT_PATH, CHAIN, choice.path, strict=True):
         if node is None:
             raise NotFound("IDS_DO_NOT_MATCH", field=field, parent=parent, details={"field": field, "parent": parent})
         chosen[level] = node
-    car, modification = priced(choice.offer)
+    car, modification = car_of_offer(choice.offer) if ordered is None else ordered
     term, refund_type = chosen["loanTerms"], RefundType(chosen["refundTypes"]["slug"])
     quote = credit_quote(
-        modification["price"], chosen["initialPayments"]["percent"], term["months"], term["rateBp"], refund_type
+        price=modification["price"],
+        initial_percent=chosen["initialPayments"]["percent"],
+        months=term["months"],
+        annual_rate_bp=term["rateBp"],
+        refund_type=refund_type,
     )
-    return CreditDeal(choice.offer, bank, chosen, car, modification, quote)
+    return CreditDeal(offer=choice.offer, bank=bank, chosen=chosen, car=car, modification=modification, quote=quote)
 
 
 # --- leasing ----------------------------------------------------------------------------------------
@@ -145,20 +151,20 @@ class LeasingDeal(NamedTuple):
     modification: ModificationRecord
     quote: LeasingQuote
 
-    def figures(self) -> LeasingCalculation:
-        return LeasingCalculation.model_validate(leasing_fields(self.quote))
+    def figures(self) -> LeasingFigures:
+        return LeasingFigures.model_validate(leasing_fields(self.quote))
 
 
-def program_terms(rates: LeasingRates, initial_percent: int, months: int) -> LeasingTerms:
+def program_pricing(rates: LeasingRates, initial_percent: int, months: int) -> LeasingPricing:
     """The terms of a program (or of a special leasing offer, stored alike) for one choice."""
-    return LeasingTerms(  # positional, in the fields' order: keywords cost a third more on every calculation
-        initial_percent,
-        months,
-        rates["rateBp"],
-        rates.get("markupBp", 0),
-        rates.get("contractFeeBp", 0),
-        rates.get("monthlyFee", 0),
-        rates.get("buyoutBp", 0),
+    return LeasingPricing(
+        initial_percent=initial_percent,
+        months=months,
+        annual_rate_bp=rates["rateBp"],
+        markup_bp=rates.get("markupBp", 0),
+        contract_fee_bp=rates.get("contractFeeBp", 0),
+        monthly_fee=rates.get("monthlyFee", 0),
+        buyout_bp=rates.get("buyoutBp", 0),
     )
 
 
@@ -169,14 +175,18 @@ def _checked_against_car[Product: (LeasingProgramRecord, InstallmentPlanRecord)]
     field: str,
     car_id: str,
     modification_id: str,
+    ordered: OrderedCar | None,
     payment_type: PaymentType,
 ) -> tuple[Product, OrganizationRecord, CarRecord, ModificationRecord]:
     """An active leasing program or installment plan with its organization, and the car it is checked
-    against: it must serve the car's brand, and the car must be sold that way."""
+    against (read now, unless `ordered`): it must serve the car's brand, and the car must be sold that way."""
     organization = _active_organization(product["organizationId"]) if product else None
     if product is None or organization is None:
-        raise missing()  # built when raised: an error object cost more than the check
-    car, modification = references.car_and_modification(modification_id, car_id=car_id)
+        raise missing()
+    if ordered is None:
+        car, modification = references.car_and_modification(modification_id, car_id=car_id)
+    else:
+        car, modification = ordered
     if product["brandId"] != car["brandId"]:
         raise NotFound("PRODUCT_NOT_FOR_BRAND", field=field)
     ensure_offered(car, payment_type, financed_for=product["brandId"])  # an active one of an active organization
@@ -184,16 +194,24 @@ def _checked_against_car[Product: (LeasingProgramRecord, InstallmentPlanRecord)]
 
 
 def leasing_deal(
-    leasing_id: str, car_id: str, modification_id: str, loan_term_id: str, initial_payment_id: str
+    program_id: str,
+    car_id: str,
+    modification_id: str,
+    loan_term_id: str,
+    initial_payment_id: str,
+    *,
+    ordered: OrderedCar | None = None,
 ) -> LeasingDeal:
     """The lease of the chosen program, term and initial payment for the car's modification (the program
-    read with the chosen term and initial payment alone, `store.leasing_choice`)."""
+    read with the chosen term and initial payment alone, `store.leasing_choice`). `ordered`: the car and
+    modification of these ids, which an order has read: not read again."""
     program, company, car, modification = _checked_against_car(
-        store.leasing_choice(leasing_id, ObjectId(loan_term_id), ObjectId(initial_payment_id)),
+        store.leasing_choice(program_id, ObjectId(loan_term_id), ObjectId(initial_payment_id)),
         missing=lambda: NotFound("LEASING_PROGRAM_NOT_FOUND"),
         field="leasingId",
         car_id=car_id,
         modification_id=modification_id,
+        ordered=ordered,
         payment_type=PaymentType.LEASING,
     )
     terms, initials = program.get("loanTerms", []), program.get("initialPayments", [])
@@ -202,8 +220,8 @@ def leasing_deal(
     if not initials:
         raise NotFound("IDS_DO_NOT_MATCH", field="initialPaymentId", parent="leasingId")
     term, initial = terms[0], initials[0]
-    quote = leasing_quote(modification["price"], program_terms(program, initial["percent"], term["months"]))
-    return LeasingDeal(program, company, car, modification, quote)
+    quote = leasing_quote(modification["price"], program_pricing(program, initial["percent"], term["months"]))
+    return LeasingDeal(program=program, company=company, car=car, modification=modification, quote=quote)
 
 
 # --- installment ------------------------------------------------------------------------------------
@@ -228,15 +246,23 @@ class InstallmentDeal(NamedTuple):
 
 
 def installment_deal(
-    plan_id: str, car_id: str, modification_id: str, initial_percent: int, months: int
+    plan_id: str,
+    car_id: str,
+    modification_id: str,
+    initial_percent: int,
+    months: int,
+    *,
+    ordered: OrderedCar | None = None,
 ) -> InstallmentDeal:
-    """The installment of one cell of the plan's matrix (a row's initial percent, a column's months)."""
+    """The installment of one cell of the plan's matrix (a row's initial percent, a column's months).
+    `ordered`: the car and modification of these ids, which an order has read: not read again."""
     plan, provider, car, modification = _checked_against_car(
         store.find_installment_plan(plan_id),
         missing=lambda: NotFound("INSTALLMENT_PLAN_NOT_FOUND"),
         field="planId",
         car_id=car_id,
         modification_id=modification_id,
+        ordered=ordered,
         payment_type=PaymentType.INSTALLMENT,
     )
     row = next((row for row in plan["rows"] if row["initialPercent"] == initial_percent), None)
@@ -249,4 +275,4 @@ def installment_deal(
         raise NotFound("INSTALLMENT_TERM_NOT_FOUND", details={"terms": plan["terms"]})
     markup_bp = row["markupBp"][plan["terms"].index(months)]
     quote = installment_cell(modification["price"], initial_percent, months, markup_bp)
-    return InstallmentDeal(plan, provider, car, modification, quote)
+    return InstallmentDeal(plan=plan, provider=provider, car=car, modification=modification, quote=quote)

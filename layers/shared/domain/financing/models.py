@@ -1,5 +1,7 @@
-"""The figures of a financing as the API answers them: the financing routes show them and orders store
-them (docs/DECISIONS.md, "Financed orders"), so an order carries exactly what the client was shown."""
+"""The figures of a financing: what the API shows of a quote (`credit_math`). The financing routes answer
+them (their response models, in `payments.models`, extend them) and orders store them
+(docs/DECISIONS.md, "Financed orders"), so an order carries exactly what the client was shown: which
+is why they live in the domain, which both functions read."""
 
 from typing import Annotated
 
@@ -25,8 +27,8 @@ class CreditFigures(ApiModel):
     carPrice: Sums
 
 
-class LeasingCalculation(ApiModel):
-    """A lease's figures (POST /api/v1/payments/leasing/calculate)."""
+class LeasingFigures(ApiModel):
+    """A lease's figures (POST /api/v1/payments/leasing/calculate answers them alone)."""
 
     monthlyPayment: Sums
     totalCarPrice: Sums = Field(description="everything paid over the lease, initial payment included")

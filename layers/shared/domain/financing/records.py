@@ -5,8 +5,8 @@ payments are whole percents. A read with a projection returns only some fields, 
 always there.
 """
 
-# No `from __future__ import annotations`: TypedDict turns each string annotation into a compiled
-# ForwardRef, which made importing these declarations three times as costly (every function imports them).
+# No `from __future__ import annotations`: TypedDict would turn each annotation into a ForwardRef compiled
+# at import (docs/DECISIONS.md, "Financing").
 from datetime import datetime
 from typing import Required, TypedDict
 
@@ -30,29 +30,29 @@ class OrganizationRecord(TypedDict, total=False):
 # The tree of a credit product: incomeTypes[].initialPayments[].loanTerms[].refundTypes[].
 
 
-class RefundTypeNode(TypedDict):
+class RefundTypeRecord(TypedDict):
     _id: ObjectId
     slug: str  # ANNUITY | DIFFERENTIAL
 
 
-class LoanTermNode(TypedDict):
+class LoanTermRecord(TypedDict):
     _id: ObjectId
     months: int
     rateBp: int  # the rate of this income type, initial payment and term
-    refundTypes: list[RefundTypeNode]
+    refundTypes: list[RefundTypeRecord]
 
 
-class InitialPaymentNode(TypedDict):
+class InitialPaymentRecord(TypedDict):
     _id: ObjectId
     percent: int
-    loanTerms: list[LoanTermNode]
+    loanTerms: list[LoanTermRecord]
 
 
-class IncomeTypeNode(TypedDict):
+class IncomeTypeRecord(TypedDict):
     _id: ObjectId
     slug: str
     name: LocalizedText
-    initialPayments: list[InitialPaymentNode]
+    initialPayments: list[InitialPaymentRecord]
 
 
 class CreditProductRecord(TypedDict, total=False):
@@ -63,7 +63,7 @@ class CreditProductRecord(TypedDict, total=False):
     brandId: ObjectId
     name: LocalizedText
     active: bool
-    incomeTypes: list[IncomeTypeNode]
+    incomeTypes: list[IncomeTypeRecord]
 
 
 class BankOfferRecord(TypedDict):
@@ -88,12 +88,12 @@ class LeasingRates(TypedDict, total=False):
     buyoutBp: int
 
 
-class TermNode(TypedDict):
+class ProgramTermRecord(TypedDict):
     _id: ObjectId
     months: int
 
 
-class PercentNode(TypedDict):
+class ProgramInitialPaymentRecord(TypedDict):
     _id: ObjectId
     percent: int
 
@@ -103,8 +103,8 @@ class LeasingProgramRecord(LeasingRates, total=False):
     organizationId: ObjectId
     brandId: ObjectId
     name: LocalizedText
-    loanTerms: list[TermNode]
-    initialPayments: list[PercentNode]
+    loanTerms: list[ProgramTermRecord]
+    initialPayments: list[ProgramInitialPaymentRecord]
     active: bool
     order: int
 

@@ -11,10 +11,9 @@ every active credit product for every modification of its brand's cars (the seed
 
 import hashlib
 from collections.abc import Callable, Hashable, Sequence
-from functools import partial
 from typing import Any, NamedTuple, cast
 
-from bson import ObjectId, decode, encode
+from bson import ObjectId, encode
 from bson.raw_bson import RawBSONDocument
 from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
@@ -22,8 +21,9 @@ from pymongo.database import Database
 from pymongo.errors import BulkWriteError
 
 from core import clock
-from data.mongo import Document, Index, collection, get_db
-from data.reference_cache import reference_data
+from data.lazy_records import LazyRecord, aggregate_lazily
+from data.mongo import Document, Index, collection
+from data.reference_cache import generation, reference_data
 from domain.catalog import store as catalog
 from domain.catalog.payment_types import PaymentType
 from domain.financing.records import (
@@ -93,23 +93,17 @@ SOURCES = {
 }
 
 
-class StoredRecord[R]:
-    """A product, program or plan of a brand's read: what picks it (id, organization, order) decoded at
-    once, the record itself when first used, then kept with it. A calculation uses one product of the
-    brand's 20 KB; decoding them all was most of its first request (docs/DECISIONS.md, "Warm requests and
-    the first request, in instructions")."""
+class StoredRecord[R](NamedTuple):
+    """A product, program or plan of a brand's reading: what picks it (id, organization, order), and the
+    record itself, decoded when first used (`data.lazy_records`)."""
 
-    __slots__ = ("_decode", "_record", "order", "organization_id", "record_id")
-
-    def __init__(self, record_id: ObjectId, organization_id: ObjectId, order: int, decode: Callable[[], R]) -> None:
-        self.record_id, self.organization_id, self.order = record_id, organization_id, order
-        self._decode = decode
-        self._record: R | None = None
+    record_id: ObjectId
+    organization_id: ObjectId
+    order: int
+    lazy: LazyRecord[R]
 
     def record(self) -> R:
-        if self._record is None:
-            self._record = self._decode()
-        return self._record
+        return self.lazy.record()
 
 
 class BrandFinancing:
@@ -127,8 +121,8 @@ class BrandFinancing:
         self._credit_products = credit_products
         self._leasing_programs = leasing_programs
         self._installment_plans = installment_plans
-        # key -> (the organizations list it was rendered with, the rendering)
-        self._renderings: dict[Hashable, tuple[object, Any]] = {}
+        # key -> (the generation of the organizations it was rendered with, the rendering)
+        self._renderings: dict[Hashable, tuple[int, Any]] = {}
 
     def credit_products(self) -> list[CreditProductRecord]:
         return [stored.record() for stored in self._credit_products]
@@ -148,14 +142,15 @@ class BrandFinancing:
     def installment_plans(self) -> list[InstallmentPlanRecord]:
         return [stored.record() for stored in self._installment_plans]
 
-    def rendering[T](self, key: Hashable, organizations: object, build: "Callable[[BrandFinancing], T]") -> T:
-        """The rendering `key` of this financing, made by `build` unless made with these very organizations."""
+    def rendering[T](self, key: Hashable, generation: int, build: "Callable[[BrandFinancing], T]") -> T:
+        """The rendering `key` of this financing, made by `build` unless made already with the organizations
+        of this `generation` (`data.reference_cache.generation`)."""
         kept = self._renderings.get(key)
-        if kept is not None and kept[0] is organizations:
+        if kept is not None and kept[0] == generation:
             value: T = kept[1]
             return value
         value = build(self)
-        self._renderings[key] = (organizations, value)
+        self._renderings[key] = (generation, value)
         return value
 
     def organization_ids(self, payment_type: PaymentType) -> list[ObjectId]:
@@ -170,9 +165,8 @@ class BrandFinancing:
 
 @reference_data
 def brand_financing(brand_id: ObjectId) -> BrandFinancing:
-    """What finances the brand's cars, read in one round trip (the three collections as one union). Each
-    document comes wrapped, what picks it beside the document itself, which is kept as BSON (pymongo's
-    RawBSONDocument) until used."""
+    """What finances the brand's cars, read in one round trip (the three collections as one union), each
+    document with what picks it beside it, decoded when first used."""
     match = {"$match": {"brandId": brand_id, "active": True}}
 
     def wrapped(source: str) -> Document:
@@ -182,13 +176,13 @@ def brand_financing(brand_id: ObjectId) -> BrandFinancing:
     first, *others = SOURCES.values()
     pipeline: list[Document] = [match, wrapped(first)]
     pipeline += [{"$unionWith": {"coll": source, "pipeline": [match, wrapped(source)]}} for source in others]
-    documents = get_db()[first]
-    codec_options = documents.codec_options
-    raw = documents.with_options(codec_options=codec_options.with_options(document_class=RawBSONDocument))
     found: dict[str, list[StoredRecord[Any]]] = {source: [] for source in SOURCES.values()}
-    for doc in raw.aggregate(pipeline):
-        record = partial(decode, doc["record"].raw, codec_options)  # a plain dict, as any read gives
-        found[doc["source"]].append(StoredRecord(doc["_id"], doc["organizationId"], doc.get("order", 0), record))
+    for doc, record in aggregate_lazily(first, pipeline, "record"):
+        found[doc["source"]].append(
+            StoredRecord(
+                record_id=doc["_id"], organization_id=doc["organizationId"], order=doc.get("order", 0), lazy=record
+            )
+        )
     in_order = {source: sorted(stored, key=lambda s: (s.order, s.record_id)) for source, stored in found.items()}
     return BrandFinancing(
         credit_products=found[SOURCES[PaymentType.CREDIT]],
@@ -200,10 +194,10 @@ def brand_financing(brand_id: ObjectId) -> BrandFinancing:
 def rendered[T](brand_id: ObjectId, key: Hashable, build: Callable[[BrandFinancing], T]) -> T:
     """What `build` makes of the brand's financing and the active organizations (a list in a language, the
     payment types offered), made once per reading of them: kept with the brand's financing while the
-    active organizations are the very list the cache answers, so never older than what it comes from
+    active organizations are of the generation the cache answers, so never older than what it comes from
     (and with caching off, made on every call). `key` names the rendering among the brand's; shared:
     callers never change it."""
-    return brand_financing(brand_id).rendering(key, all_active_organizations(), build)
+    return brand_financing(brand_id).rendering(key, generation(all_active_organizations), build)
 
 
 def financed_payment_types(brand_id: ObjectId) -> frozenset[PaymentType]:
@@ -218,8 +212,7 @@ def financed_payment_types(brand_id: ObjectId) -> frozenset[PaymentType]:
 def credit_tree_node(levels: Sequence[str], node_id: ObjectId, fields: Sequence[str]) -> Any:
     """The node with this id at `levels` of an active credit product's tree (e.g. incomeTypes,
     initialPayments: an initial payment), with only `fields` of it (paths in the node), or None. The
-    server unwinds the tree down to the node and sends what is asked of it alone: reading the product's
-    whole tree cost more than twice the round trip, and a node's whole subtree half as much again."""
+    server unwinds the tree down to the node and sends what is asked of it alone."""
     path = ".".join(levels)
     pipeline: list[Document] = [{"$match": {f"{path}._id": node_id, "active": True}}, {"$limit": 1}]
     pipeline += [{"$unwind": "$" + ".".join(levels[: depth + 1])} for depth in range(len(levels))]
@@ -228,41 +221,29 @@ def credit_tree_node(levels: Sequence[str], node_id: ObjectId, fields: Sequence[
     return next(_credit_products().aggregate(pipeline), None)
 
 
+# The levels of a credit product's tree, in the order of the bank chain, with the fields `offer_choice`
+# reads of the node chosen at each.
+CREDIT_PATH = (
+    ("incomeTypes", ("_id", "slug", "name")),
+    ("initialPayments", ("_id", "percent")),
+    ("loanTerms", ("_id", "months", "rateBp")),
+    ("refundTypes", ("_id", "slug")),
+)
+
+
 class OfferChoice(NamedTuple):
-    """A bank offer with what a calculation reads of its product (`offer_choice`)."""
+    """A bank offer with what a credit deal reads of its product (`offer_choice`)."""
 
     offer: BankOfferRecord
     organization_id: ObjectId | None  # the product's bank; None when the product is gone, inactive or of another brand
-    path: list[Any]  # the node chosen at each level, None from the first id not found under the one before
+    path: list[
+        Any
+    ]  # the node chosen at each level of CREDIT_PATH, None from the first id not found under the one before
 
 
-# A level of a product's tree and the fields read of the node chosen there.
-PathLevels = tuple[tuple[str, tuple[str, ...]], ...]
-
-
-def offer_choice(bank_offer_id: str, lookup: RawBSONDocument, node_ids: list[ObjectId]) -> OfferChoice | None:
-    """The bank offer, and of its product (if active and of the offer's brand) the bank and the node chosen at
-    each level of `lookup` (`path_lookup`; `node_ids`, one per level), each found among the children of the
-    one before: in one round trip, the server walking the tree and sending those nodes alone. A calculation
-    prices one path of one product; decoding the product's whole tree (7 KB, 133 ObjectIds) was a third of
-    the first calculation of a brand."""
-    pipeline = [{"$match": {"_id": ObjectId(bank_offer_id)}}, lookup]
-    found = next(collection("bank_offers", Document).aggregate(pipeline, let={"ids": node_ids}), None)
-    if found is None:
-        return None
-    products = found.pop("product")
-    if not products:
-        return OfferChoice(cast("BankOfferRecord", found), None, [])
-    # A node not found has none of its fields (or all of them null, on the mongoeco fallback).
-    nodes = [node if node.get("_id") is not None else None for node in products[0]["path"]]
-    return OfferChoice(cast("BankOfferRecord", found), products[0]["organizationId"], nodes)
-
-
-def path_lookup(levels: PathLevels) -> RawBSONDocument:
-    """`offer_choice`'s $lookup stage of the product for paths of `levels`, the chosen ids left to the
-    command's `let` (`$$ids`): the same for every path, so its caller builds it once, at import (a SnapStart
-    snapshot holds it), encoded to BSON (encoding its 60-odd values per request cost a sixth of the round
-    trip, and building it on the first request 0.18 M instructions)."""
+def _path_lookup(levels: tuple[tuple[str, tuple[str, ...]], ...]) -> Document:
+    """`offer_choice`'s $lookup stage for paths of `levels`, the chosen ids left to the command's `let`
+    (`$$ids`): `$$n<depth>` is the node chosen at a depth, among the children of the one before."""
     path: Any = [{field: f"$$n{depth}.{field}" for field in fields} for depth, (_, fields) in enumerate(levels)]
     for depth in reversed(range(len(levels))):
         level = levels[depth][0]
@@ -272,7 +253,72 @@ def path_lookup(levels: PathLevels) -> RawBSONDocument:
     product = {"$expr": {"$and": [{"$eq": ["$_id", "$$product"]}, {"$eq": ["$brandId", "$$brand"]}]}, "active": True}
     stages = [{"$match": product}, {"$project": {"_id": 0, "organizationId": 1, "path": path}}]
     lookup = {"from": "credit_products", "let": {"product": "$productId", "brand": "$brandId"}, "pipeline": stages}
-    return RawBSONDocument(encode({"$lookup": {**lookup, "as": "product"}}))
+    return {"$lookup": {**lookup, "as": "product"}}
+
+
+# The same for every choice: encoded to BSON once, as the command sends it.
+_OFFER_PATH_LOOKUP = RawBSONDocument(encode(_path_lookup(CREDIT_PATH)))
+
+
+def offer_choice(offer_id: str, node_ids: list[ObjectId]) -> OfferChoice | None:
+    """The bank offer, and of its product (if active and of the offer's brand) the bank and the node chosen
+    at each level of `CREDIT_PATH` (`node_ids`, one per level), each found among the children of the one
+    before: one round trip, the server walking the tree and sending those nodes alone. None when there is
+    no such offer. The offer is matched, then its product looked up with this stage:
+
+        {"$lookup": {
+            "from": "credit_products",
+            "let": {"product": "$productId", "brand": "$brandId"},
+            "pipeline": [
+                {"$match": {
+                    "$expr": {"$and": [{"$eq": ["$_id", "$$product"]}, {"$eq": ["$brandId", "$$brand"]}]},
+                    "active": True,
+                }},
+                {"$project": {"_id": 0, "organizationId": 1, "path": {"$let": {
+                    "vars": {"n0": {"$first": {"$filter": {
+                        "input": "$incomeTypes",
+                        "cond": {"$eq": ["$$this._id", {"$arrayElemAt": ["$$ids", 0]}]},
+                    }}}},
+                    "in": {"$let": {
+                        "vars": {"n1": {"$first": {"$filter": {
+                            "input": "$$n0.initialPayments",
+                            "cond": {"$eq": ["$$this._id", {"$arrayElemAt": ["$$ids", 1]}]},
+                        }}}},
+                        "in": {"$let": {
+                            "vars": {"n2": {"$first": {"$filter": {
+                                "input": "$$n1.loanTerms",
+                                "cond": {"$eq": ["$$this._id", {"$arrayElemAt": ["$$ids", 2]}]},
+                            }}}},
+                            "in": {"$let": {
+                                "vars": {"n3": {"$first": {"$filter": {
+                                    "input": "$$n2.refundTypes",
+                                    "cond": {"$eq": ["$$this._id", {"$arrayElemAt": ["$$ids", 3]}]},
+                                }}}},
+                                "in": [
+                                    {"_id": "$$n0._id", "slug": "$$n0.slug", "name": "$$n0.name"},
+                                    {"_id": "$$n1._id", "percent": "$$n1.percent"},
+                                    {"_id": "$$n2._id", "months": "$$n2.months", "rateBp": "$$n2.rateBp"},
+                                    {"_id": "$$n3._id", "slug": "$$n3.slug"},
+                                ],
+                            }},
+                        }},
+                    }},
+                }}}},
+            ],
+            "as": "product",
+        }}
+
+    with `$$ids` the command's `let` (`node_ids`)."""
+    pipeline = [{"$match": {"_id": ObjectId(offer_id)}}, _OFFER_PATH_LOOKUP]
+    found = next(collection("bank_offers", Document).aggregate(pipeline, let={"ids": node_ids}), None)
+    if found is None:
+        return None
+    products = found.pop("product")
+    if not products:
+        return OfferChoice(cast("BankOfferRecord", found), None, [])
+    # A node not found has none of its fields (or all of them null, on the mongoeco fallback).
+    nodes = [node if node.get("_id") is not None else None for node in products[0]["path"]]
+    return OfferChoice(cast("BankOfferRecord", found), products[0]["organizationId"], nodes)
 
 
 # What prices a lease of a program (`leasing_choice`): its rates, and whose and for which brand it is.
@@ -315,8 +361,8 @@ def offer_id_text(product_id: ObjectId, modification_id: ObjectId) -> str:
     return digest.hexdigest()[:24]
 
 
-def find_bank_offer(bank_offer_id: str) -> BankOfferRecord | None:
-    return _bank_offers().find_one({"_id": ObjectId(bank_offer_id)})
+def find_bank_offer(offer_id: str) -> BankOfferRecord | None:
+    return _bank_offers().find_one({"_id": ObjectId(offer_id)})
 
 
 def products_offered(modification_id: ObjectId, product_ids: list[ObjectId]) -> set[ObjectId]:

@@ -42,7 +42,7 @@ def credit_fields(quote: CreditQuote) -> dict[str, Any]:
 
 
 def leasing_fields(quote: LeasingQuote) -> dict[str, Any]:
-    """The fields of a lease's `LeasingCalculation`: `{monthlyPayment, totalCarPrice}` and the breakdown
+    """The fields of a lease's `LeasingFigures`: `{monthlyPayment, totalCarPrice}` and the breakdown
     that adds up to the total."""
     return {
         "monthlyPayment": quote.monthly_payment,

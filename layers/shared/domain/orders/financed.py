@@ -2,6 +2,9 @@
 the financing routes, re-checked against the ordered car and modification at the current price with
 the same functions those routes answer with (`domain.financing.deals`), and the figures they give.
 
+The order has read its car and modification (`purchase`) before it asks financing: it passes them to the
+deal, so financing reads no catalog and calls nothing back.
+
 What the buyer pays the dealer by card now (`amountDueNow`) is the deal's initial payment; the rest is
 the bank's loan, the lessor's financing or the installments.
 """
@@ -10,12 +13,12 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
-from core.errors import InvalidInput, NotFound
+from core.errors import Conflict, InvalidInput, NotFound
 from data.mongo import Document
 from domain.catalog.payment_types import PaymentType
-from domain.catalog.records import CarRecord, ModificationRecord
 from domain.financing import deals
-from domain.financing.records import BankOfferRecord, OrganizationRecord
+from domain.financing.offered import is_offered, offered_payment_types
+from domain.financing.records import OrganizationRecord
 from domain.orders.purchase import Purchase
 from domain.orders.requests import CreditRequest, FinancingRequest, InstallmentRequest, LeasingRequest, OrderRequest
 
@@ -45,28 +48,32 @@ class FinancedDeal(NamedTuple):
 
 
 def financed_deal(request: OrderRequest, purchase: Purchase) -> FinancedDeal | None:
-    """The deal of a financed order, checked against what is ordered; None for CASH (the request carries
-    the choices of its payment type: the Orders function's body model refuses one without them)."""
+    """The deal of a financed order, checked against what is ordered; None for CASH. 409 when the car is not
+    sold by the order's payment type, with those it is sold by (the request carries the choices of its
+    payment type: the Orders function's body model refuses one without them)."""
+    kind = request.payment_type
+    if not is_offered(purchase.car, kind):
+        offered = [offered.value for offered in offered_payment_types(purchase.car)]
+        raise Conflict("PAYMENT_TYPE_NOT_OFFERED", paymentType=kind.value, details={"paymentTypes": offered})
     choice = request.financing
+    ordered = (purchase.car, purchase.modification)
+    car_id, modification_id = str(purchase.car["_id"]), str(purchase.modification["_id"])
     deal: FinancedDeal | None = None
     if isinstance(choice, CreditRequest):
         deal = _credit(choice, purchase)
     elif isinstance(choice, LeasingRequest):
         lease = deals.leasing_deal(
             choice.leasing_id,
-            str(purchase.car["_id"]),
-            str(purchase.modification["_id"]),
+            car_id,
+            modification_id,
             choice.loan_term_id,
             choice.initial_payment_id,
+            ordered=ordered,
         )
         deal = _financed(choice, lease.company, choice.leasing_id, lease.figures())
     elif isinstance(choice, InstallmentRequest):
         plan = deals.installment_deal(
-            choice.plan_id,
-            str(purchase.car["_id"]),
-            str(purchase.modification["_id"]),
-            choice.initial_percent,
-            choice.months,
+            choice.plan_id, car_id, modification_id, choice.initial_percent, choice.months, ordered=ordered
         )
         deal = _financed(choice, plan.provider, choice.plan_id, plan.figures())
     if deal is not None:
@@ -75,37 +82,33 @@ def financed_deal(request: OrderRequest, purchase: Purchase) -> FinancedDeal | N
 
 
 def _credit(choice: CreditRequest, purchase: Purchase) -> FinancedDeal:
+    """The credit priced on the ordered car and modification. An offer for another car or modification is
+    refused, after what the bank calculation would refuse of it."""
     credit = deals.credit_deal(
-        choice.bank_id,
+        choice.offer_id,
         choice.income_type_id,
         choice.initial_payment_id,
         choice.loan_term_id,
         choice.refund_type_id,
-        priced=_ordered_car(purchase),
+        ordered=(purchase.car, purchase.modification),
     )
-    return _financed(choice, credit.bank, choice.bank_id, credit.figures())
+    offer = credit.offer
+    if offer["carId"] != purchase.car["_id"] or offer["modificationId"] != purchase.modification["_id"]:
+        deals.car_of_offer(offer)
+        raise NotFound("BANK_OFFER_NOT_FOR_CAR", details={"field": "credit.bankId"})
+    return _financed(choice, credit.bank, choice.offer_id, credit.figures())
 
 
 def _financed(
     choice: FinancingRequest, organization: OrganizationRecord, offer_id: str, figures: BaseModel
 ) -> FinancedDeal:
     return FinancedDeal(
-        choice.payment_type, str(organization["_id"]), offer_id, choice.choices(), figures.model_dump(mode="json")
+        payment_type=choice.payment_type,
+        organization_id=str(organization["_id"]),
+        offer_id=offer_id,
+        choices=choice.choices(),
+        figures=figures.model_dump(mode="json"),
     )
-
-
-def _ordered_car(purchase: Purchase) -> deals.CarOfOffer:
-    """What a bank offer prices, for an order: the car and modification ordered, as `resolve_purchase`
-    read them and found them sold on credit, so they are neither read nor checked again. An offer for
-    another car or modification is refused, after what the bank calculation would refuse of it."""
-
-    def priced(offer: BankOfferRecord) -> tuple[CarRecord, ModificationRecord]:
-        if offer["carId"] == purchase.car["_id"] and offer["modificationId"] == purchase.modification["_id"]:
-            return purchase.car, purchase.modification
-        deals.car_of_offer(offer)
-        raise NotFound("BANK_OFFER_NOT_FOR_CAR", details={"field": "credit.bankId"})
-
-    return priced
 
 
 def _check_named(request: OrderRequest, deal: FinancedDeal) -> None:

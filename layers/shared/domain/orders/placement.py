@@ -1,5 +1,6 @@
-"""Placing an order at the server's price: the request checked against the catalog (`purchase`), its
-financing priced (`financed`), the promo applied, the order stored as NEW with a contract number."""
+"""Placing an order at the server's price: the request checked against the catalog and the dealers
+(`purchase`), then its payment type and financing against financing (`financed`), the promo applied, the
+order stored as NEW with a contract number. Each area is asked once, in that order."""
 
 from __future__ import annotations
 

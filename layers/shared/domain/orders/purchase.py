@@ -1,6 +1,7 @@
-"""Checks an order request against the catalog (docs/DATA_MODEL.md): every id exists and belongs to
-the others, the payment type is offered (the rule of `domain.financing.offered`), the price is current
-and the branch has the car in stock (placing the order takes the unit: `lifecycle.create`).
+"""Checks an order request against the catalog, then the dealers (docs/DATA_MODEL.md): every id exists and
+belongs to the others, the price is current and the branch has the car in stock (placing the order takes
+the unit: `lifecycle.create`). Whether the car is sold by the payment type is financing's to say, asked
+next (`domain.orders.financed`).
 
 404 names the reference that does not exist or does not belong; 409 is a state the client can
 refresh and retry (price changed, payment type withdrawn, out of stock), with the current values.
@@ -16,7 +17,6 @@ from domain.catalog import store as catalog
 from domain.catalog.records import BrandRecord, CarRecord, ColorRecord, ModificationRecord
 from domain.dealers import store as dealers
 from domain.dealers.records import BranchRecord
-from domain.financing.offered import offered_payment_types
 from domain.orders.lifecycle import OutOfStock
 from domain.orders.requests import OrderRequest
 
@@ -42,6 +42,7 @@ class Purchase(NamedTuple):
 def resolve_purchase(request: OrderRequest) -> Purchase:
     choice = cars.chosen(request.car_id, request.modification_id, request.color_id)
     car, modification, color = choice.car, choice.modification, choice.color
+    brand = catalog.find_brand(car["brandId"])
     region = dealers.find_region(ObjectId(request.region_id))
     if region is None:
         raise NotFound("REGION_NOT_FOUND")
@@ -52,14 +53,7 @@ def resolve_purchase(request: OrderRequest) -> Purchase:
         raise NotFound("BRANCH_NOT_IN_REGION")
     if car["brandId"] not in branch.get("brandIds", []):
         raise NotFound("BRANCH_DOES_NOT_SELL_BRAND")
-
-    brand = catalog.find_brand(car["brandId"])
     purchase = Purchase(car=car, modification=modification, color=color, branch=branch, brand=brand)
-    offered = [kind.value for kind in offered_payment_types(car)]
-    if request.payment_type.value not in offered:
-        raise Conflict(
-            "PAYMENT_TYPE_NOT_OFFERED", paymentType=request.payment_type.value, details={"paymentTypes": offered}
-        )
     if request.price != purchase.price:
         raise Conflict("PRICE_CHANGED", details={"currentPrice": purchase.price})
     if not dealers.branches_with_stock([branch["_id"]], modification["_id"], color["_id"]):

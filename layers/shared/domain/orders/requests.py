@@ -11,7 +11,7 @@ from domain.catalog.payment_types import PaymentType
 class CreditRequest(NamedTuple):
     """The five ids of the bank chain (GET /api/v2/payments/banks/calculate takes the same)."""
 
-    bank_id: str  # a bank offer
+    offer_id: str  # a bank offer (`bankId` in the contract)
     income_type_id: str
     initial_payment_id: str
     loan_term_id: str
@@ -24,7 +24,7 @@ class CreditRequest(NamedTuple):
     def choices(self) -> dict[str, Any]:
         """As the order stores them (`financing.choices`), named as the request body names them."""
         return {
-            "bankId": self.bank_id,
+            "bankId": self.offer_id,
             "incomeTypeId": self.income_type_id,
             "initialPaymentId": self.initial_payment_id,
             "loanTermId": self.loan_term_id,
