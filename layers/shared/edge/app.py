@@ -209,17 +209,17 @@ class ApiResolver(APIGatewayRestResolver):
             for item in methods:
                 path = _openapi_path(rule)
                 self.declarations[(item.upper(), path)] = RouteDeclaration(
-                    item.upper(),
-                    path,
-                    func,
-                    access,
-                    body,
-                    query_names,
-                    status_code,
-                    errors,
-                    tuple(route_middlewares),
-                    given["operation_id"],
-                    self.reads_cache_control if item.upper() == "GET" else None,
+                    method=item.upper(),
+                    path=path,
+                    func=func,
+                    access=access,
+                    body=body,
+                    query_names=query_names,
+                    status_code=status_code,
+                    errors=errors,
+                    middlewares=tuple(route_middlewares),
+                    operation_id=given["operation_id"],
+                    cache_control=self.reads_cache_control if item.upper() == "GET" else None,
                 )
             return register(func)
 

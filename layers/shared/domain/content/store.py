@@ -12,7 +12,7 @@ from domain.content.records import Contacts, LegalDocument
 DATASET_COLLECTIONS = ("documents", "settings")
 
 INDEXES = [
-    Index("documents", [("slug", 1)], "documents_slug_unique", {"unique": True}),
+    Index(collection="documents", keys=[("slug", 1)], name="documents_slug_unique", options={"unique": True}),
     Index("documents", [("public", 1), ("order", 1), ("_id", 1)], "documents_public_order"),
 ]
 

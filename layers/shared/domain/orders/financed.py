@@ -90,7 +90,11 @@ def _financed(
     choice: FinancingRequest, organization: OrganizationRecord, offer_id: str, figures: BaseModel
 ) -> FinancedDeal:
     return FinancedDeal(
-        choice.payment_type, str(organization["_id"]), offer_id, choice.choices(), figures.model_dump(mode="json")
+        payment_type=choice.payment_type,
+        organization_id=str(organization["_id"]),
+        offer_id=offer_id,
+        choices=choice.choices(),
+        figures=figures.model_dump(mode="json"),
     )
 
 
