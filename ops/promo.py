@@ -20,7 +20,7 @@ from domain.dataset.models import PromoCode
 from domain.dataset.transfer import location
 from domain.orders import promo_codes
 from domain.orders.records import PromoCodeRecord
-from ops.output import Refused, refused_exits
+from ops.output import CommandRefused, refused_exits
 
 
 def moment(value: str) -> datetime:
@@ -50,7 +50,7 @@ def add_commands(commands: Any) -> None:
 
 def record(args: argparse.Namespace) -> PromoCodeRecord:
     if args.cap is not None and args.percent is None:
-        raise Refused("--cap goes with --percent")
+        raise CommandRefused("--cap goes with --percent")
     try:
         promo = PromoCode(
             code=args.code.strip().upper(),
@@ -63,7 +63,7 @@ def record(args: argparse.Namespace) -> PromoCodeRecord:
         )
     except ValidationError as error:
         problems = "; ".join(f"{location(e['loc'])}: {e['msg']}" if e["loc"] else e["msg"] for e in error.errors())
-        raise Refused(f"Not a valid promo code: {problems}") from None
+        raise CommandRefused(f"Not a valid promo code: {problems}") from None
     fields = promo.model_dump()
     return PromoCodeRecord({"_id": fields.pop("code"), **fields})  # type: ignore[typeddict-item]
 

@@ -11,7 +11,7 @@ from typing import NamedTuple
 Text = tuple[str, str, str]  # (ru, uz, en)
 
 
-class Brand(NamedTuple):
+class BrandRow(NamedTuple):
     slug: str
     name: str
     country: Text
@@ -88,8 +88,8 @@ DRIVES: dict[str, Text] = {
     "AWD": ("Полный", "To'liq", "All-wheel"),
 }
 
-BRANDS: tuple[Brand, ...] = (
-    Brand(
+BRANDS: tuple[BrandRow, ...] = (
+    BrandRow(
         slug="chevrolet",
         name="Chevrolet",
         country=("Узбекистан", "O'zbekiston", "Uzbekistan"),
@@ -100,7 +100,7 @@ BRANDS: tuple[Brand, ...] = (
         ),
         warranty=("3 года или 100 000 км", "3 yil yoki 100 000 km", "3 years or 100,000 km"),
     ),
-    Brand(
+    BrandRow(
         slug="byd",
         name="BYD",
         country=("Китай", "Xitoy", "China"),
@@ -111,7 +111,7 @@ BRANDS: tuple[Brand, ...] = (
         ),
         warranty=("6 лет или 150 000 км", "6 yil yoki 150 000 km", "6 years or 150,000 km"),
     ),
-    Brand(
+    BrandRow(
         slug="kia",
         name="Kia",
         country=("Южная Корея", "Janubiy Koreya", "South Korea"),
@@ -122,7 +122,7 @@ BRANDS: tuple[Brand, ...] = (
         ),
         warranty=("5 лет или 150 000 км", "5 yil yoki 150 000 km", "5 years or 150,000 km"),
     ),
-    Brand(
+    BrandRow(
         slug="hyundai",
         name="Hyundai",
         country=("Южная Корея", "Janubiy Koreya", "South Korea"),
@@ -133,7 +133,7 @@ BRANDS: tuple[Brand, ...] = (
         ),
         warranty=("5 лет или 150 000 км", "5 yil yoki 150 000 km", "5 years or 150,000 km"),
     ),
-    Brand(
+    BrandRow(
         slug="chery",
         name="Chery",
         country=("Китай", "Xitoy", "China"),
@@ -144,7 +144,7 @@ BRANDS: tuple[Brand, ...] = (
         ),
         warranty=("5 лет или 150 000 км", "5 yil yoki 150 000 km", "5 years or 150,000 km"),
     ),
-    Brand(
+    BrandRow(
         slug="haval",
         name="Haval",
         country=("Китай", "Xitoy", "China"),
@@ -155,7 +155,7 @@ BRANDS: tuple[Brand, ...] = (
         ),
         warranty=("5 лет или 150 000 км", "5 yil yoki 150 000 km", "5 years or 150,000 km"),
     ),
-    Brand(
+    BrandRow(
         slug="changan",
         name="Changan",
         country=("Китай", "Xitoy", "China"),
@@ -166,7 +166,7 @@ BRANDS: tuple[Brand, ...] = (
         ),
         warranty=("5 лет или 150 000 км", "5 yil yoki 150 000 km", "5 years or 150,000 km"),
     ),
-    Brand(
+    BrandRow(
         slug="geely",
         name="Geely",
         country=("Китай", "Xitoy", "China"),
@@ -177,7 +177,7 @@ BRANDS: tuple[Brand, ...] = (
         ),
         warranty=("5 лет или 150 000 км", "5 yil yoki 150 000 km", "5 years or 150,000 km"),
     ),
-    Brand(
+    BrandRow(
         slug="jetour",
         name="Jetour",
         country=("Китай", "Xitoy", "China"),

@@ -7,12 +7,12 @@ from typing import NamedTuple
 from local.seed.catalog_data import Text
 
 
-class Region(NamedTuple):
+class RegionRow(NamedTuple):
     slug: str
     name: Text
 
 
-class Branch(NamedTuple):
+class BranchRow(NamedTuple):
     slug: str
     region: str
     brands: tuple[str, ...]
@@ -32,27 +32,27 @@ HOURS: dict[bool, Text] = {
     True: ("Ежедневно 09:00–20:00", "Har kuni 09:00–20:00", "Daily 09:00–20:00"),
 }
 
-REGIONS: tuple[Region, ...] = (
-    Region("tashkent-city", ("Ташкент", "Toshkent shahri", "Tashkent City")),
-    Region("tashkent-region", ("Ташкентская область", "Toshkent viloyati", "Tashkent Region")),
-    Region("andijan", ("Андижанская область", "Andijon viloyati", "Andijan Region")),
-    Region("bukhara", ("Бухарская область", "Buxoro viloyati", "Bukhara Region")),
-    Region("fergana", ("Ферганская область", "Farg'ona viloyati", "Fergana Region")),
-    Region("jizzakh", ("Джизакская область", "Jizzax viloyati", "Jizzakh Region")),
-    Region("kashkadarya", ("Кашкадарьинская область", "Qashqadaryo viloyati", "Kashkadarya Region")),
-    Region("khorezm", ("Хорезмская область", "Xorazm viloyati", "Khorezm Region")),
-    Region("namangan", ("Наманганская область", "Namangan viloyati", "Namangan Region")),
-    Region("navoi", ("Навоийская область", "Navoiy viloyati", "Navoi Region")),
-    Region("samarkand", ("Самаркандская область", "Samarqand viloyati", "Samarkand Region")),
-    Region("surkhandarya", ("Сурхандарьинская область", "Surxondaryo viloyati", "Surkhandarya Region")),
-    Region("syrdarya", ("Сырдарьинская область", "Sirdaryo viloyati", "Syrdarya Region")),
-    Region(
+REGIONS: tuple[RegionRow, ...] = (
+    RegionRow("tashkent-city", ("Ташкент", "Toshkent shahri", "Tashkent City")),
+    RegionRow("tashkent-region", ("Ташкентская область", "Toshkent viloyati", "Tashkent Region")),
+    RegionRow("andijan", ("Андижанская область", "Andijon viloyati", "Andijan Region")),
+    RegionRow("bukhara", ("Бухарская область", "Buxoro viloyati", "Bukhara Region")),
+    RegionRow("fergana", ("Ферганская область", "Farg'ona viloyati", "Fergana Region")),
+    RegionRow("jizzakh", ("Джизакская область", "Jizzax viloyati", "Jizzakh Region")),
+    RegionRow("kashkadarya", ("Кашкадарьинская область", "Qashqadaryo viloyati", "Kashkadarya Region")),
+    RegionRow("khorezm", ("Хорезмская область", "Xorazm viloyati", "Khorezm Region")),
+    RegionRow("namangan", ("Наманганская область", "Namangan viloyati", "Namangan Region")),
+    RegionRow("navoi", ("Навоийская область", "Navoiy viloyati", "Navoi Region")),
+    RegionRow("samarkand", ("Самаркандская область", "Samarqand viloyati", "Samarkand Region")),
+    RegionRow("surkhandarya", ("Сурхандарьинская область", "Surxondaryo viloyati", "Surkhandarya Region")),
+    RegionRow("syrdarya", ("Сырдарьинская область", "Sirdaryo viloyati", "Syrdarya Region")),
+    RegionRow(
         "karakalpakstan", ("Республика Каракалпакстан", "Qoraqalpog'iston Respublikasi", "Republic of Karakalpakstan")
     ),
 )
 
-BRANCHES: tuple[Branch, ...] = (
-    Branch(
+BRANCHES: tuple[BranchRow, ...] = (
+    BranchRow(
         slug="chevrolet-chilonzor",
         region="tashkent-city",
         brands=("chevrolet",),
@@ -66,7 +66,7 @@ BRANCHES: tuple[Branch, ...] = (
         location=(41.2756, 69.2034),
         daily=True,
     ),
-    Branch(
+    BranchRow(
         slug="chevrolet-yunusobod",
         region="tashkent-city",
         brands=("chevrolet",),
@@ -79,7 +79,7 @@ BRANCHES: tuple[Branch, ...] = (
         phone="+998712001202",
         location=(41.3420, 69.2860),
     ),
-    Branch(
+    BranchRow(
         slug="byd-tashkent-city",
         region="tashkent-city",
         brands=("byd",),
@@ -93,7 +93,7 @@ BRANCHES: tuple[Branch, ...] = (
         location=(41.3160, 69.2470),
         daily=True,
     ),
-    Branch(
+    BranchRow(
         slug="korea-motors",
         region="tashkent-city",
         brands=("kia", "hyundai"),
@@ -106,7 +106,7 @@ BRANCHES: tuple[Branch, ...] = (
         phone="+998712001204",
         location=(41.3250, 69.3350),
     ),
-    Branch(
+    BranchRow(
         slug="auto-park-sergeli",
         region="tashkent-city",
         brands=("chery", "haval", "changan", "geely", "jetour"),
@@ -120,7 +120,7 @@ BRANCHES: tuple[Branch, ...] = (
         location=(41.2220, 69.2220),
         daily=True,
     ),
-    Branch(
+    BranchRow(
         slug="china-motors-yashnobod",
         region="tashkent-city",
         brands=("chery", "haval", "geely"),
@@ -133,7 +133,7 @@ BRANCHES: tuple[Branch, ...] = (
         phone="+998712001206",
         location=(41.2930, 69.3340),
     ),
-    Branch(
+    BranchRow(
         slug="chevrolet-chirchiq",
         region="tashkent-region",
         brands=("chevrolet",),
@@ -142,7 +142,7 @@ BRANCHES: tuple[Branch, ...] = (
         phone="+998702001207",
         location=(41.4690, 69.5820),
     ),
-    Branch(
+    BranchRow(
         slug="nurafshon-auto",
         region="tashkent-region",
         brands=("byd", "chery", "kia"),
@@ -155,7 +155,7 @@ BRANCHES: tuple[Branch, ...] = (
         phone="+998702001208",
         location=(41.0440, 69.3580),
     ),
-    Branch(
+    BranchRow(
         slug="chevrolet-samarkand",
         region="samarkand",
         brands=("chevrolet",),
@@ -164,7 +164,7 @@ BRANCHES: tuple[Branch, ...] = (
         phone="+998662001209",
         location=(39.6540, 66.9760),
     ),
-    Branch(
+    BranchRow(
         slug="samarkand-auto-mall",
         region="samarkand",
         brands=("byd", "kia", "hyundai", "haval", "chery"),
@@ -178,7 +178,7 @@ BRANCHES: tuple[Branch, ...] = (
         location=(39.6700, 66.9300),
         daily=True,
     ),
-    Branch(
+    BranchRow(
         slug="bukhara-auto",
         region="bukhara",
         brands=("chevrolet", "byd", "chery"),
@@ -187,7 +187,7 @@ BRANCHES: tuple[Branch, ...] = (
         phone="+998652001211",
         location=(39.7680, 64.4220),
     ),
-    Branch(
+    BranchRow(
         slug="andijan-auto",
         region="andijan",
         brands=("chevrolet", "kia"),
@@ -196,7 +196,7 @@ BRANCHES: tuple[Branch, ...] = (
         phone="+998742001212",
         location=(40.7820, 72.3440),
     ),
-    Branch(
+    BranchRow(
         slug="chevrolet-fergana",
         region="fergana",
         brands=("chevrolet",),
@@ -209,7 +209,7 @@ BRANCHES: tuple[Branch, ...] = (
         phone="+998732001213",
         location=(40.3860, 71.7860),
     ),
-    Branch(
+    BranchRow(
         slug="fergana-auto-city",
         region="fergana",
         brands=("byd", "haval", "geely", "jetour"),
@@ -218,7 +218,7 @@ BRANCHES: tuple[Branch, ...] = (
         phone="+998732001214",
         location=(40.3950, 71.7600),
     ),
-    Branch(
+    BranchRow(
         slug="namangan-auto",
         region="namangan",
         brands=("chevrolet", "chery"),
@@ -227,7 +227,7 @@ BRANCHES: tuple[Branch, ...] = (
         phone="+998692001215",
         location=(41.0000, 71.6720),
     ),
-    Branch(
+    BranchRow(
         slug="karshi-auto",
         region="kashkadarya",
         brands=("chevrolet", "byd"),
@@ -236,7 +236,7 @@ BRANCHES: tuple[Branch, ...] = (
         phone="+998752001216",
         location=(38.8610, 65.7890),
     ),
-    Branch(
+    BranchRow(
         slug="termez-auto",
         region="surkhandarya",
         brands=("chevrolet", "haval"),
@@ -245,7 +245,7 @@ BRANCHES: tuple[Branch, ...] = (
         phone="+998762001217",
         location=(37.2240, 67.2780),
     ),
-    Branch(
+    BranchRow(
         slug="urgench-auto",
         region="khorezm",
         brands=("chevrolet", "byd", "kia"),
@@ -254,7 +254,7 @@ BRANCHES: tuple[Branch, ...] = (
         phone="+998622001218",
         location=(41.5500, 60.6310),
     ),
-    Branch(
+    BranchRow(
         slug="navoi-auto",
         region="navoi",
         brands=("chevrolet", "chery"),
@@ -263,7 +263,7 @@ BRANCHES: tuple[Branch, ...] = (
         phone="+998792001219",
         location=(40.1030, 65.3740),
     ),
-    Branch(
+    BranchRow(
         slug="jizzakh-auto",
         region="jizzakh",
         brands=("byd", "kia", "chevrolet"),
@@ -276,7 +276,7 @@ BRANCHES: tuple[Branch, ...] = (
         phone="+998722001220",
         location=(40.1160, 67.8420),
     ),
-    Branch(
+    BranchRow(
         slug="gulistan-auto",
         region="syrdarya",
         brands=("chevrolet",),
@@ -289,7 +289,7 @@ BRANCHES: tuple[Branch, ...] = (
         phone="+998672001221",
         location=(40.4890, 68.7840),
     ),
-    Branch(
+    BranchRow(
         slug="nukus-auto",
         region="karakalpakstan",
         brands=("chevrolet", "byd", "haval"),

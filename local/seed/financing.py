@@ -143,7 +143,7 @@ INSTALLMENT_ROWS = [  # initial payment %, mark-up in basis points per term: 0 i
 
 
 @dataclass(frozen=True)
-class SpecialOffer:
+class SpecialOfferRow:
     kind: str
     payment_type: str  # the car must be sold this way
     organizations: tuple[tuple[str, str], ...]  # (slug, name), one per car in turn
@@ -153,7 +153,7 @@ class SpecialOffer:
 
 
 SPECIAL_OFFERS = (
-    SpecialOffer(
+    SpecialOfferRow(
         kind="BANK",
         payment_type="CREDIT",
         organizations=tuple((bank.slug, bank.name) for bank in BANKS),
@@ -165,7 +165,7 @@ SPECIAL_OFFERS = (
             "en": "30 % down, annuity payments",
         },
     ),
-    SpecialOffer(
+    SpecialOfferRow(
         kind="LEASING",
         payment_type="LEASING",
         organizations=tuple((company.slug, company.name) for company in LEASING_COMPANIES),

@@ -6,7 +6,7 @@ from typing import Literal, cast
 from pymongo.collection import Collection
 
 from data.mongo import Index, collection, get_db
-from domain.content.records import Contacts, LegalDocument
+from domain.content.records import ContactsSetting, LegalDocument
 
 # The reference data set replaces these whole (domain.dataset; of `settings`, the contacts only).
 DATASET_COLLECTIONS = ("documents", "settings")
@@ -29,5 +29,5 @@ def find_document(slug: str) -> LegalDocument | None:
     return _documents().find_one({"slug": slug})
 
 
-def find_setting(name: Literal["contacts"]) -> Contacts | None:
-    return cast("Contacts | None", get_db().settings.find_one({"_id": name}))
+def find_setting(name: Literal["contacts"]) -> ContactsSetting | None:
+    return cast("ContactsSetting | None", get_db().settings.find_one({"_id": name}))
