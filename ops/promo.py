@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from domain.dataset.models import PromoCode
+from domain.dataset.models import PromoCodeEntry
 from domain.dataset.transfer import location
 from domain.orders import promo_codes
 from domain.orders.records import PromoCodeRecord
@@ -52,7 +52,7 @@ def record(args: argparse.Namespace) -> PromoCodeRecord:
     if args.cap is not None and args.percent is None:
         raise CommandRefused("--cap goes with --percent")
     try:
-        promo = PromoCode(
+        promo = PromoCodeEntry(
             code=args.code.strip().upper(),
             discountType="PERCENT" if args.percent is not None else "FIXED",
             value=args.percent if args.percent is not None else args.amount,
