@@ -193,7 +193,9 @@ class CodeBase:
         if target in self.kinds:
             code_argument = call.args[0] if call.args else None
             if code_argument is None:
-                built = Construction(module, call.lineno, target, self.default_code(target), params=_params(call))
+                built = Construction(
+                    module=module, line=call.lineno, kind=target, code=self.default_code(target), params=_params(call)
+                )
                 unit.constructions.append(built)
                 return
         elif target is not None and target.endswith(".field") and target.removesuffix(".field") in self.kinds:
@@ -216,7 +218,7 @@ class CodeBase:
         passed on (None)."""
         params = _params(call)
         if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
-            return [Construction(module, call.lineno, kind, argument.value, params=params)]
+            return [Construction(module=module, line=call.lineno, kind=kind, code=argument.value, params=params)]
         table: ast.expr | None = None
         codes: set[str] = set()
         if isinstance(argument, ast.Subscript):
@@ -228,11 +230,14 @@ class CodeBase:
             codes |= {a.value for a in argument.args[1:] if isinstance(a, ast.Constant) and isinstance(a.value, str)}
         found = self.code_tables.get(self.resolve(module, table) or "") if table is not None else None
         if found is not None:
-            return [Construction(module, call.lineno, kind, code, params=params) for code in sorted(found | codes)]
+            return [
+                Construction(module=module, line=call.lineno, kind=kind, code=code, params=params)
+                for code in sorted(found | codes)
+            ]
         passed_on = (isinstance(argument, ast.Name) and argument.id in PASSED_ON) or (
             isinstance(argument, ast.Attribute) and argument.attr in PASSED_ON_ATTRIBUTES
         )
-        return [Construction(module, call.lineno, kind, None, passed_on=passed_on, params=params)]
+        return [Construction(module=module, line=call.lineno, kind=kind, code=None, passed_on=passed_on, params=params)]
 
     def _methods_named(self, node: ast.Attribute, owner: str | None) -> set[str]:
         """The methods `obj.name` may call: of the class itself (and its bases) for `self`/`cls`, any of

@@ -12,7 +12,7 @@ from core.serialization import to_json
 from edge.error_codes import message
 
 
-class Refused(Exception):
+class CommandRefused(Exception):
     """A command's own refusal of its arguments (the operator's, in English, not an API error code)."""
 
 
@@ -21,7 +21,7 @@ def refused_exits(run: Callable[[argparse.Namespace], int]) -> Callable[[argpars
     def guarded(args: argparse.Namespace) -> int:
         try:
             return run(args)
-        except Refused as refused:
+        except CommandRefused as refused:
             print(f"refused: {refused}", file=sys.stderr)
             return 1
         except AppError as refused:

@@ -16,11 +16,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from domain.dataset.models import PromoCode
+from domain.dataset.models import PromoCodeEntry
 from domain.dataset.transfer import location
 from domain.orders import promo_codes
 from domain.orders.records import PromoCodeRecord
-from ops.output import Refused, refused_exits
+from ops.output import CommandRefused, refused_exits
 
 
 def moment(value: str) -> datetime:
@@ -50,9 +50,9 @@ def add_commands(commands: Any) -> None:
 
 def record(args: argparse.Namespace) -> PromoCodeRecord:
     if args.cap is not None and args.percent is None:
-        raise Refused("--cap goes with --percent")
+        raise CommandRefused("--cap goes with --percent")
     try:
-        promo = PromoCode(
+        promo = PromoCodeEntry(
             code=args.code.strip().upper(),
             discountType="PERCENT" if args.percent is not None else "FIXED",
             value=args.percent if args.percent is not None else args.amount,
@@ -63,7 +63,7 @@ def record(args: argparse.Namespace) -> PromoCodeRecord:
         )
     except ValidationError as error:
         problems = "; ".join(f"{location(e['loc'])}: {e['msg']}" if e["loc"] else e["msg"] for e in error.errors())
-        raise Refused(f"Not a valid promo code: {problems}") from None
+        raise CommandRefused(f"Not a valid promo code: {problems}") from None
     fields = promo.model_dump()
     return PromoCodeRecord({"_id": fields.pop("code"), **fields})  # type: ignore[typeddict-item]
 

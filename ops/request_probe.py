@@ -119,7 +119,7 @@ class FloorCallers:
         raise NotImplementedError
 
 
-class Refused(Exception):
+class FloorRefusal(Exception):
     """How the answer floor gives an error answer: through an exception handler, as ours do."""
 
 
@@ -151,7 +151,7 @@ def answer_floor(route: Callable[..., Any], event: dict[str, Any], answer: dict[
         for _ in range(commands):
             read()
         if not succeeded:
-            raise Refused
+            raise FloorRefusal
         return Response(status_code=status, content_type=content_type, body=body)
 
     signature = inspect.signature(route)
@@ -159,8 +159,8 @@ def answer_floor(route: Callable[..., Any], event: dict[str, Any], answer: dict[
     handler.__signature__ = signature.replace(parameters=parameters, return_annotation=returned)  # type: ignore[attr-defined]
     bare = APIGatewayRestResolver(enable_validation=True, serializer=body_text)
 
-    @bare.exception_handler(Refused)
-    def refused(exc: Refused) -> Response:
+    @bare.exception_handler(FloorRefusal)
+    def refused(exc: FloorRefusal) -> Response:
         return Response(status_code=status, content_type=content_type, body=body)
 
     rule = re.sub(r"\{(\w+)\}", r"<\1>", event["resource"])

@@ -57,7 +57,12 @@ SCALE_ROUTES = [
     ScaleRoute("cars sort=new", "catalog/cars.json", {**ALL_CARS, "sort": "new"}),
     ScaleRoute("cars sort=price", "catalog/cars.json", {**ALL_CARS, "sort": "price"}),
     ScaleRoute("cars sort=name", "catalog/cars.json", {**ALL_CARS, "sort": "name"}),
-    ScaleRoute("cars sort=price offset=50", "catalog/cars.json", {**ALL_CARS, "sort": "price", "offset": "50"}, 60),
+    ScaleRoute(
+        label="cars sort=price offset=50",
+        event="catalog/cars.json",
+        query={**ALL_CARS, "sort": "price", "offset": "50"},
+        page=60,
+    ),
     ScaleRoute("cars search=che", "catalog/cars.json", {**ALL_CARS, "search": "che"}),
     ScaleRoute("cars search=кобальт", "catalog/cars.json", {**ALL_CARS, "search": "кобальт"}),
     ScaleRoute("cars bodyTypes=sedan", "catalog/cars.json", {**ALL_CARS, "bodyTypes": SEDAN}),
@@ -164,7 +169,14 @@ def measure(
                 handler(event, context)
                 measured.append(time.perf_counter() - start)
         for answer, cost, measured, result in zip(answers, costs, timings, results, strict=True):
-            result.append(ScaleResult(route, int(answer["statusCode"]), statistics.median(measured) * 1000, cost))
+            result.append(
+                ScaleResult(
+                    route=route,
+                    status=int(answer["statusCode"]),
+                    median_ms=statistics.median(measured) * 1000,
+                    costs=cost,
+                )
+            )
     return results
 
 

@@ -40,7 +40,11 @@ def _financing(body: CreateOrderBody) -> FinancingRequest | None:
     if body.credit is not None:
         credit = body.credit
         return CreditRequest(
-            credit.bankId, credit.incomeTypeId, credit.initialPaymentId, credit.loanTermId, credit.refundTypeId
+            bank_id=credit.bankId,
+            income_type_id=credit.incomeTypeId,
+            initial_payment_id=credit.initialPaymentId,
+            loan_term_id=credit.loanTermId,
+            refund_type_id=credit.refundTypeId,
         )
     if body.leasing is not None:
         return LeasingRequest(body.leasing.leasingId, body.leasing.loanTermId, body.leasing.initialPaymentId)

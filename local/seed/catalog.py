@@ -21,12 +21,12 @@ from local.seed.catalog_data import (
     GEARBOXES,
     MODELS,
     POWERTRAINS,
-    Brand,
+    BrandRow,
     Mod,
     Model,
     Text,
 )
-from local.seed.dealers_data import BRANCHES, HOURS, REGIONS, Branch
+from local.seed.dealers_data import BRANCHES, HOURS, REGIONS, BranchRow
 from local.seed.support import stable_id
 
 DOCUMENTS_DIR = Path(__file__).parent / "documents"
@@ -201,7 +201,7 @@ def powertrain_block(model: Model) -> tuple[Text, Text]:
     )
 
 
-def info_blocks(model: Model, brand: Brand) -> list[Document]:
+def info_blocks(model: Model, brand: BrandRow) -> list[Document]:
     slug, name = car_slug(model), model.name
     ru_w, uz_w, en_w = brand.warranty
     blocks: list[tuple[str, Text, Text]] = [
@@ -294,7 +294,7 @@ def region_docs() -> list[Document]:
     ]
 
 
-def branch_doc(branch: Branch) -> Document:
+def branch_doc(branch: BranchRow) -> Document:
     lat, lng = branch.location
     return {
         "_id": branch_id(branch.slug),

@@ -48,18 +48,39 @@ class Bank:
 
 
 BANKS = (
-    Bank("kapitalbank", "Kapitalbank", 2300, ("SALARIED", "SELF_EMPLOYED"), (25, 30, 40, 50), (12, 24, 36, 48, 60)),
-    Bank("hamkorbank", "Hamkorbank", 2200, ("SALARIED", "SELF_EMPLOYED", "PENSIONER"), (30, 40, 50), (12, 24, 36, 48)),
     Bank(
-        "ipoteka-bank",
-        "Ipoteka Bank",
-        2400,
-        ("SALARIED", "SELF_EMPLOYED"),
-        (25, 30, 50),
-        (12, 24, 36, 60),
-        ("ANNUITY",),
+        slug="kapitalbank",
+        name="Kapitalbank",
+        base_rate_bp=2300,
+        income_types=("SALARIED", "SELF_EMPLOYED"),
+        initial_percents=(25, 30, 40, 50),
+        terms=(12, 24, 36, 48, 60),
     ),
-    Bank("asakabank", "Asakabank", 2100, ("SALARIED",), (30, 40, 50), (12, 24, 36)),
+    Bank(
+        slug="hamkorbank",
+        name="Hamkorbank",
+        base_rate_bp=2200,
+        income_types=("SALARIED", "SELF_EMPLOYED", "PENSIONER"),
+        initial_percents=(30, 40, 50),
+        terms=(12, 24, 36, 48),
+    ),
+    Bank(
+        slug="ipoteka-bank",
+        name="Ipoteka Bank",
+        base_rate_bp=2400,
+        income_types=("SALARIED", "SELF_EMPLOYED"),
+        initial_percents=(25, 30, 50),
+        terms=(12, 24, 36, 60),
+        refund_types=("ANNUITY",),
+    ),
+    Bank(
+        slug="asakabank",
+        name="Asakabank",
+        base_rate_bp=2100,
+        income_types=("SALARIED",),
+        initial_percents=(30, 40, 50),
+        terms=(12, 24, 36),
+    ),
 )
 
 
@@ -77,9 +98,39 @@ class LeasingCompany:
 
 
 LEASING_COMPANIES = (
-    LeasingCompany("uzbek-leasing", "Uzbek Leasing International", 2000, 300, 100, 0, 1000, (20, 30, 40), (12, 24, 36)),
-    LeasingCompany("silk-road-leasing", "Silk Road Leasing", 1800, 500, 150, 100_000, 500, (25, 35, 50), (24, 36, 48)),
-    LeasingCompany("orient-leasing", "Orient Finans Leasing", 2200, 0, 200, 150_000, 0, (30, 40), (12, 24, 36, 48, 60)),
+    LeasingCompany(
+        slug="uzbek-leasing",
+        name="Uzbek Leasing International",
+        rate_bp=2000,
+        markup_bp=300,
+        contract_fee_bp=100,
+        monthly_fee=0,
+        buyout_bp=1000,
+        initial_percents=(20, 30, 40),
+        terms=(12, 24, 36),
+    ),
+    LeasingCompany(
+        slug="silk-road-leasing",
+        name="Silk Road Leasing",
+        rate_bp=1800,
+        markup_bp=500,
+        contract_fee_bp=150,
+        monthly_fee=100_000,
+        buyout_bp=500,
+        initial_percents=(25, 35, 50),
+        terms=(24, 36, 48),
+    ),
+    LeasingCompany(
+        slug="orient-leasing",
+        name="Orient Finans Leasing",
+        rate_bp=2200,
+        markup_bp=0,
+        contract_fee_bp=200,
+        monthly_fee=150_000,
+        buyout_bp=0,
+        initial_percents=(30, 40),
+        terms=(12, 24, 36, 48, 60),
+    ),
 )
 
 INSTALLMENT_PROVIDER = ("car-retail-nasiya", "Car Retail Nasiya")
@@ -92,7 +143,7 @@ INSTALLMENT_ROWS = [  # initial payment %, mark-up in basis points per term: 0 i
 
 
 @dataclass(frozen=True)
-class SpecialOffer:
+class SpecialOfferRow:
     kind: str
     payment_type: str  # the car must be sold this way
     organizations: tuple[tuple[str, str], ...]  # (slug, name), one per car in turn
@@ -102,29 +153,29 @@ class SpecialOffer:
 
 
 SPECIAL_OFFERS = (
-    SpecialOffer(
-        "BANK",
-        "CREDIT",
-        tuple((bank.slug, bank.name) for bank in BANKS),
-        {"initialPercent": 30, "months": 36, "rateBp": 1900, "refundType": "ANNUITY"},
-        {"ru": "{name}: 19 % на 36 месяцев", "uz": "{name}: 36 oyga 19 %", "en": "{name}: 19 % for 36 months"},
-        {
+    SpecialOfferRow(
+        kind="BANK",
+        payment_type="CREDIT",
+        organizations=tuple((bank.slug, bank.name) for bank in BANKS),
+        terms={"initialPercent": 30, "months": 36, "rateBp": 1900, "refundType": "ANNUITY"},
+        title={"ru": "{name}: 19 % на 36 месяцев", "uz": "{name}: 36 oyga 19 %", "en": "{name}: 19 % for 36 months"},
+        description={
             "ru": "Первый взнос 30 %, аннуитетные платежи",
             "uz": "Boshlang'ich to'lov 30 %, annuitet to'lovlar",
             "en": "30 % down, annuity payments",
         },
     ),
-    SpecialOffer(
-        "LEASING",
-        "LEASING",
-        tuple((company.slug, company.name) for company in LEASING_COMPANIES),
-        {"initialPercent": 20, "months": 24, "rateBp": 1500, "buyoutBp": 1000},
-        {
+    SpecialOfferRow(
+        kind="LEASING",
+        payment_type="LEASING",
+        organizations=tuple((company.slug, company.name) for company in LEASING_COMPANIES),
+        terms={"initialPercent": 20, "months": 24, "rateBp": 1500, "buyoutBp": 1000},
+        title={
             "ru": "{name}: лизинг под 15 % на 24 месяца",
             "uz": "{name}: 24 oyga 15 % lizing",
             "en": "{name}: 15 % leasing for 24 months",
         },
-        {
+        description={
             "ru": "Первый взнос 20 %, выкуп 10 % в конце срока",
             "uz": "Boshlang'ich to'lov 20 %, muddat oxirida 10 % qaytarib sotib olish",
             "en": "20 % down, 10 % buyout at the end",

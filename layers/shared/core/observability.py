@@ -7,10 +7,12 @@ invocation's segments, and every log line carries the correlation id and the X-R
 
 from __future__ import annotations
 
+import functools
 import warnings
+from collections.abc import Callable
+from typing import Any
 
 from aws_lambda_powertools.logging import Logger
-from aws_lambda_powertools.logging.formatter import BasePowertoolsFormatter
 from aws_lambda_powertools.metrics import Metrics
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
@@ -33,28 +35,22 @@ def flush_metrics() -> None:
         metrics.flush_metrics()
 
 
-class InvocationKeys:
-    """The keys Powertools' `inject_lambda_context` puts on every log line (function name, memory, ARN,
-    request id, cold start) and the correlation id, for the API's functions, at a sixth of its cost per
-    request (`make bench ARGS=--instructions`): the function's keys once per instance, the invocation's on
-    each. No module appends keys of its own (tests/unit/architecture/test_architecture.py), so replacing the
-    invocation's keys is all the clearing a new invocation needs. The logger's formatter, which holds
-    the keys, is looked up once: `Logger.append_keys` finds it through its handler on every call."""
+ApiHandler = Callable[[dict[str, Any], LambdaContext], dict[str, Any]]
 
-    def __init__(self) -> None:
-        self.formatter: BasePowertoolsFormatter | None = None  # set by the instance's first invocation
 
-    def start(self, context: LambdaContext, correlation_id: str | None) -> bool:
-        """Put the invocation's keys on; whether it is the instance's first (its cold start)."""
-        cold_start = self.formatter is None
-        if self.formatter is None:
-            self.formatter = logger.registered_formatter
-            self.formatter.append_keys(
-                function_name=context.function_name,
-                function_memory_size=context.memory_limit_in_mb,
-                function_arn=context.invoked_function_arn,
-            )
-        self.formatter.append_keys(
-            function_request_id=context.aws_request_id, correlation_id=correlation_id, cold_start=cold_start
-        )
-        return cold_start
+def log_keys_of_invocation(handler: ApiHandler) -> ApiHandler:
+    """An API function's handler through Powertools' `inject_lambda_context`: every log line of an
+    invocation carries the Lambda context's keys (function name, memory, ARN, request id, cold start) and
+    API Gateway's request id as its correlation id, read from the event directly rather than through a
+    `correlation_id_path` (a JMESPath query on every invocation).
+
+    The invocation's keys replace the previous invocation's without clearing the others: no module but
+    this one appends keys to every log line (tests/unit/architecture/test_architecture.py)."""
+
+    @logger.inject_lambda_context
+    @functools.wraps(handler)
+    def with_log_keys(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+        logger.set_correlation_id((event.get("requestContext") or {}).get("requestId"))
+        return handler(event, context)
+
+    return with_log_keys

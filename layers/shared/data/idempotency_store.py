@@ -27,7 +27,11 @@ COLLECTION = "idempotency_keys"
 TTL_SECONDS = 24 * 60 * 60  # how long an answer is kept for a repeat
 IN_PROGRESS_RETRY_AFTER_SECONDS = 2  # what a repeat arriving while the first still runs is told to wait
 
-INDEXES = [Index(COLLECTION, [("expiresAt", 1)], "idempotency_keys_ttl", {"expireAfterSeconds": 0})]
+INDEXES = [
+    Index(
+        collection=COLLECTION, keys=[("expiresAt", 1)], name="idempotency_keys_ttl", options={"expireAfterSeconds": 0}
+    )
+]
 
 
 class MongoPersistenceLayer(BasePersistenceLayer):

@@ -58,7 +58,12 @@ SENT_RETENTION_SECONDS = 7 * 24 * 60 * 60
 INDEXES = [
     # the publisher: pending entries, by aggregate in sequence order
     Index(COLLECTION, [("status", 1), ("aggregate", 1), ("sequence", 1)], "outbox_pending_by_aggregate"),
-    Index(COLLECTION, [("sentAt", 1)], "outbox_sent_ttl", {"expireAfterSeconds": SENT_RETENTION_SECONDS}),
+    Index(
+        collection=COLLECTION,
+        keys=[("sentAt", 1)],
+        name="outbox_sent_ttl",
+        options={"expireAfterSeconds": SENT_RETENTION_SECONDS},
+    ),
 ]
 
 # The aggregates this request wrote events for: `flush()` delivers them right after the request.

@@ -12,7 +12,9 @@ from core import clock
 from core.errors import TooManyAttempts
 from data.mongo import Index, get_db
 
-INDEXES = [Index("rate_limits", [("expiresAt", 1)], "rate_limits_ttl", {"expireAfterSeconds": 0})]
+INDEXES = [
+    Index(collection="rate_limits", keys=[("expiresAt", 1)], name="rate_limits_ttl", options={"expireAfterSeconds": 0})
+]
 
 
 class Quota(NamedTuple):

@@ -37,7 +37,7 @@ from pymongo.errors import AutoReconnect, ConnectionFailure, ExecutionTimeout, N
 
 from core.errors import AppError, FieldProblem, InvalidInput
 from core.locale import LOCALES, Locale, parse_accept_language
-from core.observability import InvocationKeys, flush_metrics, logger, metrics
+from core.observability import flush_metrics, log_keys_of_invocation, logger, metrics
 from core.serialization import json_default, to_json
 from core.settings import get_settings, read_settings
 from data import outbox, rate_limit
@@ -209,17 +209,17 @@ class ApiResolver(APIGatewayRestResolver):
             for item in methods:
                 path = _openapi_path(rule)
                 self.declarations[(item.upper(), path)] = RouteDeclaration(
-                    item.upper(),
-                    path,
-                    func,
-                    access,
-                    body,
-                    query_names,
-                    status_code,
-                    errors,
-                    tuple(route_middlewares),
-                    given["operation_id"],
-                    self.reads_cache_control if item.upper() == "GET" else None,
+                    method=item.upper(),
+                    path=path,
+                    func=func,
+                    access=access,
+                    body=body,
+                    query_names=query_names,
+                    status_code=status_code,
+                    errors=errors,
+                    middlewares=tuple(route_middlewares),
+                    operation_id=given["operation_id"],
+                    cache_control=self.reads_cache_control if item.upper() == "GET" else None,
                 )
             return register(func)
 
@@ -363,8 +363,6 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
     read_settings()
     get_settings().ensure_can_serve()
 
-    invocation_keys = InvocationKeys()
-
     def answer(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         headers = request_headers(event)
         locale = parse_accept_language(headers.get("accept-language"))
@@ -391,11 +389,13 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
     # The instance's first invocation goes through Powertools' decorator, which adds the cold start metric;
     # the others publish what they added themselves, without its warning on every request that added none.
     first_invocation = metrics.log_metrics(answer, capture_cold_start_metric=True)
+    cold = True  # until this instance's first invocation
 
+    @log_keys_of_invocation
     def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-        # The correlation id is API Gateway's request id, read directly: a correlation_id_path compiles
-        # and runs a JMESPath query on every invocation.
-        if invocation_keys.start(context, (event.get("requestContext") or {}).get("requestId")):
+        nonlocal cold
+        if cold:
+            cold = False
             return first_invocation(event, context)
         try:
             return answer(event, context)

@@ -161,9 +161,11 @@ def test_a_user_deleted_since_the_token_was_issued_is_not_authenticated(callers:
         context.caller_id()
 
 
-def test_each_log_line_names_its_own_request(callers: FakeCallers) -> None:
+def test_each_log_line_names_its_own_request(callers: FakeCallers, monkeypatch: pytest.MonkeyPatch) -> None:
     import io
     import logging
+
+    from aws_lambda_powertools.logging import logger as powertools_logging
 
     from core.observability import logger
     from edge.app import lambda_entry
@@ -178,6 +180,7 @@ def test_each_log_line_names_its_own_request(callers: FakeCallers) -> None:
         return responses.ok(Thing(name="open"))
 
     handler = lambda_entry(app)
+    monkeypatch.setattr(powertools_logging, "is_cold_start", True)  # a new instance, not yet invoked
     written = io.StringIO()
     lines_of = logging.StreamHandler(written)
     lines_of.setFormatter(logger.registered_formatter)  # the lines as the function writes them

@@ -27,8 +27,8 @@ def test_the_schema_says_what_the_models_enforce() -> None:
     # Given the schema / Then ids, money and localized texts are typed as the import checks them
     schema = json.loads(schema_text())
     definitions = schema["$defs"]
-    assert definitions["Modification"]["properties"]["price"]["type"] == "integer"
-    assert definitions["Modification"]["properties"]["price"]["minimum"] == 0
+    assert definitions["ModificationEntry"]["properties"]["price"]["type"] == "integer"
+    assert definitions["ModificationEntry"]["properties"]["price"]["minimum"] == 0
     assert definitions["Car"]["properties"]["brandId"]["pattern"] == "^[0-9a-f]{24}$"
     assert set(definitions["Localized"]["required"]) == {"ru", "uz", "en"}
     assert definitions["Car"]["additionalProperties"] is False

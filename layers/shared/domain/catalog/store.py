@@ -79,21 +79,28 @@ def _car_list_indexes() -> list[Index]:
             keys = [*([(lead, 1)] if lead else []), *sort]
             keys += [(name, 1) for name in FILTERED_FIELDS if name not in dict(keys)]
             options = {"collation": NAME_COLLATION} if sort_name.startswith("name_") else {}
-            indexes.append(Index("cars", keys, f"cars_{filter_name}_by_{sort_name}", options))
+            indexes.append(
+                Index(collection="cars", keys=keys, name=f"cars_{filter_name}_by_{sort_name}", options=options)
+            )
     return indexes
 
 
 INDEXES = [
-    Index("brands", [("slug", 1)], "brands_slug_unique", {"unique": True}),
+    Index(collection="brands", keys=[("slug", 1)], name="brands_slug_unique", options={"unique": True}),
     Index("brands", [("order", 1), ("_id", 1)], "brands_order"),  # default brand order
     # sort=name, case-insensitive
-    Index("brands", [("name", 1), ("_id", 1)], "brands_name_ci", {"collation": NAME_COLLATION}),
+    Index(
+        collection="brands",
+        keys=[("name", 1), ("_id", 1)],
+        name="brands_name_ci",
+        options={"collation": NAME_COLLATION},
+    ),
     Index("brands", [("searchPrefixes", 1), ("order", 1), ("_id", 1)], "brands_search"),
-    Index("body_types", [("slug", 1)], "body_types_slug_unique", {"unique": True}),
+    Index(collection="body_types", keys=[("slug", 1)], name="body_types_slug_unique", options={"unique": True}),
     Index("body_types", [("order", 1), ("_id", 1)], "body_types_order"),
-    Index("powertrains", [("slug", 1)], "powertrains_slug_unique", {"unique": True}),
+    Index(collection="powertrains", keys=[("slug", 1)], name="powertrains_slug_unique", options={"unique": True}),
     Index("powertrains", [("order", 1), ("_id", 1)], "powertrains_order"),
-    Index("cars", [("slug", 1)], "cars_slug_unique", {"unique": True}),
+    Index(collection="cars", keys=[("slug", 1)], name="cars_slug_unique", options={"unique": True}),
     *_car_list_indexes(),
     # A modification or color is found with its car (orders, financing, availability).
     Index("cars", [("modifications._id", 1)], "cars_modification"),

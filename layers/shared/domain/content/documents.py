@@ -3,10 +3,10 @@ is missing."""
 
 from core.errors import NotFound
 from domain.content import store
-from domain.content.records import Contacts, LegalDocument
+from domain.content.records import ContactsSetting, LegalDocument
 
 
-def contacts() -> Contacts:
+def contacts() -> ContactsSetting:
     found = store.find_setting("contacts")
     if found is None:
         raise NotFound("CONTACTS_NOT_CONFIGURED")

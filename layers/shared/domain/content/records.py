@@ -20,7 +20,7 @@ class LegalDocument(TypedDict):
     public: NotRequired[bool]
 
 
-class Contacts(TypedDict, total=False):
+class ContactsSetting(TypedDict, total=False):
     """The `contacts` settings singleton: how to reach the call centre."""
 
     _id: str

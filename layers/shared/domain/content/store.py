@@ -6,13 +6,13 @@ from typing import Literal, cast
 from pymongo.collection import Collection
 
 from data.mongo import Index, collection, get_db
-from domain.content.records import Contacts, LegalDocument
+from domain.content.records import ContactsSetting, LegalDocument
 
 # The reference data set replaces these whole (domain.dataset; of `settings`, the contacts only).
 DATASET_COLLECTIONS = ("documents", "settings")
 
 INDEXES = [
-    Index("documents", [("slug", 1)], "documents_slug_unique", {"unique": True}),
+    Index(collection="documents", keys=[("slug", 1)], name="documents_slug_unique", options={"unique": True}),
     Index("documents", [("public", 1), ("order", 1), ("_id", 1)], "documents_public_order"),
 ]
 
@@ -29,5 +29,5 @@ def find_document(slug: str) -> LegalDocument | None:
     return _documents().find_one({"slug": slug})
 
 
-def find_setting(name: Literal["contacts"]) -> Contacts | None:
-    return cast("Contacts | None", get_db().settings.find_one({"_id": name}))
+def find_setting(name: Literal["contacts"]) -> ContactsSetting | None:
+    return cast("ContactsSetting | None", get_db().settings.find_one({"_id": name}))

@@ -102,7 +102,7 @@ class Powertrain(Identified):
     order: Order
 
 
-class InfoBlock(Identified):
+class InfoBlockEntry(Identified):
     title: Localized
     description: Localized
     image: Asset
@@ -114,20 +114,20 @@ class Color(Identified):
     image: Asset
 
 
-class SpecItem(Record):
+class SpecItemEntry(Record):
     name: Localized
     value: Localized
 
 
-class SpecSection(Record):
+class SpecSectionEntry(Record):
     title: Localized
-    items: list[SpecItem]
+    items: list[SpecItemEntry]
 
 
-class Modification(Identified):
+class ModificationEntry(Identified):
     name: Text
     price: Sums
-    specs: list[SpecSection] = []
+    specs: list[SpecSectionEntry] = []
 
 
 class Car(Identified):
@@ -144,26 +144,26 @@ class Car(Identified):
     isNew: StrictBool = False
     createdAt: AwareDatetime | None = None
     active: StrictBool = True
-    info: list[InfoBlock] = []
+    info: list[InfoBlockEntry] = []
     colors: list[Color] = Field(min_length=1)
-    modifications: list[Modification] = Field(min_length=1)
+    modifications: list[ModificationEntry] = Field(min_length=1)
 
 
 # --- dealers --------------------------------------------------------------------------------------
 
 
-class Region(Identified):
+class RegionEntry(Identified):
     slug: Slug
     name: Localized
     order: Order
 
 
-class Location(Record):
+class LocationEntry(Record):
     lat: Annotated[float, Field(ge=-90, le=90)]
     lng: Annotated[float, Field(ge=-180, le=180)]
 
 
-class Branch(Identified):
+class BranchEntry(Identified):
     slug: Slug | None = None
     regionId: Id
     brandIds: list[Id]
@@ -171,7 +171,7 @@ class Branch(Identified):
     address: Localized
     phone: Annotated[str, StringConstraints(pattern=r"^\+998\d{9}$")]
     hours: Localized
-    location: Location
+    location: LocationEntry
     active: StrictBool = True
 
 
@@ -186,7 +186,7 @@ class Stock(Identified):
 # --- financing ------------------------------------------------------------------------------------
 
 
-class Organization(Identified):
+class OrganizationEntry(Identified):
     slug: Slug
     kind: Literal["BANK", "LEASING_COMPANY", "INSTALLMENT_PROVIDER"]
     name: Text
@@ -195,25 +195,25 @@ class Organization(Identified):
     active: StrictBool = True
 
 
-class RefundTypeNode(Identified):
+class RefundTypeNodeEntry(Identified):
     slug: Literal["ANNUITY", "DIFFERENTIAL"]
 
 
-class LoanTermNode(Identified):
+class LoanTermNodeEntry(Identified):
     months: Months
     rateBp: BasisPoints
-    refundTypes: list[RefundTypeNode] = Field(min_length=1)
+    refundTypes: list[RefundTypeNodeEntry] = Field(min_length=1)
 
 
-class InitialPaymentNode(Identified):
+class InitialPaymentNodeEntry(Identified):
     percent: Percent
-    loanTerms: list[LoanTermNode] = Field(min_length=1)
+    loanTerms: list[LoanTermNodeEntry] = Field(min_length=1)
 
 
-class IncomeTypeNode(Identified):
+class IncomeTypeNodeEntry(Identified):
     slug: Slug
     name: Localized
-    initialPayments: list[InitialPaymentNode] = Field(min_length=1)
+    initialPayments: list[InitialPaymentNodeEntry] = Field(min_length=1)
 
 
 class CreditProduct(Identified):
@@ -221,18 +221,18 @@ class CreditProduct(Identified):
     brandId: Id
     name: Localized
     active: StrictBool = True
-    incomeTypes: list[IncomeTypeNode] = Field(min_length=1)
+    incomeTypes: list[IncomeTypeNodeEntry] = Field(min_length=1)
 
 
-class TermNode(Identified):
+class TermNodeEntry(Identified):
     months: Months
 
 
-class PercentNode(Identified):
+class PercentNodeEntry(Identified):
     percent: Percent
 
 
-class LeasingProgram(Identified):
+class LeasingProgramEntry(Identified):
     organizationId: Id
     brandId: Id
     name: Localized
@@ -241,28 +241,28 @@ class LeasingProgram(Identified):
     contractFeeBp: BasisPoints
     monthlyFee: Sums
     buyoutBp: BasisPoints
-    loanTerms: list[TermNode] = Field(min_length=1)
-    initialPayments: list[PercentNode] = Field(min_length=1)
+    loanTerms: list[TermNodeEntry] = Field(min_length=1)
+    initialPayments: list[PercentNodeEntry] = Field(min_length=1)
     active: StrictBool = True
     order: Order
 
 
-class InstallmentRow(Record):
+class InstallmentRowEntry(Record):
     initialPercent: Percent
     markupBp: list[BasisPoints] = Field(description="one per term; 0 is an interest-free cell")
 
 
-class InstallmentPlan(Identified):
+class InstallmentPlanEntry(Identified):
     organizationId: Id
     brandId: Id
     name: Localized
     terms: list[Months] = Field(min_length=1)
-    rows: list[InstallmentRow] = Field(min_length=1)
+    rows: list[InstallmentRowEntry] = Field(min_length=1)
     active: StrictBool = True
     order: Order
 
     @model_validator(mode="after")
-    def _a_cell_per_term(self) -> InstallmentPlan:
+    def _a_cell_per_term(self) -> InstallmentPlanEntry:
         if any(len(row.markupBp) != len(self.terms) for row in self.rows):
             raise ValueError("every row needs one markupBp per term")
         return self
@@ -275,7 +275,7 @@ class BankTerms(Record):
     refundType: Literal["ANNUITY", "DIFFERENTIAL"]
 
 
-class LeasingTerms(Record):
+class LeasingTermsEntry(Record):
     initialPercent: Percent
     months: Months
     rateBp: BasisPoints
@@ -295,7 +295,7 @@ class SpecialOffer(Identified):
     validUntil: AwareDatetime | None = None
     active: StrictBool = True
     order: Order
-    terms: BankTerms | LeasingTerms
+    terms: BankTerms | LeasingTermsEntry
 
     @model_validator(mode="after")
     def _terms_of_its_kind(self) -> SpecialOffer:
@@ -307,7 +307,7 @@ class SpecialOffer(Identified):
 # --- content and promo codes ----------------------------------------------------------------------
 
 
-class Document(Identified):
+class DocumentEntry(Identified):
     slug: Slug
     title: Localized
     file: Localized | None = Field(default=None, description="a PDF per language (URL or asset key)")
@@ -316,18 +316,18 @@ class Document(Identified):
     public: StrictBool = True
 
     @model_validator(mode="after")
-    def _file_or_text(self) -> Document:
+    def _file_or_text(self) -> DocumentEntry:
         if (self.file is None) == (self.markdown is None):
             raise ValueError("a document has either a file or markdown")
         return self
 
 
-class Contacts(Record):
+class ContactsEntry(Record):
     phone: Annotated[str, StringConstraints(pattern=r"^\+998\d{9}$")] | None = None
     tg: Annotated[str, StringConstraints(pattern=r"^https://t\.me/")] | None = None
 
 
-class PromoCode(Record):
+class PromoCodeEntry(Record):
     """How much a code takes off and when; how often it was used is kept by the database, never imported."""
 
     code: Annotated[str, StringConstraints(pattern=r"^[A-Z0-9_-]{2,40}$")]
@@ -339,7 +339,7 @@ class PromoCode(Record):
     usageLimit: Annotated[StrictInt, Field(ge=1)] | None = Field(default=None, description="uses in all; null: any")
 
     @model_validator(mode="after")
-    def _consistent(self) -> PromoCode:
+    def _consistent(self) -> PromoCodeEntry:
         if self.discountType == "PERCENT" and self.value > 100:
             raise ValueError("a PERCENT value is at most 100")
         if self.validFrom and self.validTo and self.validTo <= self.validFrom:
@@ -357,14 +357,14 @@ class DataSet(Record):
     bodyTypes: list[BodyType] | None = None
     powertrains: list[Powertrain] | None = None
     cars: list[Car] | None = None
-    regions: list[Region] | None = None
-    branches: list[Branch] | None = None
+    regions: list[RegionEntry] | None = None
+    branches: list[BranchEntry] | None = None
     stock: list[Stock] | None = None
-    organizations: list[Organization] | None = None
+    organizations: list[OrganizationEntry] | None = None
     creditProducts: list[CreditProduct] | None = None
-    leasingPrograms: list[LeasingProgram] | None = None
-    installmentPlans: list[InstallmentPlan] | None = None
+    leasingPrograms: list[LeasingProgramEntry] | None = None
+    installmentPlans: list[InstallmentPlanEntry] | None = None
     specialOffers: list[SpecialOffer] | None = None
-    documents: list[Document] | None = None
-    contacts: Contacts | None = None
-    promoCodes: list[PromoCode] | None = None
+    documents: list[DocumentEntry] | None = None
+    contacts: ContactsEntry | None = None
+    promoCodes: list[PromoCodeEntry] | None = None

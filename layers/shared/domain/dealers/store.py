@@ -19,16 +19,16 @@ from domain.dealers.records import BranchRecord, RegionRecord, StockRecord
 DATASET_COLLECTIONS = ("regions", "branches", "stock")
 
 INDEXES = [
-    Index("regions", [("slug", 1)], "regions_slug_unique", {"unique": True}),
+    Index(collection="regions", keys=[("slug", 1)], name="regions_slug_unique", options={"unique": True}),
     Index("regions", [("order", 1), ("_id", 1)], "regions_order"),
     # The branches that sell a brand (multikey on brandIds).
     Index("branches", [("brandIds", 1), ("active", 1)], "branches_brand"),
     # One row per branch, modification and color; serves "which of these branches have it".
     Index(
-        "stock",
-        [("branchId", 1), ("modificationId", 1), ("colorId", 1)],
-        "stock_branch_modification_color_unique",
-        {"unique": True},
+        collection="stock",
+        keys=[("branchId", 1), ("modificationId", 1), ("colorId", 1)],
+        name="stock_branch_modification_color_unique",
+        options={"unique": True},
     ),
     Index("stock_changes", [("branchId", 1), ("modificationId", 1), ("at", -1)], "stock_changes_by_row"),
 ]

@@ -19,20 +19,30 @@ from domain.identity.records import LoginChanges, User, Verification
 
 INDEXES = [
     Index(
-        "users",
-        [("phone", 1)],
-        "users_phone_unique",
-        {"unique": True, "partialFilterExpression": {"phone": {"$type": "string"}}},
+        collection="users",
+        keys=[("phone", 1)],
+        name="users_phone_unique",
+        options={"unique": True, "partialFilterExpression": {"phone": {"$type": "string"}}},
     ),
     Index(
-        "users",
-        [("pin", 1)],
-        "users_pin_unique",
-        {"unique": True, "partialFilterExpression": {"pin": {"$type": "string"}}},
+        collection="users",
+        keys=[("pin", 1)],
+        name="users_pin_unique",
+        options={"unique": True, "partialFilterExpression": {"pin": {"$type": "string"}}},
     ),
     # Used authorization codes: `_id` is the code's keyed hash (unique by nature); kept 30 days.
-    Index("identity_codes", [("expiresAt", 1)], "identity_codes_ttl", {"expireAfterSeconds": 0}),
-    Index("refresh_tokens", [("expiresAt", 1)], "refresh_tokens_ttl", {"expireAfterSeconds": 0}),
+    Index(
+        collection="identity_codes",
+        keys=[("expiresAt", 1)],
+        name="identity_codes_ttl",
+        options={"expireAfterSeconds": 0},
+    ),
+    Index(
+        collection="refresh_tokens",
+        keys=[("expiresAt", 1)],
+        name="refresh_tokens_ttl",
+        options={"expireAfterSeconds": 0},
+    ),
     Index("refresh_tokens", [("family", 1)], "refresh_tokens_family"),
 ]
 

@@ -34,9 +34,8 @@ ALGORITHM = "HS256"
 REQUIRED_CLAIMS = ("sub", "typ", "jti", "iat", "exp", "iss")
 CLOCK_SKEW_SECONDS = 30
 # How long this instance trusts an access token it has verified without checking its signature again: a
-# client sends the same token with every request of its 15 minutes, and parsing and verifying it was a
-# third of what an authenticated warm request cost in our code. Bounded so that a key withdrawn after a
-# rotation, or a previous key read again, stops being honoured within this time.
+# client sends the same token with every request of its 15 minutes (docs/DECISIONS.md). Bounded so that a
+# key withdrawn after a rotation, or a previous key read again, stops being honoured within this time.
 VERIFIED_ACCESS_SECONDS = 60
 
 
@@ -63,13 +62,15 @@ def _encode(subject: str, token_type: TokenType, jti: str, issued: datetime, ttl
         "iss": get_settings().jwt_issuer,
     }
     key = jwt_signing_key()
-    return jwt.encode(payload, key.secret, algorithm=ALGORITHM, headers={"kid": key.kid})
+    # The claims as PyJWT's `jwt.encode` writes them, signed by our JWS.
+    claims = json.dumps(payload, separators=(",", ":")).encode()
+    return _jws.encode(claims, key.secret, algorithm=ALGORITHM, headers={"kid": key.kid})
 
 
 class _OurKeysHS256(HMACAlgorithm):
-    """PyJWT's HS256, checking each key once. PyJWT checks a key on every token it signs or verifies (is
-    it an asymmetric key, PEM, SSH, DER or JSON, given as an HMAC secret?), a third of signing one; ours
-    are the signing keys (the current and the previous one), which only change with a rotation."""
+    """PyJWT's HS256, checking each key once: PyJWT checks a key on every token it signs or verifies (is
+    it an asymmetric key, PEM, SSH, DER or JSON, given as an HMAC secret?); ours are the signing keys
+    (the current and the previous one), which only change with a rotation (docs/DECISIONS.md)."""
 
     def __init__(self) -> None:
         super().__init__(HMACAlgorithm.SHA256)
@@ -89,8 +90,9 @@ def prepare_current_key() -> None:
     _prepared_key(jwt_signing_key().secret)
 
 
-jwt.unregister_algorithm(ALGORITHM)
-jwt.register_algorithm(ALGORITHM, _OurKeysHS256())
+# Our own JWS, knowing only our HS256: PyJWT's global `jwt.encode`/`jwt.decode` stay as shipped.
+_jws = jwt.PyJWS(algorithms=[])
+_jws.register_algorithm(ALGORITHM, _OurKeysHS256())
 
 _verified_access: BoundedCache[Claims] = BoundedCache(max_entries=10_000)
 
@@ -131,15 +133,12 @@ def _verify_signed(token: str, expected: TokenType, now: datetime) -> Claims:
     if key is None:
         raise NotAuthenticated("TOKEN_INVALID")
     try:
-        payload: dict[str, Any] = jwt.decode(
-            token,
-            key.secret,
-            algorithms=[ALGORITHM],  # never "none", never a key-confusion algorithm
-            issuer=get_settings().jwt_issuer,
-            options={"require": list(REQUIRED_CLAIMS), "verify_exp": False, "verify_iat": False},
-        )
-    except jwt.PyJWTError as exc:
+        # never "none", never a key-confusion algorithm
+        payload = json.loads(_jws.decode(token, key.secret, algorithms=[ALGORITHM]))
+    except (jwt.PyJWTError, ValueError, RecursionError) as exc:
         raise NotAuthenticated("TOKEN_INVALID") from exc
+    if not _has_our_claims(payload):
+        raise NotAuthenticated("TOKEN_INVALID")
     if payload.get("typ") != expected:
         raise NotAuthenticated("TOKEN_WRONG_TYPE", expected=expected)
     issued = _timestamp(payload["iat"])
@@ -151,6 +150,17 @@ def _verify_signed(token: str, expected: TokenType, now: datetime) -> Claims:
     if not isinstance(payload["sub"], str) or not ObjectId.is_valid(payload["sub"]):
         raise NotAuthenticated("TOKEN_INVALID")
     return Claims(sub=payload["sub"], typ=expected, jti=str(payload["jti"]), iat=issued, exp=expires)
+
+
+def _has_our_claims(payload: Any) -> bool:
+    """The checks PyJWT's `jwt.decode` made of our claims: a JSON object with every required claim, our
+    issuer, and a string `jti`; the times and the subject are checked by `_verify_signed`."""
+    return (
+        isinstance(payload, dict)
+        and all(claim in payload for claim in REQUIRED_CLAIMS)
+        and payload["iss"] == get_settings().jwt_issuer
+        and isinstance(payload["jti"], str)
+    )
 
 
 def _timestamp(value: Any) -> datetime:

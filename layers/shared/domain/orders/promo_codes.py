@@ -94,7 +94,7 @@ def release(code: str, user_id: ObjectId) -> None:
 
 
 def add(promo: PromoCodeRecord) -> PromoCodeRecord:
-    """Store a new code (its rules checked by the caller: `domain.dataset.models.PromoCode`), unused."""
+    """Store a new code (its rules checked by the caller: `domain.dataset.models.PromoCodeEntry`), unused."""
     record = PromoCodeRecord(
         {**promo, "_id": normalize(promo["_id"]), "used": 0, "usedBy": [], "createdAt": clock.now()}
     )

@@ -21,7 +21,12 @@ DATASET_COLLECTIONS = ("promo_codes",)
 
 INDEXES = [
     Index("orders", [("userId", 1), ("createdAt", -1), ("_id", -1)], "orders_by_user_newest"),
-    Index("orders", [("contractNumber", 1)], "orders_contract_number_unique", {"unique": True}),
+    Index(
+        collection="orders",
+        keys=[("contractNumber", 1)],
+        name="orders_contract_number_unique",
+        options={"unique": True},
+    ),
     # the expiry of unpaid orders: NEW ones placed before a time, oldest first
     Index("orders", [("statusSlug", 1), ("createdAt", 1), ("_id", 1)], "orders_by_status_created"),
     # An order's log in its order: a handful of entries, one per status change (steps, ops order show).

@@ -23,12 +23,12 @@ from data.mongo import Index, collection, get_db, in_transaction
 # previous key's hash; operators name partners (and webhooks are kept by name), so a name is one
 # partner's.
 INDEXES: list[Index] = [
-    Index("partners", [("previousKeyHash", 1)], "partners_previous_key", {"sparse": True}),
+    Index(collection="partners", keys=[("previousKeyHash", 1)], name="partners_previous_key", options={"sparse": True}),
     Index(
-        "partners",
-        [("name", 1)],
-        "partners_name_unique",
-        {"unique": True, "partialFilterExpression": {"name": {"$type": "string"}}},
+        collection="partners",
+        keys=[("name", 1)],
+        name="partners_name_unique",
+        options={"unique": True, "partialFilterExpression": {"name": {"$type": "string"}}},
     ),
 ]
 

@@ -27,7 +27,12 @@ INDEXES = [
     Index("transactions", [("userId", 1), ("cardHash", 1), ("status", 1)], "transactions_by_card"),
     # the payment reconciliation: stale confirmations, and refunds still to be done (few: sparse)
     Index("transactions", [("status", 1), ("claimedAt", 1)], "transactions_by_status_claimed"),
-    Index("transactions", [("refund", 1), ("updatedAt", 1)], "transactions_refund_pending", {"sparse": True}),
+    Index(
+        collection="transactions",
+        keys=[("refund", 1), ("updatedAt", 1)],
+        name="transactions_refund_pending",
+        options={"sparse": True},
+    ),
 ]
 
 OTP_TTL_SECONDS = 120

@@ -16,7 +16,12 @@ from data.mongo import Index, collection
 
 INDEXES = [
     # The toggle's race guard, and the `saved` flag lookups of the catalog.
-    Index("saved_cars", [("fingerprint", 1), ("carId", 1)], "saved_cars_fingerprint_car_unique", {"unique": True}),
+    Index(
+        collection="saved_cars",
+        keys=[("fingerprint", 1), ("carId", 1)],
+        name="saved_cars_fingerprint_car_unique",
+        options={"unique": True},
+    ),
     # The list: a device's saved cars, newest first; `saved` in the keys, so a removed one is skipped and
     # the list counted without reading a document.
     Index(
