@@ -9,6 +9,7 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from core.models import Page
 from domain.catalog.payment_types import PaymentType
+from domain.financing.special_offers import BANK, LEASING
 from domain.identity import callers
 from edge import context, responses
 from edge.access import JWT, JWT_OR_SIGNED_LINK, PUBLIC
@@ -102,7 +103,7 @@ def post_payments_leasing_calculate(body: LeasingCalculateBody) -> Response[Enve
     responses=NOT_FOUND,
 )
 def get_payments_special_offers(carId: QueryId, modificationId: QueryId) -> Response[Envelope[SpecialOffers]]:
-    return responses.ok(special_offers.offers(carId, modificationId, special_offers.BANK, locale=context.locale()))
+    return responses.ok(special_offers.offers(carId, modificationId, BANK, locale=context.locale()))
 
 
 @app.get(
@@ -113,7 +114,7 @@ def get_payments_special_offers(carId: QueryId, modificationId: QueryId) -> Resp
     responses=NOT_FOUND,
 )
 def get_payments_special_offers_leasing(carId: QueryId, modificationId: QueryId) -> Response[Envelope[SpecialOffers]]:
-    return responses.ok(special_offers.offers(carId, modificationId, special_offers.LEASING, locale=context.locale()))
+    return responses.ok(special_offers.offers(carId, modificationId, LEASING, locale=context.locale()))
 
 
 @app.get(

@@ -17,16 +17,14 @@ from typing import Any
 
 from bson import ObjectId
 
-from core.errors import NotFound
 from core.locale import Locale, localize
 from core.models import Organization, Page
-from core.observability import logger
 from domain.catalog.payment_types import PaymentType
-from domain.financing import deals, references, store
+from domain.financing import deals, listings, references
 from domain.financing.credit_math import RefundType
+from domain.financing.listings import BrandFinancing
 from domain.financing.offered import is_offered
 from domain.financing.records import CreditProductRecord
-from domain.financing.store import offer_id_text
 from domain.financing.views import credit_fields, organization_ref, percent
 from payments.models import (
     BankOffer,
@@ -38,14 +36,6 @@ from payments.models import (
     schedule_rows,
 )
 from payments.service import listing
-
-LEVELS = ("incomeTypes", "initialPayments", "loanTerms", "refundTypes")
-# What a step of the chain is called in FINANCING_STEP_NOT_FOUND, by the level of its node.
-STEP_NAMES: tuple[dict[str, str], ...] = (
-    {"ru": "Тип дохода", "uz": "Daromad turi", "en": "Income type"},
-    {"ru": "Первоначальный взнос", "uz": "Boshlangʻich toʻlov", "en": "Initial payment"},
-    {"ru": "Срок кредита", "uz": "Kredit muddati", "en": "Loan term"},
-)
 
 REFUND_TYPE_NAMES: dict[str, dict[str, str]] = {
     RefundType.ANNUITY: {"ru": "Аннуитетный (равными долями)", "uz": "Annuitet (teng ulushlarda)", "en": "Annuity"},
@@ -64,46 +54,28 @@ OFFERS_PAGE = Page[BankOffer]
 
 def banks(brand_id: str, car_id: str, modification_id: str, *, locale: Locale) -> Page[BankOffer]:
     """The offers of every bank whose active product serves the car's brand; none for a car not sold
-    on credit. What the products say is rendered once per language and reading of the reference data
-    (`store.rendered`); the offers stored for the modification and its price are read now."""
+    on credit (the products found are the proof that the brand is). What the products say is rendered
+    once per language and reading of the reference data (`listings.rendered`); the offers stored for the
+    modification and its price are read now."""
     car, modification = references.car_and_modification(modification_id, car_id=car_id, brand_id=brand_id)
-    if not is_offered(car, PaymentType.CREDIT):
+    products = listings.rendered(car["brandId"], ("banks", locale), partial(_products, locale=locale))
+    if not is_offered(car, PaymentType.CREDIT, financed_for=car["brandId"] if products else None):
         return listing([])
-    products = store.rendered(car["brandId"], ("banks", locale), partial(_products, locale=locale))
-    stored = _with_stored_offer([product_id for product_id, _ in products], modification["_id"])
+    offers = listings.stored_offers(modification["_id"], [product_id for product_id, _ in products])
     price = modification["price"]
     items = [
-        {"_id": offer_id_text(product_id, modification["_id"]), "price": price, **fields}
-        for product_id, fields in products
-        if product_id in stored
+        {"_id": offers[product_id], "price": price, **fields} for product_id, fields in products if product_id in offers
     ]
     return OFFERS_PAGE.model_validate({"items": items, "total": len(items)})
 
 
-def _products(financing: store.BrandFinancing, *, locale: Locale) -> list[tuple[ObjectId, dict[str, Any]]]:
+def _products(financing: BrandFinancing, *, locale: Locale) -> list[tuple[ObjectId, dict[str, Any]]]:
     """The brand's credit products of active banks, in the banks' order, each with the fields of its offers
     that the product alone gives."""
-    products = financing.credit_products()
-    banks_by_id = store.active_organizations([product["organizationId"] for product in products])
     return [
         (product["_id"], _offer_fields(product, organization_ref(bank, locale), locale))
-        for bank_id, bank in banks_by_id.items()
-        for product in products
-        if product["organizationId"] == bank_id
+        for bank, product in listings.credit_products(financing)
     ]
-
-
-def _with_stored_offer(product_ids: list[ObjectId], modification_id: ObjectId) -> set[ObjectId]:
-    """The products whose offer for the modification is stored: only those can be calculated."""
-    if not product_ids:
-        return set()
-    stored = store.products_offered(modification_id, product_ids)
-    if missing := [str(product_id) for product_id in product_ids if product_id not in stored]:
-        logger.warning(
-            "credit products without a stored bank offer are not listed: run python -m ops bank-offers",
-            extra={"modificationId": str(modification_id), "productIds": missing},
-        )
-    return stored
 
 
 def _loan_terms(product: CreditProductRecord) -> list[Any]:
@@ -132,15 +104,6 @@ def _offer_fields(product: CreditProductRecord, bank: Organization, locale: Loca
     }
 
 
-def _node(depth: int, node_id: str, *fields: str) -> Any:
-    """A node of some active product's tree, found by its id alone (each step gets only that id), with
-    the `fields` the step answers of it."""
-    found = store.credit_tree_node(LEVELS[: depth + 1], ObjectId(node_id), fields)
-    if found is None:
-        raise NotFound("FINANCING_STEP_NOT_FOUND", step=STEP_NAMES[depth])
-    return found
-
-
 def income_types(offer_id: str, *, locale: Locale) -> Page[IncomeType]:
     _, product, _ = deals.bank_offer(offer_id)
     return listing(
@@ -152,7 +115,7 @@ def income_types(offer_id: str, *, locale: Locale) -> Page[IncomeType]:
 
 
 def initial_payments(income_type_id: str) -> Page[InitialPayment]:
-    income = _node(0, income_type_id, "initialPayments._id", "initialPayments.percent")
+    income = listings.chain_node(0, income_type_id, "initialPayments._id", "initialPayments.percent")
     return listing(
         [
             InitialPayment(id=node["_id"], name=f"{node['percent']}%", percent=node["percent"])
@@ -162,7 +125,7 @@ def initial_payments(income_type_id: str) -> Page[InitialPayment]:
 
 
 def loan_terms(initial_payment_id: str, *, locale: Locale) -> Page[LoanTerm]:
-    initial = _node(1, initial_payment_id, "loanTerms._id", "loanTerms.months", "loanTerms.rateBp")
+    initial = listings.chain_node(1, initial_payment_id, "loanTerms._id", "loanTerms.months", "loanTerms.rateBp")
     return listing(
         [
             LoanTerm(
@@ -177,7 +140,7 @@ def loan_terms(initial_payment_id: str, *, locale: Locale) -> Page[LoanTerm]:
 
 
 def refund_types(loan_term_id: str, *, locale: Locale) -> Page[RefundTypeItem]:
-    term = _node(2, loan_term_id, "refundTypes._id", "refundTypes.slug")
+    term = listings.chain_node(2, loan_term_id, "refundTypes._id", "refundTypes.slug")
     return listing(
         [
             RefundTypeItem(id=node["_id"], name=localize(REFUND_TYPE_NAMES[node["slug"]], locale), slug=node["slug"])

@@ -8,7 +8,7 @@ from typing import Any
 from core.locale import Locale, localize
 from core.models import Organization
 from domain.catalog.payment_types import PaymentType
-from domain.financing import references, store
+from domain.financing import listings, references
 from domain.financing.credit_math import installment_row, percent_of
 from domain.financing.offered import is_offered
 from domain.financing.records import InstallmentPlanRecord
@@ -19,15 +19,11 @@ from payments.models import InstallmentMatrix
 def matrix(brand_id: str, modification_id: str, *, locale: Locale) -> InstallmentMatrix:
     car, modification = references.car_and_modification(modification_id, brand_id=brand_id)
     price = modification["price"]
-    plans: list[InstallmentPlanRecord] = []
-    if is_offered(car, PaymentType.INSTALLMENT):
-        plans = store.brand_financing(car["brandId"]).installment_plans()
-    providers = store.active_organizations([plan["organizationId"] for plan in plans])
-    items = [
-        _plan(plan, organization_ref(providers[plan["organizationId"]], locale), price, locale)
-        for plan in plans
-        if plan["organizationId"] in providers
-    ]
+    plans = listings.installment_plans(car["brandId"])
+    # The plans found are the proof that the brand is financed by installments.
+    if not is_offered(car, PaymentType.INSTALLMENT, financed_for=car["brandId"] if plans else None):
+        plans = []
+    items = [_plan(plan, organization_ref(provider, locale), price, locale) for plan, provider in plans]
     # The whole matrix validated in one call, as the declared answer.
     return InstallmentMatrix(price=price, modificationId=modification["_id"], items=items, total=len(items))
 

@@ -9,7 +9,8 @@ from bson import ObjectId
 from core.errors import Conflict
 from core.locale import Locale, localize
 from core.models import Organization, Page
-from domain.financing import deals, references, store
+from domain.financing import deals, listings, references
+from domain.financing.listings import BrandFinancing
 from domain.financing.records import LeasingProgramRecord, LeasingRates
 from domain.financing.views import leasing_fields, organization_ref, percent
 from payments.models import (
@@ -25,17 +26,17 @@ PROGRAMS_PAGE = Page[LeasingProgram]
 
 
 def programs(brand_id: str, organization_id: str, *, locale: Locale) -> Page[LeasingProgram]:
-    """Rendered once per language and reading of the reference data (`store.rendered`)."""
+    """Rendered once per language and reading of the reference data (`listings.rendered`)."""
     references.brand(brand_id)
     company = references.organization(organization_id)
 
-    def render(financing: store.BrandFinancing) -> Page[LeasingProgram]:
+    def render(financing: BrandFinancing) -> Page[LeasingProgram]:
         reference = organization_ref(company, locale)
         found = financing.leasing_programs(company["_id"])
         items = [_program_item(program, reference, locale) for program in found]
         return PROGRAMS_PAGE(items=items, total=len(items))
 
-    return store.rendered(ObjectId(brand_id), ("leasing", company["_id"], locale), render)
+    return listings.rendered(ObjectId(brand_id), ("leasing", company["_id"], locale), render)
 
 
 def _program_item(program: LeasingProgramRecord, company: Organization, locale: Locale) -> LeasingProgram:

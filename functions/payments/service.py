@@ -10,15 +10,15 @@ from bson import ObjectId
 from core.locale import Locale, localize
 from core.models import Organization, Page
 from data.reference_cache import preload
-from domain.catalog import store as catalog
 from domain.catalog.payment_types import PAYMENT_TYPE_NAMES, PaymentType
-from domain.financing import references, store
+from domain.financing import listings, references
+from domain.financing.listings import BrandFinancing
 from domain.financing.offered import offered_payment_types
 from domain.financing.views import organization_ref
 from payments.models import PaymentTypeItem
 
 # The reference data these routes read: a SnapStart restore reads it before the first request.
-preload(catalog.all_brands, store.all_active_organizations)
+preload(*listings.REFERENCE_DATA)
 
 
 def listing[T](items: list[T]) -> Page[T]:
@@ -33,15 +33,15 @@ ORGANIZATIONS_PAGE = Page[Organization]
 
 def organizations(brand_id: str, payment_type: PaymentType, *, locale: Locale) -> Page[Organization]:
     """The active banks, leasing companies or installment providers serving the brand, rendered once per
-    language and reading of the reference data (`store.rendered`)."""
+    language and reading of the reference data (`listings.rendered`)."""
     references.brand(brand_id)
 
-    def render(financing: store.BrandFinancing) -> Page[Organization]:
-        found = store.active_organizations(financing.organization_ids(payment_type))
-        items = [organization_ref(organization, locale) for organization in found.values()]
+    def render(financing: BrandFinancing) -> Page[Organization]:
+        found = listings.organizations(financing, payment_type)
+        items = [organization_ref(organization, locale) for organization in found]
         return ORGANIZATIONS_PAGE(items=items, total=len(items))
 
-    return store.rendered(ObjectId(brand_id), ("organizations", payment_type, locale), render)
+    return listings.rendered(ObjectId(brand_id), ("organizations", payment_type, locale), render)
 
 
 def payment_types(modification_id: str, brand_id: str, *, locale: Locale) -> Page[PaymentTypeItem]:

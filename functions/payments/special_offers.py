@@ -15,18 +15,12 @@ import io
 from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
-from bson import ObjectId
 
-from core import clock
-from core.errors import NotFound
 from core.locale import Locale, localize
 from core.models import Organization
-from domain.catalog.payment_types import PaymentType
 from domain.catalog.records import ModificationRecord
-from domain.financing import references, store
-from domain.financing.credit_math import CreditQuote, LeasingQuote, RefundType, credit_quote, leasing_quote
-from domain.financing.deals import program_pricing
-from domain.financing.offered import ensure_offered, is_offered
+from domain.financing import references, special_offers
+from domain.financing.credit_math import CreditQuote, LeasingQuote
 from domain.financing.records import SpecialOfferRecord
 from domain.financing.views import credit_fields, leasing_fields, organization_ref, percent
 from edge.links import signed_link
@@ -43,8 +37,6 @@ from payments.models import (
     schedule_rows,
 )
 
-BANK, LEASING = "BANK", "LEASING"
-PAYMENT_TYPE_OF = {BANK: PaymentType.CREDIT, LEASING: PaymentType.LEASING}
 GRAPH_PATH = "/api/v1/payments/special-offers/graph"
 CSV_COLUMNS = ("month", "payment", "principal", "interest", "fee", "balance")
 
@@ -53,38 +45,12 @@ def offers(car_id: str, modification_id: str, kind: str, *, locale: Locale) -> S
     """The active special offers of one kind for the car's modification; none when the car is not sold
     by that kind's payment type."""
     car, modification = references.car_and_modification(modification_id, car_id=car_id)
-    if not is_offered(car, PAYMENT_TYPE_OF[kind]):
-        return SpecialOffers(price=modification["price"], items=[], total=0)
-    found = [offer for offer in store.special_offers_of_car(car_id, kind) if _applies(offer, modification["_id"])]
-    organizations = store.active_organizations([offer["organizationId"] for offer in found])
     price = modification["price"]
     items = [
-        _priced(
-            offer,
-            _quote(offer, price),
-            organization_ref(organizations[offer["organizationId"]], locale),
-            modification,
-            locale,
-        )
-        for offer in found
-        if offer["organizationId"] in organizations
+        _priced(offer, special_offers.quote(offer, price), organization_ref(organization, locale), modification, locale)
+        for offer, organization in special_offers.offers_for(car, modification["_id"], kind)
     ]
-    return SpecialOffers(price=modification["price"], items=items, total=len(items))
-
-
-def _applies(offer: SpecialOfferRecord, modification_id: ObjectId) -> bool:
-    listed = offer.get("modificationIds") or []
-    valid_until = offer.get("validUntil")
-    return (not listed or modification_id in listed) and (valid_until is None or valid_until >= clock.now())
-
-
-def _quote(offer: SpecialOfferRecord, price: int) -> CreditQuote | LeasingQuote:
-    """The offer's terms on this price."""
-    terms = offer["terms"]
-    if offer["kind"] == BANK:
-        refund_type = RefundType(terms["refundType"])
-        return credit_quote(price, terms["initialPercent"], terms["months"], terms["rateBp"], refund_type)
-    return leasing_quote(price, program_pricing(terms, terms["initialPercent"], terms["months"]))
+    return SpecialOffers(price=price, items=items, total=len(items))
 
 
 def _priced(
@@ -130,16 +96,8 @@ def graph(
     """The offer's month-by-month schedule (`payment = principal + interest + fee`), as data or CSV;
     `file` links the CSV under `api_base`, the API's URL as the client called it."""
     car, modification = references.car_and_modification(modification_id, car_id=car_id)
-    offer = store.find_special_offer(offer_id)
-    if offer is None:
-        raise NotFound("SPECIAL_OFFER_NOT_FOUND")
-    if offer["carId"] != ObjectId(car_id) or not _applies(offer, modification["_id"]):
-        raise NotFound("IDS_DO_NOT_MATCH", field="offerId", parent="carId, modificationId")
-    ensure_offered(car, PAYMENT_TYPE_OF[offer["kind"]])
-    organization = store.active_organizations([offer["organizationId"]]).get(offer["organizationId"])
-    if organization is None:
-        raise NotFound("SPECIAL_OFFER_NOT_FOUND")
-    quote = _quote(offer, modification["price"])
+    offer, organization = special_offers.offer_for(offer_id, car, modification["_id"])
+    quote = special_offers.quote(offer, modification["price"])
     rows = _schedule_rows(quote)
     item = _priced(offer, quote, organization_ref(organization, locale), modification, locale)
     if file_format == "csv":

@@ -40,18 +40,6 @@ DOMAIN_AREAS: dict[str, frozenset[str]] = {
 }
 # The one domain module above every area: it gathers the indexes each store declares.
 GATHERS_EVERY_AREA = "domain.indexes"
-# Temporary, removed when the financing seam lands (issue #39): the payments function's store imports, the
-# only ones left in a function while that function is rewritten to call the financing area's API.
-STORE_IMPORTS_UNTIL_THE_FINANCING_SEAM = frozenset(
-    {
-        ("payments.bank_chain", "domain.financing.store"),
-        ("payments.installments", "domain.financing.store"),
-        ("payments.leasing", "domain.financing.store"),
-        ("payments.service", "domain.catalog.store"),
-        ("payments.service", "domain.financing.store"),
-        ("payments.special_offers", "domain.financing.store"),
-    }
-)
 
 
 def top(module: str) -> str:
@@ -146,10 +134,7 @@ def functions_importing_stores(project: Project) -> list[str]:
     return [
         f"{found.module} imports {found.target} (line {found.line})"
         for found in project.imports()
-        if top(found.module) in groups
-        and top(found.target) == "domain"
-        and found.target.endswith(".store")
-        and (found.module, found.target) not in STORE_IMPORTS_UNTIL_THE_FINANCING_SEAM
+        if top(found.module) in groups and top(found.target) == "domain" and found.target.endswith(".store")
     ]
 
 

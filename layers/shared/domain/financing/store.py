@@ -430,9 +430,9 @@ def create_bank_offers(db: Database[Document] | None = None) -> int:
 # --- special offers ---------------------------------------------------------------------------------
 
 
-def special_offers_of_car(car_id: str, kind: str) -> list[SpecialOfferRecord]:
+def special_offers_of_car(car_id: ObjectId, kind: str) -> list[SpecialOfferRecord]:
     """The car's active special offers of this kind (BANK or LEASING), in their order."""
-    found = _special_offers().find({"carId": ObjectId(car_id), "kind": kind, "active": True})
+    found = _special_offers().find({"carId": car_id, "kind": kind, "active": True})
     return list(found.sort("order", 1))
 
 
