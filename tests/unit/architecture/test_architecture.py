@@ -97,8 +97,8 @@ def context_read_outside_routes(project: Project) -> list[str]:
 
 def log_keys_appended_outside_observability(project: Project) -> list[str]:
     """Modules other than core.observability that add keys to every log line: the API's functions replace
-    the invocation's keys on each request instead of clearing all (core.observability.InvocationKeys), so
-    a key appended elsewhere would stay on the lines of later requests."""
+    the invocation's keys on each request instead of clearing all (`core.observability.log_keys_of_invocation`),
+    so a key appended elsewhere would stay on the lines of later requests."""
     return [
         f"{module} calls {name}() (line {line})"
         for module, source in project.modules.items()
