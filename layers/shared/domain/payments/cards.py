@@ -49,8 +49,8 @@ DOUBLED_DIGITS = bytes.maketrans(b"0123456789", b"0246813579")
 
 def luhn_is_valid(digits: str) -> bool:
     """The Luhn check of a string of ASCII digits: from the right, every second digit doubled. The digits
-    are summed as their character codes, less the code of "0" for each: one `int()` per digit was most
-    of what checking a card number cost."""
+    are summed as their character codes, less the code of "0" for each, rather than converted one by one
+    with `int()`."""
     codes = digits.encode()
     added = codes[-1::-2] + codes[-2::-2].translate(DOUBLED_DIGITS)
     return (sum(added) - ord("0") * len(added)) % 10 == 0
