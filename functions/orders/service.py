@@ -40,7 +40,7 @@ def _financing(body: CreateOrderBody) -> FinancingRequest | None:
     if body.credit is not None:
         credit = body.credit
         return CreditRequest(
-            bank_id=credit.bankId,
+            offer_id=credit.bankId,
             income_type_id=credit.incomeTypeId,
             initial_payment_id=credit.initialPaymentId,
             loan_term_id=credit.loanTermId,
