@@ -54,29 +54,37 @@ class ScaleRoute:
 SEDAN = str(ObjectId("0" * 24))  # replaced by the seeded sedan's id (local.seed: stable_id("body:sedan"))
 ALL_CARS = {"brands": "", "sort": "", "limit": "10"}  # the sample lists one brand's cars: every car instead
 SCALE_ROUTES = [
-    ScaleRoute("cars sort=new", "catalog/cars.json", {**ALL_CARS, "sort": "new"}),
-    ScaleRoute("cars sort=price", "catalog/cars.json", {**ALL_CARS, "sort": "price"}),
-    ScaleRoute("cars sort=name", "catalog/cars.json", {**ALL_CARS, "sort": "name"}),
+    ScaleRoute(label="cars sort=new", event="catalog/cars.json", query={**ALL_CARS, "sort": "new"}),
+    ScaleRoute(label="cars sort=price", event="catalog/cars.json", query={**ALL_CARS, "sort": "price"}),
+    ScaleRoute(label="cars sort=name", event="catalog/cars.json", query={**ALL_CARS, "sort": "name"}),
     ScaleRoute(
         label="cars sort=price offset=50",
         event="catalog/cars.json",
         query={**ALL_CARS, "sort": "price", "offset": "50"},
         page=60,
     ),
-    ScaleRoute("cars search=che", "catalog/cars.json", {**ALL_CARS, "search": "che"}),
-    ScaleRoute("cars search=кобальт", "catalog/cars.json", {**ALL_CARS, "search": "кобальт"}),
-    ScaleRoute("cars bodyTypes=sedan", "catalog/cars.json", {**ALL_CARS, "bodyTypes": SEDAN}),
-    ScaleRoute("cars bodyTypes=sedan sort=name", "catalog/cars.json", {**ALL_CARS, "bodyTypes": SEDAN, "sort": "name"}),
-    ScaleRoute("cars brands=1 sort=price", "catalog/cars.json", page=5),
-    ScaleRoute("cars min+max sort=new", "catalog/cars.json", {**ALL_CARS, "min": "200000000", "max": "400000000"}),
-    ScaleRoute("car detail", "catalog/car.json", page=0),
-    ScaleRoute("brands", "catalog/brands.json", {"search": "", "sort": ""}, page=0),
-    ScaleRoute("brands search=che", "catalog/brands.json", page=0),
-    ScaleRoute("filters/all", "catalog/filters-all.json", page=0),
-    ScaleRoute("orders limit=10", "orders/list.json"),
-    ScaleRoute("order steps", "orders/steps.json", page=0),
-    ScaleRoute("saved-cars", "saved_cars/list.json"),
-    ScaleRoute("transactions history limit=10", "transactions/history.json", {"limit": "10"}),
+    ScaleRoute(label="cars search=che", event="catalog/cars.json", query={**ALL_CARS, "search": "che"}),
+    ScaleRoute(label="cars search=кобальт", event="catalog/cars.json", query={**ALL_CARS, "search": "кобальт"}),
+    ScaleRoute(label="cars bodyTypes=sedan", event="catalog/cars.json", query={**ALL_CARS, "bodyTypes": SEDAN}),
+    ScaleRoute(
+        label="cars bodyTypes=sedan sort=name",
+        event="catalog/cars.json",
+        query={**ALL_CARS, "bodyTypes": SEDAN, "sort": "name"},
+    ),
+    ScaleRoute(label="cars brands=1 sort=price", event="catalog/cars.json", page=5),
+    ScaleRoute(
+        label="cars min+max sort=new",
+        event="catalog/cars.json",
+        query={**ALL_CARS, "min": "200000000", "max": "400000000"},
+    ),
+    ScaleRoute(label="car detail", event="catalog/car.json", page=0),
+    ScaleRoute(label="brands", event="catalog/brands.json", query={"search": "", "sort": ""}, page=0),
+    ScaleRoute(label="brands search=che", event="catalog/brands.json", page=0),
+    ScaleRoute(label="filters/all", event="catalog/filters-all.json", page=0),
+    ScaleRoute(label="orders limit=10", event="orders/list.json"),
+    ScaleRoute(label="order steps", event="orders/steps.json", page=0),
+    ScaleRoute(label="saved-cars", event="saved_cars/list.json"),
+    ScaleRoute(label="transactions history limit=10", event="transactions/history.json", query={"limit": "10"}),
 ]
 
 
@@ -120,7 +128,7 @@ def explained(db: Db, command: Mapping[str, Any]) -> CommandCost:
     stats = answer.get("executionStats") or answer["stages"][0]["$cursor"]["executionStats"]
     stages = _stages(stats["executionStages"])
     docs, keys = int(stats["totalDocsExamined"]), int(stats["totalKeysExamined"])
-    return CommandCost(name, docs, keys, sorted_in_memory="SORT" in stages, scanned="COLLSCAN" in stages)
+    return CommandCost(name=name, docs=docs, keys=keys, sorted_in_memory="SORT" in stages, scanned="COLLSCAN" in stages)
 
 
 def _stages(stage: Mapping[str, Any]) -> list[str]:

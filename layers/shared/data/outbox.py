@@ -57,7 +57,11 @@ SENT_RETENTION_SECONDS = 7 * 24 * 60 * 60
 
 INDEXES = [
     # the publisher: pending entries, by aggregate in sequence order
-    Index(COLLECTION, [("status", 1), ("aggregate", 1), ("sequence", 1)], "outbox_pending_by_aggregate"),
+    Index(
+        collection=COLLECTION,
+        keys=[("status", 1), ("aggregate", 1), ("sequence", 1)],
+        name="outbox_pending_by_aggregate",
+    ),
     Index(
         collection=COLLECTION,
         keys=[("sentAt", 1)],

@@ -87,7 +87,7 @@ def _car_list_indexes() -> list[Index]:
 
 INDEXES = [
     Index(collection="brands", keys=[("slug", 1)], name="brands_slug_unique", options={"unique": True}),
-    Index("brands", [("order", 1), ("_id", 1)], "brands_order"),  # default brand order
+    Index(collection="brands", keys=[("order", 1), ("_id", 1)], name="brands_order"),  # default brand order
     # sort=name, case-insensitive
     Index(
         collection="brands",
@@ -95,19 +95,19 @@ INDEXES = [
         name="brands_name_ci",
         options={"collation": NAME_COLLATION},
     ),
-    Index("brands", [("searchPrefixes", 1), ("order", 1), ("_id", 1)], "brands_search"),
+    Index(collection="brands", keys=[("searchPrefixes", 1), ("order", 1), ("_id", 1)], name="brands_search"),
     Index(collection="body_types", keys=[("slug", 1)], name="body_types_slug_unique", options={"unique": True}),
-    Index("body_types", [("order", 1), ("_id", 1)], "body_types_order"),
+    Index(collection="body_types", keys=[("order", 1), ("_id", 1)], name="body_types_order"),
     Index(collection="powertrains", keys=[("slug", 1)], name="powertrains_slug_unique", options={"unique": True}),
-    Index("powertrains", [("order", 1), ("_id", 1)], "powertrains_order"),
+    Index(collection="powertrains", keys=[("order", 1), ("_id", 1)], name="powertrains_order"),
     Index(collection="cars", keys=[("slug", 1)], name="cars_slug_unique", options={"unique": True}),
     *_car_list_indexes(),
     # A modification or color is found with its car (orders, financing, availability).
-    Index("cars", [("modifications._id", 1)], "cars_modification"),
-    Index("cars", [("colors._id", 1)], "cars_color"),
+    Index(collection="cars", keys=[("modifications._id", 1)], name="cars_modification"),
+    Index(collection="cars", keys=[("colors._id", 1)], name="cars_color"),
     # The deactivated cars, counted on keys (the whole catalog's count is the collection's less these).
-    Index("cars", [("active", 1)], "cars_active"),
-    Index("price_changes", [("modificationId", 1), ("at", -1)], "price_changes_by_modification"),
+    Index(collection="cars", keys=[("active", 1)], name="cars_active"),
+    Index(collection="price_changes", keys=[("modificationId", 1), ("at", -1)], name="price_changes_by_modification"),
 ]
 
 

@@ -13,7 +13,7 @@ DATASET_COLLECTIONS = ("documents", "settings")
 
 INDEXES = [
     Index(collection="documents", keys=[("slug", 1)], name="documents_slug_unique", options={"unique": True}),
-    Index("documents", [("public", 1), ("order", 1), ("_id", 1)], "documents_public_order"),
+    Index(collection="documents", keys=[("public", 1), ("order", 1), ("_id", 1)], name="documents_public_order"),
 ]
 
 

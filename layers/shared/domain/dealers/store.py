@@ -20,9 +20,9 @@ DATASET_COLLECTIONS = ("regions", "branches", "stock")
 
 INDEXES = [
     Index(collection="regions", keys=[("slug", 1)], name="regions_slug_unique", options={"unique": True}),
-    Index("regions", [("order", 1), ("_id", 1)], "regions_order"),
+    Index(collection="regions", keys=[("order", 1), ("_id", 1)], name="regions_order"),
     # The branches that sell a brand (multikey on brandIds).
-    Index("branches", [("brandIds", 1), ("active", 1)], "branches_brand"),
+    Index(collection="branches", keys=[("brandIds", 1), ("active", 1)], name="branches_brand"),
     # One row per branch, modification and color; serves "which of these branches have it".
     Index(
         collection="stock",
@@ -30,7 +30,11 @@ INDEXES = [
         name="stock_branch_modification_color_unique",
         options={"unique": True},
     ),
-    Index("stock_changes", [("branchId", 1), ("modificationId", 1), ("at", -1)], "stock_changes_by_row"),
+    Index(
+        collection="stock_changes",
+        keys=[("branchId", 1), ("modificationId", 1), ("at", -1)],
+        name="stock_changes_by_row",
+    ),
 ]
 
 

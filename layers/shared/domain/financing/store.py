@@ -40,17 +40,27 @@ DUPLICATE_KEY = 11000
 DATASET_COLLECTIONS = ("organizations", "credit_products", "leasing_programs", "installment_plans", "special_offers")
 
 INDEXES = [
-    Index("organizations", [("slug", 1)], "organizations_slug_unique", {"unique": True}),
-    Index("credit_products", [("brandId", 1), ("active", 1)], "credit_products_by_brand"),
+    Index(collection="organizations", keys=[("slug", 1)], name="organizations_slug_unique", options={"unique": True}),
+    Index(collection="credit_products", keys=[("brandId", 1), ("active", 1)], name="credit_products_by_brand"),
     # Each chain step finds the product by the id of the node it was given.
-    Index("credit_products", [("incomeTypes._id", 1)], "credit_products_by_income_type"),
-    Index("credit_products", [("incomeTypes.initialPayments._id", 1)], "credit_products_by_initial_payment"),
-    Index("credit_products", [("incomeTypes.initialPayments.loanTerms._id", 1)], "credit_products_by_loan_term"),
+    Index(collection="credit_products", keys=[("incomeTypes._id", 1)], name="credit_products_by_income_type"),
+    Index(
+        collection="credit_products",
+        keys=[("incomeTypes.initialPayments._id", 1)],
+        name="credit_products_by_initial_payment",
+    ),
+    Index(
+        collection="credit_products",
+        keys=[("incomeTypes.initialPayments.loanTerms._id", 1)],
+        name="credit_products_by_loan_term",
+    ),
     # /banks reads a modification's offers. The pair is unique already: an offer's _id is derived from it.
-    Index("bank_offers", [("modificationId", 1), ("productId", 1)], "bank_offers_by_modification"),
-    Index("leasing_programs", [("brandId", 1), ("organizationId", 1)], "leasing_programs_by_brand"),
-    Index("installment_plans", [("brandId", 1), ("active", 1)], "installment_plans_by_brand"),
-    Index("special_offers", [("carId", 1), ("kind", 1)], "special_offers_by_car"),
+    Index(collection="bank_offers", keys=[("modificationId", 1), ("productId", 1)], name="bank_offers_by_modification"),
+    Index(
+        collection="leasing_programs", keys=[("brandId", 1), ("organizationId", 1)], name="leasing_programs_by_brand"
+    ),
+    Index(collection="installment_plans", keys=[("brandId", 1), ("active", 1)], name="installment_plans_by_brand"),
+    Index(collection="special_offers", keys=[("carId", 1), ("kind", 1)], name="special_offers_by_car"),
 ]
 
 

@@ -43,7 +43,7 @@ INDEXES = [
         name="refresh_tokens_ttl",
         options={"expireAfterSeconds": 0},
     ),
-    Index("refresh_tokens", [("family", 1)], "refresh_tokens_family"),
+    Index(collection="refresh_tokens", keys=[("family", 1)], name="refresh_tokens_family"),
 ]
 
 

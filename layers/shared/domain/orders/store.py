@@ -20,7 +20,7 @@ from domain.orders.records import OrderLogRecord, OrderRecord, PromoCodeRecord
 DATASET_COLLECTIONS = ("promo_codes",)
 
 INDEXES = [
-    Index("orders", [("userId", 1), ("createdAt", -1), ("_id", -1)], "orders_by_user_newest"),
+    Index(collection="orders", keys=[("userId", 1), ("createdAt", -1), ("_id", -1)], name="orders_by_user_newest"),
     Index(
         collection="orders",
         keys=[("contractNumber", 1)],
@@ -28,9 +28,9 @@ INDEXES = [
         options={"unique": True},
     ),
     # the expiry of unpaid orders: NEW ones placed before a time, oldest first
-    Index("orders", [("statusSlug", 1), ("createdAt", 1), ("_id", 1)], "orders_by_status_created"),
+    Index(collection="orders", keys=[("statusSlug", 1), ("createdAt", 1), ("_id", 1)], name="orders_by_status_created"),
     # An order's log in its order: a handful of entries, one per status change (steps, ops order show).
-    Index("order_logs", [("orderId", 1), ("at", 1), ("_id", 1)], "order_logs_of_order"),
+    Index(collection="order_logs", keys=[("orderId", 1), ("at", 1), ("_id", 1)], name="order_logs_of_order"),
     # promo codes are found by _id (the code)
 ]
 

@@ -20,13 +20,21 @@ NEWEST_FIRST = [("createdAt", DESCENDING), ("_id", DESCENDING)]
 
 INDEXES = [
     # history: the caller's payments of an order, newest first, paged and counted on the keys
-    Index("transactions", [("orderId", 1), ("userId", 1), ("createdAt", -1), ("_id", -1)], "transactions_history"),
+    Index(
+        collection="transactions",
+        keys=[("orderId", 1), ("userId", 1), ("createdAt", -1), ("_id", -1)],
+        name="transactions_history",
+    ),
     # the amount reserved by an order's open transactions (pending or confirming), however many it had
-    Index("transactions", [("orderId", 1), ("status", 1), ("expiresAt", 1)], "transactions_open_of_order"),
+    Index(
+        collection="transactions",
+        keys=[("orderId", 1), ("status", 1), ("expiresAt", 1)],
+        name="transactions_open_of_order",
+    ),
     # resend-code: the caller's pending transaction for a card and amount
-    Index("transactions", [("userId", 1), ("cardHash", 1), ("status", 1)], "transactions_by_card"),
+    Index(collection="transactions", keys=[("userId", 1), ("cardHash", 1), ("status", 1)], name="transactions_by_card"),
     # the payment reconciliation: stale confirmations, and refunds still to be done (few: sparse)
-    Index("transactions", [("status", 1), ("claimedAt", 1)], "transactions_by_status_claimed"),
+    Index(collection="transactions", keys=[("status", 1), ("claimedAt", 1)], name="transactions_by_status_claimed"),
     Index(
         collection="transactions",
         keys=[("refund", 1), ("updatedAt", 1)],

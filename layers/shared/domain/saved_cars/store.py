@@ -25,9 +25,9 @@ INDEXES = [
     # The list: a device's saved cars, newest first; `saved` in the keys, so a removed one is skipped and
     # the list counted without reading a document.
     Index(
-        "saved_cars",
-        [("fingerprint", 1), ("createdAt", -1), ("_id", -1), ("saved", 1)],
-        "saved_cars_fingerprint_newest_saved",
+        collection="saved_cars",
+        keys=[("fingerprint", 1), ("createdAt", -1), ("_id", -1), ("saved", 1)],
+        name="saved_cars_fingerprint_newest_saved",
     ),
 ]
 
