@@ -290,9 +290,8 @@ def installment_row(
     rest = price - initial_payment
     cells: list[InstallmentQuote] = []
     for months, markup_bp in zip(terms, markups_bp, strict=True):
-        if months < 1:
-            raise ValueError("months must be at least 1")
         total = rest + percent_of(rest, markup_bp)
+        _check(total, 0, months, 0)
         monthly = _ceil_div(total, months)  # the first payment of a 0 % schedule of `total` over `months`
         cells.append(
             InstallmentQuote(
