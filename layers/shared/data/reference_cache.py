@@ -20,7 +20,6 @@ service module): a SnapStart restore reads them right after emptying the caches 
 from __future__ import annotations
 
 import functools
-import inspect
 import itertools
 from collections.abc import Callable, Hashable
 from datetime import timedelta
@@ -70,8 +69,9 @@ class Reading[T](NamedTuple):
 
 _cache = RenderingCache(MAX_ENTRIES)  # the `Reading`s of what `reference_data` loads
 _generations = itertools.count(1)
-# A cached loader -> its reading, by the loader's arguments (`generation`).
-_readers: dict[Callable[..., object], Callable[[tuple[Any, ...], dict[str, Any]], Reading[Any]]] = {}
+# A cached loader's name (its module and qualified name, which a `functools.wraps` wrapper of it shares) ->
+# its reading, by the loader's arguments (`generation`).
+_readers: dict[tuple[str, str], Callable[[tuple[Any, ...], dict[str, Any]], Reading[Any]]] = {}
 _preloads: dict[Callable[[], object], Callable[[], None]] = {}  # a loader -> what data.caches runs for it
 
 
@@ -98,7 +98,7 @@ def reference_data[**P, T](load: Callable[P, T]) -> Callable[P, T]:
     def cached(*args: P.args, **kwargs: P.kwargs) -> T:
         return read(args, kwargs).value
 
-    _readers[cached] = read
+    _readers[name] = read
     return cached
 
 
@@ -106,10 +106,7 @@ def generation(cached: Callable[..., object], *args: Any, **kwargs: Any) -> int:
     """The generation of what the `reference_data` loader `cached` answers now for these arguments (read
     if it is not cached): it changes each time the data is read again, and so on every call with caching
     off."""
-    read = _readers.get(cached)
-    if read is None:  # a wrapper of it (functools.wraps)
-        read = _readers[inspect.unwrap(cached, stop=lambda function: function in _readers)]
-    return read(args, kwargs).generation
+    return _readers[(cached.__module__, cached.__qualname__)](args, kwargs).generation
 
 
 def preload(*loaders: Callable[[], object]) -> None:
