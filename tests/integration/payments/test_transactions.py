@@ -7,6 +7,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -141,7 +142,11 @@ def test_check_create_resend_apply_pays_an_order_in_two_parts_to_paid(
     frozen_clock.advance(61)
     resent = api.post(RESEND, json={"amount": 400_000, "cardNumber": CARD})
     assert resent.status_code == 200, resent.text
-    assert resent.json()["data"] == {"transactionId": first}
+    assert resent.json()["data"]["transactionId"] == first
+    # with the code's life from its new sending: the sandbox says none, so our own 120 s
+    assert resent.json()["data"]["codeValidSeconds"] == 120
+    expires_at = datetime.fromisoformat(resent.json()["data"]["codeExpiresAt"])
+    assert expires_at == frozen_clock.current + timedelta(seconds=120)
     applied = api.post(APPLY, json=apply_body(order, first, 400_000))
     # Then the order is partially paid
     assert applied.status_code == 200, applied.text
