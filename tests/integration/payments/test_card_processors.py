@@ -426,15 +426,20 @@ def test_the_sandbox_is_the_local_default_and_the_real_processors_are_chosen_by_
 # --- the API paying through each processor ---------------------------------------------------------
 
 
+def signed_in_order(api: ApiClient, db: Db, amount_due: int) -> tuple[OrderRecord, dict[str, str]]:
+    """A signed-in caller's order, and its ids as a payment's body names them."""
+    api.login()
+    user_id = ObjectId(api.get("/api/v1/auth/me").json()["data"]["_id"])
+    order = insert_order(db, user_id, purchasable_car(db), amount_due=amount_due)
+    return order, {"brandId": str(order["brandId"]), "orderId": str(order["_id"])}
+
+
 def start_payment(
     api: ApiClient, db: Db, provider: Provider, amount: int, amount_due: int
 ) -> tuple[OrderRecord, dict[str, Any]]:
     """A signed-in caller's order and a created transaction, the card sent as the processor takes it;
     returns (order, apply body without the code)."""
-    api.login()
-    user_id = ObjectId(api.get("/api/v1/auth/me").json()["data"]["_id"])
-    order = insert_order(db, user_id, purchasable_car(db), amount_due=amount_due)
-    ids = {"brandId": str(order["brandId"]), "orderId": str(order["_id"])}
+    order, ids = signed_in_order(api, db, amount_due)
     created = api.post("/api/v1/transactions/create", json={"amount": amount, **provider.card_fields(), **ids})
     assert created.status_code == 200, created.text
     return order, {"transactionId": created.json()["data"]["transactionId"], "amount": amount, **ids}
@@ -472,17 +477,6 @@ def test_the_api_pays_through_the_processor_end_to_end(
     if isinstance(provider.fake, fake_payme.FakePayme):
         logged = [record.getMessage() + repr(record.__dict__) for record in caplog.records if record.levelno >= INFO]
         assert not any(token in line for token in provider.fake.tokens for line in logged)
-
-
-def test_a_decline_through_the_api_is_a_4xx_that_fails_the_transaction(
-    api: ApiClient, db: Db, provider: Provider
-) -> None:
-    order, body = start_payment(api, db, provider, 1_000, amount_due=1_000)
-    provider.fake.cards[PAYS_UZCARD].balance = 10
-    response = api.post("/api/v1/transactions/apply", json={**body, "otp": provider.otp})
-    assert response.status_code == 400
-    assert response.json()["details"] == {"reason": INSUFFICIENT_FUNDS, "status": "FAILED"}
-    assert (db.orders.find_one({"_id": order["_id"]}) or {})["paidAmount"] == 0
 
 
 def test_an_outage_at_apply_is_a_503_and_a_retry_after_the_lease_pays_once(
@@ -619,14 +613,16 @@ def test_atmos_wrong_code_answers_are_wrong_codes(atmos: Provider, result: dict[
         atmos.processor.confirm(payment, "000000")
 
 
-def test_a_decline_releases_the_charge_at_once_and_the_buyer_can_pay_again(
+def test_a_decline_is_a_4xx_that_fails_the_transaction_and_releases_the_charge_at_once(
     api: ApiClient, db: Db, provider: Provider
 ) -> None:
-    # Given a payment declined for insufficient funds
+    # Given a payment declined for insufficient funds: a 400 with its code, the transaction FAILED
     order, body = start_payment(api, db, provider, 1_000, amount_due=1_000)
     provider.fake.cards[PAYS_UZCARD].balance = 10
     declined = api.post("/api/v1/transactions/apply", json={**body, "otp": provider.otp})
     assert (declined.status_code, declined.json()["code"]) == (400, "PAYMENT_DECLINED_INSUFFICIENT_FUNDS")
+    assert declined.json()["details"] == {"reason": INSUFFICIENT_FUNDS, "status": "FAILED"}
+    assert (db.orders.find_one({"_id": order["_id"]}) or {})["paidAmount"] == 0
     # When the buyer tops the card up and pays again right away (no lease to wait out)
     provider.fake.cards[PAYS_UZCARD].balance = 10**12
     ids = {"brandId": body["brandId"], "orderId": body["orderId"]}
@@ -683,10 +679,7 @@ def test_payme_answer_says_how_long_the_code_lives(api: ApiClient, db: Db, payme
     fake = payme.fake
     assert isinstance(fake, fake_payme.FakePayme)
     fake.code_wait_ms = 45_000
-    api.login()
-    user_id = ObjectId(api.get("/api/v1/auth/me").json()["data"]["_id"])
-    order = insert_order(db, user_id, purchasable_car(db), amount_due=1_000)
-    ids = {"brandId": str(order["brandId"]), "orderId": str(order["_id"])}
+    _, ids = signed_in_order(api, db, 1_000)
     created = api.post("/api/v1/transactions/create", json={"amount": 1_000, **payme.card_fields(), **ids})
     assert created.status_code == 200, created.text
     assert created.json()["data"]["codeValidSeconds"] == 45
@@ -694,10 +687,7 @@ def test_payme_answer_says_how_long_the_code_lives(api: ApiClient, db: Db, payme
 
 def test_payme_refuses_card_numbers_and_atmos_card_tokens(api: ApiClient, db: Db, provider: Provider) -> None:
     # Given a buyer's order / When the app sends the card the way the stage's processor does not take it
-    api.login()
-    user_id = ObjectId(api.get("/api/v1/auth/me").json()["data"]["_id"])
-    order = insert_order(db, user_id, purchasable_car(db), amount_due=1_000)
-    ids = {"brandId": str(order["brandId"]), "orderId": str(order["_id"])}
+    _, ids = signed_in_order(api, db, 1_000)
     wrong_way = (
         {"cardNumber": PAYS_UZCARD, "expiry": "03/99", "cardType": "UZCARD"}
         if provider.name == "payme"
@@ -714,10 +704,7 @@ def test_payme_refuses_card_numbers_and_atmos_card_tokens(api: ApiClient, db: Db
 def test_payme_amount_out_of_range_is_a_clear_decline(
     api: ApiClient, db: Db, payme: Provider, amount: int, code: int
 ) -> None:
-    api.login()
-    user_id = ObjectId(api.get("/api/v1/auth/me").json()["data"]["_id"])
-    order = insert_order(db, user_id, purchasable_car(db), amount_due=30_000_000)
-    ids = {"brandId": str(order["brandId"]), "orderId": str(order["_id"])}
+    _, ids = signed_in_order(api, db, 30_000_000)
     response = api.post("/api/v1/transactions/create", json={"amount": amount, **payme.card_fields(), **ids})
     assert (response.status_code, response.json()["code"]) == (400, "PAYMENT_DECLINED_AMOUNT_OUT_OF_RANGE")
     assert response.json()["details"] == {"reason": "AMOUNT_OUT_OF_RANGE"}
@@ -749,10 +736,7 @@ def test_a_processor_that_hangs_cannot_make_a_request_outlive_its_budget(
     # Given a processor that accepts connections and never answers, a per-call timeout longer than the
     # request's budget, and a budget of 1 s
     with socket.create_server(("127.0.0.1", 0)) as silent:
-        api.login()
-        user_id = ObjectId(api.get("/api/v1/auth/me").json()["data"]["_id"])
-        order = insert_order(db, user_id, purchasable_car(db), amount_due=1_000)
-        order_fields = {"amount": 1_000, **provider.card_fields(), "brandId": str(order["brandId"])}
+        _, ids = signed_in_order(api, db, 1_000)
         url = f"http://127.0.0.1:{silent.getsockname()[1]}"
         monkeypatch.setenv("ATMOS_API_URL" if provider.name == "atmos" else "PAYME_API_URL", url)
         monkeypatch.setenv("PAYMENT_PROCESSOR_TIMEOUT_SECONDS", "5")
@@ -761,7 +745,7 @@ def test_a_processor_that_hangs_cannot_make_a_request_outlive_its_budget(
         processor_factory.reset_processor()
         # When a payment is started
         started = time.monotonic()
-        response = api.post("/api/v1/transactions/create", json={**order_fields, "orderId": str(order["_id"])})
+        response = api.post("/api/v1/transactions/create", json={"amount": 1_000, **provider.card_fields(), **ids})
         took = time.monotonic() - started
     # Then our 503 comes within the budget's reach, far inside the function's 10 s
     assert (response.status_code, response.json()["code"]) == (503, "PROCESSOR_UNAVAILABLE")
