@@ -106,7 +106,8 @@ def _payable_card_schema(schema: dict[str, Any]) -> None:
                 "not": {"required": ["cardToken"]},
                 "properties": {
                     "cardType": {"const": card_type.value},
-                    "cardNumber": {"pattern": "^" + " ?".join(prefix)},
+                    "cardNumber": {"type": "string", "pattern": "^" + " ?".join(prefix)},
+                    "expiry": {"type": "string"},
                 },
             }
             for prefix, _, card_type in PREFIXES
@@ -115,15 +116,19 @@ def _payable_card_schema(schema: dict[str, Any]) -> None:
         {
             "required": ["cardToken"],
             "not": {"anyOf": [{"required": [name]} for name in NUMBER_FIELDS]},
+            "properties": {"cardToken": {"type": "string"}},
         },
     ]
 
 
 def _by_number_or_token(body: "CreateBody | ResendBody", number_fields: tuple[str, ...]) -> None:
-    given = [name for name in number_fields if getattr(body, name) is not None]
-    if body.cardToken is not None and given:
-        raise invalid_value("CARD_NUMBER_OR_TOKEN")
-    if body.cardToken is None and len(given) != len(number_fields):
+    """The card's number fields, all of them and not null, or its token (not null) alone: what was sent
+    counts, a null too, as the schema's `oneOf` reads the body."""
+    sent = body.model_fields_set
+    if "cardToken" in sent:
+        if body.cardToken is None or any(name in sent for name in number_fields):
+            raise invalid_value("CARD_NUMBER_OR_TOKEN")
+    elif any(getattr(body, name) is None for name in number_fields):
         raise invalid_value("CARD_NUMBER_OR_TOKEN")
 
 
@@ -154,8 +159,16 @@ class ApplyBody(RequestModel):
 
 def _number_or_token_schema(schema: dict[str, Any]) -> None:
     schema["oneOf"] = [
-        {"required": ["cardNumber"], "not": {"required": ["cardToken"]}},
-        {"required": ["cardToken"], "not": {"required": ["cardNumber"]}},
+        {
+            "required": ["cardNumber"],
+            "not": {"required": ["cardToken"]},
+            "properties": {"cardNumber": {"type": "string"}},
+        },
+        {
+            "required": ["cardToken"],
+            "not": {"required": ["cardNumber"]},
+            "properties": {"cardToken": {"type": "string"}},
+        },
     ]
 
 

@@ -933,12 +933,13 @@ def test_a_sandbox_token_of_the_poor_test_card_is_declined_at_apply(
         {"cardNumber": CARD, "expiry": EXPIRY, "cardType": "UZCARD", "cardToken": "sandbox-token-x"},
         {"cardNumber": CARD, "cardType": "UZCARD"},
         {"cardToken": "has a space"},
+        {"cardToken": None},
         {},
     ],
-    ids=["both", "number-without-expiry", "token-with-space", "neither"],
+    ids=["both", "number-without-expiry", "token-with-space", "null-token", "neither"],
 )
 def test_a_body_with_both_forms_or_neither_is_refused(
-    api: ApiClient, payable_order: OrderFactory, card: dict[str, str]
+    api: ApiClient, payable_order: OrderFactory, card: dict[str, str | None]
 ) -> None:
     order = payable_order(amount_due=300_000)
     body = {"amount": 300_000, "brandId": str(order["brandId"]), "orderId": str(order["_id"]), **card}
