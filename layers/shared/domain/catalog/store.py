@@ -38,6 +38,7 @@ LIST_FIELDS = {
     "image": 1,
     "year": 1,
     "isNew": 1,
+    "saleStartsAt": 1,
 }
 # What a brand in a list needs: never its description nor search keys.
 BRAND_ITEM_FIELDS = {"slug": 1, "name": 1, "logo": 1, "country": 1}

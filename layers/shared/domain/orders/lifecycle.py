@@ -160,11 +160,17 @@ def log_change(
     )
 
 
-def create(order: OrderRecord, *, cause: str) -> None:
+def create(order: OrderRecord, *, cause: str, first: Callable[[ClientSession], None] | None = None) -> None:
     """Store a new order with its first log entry and event, and take its unit of the branch's stock, all
-    or nothing: 409 `OutOfStock` (and nothing stored) when the branch has no unit left."""
+    or nothing: 409 `OutOfStock` (and nothing stored) when the branch has no unit left.
+
+    `first` runs in the same transaction before anything else (the buyer's limits, which may refuse the
+    order: `domain.orders.buyers.hold_limits`); the stock is taken last of the reads, so other buyers of
+    the same car wait on its document as briefly as possible."""
 
     def insert(session: ClientSession) -> None:
+        if first is not None:
+            first(session)
         taken = dealers.take_unit(order["branchId"], order["modificationId"], order["colorId"], session=session)
         if taken is None:
             raise OutOfStock()

@@ -4,16 +4,19 @@ order stored as NEW with a contract number. Each area is asked once, in that ord
 
 from __future__ import annotations
 
+from functools import partial
+
 from bson import ObjectId
 
 from core import clock
-from core.errors import Conflict
+from core.errors import Conflict, NotPermitted
 from core.ids import new_id
 from data import counters
 from domain.catalog import store as catalog
 from domain.dealers import store as dealers
 from domain.financing import store as financing
-from domain.orders import lifecycle, promo_codes
+from domain.orders import buyers, lifecycle, promo_codes
+from domain.orders.buyers import Buyer
 from domain.orders.financed import FinancedDeal, financed_deal
 from domain.orders.lifecycle import Status
 from domain.orders.purchase import Purchase, resolve_purchase
@@ -87,24 +90,35 @@ def new_order(
     }
 
 
-def place_order(request: OrderRequest, *, owner: ObjectId, partner: str) -> OrderRecord:
+def place_order(request: OrderRequest, *, buyer: Buyer, partner: str) -> OrderRecord:
     """Check the request against the catalog, apply the promo, store the order as NEW and log it.
-    `partner` is the app it was placed through: its webhook hears of every change of the order."""
+    `partner` is the app it was placed through: its webhook hears of every change of the order. The
+    buyer's limits (`domain.orders.buyers`) are checked before anything is spent, and again, race-safe,
+    in the order's transaction."""
     purchase = resolve_purchase(request)
     deal = financed_deal(request, purchase)
     if deal is not None and deal.initial_payment == 0 and request.promo_code:
         raise Conflict("PROMO_CODE_NEEDS_INITIAL_PAYMENT")
+    rules = purchase.rules
+    if rules.verified_buyers_only and not buyer.verified:
+        raise NotPermitted("IDENTITY_VERIFICATION_REQUIRED")
+    car_id = purchase.car["_id"]
+    buyers.check_limits(buyer, car_id, rules.per_person_limit)
+    owner = buyer.user_id
     promo = promo_codes.consume(request.promo_code, owner) if request.promo_code else None
     order = new_order(
         purchase, owner=owner, partner=partner, payment_type=request.payment_type.value, promo=promo, deal=deal
     )
+    order["buyer"] = buyer.key
     if order["amountDueNow"] == 0:
         # Nothing is left to pay by card (a promo covered the price, or the deal's initial payment).
         order["statusSlug"] = Status.PAID.value
     try:
         order["contractNumber"] = next_contract_number()
         # The order, its first log entry and its event: one transaction, so none exists without the others.
-        lifecycle.create(order, cause="created")
+        lifecycle.create(
+            order, cause="created", first=partial(buyers.hold_limits, buyer, car_id, rules.per_person_limit)
+        )
     except Exception:
         if promo:
             promo_codes.release(promo["_id"], owner)

@@ -17,6 +17,7 @@ class OrderRecord(TypedDict, total=False):
 
     _id: Required[ObjectId]
     userId: Required[ObjectId]
+    buyer: str  # the person (domain.orders.buyers.Buyer.key); orders placed before it was recorded have none
     partner: str  # the name of the partner whose app placed it (orders placed before it was recorded have none)
     contractNumber: str
     statusSlug: Required[str]

@@ -29,6 +29,9 @@ INDEXES = [
     ),
     # the expiry of unpaid orders: NEW ones placed before a time, oldest first
     Index(collection="orders", keys=[("statusSlug", 1), ("createdAt", 1), ("_id", 1)], name="orders_by_status_created"),
+    # A person's orders (domain.orders.buyers): their unpaid ones, and those of one car since a time.
+    Index(collection="orders", keys=[("buyer", 1), ("statusSlug", 1)], name="orders_by_buyer_status"),
+    Index(collection="orders", keys=[("buyer", 1), ("carId", 1), ("createdAt", 1)], name="orders_by_buyer_car"),
     # An order's log in its order: a handful of entries, one per status change (steps, ops order show).
     Index(collection="order_logs", keys=[("orderId", 1), ("at", 1), ("_id", 1)], name="order_logs_of_order"),
     # promo codes are found by _id (the code)
@@ -44,6 +47,10 @@ def _orders() -> Collection[OrderRecord]:
 
 def _order_logs() -> Collection[OrderLogRecord]:
     return collection("order_logs", OrderLogRecord)
+
+
+def _order_buyers() -> Collection[Document]:
+    return collection("order_buyers", Document)
 
 
 def _promo_codes() -> Collection[PromoCodeRecord]:
@@ -156,6 +163,50 @@ def release_charge(order_id: ObjectId, payment_id: str) -> None:
         {"_id": order_id, "chargingPaymentId": payment_id},
         {"$set": {"chargingPaymentId": None, "chargingSince": None}},
     )
+
+
+# --- a person's orders (domain.orders.buyers) ------------------------------------------------------
+
+
+def _of_person(buyer: str, user_id: ObjectId) -> Document:
+    """The person's orders: those that name them, and the account's own (placed before it was verified)."""
+    return {"$or": [{"buyer": buyer}, {"userId": user_id}]}
+
+
+def guard_buyer(buyer: str, *, at: datetime, session: ClientSession) -> None:
+    """Write the person's guard document in the order's transaction: two transactions of one person
+    conflict on it, so the second counts what the first inserted."""
+    _order_buyers().update_one(
+        {"_id": buyer}, {"$inc": {"orders": 1}, "$set": {"at": at}}, upsert=True, session=session
+    )
+
+
+def count_open_orders(
+    buyer: str, user_id: ObjectId, status: str, *, limit: int, session: ClientSession | None = None
+) -> int:
+    """How many of the person's orders are in `status` (counted up to `limit`)."""
+    query = {"statusSlug": status, **_of_person(buyer, user_id)}
+    return _orders().count_documents(query, limit=limit, session=session)
+
+
+def count_orders_of_car(
+    buyer: str,
+    user_id: ObjectId,
+    car_id: ObjectId,
+    *,
+    since: datetime,
+    cancelled: str,
+    limit: int,
+    session: ClientSession | None = None,
+) -> int:
+    """How many of the person's orders of the car placed since `since` are not `cancelled` (up to `limit`)."""
+    query = {
+        "carId": car_id,
+        "createdAt": {"$gte": since},
+        "statusSlug": {"$ne": cancelled},
+        **_of_person(buyer, user_id),
+    }
+    return _orders().count_documents(query, limit=limit, session=session)
 
 
 # --- order logs -------------------------------------------------------------------------------------

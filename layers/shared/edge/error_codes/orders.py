@@ -1,6 +1,6 @@
 """The codes of orders: placing one, its promo code, its state and the stock it holds."""
 
-from core.errors import Conflict, InvalidInput, NotFound, Unavailable
+from core.errors import Conflict, InvalidInput, NotFound, NotPermitted, Unavailable
 from edge.error_codes.entry import CLIENT_BUG, ErrorCode
 
 CODES: dict[str, ErrorCode] = {
@@ -17,6 +17,34 @@ CODES: dict[str, ErrorCode] = {
         en="This branch has no car of this modification and color in stock",
         ru="В этом филиале нет в наличии автомобиля этой модификации и цвета",
         uz="Bu filialda ushbu modifikatsiya va rangdagi avtomobil mavjud emas",
+    ),
+    "OPEN_ORDERS_LIMIT_REACHED": ErrorCode(
+        kind=Conflict,
+        action="Tell the user to pay one of their unpaid orders first, or to wait until one expires",
+        en="You already have {limit} unpaid orders: pay one of them before placing another",
+        ru="У вас уже {limit} неоплаченных заказа: оплатите один из них, прежде чем оформить новый",
+        uz="Sizda allaqachon {limit} ta toʻlanmagan buyurtma bor: yangisini berishdan oldin ulardan birini toʻlang",
+    ),
+    "PURCHASE_LIMIT_REACHED": ErrorCode(
+        kind=Conflict,
+        action="Tell the user how many of this car one person may order (`details.count`, `details.days`)",
+        en="One person may order at most {count} of this car in {days} days",
+        ru="Один человек может заказать не более {count} таких автомобилей за {days} дней",
+        uz="Bir kishi {days} kun ichida bu avtomobildan koʻpi bilan {count} ta buyurtma qilishi mumkin",
+    ),
+    "SALE_NOT_STARTED": ErrorCode(
+        kind=Conflict,
+        action="Show when the sale opens (`details.startsAt`) and let the user order from then",
+        en="The sale of this car has not started yet",
+        ru="Продажа этого автомобиля ещё не началась",
+        uz="Bu avtomobil savdosi hali boshlanmagan",
+    ),
+    "IDENTITY_VERIFICATION_REQUIRED": ErrorCode(
+        kind=NotPermitted,
+        action="Have the user verify their identity (POST /api/v1/users/limit), then order again",
+        en="Only buyers who have verified their identity may order this car",
+        ru="Этот автомобиль могут заказать только покупатели, подтвердившие личность",
+        uz="Bu avtomobilni faqat shaxsini tasdiqlagan xaridorlar buyurtma qilishi mumkin",
     ),
     "ORGANIZATION_NOT_OF_OFFER": ErrorCode(
         kind=InvalidInput,
