@@ -16,7 +16,7 @@ from core.locale import Locale, localize
 from core.models import CountedPage, Page
 from core.observability import metrics
 from data.reference_cache import preload
-from domain.identity import users
+from domain.identity import callers
 from domain.orders import expiry, lifecycle, placement, promo_codes, views
 from domain.orders.buyers import Buyer
 from domain.orders.records import OrderRecord
@@ -59,8 +59,7 @@ def _financing(body: CreateOrderBody) -> FinancingRequest | None:
 def buyer_of(user_id: str) -> Buyer:
     """The caller as a buyer: the account and, once identity verification confirmed it, its PINFL (the
     limits of `domain.orders.buyers` follow the person)."""
-    user = users.get_user(user_id)
-    return Buyer(user["_id"], verified_pin=user.get("pin") if user.get("verified") else None)
+    return Buyer(ObjectId(user_id), verified_pin=callers.verified_pin(user_id))
 
 
 def create_order(body: CreateOrderBody, *, user_id: str, partner: str, locale: Locale) -> OrderView:
