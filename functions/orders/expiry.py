@@ -1,5 +1,5 @@
 """The UnpaidOrderExpiry function's entry (template.yaml): cancel the NEW orders nothing was paid on within
-ORDER_HOLD_HOURS, giving their units of stock back (domain.orders.lifecycle.expire_unpaid), every 15 minutes."""
+their hold (payBy), giving their units of stock back (domain.orders.expiry.expire_unpaid), every minute."""
 
 from __future__ import annotations
 

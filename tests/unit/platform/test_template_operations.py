@@ -256,7 +256,7 @@ def test_the_api_alarms_on_5xx_and_latency_and_every_alarm_notifies_the_topic(re
 SCHEDULED_JOBS = {
     "OutboxPublisher": ("rate(1 minute)", "outbox_publisher.app.lambda_handler"),
     "PaymentReconciliation": ("rate(5 minutes)", "transactions.reconciliation.lambda_handler"),
-    "UnpaidOrderExpiry": ("rate(15 minutes)", "orders.expiry.lambda_handler"),
+    "UnpaidOrderExpiry": ("rate(1 minute)", "orders.expiry.lambda_handler"),
 }
 
 

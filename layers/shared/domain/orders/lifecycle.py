@@ -219,13 +219,13 @@ def transition(order_id: ObjectId, target: Status, *, cause: str, along_with: Al
     raise Conflict("ORDER_CHANGED_CONCURRENTLY")
 
 
-def expire(order: OrderRecord, *, placed_before: datetime) -> OrderRecord | None:
-    """Cancel a NEW order placed before `placed_before` with nothing paid and no card payment being charged
-    (it holds no charging lease), logged "not paid in time", its unit given back; None (and nothing
-    changed) when it no longer is such an order."""
+def expire(order: OrderRecord, *, late: Mapping[str, Any]) -> OrderRecord | None:
+    """Cancel a NEW order whose hold has ended (the condition `late`: `domain.orders.expiry.late`) with
+    nothing paid and no card payment being charged (it holds no charging lease), logged "not paid in
+    time", its unit given back; None (and nothing changed) when it no longer is such an order."""
     if order["statusSlug"] != Status.NEW.value:
         return None
-    unpaid = {"paidAmount": 0, "chargingPaymentId": None, "createdAt": {"$lte": placed_before}}
+    unpaid = {"paidAmount": 0, "chargingPaymentId": None, **late}
     return _change_status(order, Status.CANCELLED, cause=NOT_PAID_IN_TIME, along_with=_nothing_refunded, also=unpaid)
 
 
@@ -292,10 +292,10 @@ def ensure_can_take(order: Mapping[str, Any], amount: int) -> int:
 
 def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: datetime, lease_seconds: int) -> OrderRecord:
     """Take the order's charging lease for `payment_id`, with one conditional update: free, already this
-    payment's, or older than `lease_seconds` (its holder died), and only while the order is payable and
-    can take `amount`. At most one payment of an order is being charged at a time, so two charges can
-    never both land on an order that can take only one. Released by `record_payment` of the same
-    payment id, or `release_charge`.
+    payment's, or older than `lease_seconds` (its holder died), and only while the order is payable, can
+    take `amount`, and is not past its hold with nothing paid (`payBy`: 409 ORDER_HOLD_EXPIRED). At most
+    one payment of an order is being charged at a time, so two charges can never both land on an order
+    that can take only one. Released by `record_payment` of the same payment id, or `release_charge`.
 
     409 `ChargeInProgress` when another payment holds it; 409 (`ensure_can_take`) when the order cannot
     take the amount; 404 when it is gone."""
@@ -312,6 +312,10 @@ def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: dateti
         return claimed
     order = _load(order_id)
     ensure_can_take(order, amount)
+    pay_by = order.get("payBy")
+    if not order.get("paidAmount") and pay_by is not None and now >= pay_by:
+        # Its hold has ended: the expiry cancels it within a minute (`domain.orders.expiry`).
+        raise Conflict("ORDER_HOLD_EXPIRED", details={"payBy": pay_by})
     # When to try again: what is left of the holder's lease (a retry then may take it over).
     held_since = order.get("chargingSince") or now
     wait = max(1, math.ceil(lease_seconds - (now - held_since).total_seconds()))

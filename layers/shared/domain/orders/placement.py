@@ -15,7 +15,7 @@ from data import counters
 from domain.catalog import store as catalog
 from domain.dealers import store as dealers
 from domain.financing import store as financing
-from domain.orders import buyers, lifecycle, promo_codes
+from domain.orders import buyers, expiry, lifecycle, promo_codes
 from domain.orders.buyers import Buyer
 from domain.orders.financed import FinancedDeal, financed_deal
 from domain.orders.lifecycle import Status
@@ -47,13 +47,16 @@ def new_order(
     payment_type: str,
     promo: PromoCodeRecord | None = None,
     deal: FinancedDeal | None = None,
+    hold_minutes: int | None = None,
 ) -> OrderRecord:
     """The document of a NEW order for this purchase, with a snapshot of the names of what was bought
     (the catalog may rename or drop a car later; the order keeps what was sold). No contract number yet.
 
     `amountDue` is what the car costs the buyer (price - discount); `amountDueNow` what card payments
     may take: all of it for CASH, the deal's initial payment for a financed order (the bank, lessor or
-    installments pay the rest). A promo on a financed order lowers the initial payment, never below 0."""
+    installments pay the rest). A promo on a financed order lowers the initial payment, never below 0.
+    `payBy` ends the unit's hold unless something is paid: `hold_minutes` (the car's sale rule) after,
+    else ORDER_HOLD_HOURS (`domain.orders.expiry`)."""
     discount = promo_codes.discount_for(promo, purchase.price) if promo else 0
     if deal is not None:
         discount = min(discount, deal.initial_payment)
@@ -85,6 +88,7 @@ def new_order(
         "brandName": purchase.brand.get("name") if purchase.brand else None,
         "modificationName": purchase.modification.get("name"),
         "colorName": purchase.color.get("name"),
+        "payBy": now + expiry.hold_of(hold_minutes),
         "createdAt": now,
         "updatedAt": now,
     }
@@ -107,7 +111,13 @@ def place_order(request: OrderRequest, *, buyer: Buyer, partner: str) -> OrderRe
     owner = buyer.user_id
     promo = promo_codes.consume(request.promo_code, owner) if request.promo_code else None
     order = new_order(
-        purchase, owner=owner, partner=partner, payment_type=request.payment_type.value, promo=promo, deal=deal
+        purchase,
+        owner=owner,
+        partner=partner,
+        payment_type=request.payment_type.value,
+        promo=promo,
+        deal=deal,
+        hold_minutes=rules.hold_minutes,
     )
     order["buyer"] = buyer.key
     if order["amountDueNow"] == 0:

@@ -27,8 +27,9 @@ INDEXES = [
         name="orders_contract_number_unique",
         options={"unique": True},
     ),
-    # the expiry of unpaid orders: NEW ones placed before a time, oldest first
+    # the expiry of unpaid orders: NEW ones whose hold ended (payBy; createdAt for orders stored before it)
     Index(collection="orders", keys=[("statusSlug", 1), ("createdAt", 1), ("_id", 1)], name="orders_by_status_created"),
+    Index(collection="orders", keys=[("statusSlug", 1), ("payBy", 1)], name="orders_by_status_pay_by"),
     # A person's orders (domain.orders.buyers): their unpaid ones, and those of one car since a time.
     Index(collection="orders", keys=[("buyer", 1), ("statusSlug", 1)], name="orders_by_buyer_status"),
     Index(collection="orders", keys=[("buyer", 1), ("carId", 1), ("createdAt", 1)], name="orders_by_buyer_car"),
@@ -118,12 +119,12 @@ def update_order(
     return _orders().find_one_and_update(query, update, return_document=ReturnDocument.AFTER, session=session)
 
 
-def unpaid_orders(status: str, *, placed_before: datetime, limit: int) -> list[OrderRecord]:
-    """Orders in `status` with nothing paid and no payment being charged, placed before `placed_before`,
-    oldest first."""
+def unpaid_orders(status: str, *, late: Document, limit: int) -> list[OrderRecord]:
+    """Orders in `status` with nothing paid and no payment being charged whose hold has ended (`late`: an
+    `$or` of `payBy`, else `createdAt`, each branch served by its index), oldest first."""
     return list(
         _orders()
-        .find({"statusSlug": status, "createdAt": {"$lte": placed_before}, "paidAmount": 0, "chargingPaymentId": None})
+        .find({"statusSlug": status, "paidAmount": 0, "chargingPaymentId": None, **late})
         .sort([("createdAt", 1), ("_id", 1)])
         .limit(limit)
     )
@@ -141,7 +142,7 @@ def take_charge(
 ) -> OrderRecord | None:
     """Give `payment_id` the order's charging lease if it is free, already this payment's, or older than
     `lease_seconds`, and the order is in a `payable` status with room for `amount` below `due_now` (an
-    aggregation expression); None when it does not match."""
+    aggregation expression), and not past its hold with nothing paid (`payBy`); None when it does not match."""
     return update_order(
         {
             "_id": order_id,
@@ -152,6 +153,8 @@ def take_charge(
                 {"chargingPaymentId": payment_id},
                 {"chargingSince": {"$lte": now - timedelta(seconds=lease_seconds)}},
             ],
+            # Not past its hold: an order with nothing paid takes no charge after its `payBy`.
+            "$and": [{"$or": [{"paidAmount": {"$gt": 0}}, {"payBy": None}, {"payBy": {"$gt": now}}]}],
         },
         {"$set": {"chargingPaymentId": payment_id, "chargingSince": now}},
     )

@@ -84,6 +84,13 @@ CODES: dict[str, ErrorCode] = {
         ru="Заказ в статусе {status} и не принимает оплату",
         uz="Buyurtma {status} holatida va toʻlov qabul qilmaydi",
     ),
+    "ORDER_HOLD_EXPIRED": ErrorCode(
+        kind=Conflict,
+        action="Tell the user the order was not paid in time (`details.payBy`) and its car is back on sale",
+        en="The order was not paid in time and is cancelled; its car is back on sale",
+        ru="Заказ не был оплачен вовремя и отменён; автомобиль снова в продаже",
+        uz="Buyurtma oʻz vaqtida toʻlanmadi va bekor qilindi; avtomobil yana sotuvda",
+    ),
     "PAYMENT_ABOVE_DUE": ErrorCode(
         kind=Conflict,
         action="Offer to pay at most what is still due (`details.remaining`)",
