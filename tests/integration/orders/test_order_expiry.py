@@ -207,3 +207,57 @@ def test_the_expiry_follows_each_orders_own_hold(api: ApiClient, db: Db, frozen_
         "expired": [quick["contractNumber"]]
     }
     assert stored(db, slow)["statusSlug"] == "NEW"
+
+
+def test_a_deposit_is_the_least_first_card_payment_and_paying_it_keeps_the_car_past_the_hold(
+    api: ApiClient, db: Db, frozen_clock: FrozenClock
+) -> None:
+    # Given an order of a car of 1,000 sums whose sale asks a deposit of 500 within 30 minutes
+    car = purchasable_car(
+        db, brand="Deposit", quantity=1, prices=(1_000,), sale={"holdMinutes": 30, "depositAmount": 500}
+    )
+    api.login()
+    order = place(api, car)
+    payment = {"brandId": order["brandId"], "orderId": order["_id"]}
+    # When the buyer tries to pay 1 sum first
+    refused = api.post("/api/v1/transactions/create", json={**payment, "amount": 1, **CARD})
+    # Then it is refused with the deposit
+    assert (refused.status_code, refused.json()["code"]) == (409, "PAYMENT_BELOW_DEPOSIT"), refused.text
+    assert refused.json()["details"] == {"deposit": 500, "amount": 1}
+    # When they pay the deposit
+    created = api.post("/api/v1/transactions/create", json={**payment, "amount": 500, **CARD})
+    transaction = {**payment, "amount": 500, "transactionId": created.json()["data"]["transactionId"], "otp": 666666}
+    assert api.post("/api/v1/transactions/apply", json=transaction).status_code == 200
+    # Then the order keeps the car past its hold
+    assert api.get(f"{ORDERS}/{order['_id']}").json()["data"]["payBy"] is None
+    frozen_clock.advance(31 * MINUTE)
+    assert expiry_handler({}, LocalLambdaContext(function_name="UnpaidOrderExpiry")) == {"expired": []}
+    assert stored(db, order)["statusSlug"] == "PARTIALLY_PAID"
+
+
+def test_an_order_with_less_than_its_deposit_paid_expires_and_its_card_payments_are_refunded(
+    api: ApiClient, db: Db, frozen_clock: FrozenClock
+) -> None:
+    # Given an order asking a deposit of 500 within 30 minutes, with 100 paid at the desk and 50 by card
+    car = purchasable_car(
+        db, brand="Underpaid", quantity=1, prices=(1_000,), sale={"holdMinutes": 30, "depositAmount": 500}
+    )
+    api.login()
+    order = place(api, car)
+    lifecycle.record_payment(ObjectId(order["_id"]), 100, payment_id="desk-1", cause="paid at the desk")
+    payment = {"brandId": order["brandId"], "orderId": order["_id"], "amount": 50}
+    created = api.post("/api/v1/transactions/create", json={**payment, **CARD})
+    transaction_id = created.json()["data"]["transactionId"]
+    applied = api.post("/api/v1/transactions/apply", json={**payment, "transactionId": transaction_id, "otp": 666666})
+    assert applied.status_code == 200, applied.text
+    assert api.get(f"{ORDERS}/{order['_id']}").json()["data"]["payBy"] == order["payBy"]
+    # When the hold has passed and the scheduled job runs
+    frozen_clock.advance(30 * MINUTE)
+    result = expiry_handler({}, LocalLambdaContext(function_name="UnpaidOrderExpiry"))
+    # Then the order is cancelled like an unpaid one, its unit back, and its card payment to be refunded
+    assert result == {"expired": [order["contractNumber"]]}
+    assert (stored(db, order)["statusSlug"], stock_quantity(db, car)) == ("CANCELLED", 1)
+    assert (db.transactions.find_one({"_id": transaction_id}) or {})["refund"] == "PENDING"
+    log = db.order_logs.find_one({"orderId": ObjectId(order["_id"]), "to": "CANCELLED"}) or {}
+    assert (log["cause"], log["refundAmount"]) == ("not paid in time", 50)
+    outbox.flush()

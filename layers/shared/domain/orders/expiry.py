@@ -53,10 +53,15 @@ def hold_end(order: Mapping[str, Any]) -> datetime:
     return placed_at + hold()
 
 
+def kept(order: Mapping[str, Any]) -> bool:
+    """Whether what was paid keeps the car past the hold: its `deposit`, else any payment."""
+    return int(order.get("paidAmount", 0)) >= max(int(order.get("deposit", 0)), 1)
+
+
 def pay_by(order: Mapping[str, Any]) -> datetime | None:
-    """When the order is cancelled unless something is paid: a NEW order with nothing paid, its hold's
-    end; None for any other."""
-    if order["statusSlug"] != Status.NEW.value or order.get("paidAmount", 0):
+    """When the order is cancelled unless it is paid (its deposit, else anything): a NEW or PARTIALLY_PAID
+    order that did not pay that yet, its hold's end; None for any other."""
+    if order["statusSlug"] not in (Status.NEW.value, Status.PARTIALLY_PAID.value) or kept(order):
         return None
     return hold_end(order)
 
@@ -81,6 +86,28 @@ def expire_if_late(order: OrderRecord) -> None:
     if lifecycle.expire(order, late=late(now)) is not None:
         logger.info("unpaid order expired", extra={"order_id": str(order["_id"]), "met": "payment"})
     raise Conflict("ORDER_HOLD_EXPIRED", details={"payBy": end})
+
+
+def expire_underpaid(along_with: lifecycle.AlongWith) -> list[Expired]:
+    """Cancel every PARTIALLY_PAID order with less than its deposit paid whose hold has ended, oldest
+    first; `along_with` (in each cancellation's transaction) marks its card payments to be refunded."""
+    condition = late(clock.now())
+    expired: list[Expired] = []
+    while True:
+        candidates = store.underpaid_orders(Status.PARTIALLY_PAID.value, late=condition, limit=BATCH)
+        batch = [
+            Expired(order["_id"], order.get("contractNumber"), order["createdAt"])
+            for order in candidates
+            if lifecycle.expire_underpaid(order, late=condition, along_with=along_with) is not None
+        ]
+        for order in batch:
+            logger.info(
+                "underpaid order expired",
+                extra={"order_id": str(order.order_id), "contract_number": order.contract_number},
+            )
+        expired += batch
+        if len(candidates) < BATCH or not batch:
+            return expired
 
 
 def expire_unpaid() -> list[Expired]:

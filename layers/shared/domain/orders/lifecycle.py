@@ -229,6 +229,17 @@ def expire(order: OrderRecord, *, late: Mapping[str, Any]) -> OrderRecord | None
     return _change_status(order, Status.CANCELLED, cause=NOT_PAID_IN_TIME, along_with=_nothing_refunded, also=unpaid)
 
 
+def expire_underpaid(order: OrderRecord, *, late: Mapping[str, Any], along_with: AlongWith) -> OrderRecord | None:
+    """Cancel a PARTIALLY_PAID order whose hold has ended (`late`) with less than its `deposit` paid (as
+    read: a payment recorded meanwhile wins) and no card payment being charged, logged "not paid in time",
+    its unit given back; `along_with` marks its payments to be refunded (`domain.payments.deposits`)."""
+    paid = int(order.get("paidAmount", 0))
+    if order["statusSlug"] != Status.PARTIALLY_PAID.value or paid >= int(order.get("deposit", 0)):
+        return None
+    underpaid = {"paidAmount": paid, "chargingPaymentId": None, **late}
+    return _change_status(order, Status.CANCELLED, cause=NOT_PAID_IN_TIME, along_with=along_with, also=underpaid)
+
+
 def _nothing_refunded(_order: OrderRecord, _session: ClientSession) -> ChangeFacts:
     return {"refundAmount": 0}  # an expired order took no payment
 
@@ -313,7 +324,8 @@ def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: dateti
     order = _load(order_id)
     ensure_can_take(order, amount)
     pay_by = order.get("payBy")
-    if not order.get("paidAmount") and pay_by is not None and now >= pay_by:
+    kept = int(order.get("paidAmount", 0)) >= max(int(order.get("deposit", 0)), 1)
+    if not kept and pay_by is not None and now >= pay_by:
         # Its hold has ended: the expiry cancels it within a minute (`domain.orders.expiry`).
         raise Conflict("ORDER_HOLD_EXPIRED", details={"payBy": pay_by})
     # When to try again: what is left of the holder's lease (a retry then may take it over).

@@ -119,6 +119,9 @@ def place_order(request: OrderRequest, *, buyer: Buyer, partner: str) -> OrderRe
         deal=deal,
         hold_minutes=rules.hold_minutes,
     )
+    if rules.deposit_amount:
+        # What must be paid by `payBy` to keep the car (never more than card payments may take).
+        order["deposit"] = min(rules.deposit_amount, order["amountDueNow"])
     order["buyer"] = buyer.key
     if order["amountDueNow"] == 0:
         # Nothing is left to pay by card (a promo covered the price, or the deal's initial payment).

@@ -130,6 +130,24 @@ def unpaid_orders(status: str, *, late: Document, limit: int) -> list[OrderRecor
     )
 
 
+def underpaid_orders(status: str, *, late: Document, limit: int) -> list[OrderRecord]:
+    """Orders in `status` with less than their `deposit` paid and no payment being charged whose hold has
+    ended (`late`), oldest first."""
+    query = {
+        "statusSlug": status,
+        "deposit": {"$gt": 0},
+        "chargingPaymentId": None,
+        "$expr": {"$lt": ["$paidAmount", "$deposit"]},
+        **late,
+    }
+    return list(_orders().find(query).sort([("createdAt", 1), ("_id", 1)]).limit(limit))
+
+
+# What keeps an order's car past its hold: its deposit paid, else any payment (domain.orders.expiry.kept).
+KEPT_PAID = {"$ifNull": ["$paidAmount", 0]}
+KEPT_AT = {"$max": [{"$ifNull": ["$deposit", 0]}, 1]}
+
+
 def take_charge(
     order_id: ObjectId,
     payment_id: str,
@@ -153,8 +171,9 @@ def take_charge(
                 {"chargingPaymentId": payment_id},
                 {"chargingSince": {"$lte": now - timedelta(seconds=lease_seconds)}},
             ],
-            # Not past its hold: an order with nothing paid takes no charge after its `payBy`.
-            "$and": [{"$or": [{"paidAmount": {"$gt": 0}}, {"payBy": None}, {"payBy": {"$gt": now}}]}],
+            # Not past its hold: an order that has not paid its deposit (else anything) takes no charge
+            # after its `payBy` (domain.orders.expiry.kept).
+            "$and": [{"$or": [{"$expr": {"$gte": [KEPT_PAID, KEPT_AT]}}, {"payBy": None}, {"payBy": {"$gt": now}}]}],
         },
         {"$set": {"chargingPaymentId": payment_id, "chargingSince": now}},
     )

@@ -24,7 +24,7 @@ from data import counters, rate_limit
 from data.mongo import FoundPage
 from domain.orders import expiry, lifecycle
 from domain.orders.records import OrderRecord
-from domain.payments import cards, settlement, store
+from domain.payments import cards, deposits, settlement, store
 from domain.payments.cards import ECardType
 from domain.payments.processor import CardDetails, CardProcessor, ProcessorError, to_tiyin
 from domain.payments.processor_factory import get_processor
@@ -234,6 +234,7 @@ def _check_fits_with_open(order: OrderRecord, amount: int, now: datetime, *, exc
     (`payBy`) with nothing paid takes no payment: it is expired here and now (409 ORDER_HOLD_EXPIRED)."""
     expiry.expire_if_late(order)
     remaining = lifecycle.ensure_can_take(order, amount)
+    deposits.check_first(order, amount, remaining)
     in_progress = store.reserved_amount(order["_id"], now, excluding=excluding)
     if amount > remaining - in_progress:
         raise Conflict(

@@ -91,6 +91,13 @@ CODES: dict[str, ErrorCode] = {
         ru="Заказ не был оплачен вовремя и отменён; автомобиль снова в продаже",
         uz="Buyurtma oʻz vaqtida toʻlanmadi va bekor qilindi; avtomobil yana sotuvda",
     ),
+    "PAYMENT_BELOW_DEPOSIT": ErrorCode(
+        kind=Conflict,
+        action="Offer to pay at least the deposit (`details.deposit`) first",
+        en="The first payment must be at least the deposit of {deposit} sums",
+        ru="Первый платёж должен быть не меньше залога в {deposit} сумов",
+        uz="Birinchi toʻlov {deposit} soʻmlik zakalatdan kam boʻlmasligi kerak",
+    ),
     "PAYMENT_ABOVE_DUE": ErrorCode(
         kind=Conflict,
         action="Offer to pay at most what is still due (`details.remaining`)",
