@@ -16,6 +16,7 @@ from core.clock import FrozenClock
 from core.settings import get_settings, reset_settings
 from data import outbox
 from domain.orders import lifecycle
+from domain.payments import reconciliation
 from local.context import LocalLambdaContext
 from ops.__main__ import main as ops_main
 from orders.expiry import lambda_handler as expiry_handler
@@ -260,4 +261,8 @@ def test_an_order_with_less_than_its_deposit_paid_expires_and_its_card_payments_
     assert (db.transactions.find_one({"_id": transaction_id}) or {})["refund"] == "PENDING"
     log = db.order_logs.find_one({"orderId": ObjectId(order["_id"]), "to": "CANCELLED"}) or {}
     assert (log["cause"], log["refundAmount"]) == ("not paid in time", 50)
+    # And the next payment reconciliation gives the money back through the card processor
+    frozen_clock.advance(MINUTE)
+    assert reconciliation.reconcile().outcomes == {"Refunded": 1}
+    assert (db.transactions.find_one({"_id": transaction_id}) or {})["refund"] == "DONE"
     outbox.flush()
