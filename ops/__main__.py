@@ -11,6 +11,7 @@ python -m ops partners add|list|enable|disable|rotate     partner apps' keys (op
 python -m ops catalog export|import|schema FILE           the reference data set as one file (ops/catalog.py)
 python -m ops stock set BRANCH MODIFICATION COLOR QTY     units a branch can still sell (ops/stock.py)
 python -m ops prices set MODIFICATION PRICE               a modification's price (ops/prices.py)
+python -m ops sale set|clear|show CAR                     a car's sale rules (ops/sale.py)
 python -m ops promo add|list|disable                      promo codes (ops/promo.py)
 python -m ops webhooks set|list|rotate-secret|remove      partners' webhook endpoints (ops/webhooks.py)
 python -m ops bench [--help]                              cold init and warm requests, measured (make bench)
@@ -24,7 +25,7 @@ import sys
 from data.mongo import create_indexes
 from domain.catalog.store import refresh_search_prefixes
 from domain.indexes import ALL_INDEXES
-from ops import catalog, orders, partners, prices, promo, stock, webhooks
+from ops import catalog, orders, partners, prices, promo, sale, stock, webhooks
 
 # Command groups with their own module: each adds its parser and runs its command.
 GROUPS = {
@@ -35,6 +36,7 @@ GROUPS = {
     "catalog": catalog,
     "stock": stock,
     "prices": prices,
+    "sale": sale,
     "promo": promo,
 }
 

@@ -27,7 +27,7 @@ from data import outbox
 from domain.orders import expiry, lifecycle, store
 from domain.orders.lifecycle import BACK_OFFICE_TARGETS, Status
 from domain.orders.records import OrderRecord
-from domain.payments import refunds
+from domain.payments import deposits, refunds
 from domain.payments import store as payments
 from ops.output import refused_exits
 
@@ -89,7 +89,7 @@ def transition(reference: str, target: Status, cause: str) -> OrderRecord:
 
 
 def expire() -> dict[str, Any]:
-    expired = expiry.expire_unpaid()
+    expired = expiry.expire_unpaid() + deposits.expire_underpaid()
     outbox.flush()
     return {"expired": [order.contract_number or str(order.order_id) for order in expired]}
 
