@@ -1,4 +1,4 @@
-"""Operator commands against the configured database (`python -m ops --help`):
+"""Operator commands against the configured database (`car-retail-ops --help`, or `python -m ops --help`):
 
 python -m ops indexes                                     create the declared indexes, refresh the catalog search keys
 python -m ops bank-offers                                 store the bank offers of new cars or credit products
@@ -14,40 +14,79 @@ python -m ops prices set MODIFICATION PRICE               a modification's price
 python -m ops promo add|list|disable                      promo codes (ops/promo.py)
 python -m ops webhooks set|list|rotate-secret|remove      partners' webhook endpoints (ops/webhooks.py)
 python -m ops bench [--help]                              cold init and warm requests, measured (make bench)
+
+A failure prints one line, `error: CODE: what to do`, and exits 1 (2 for a bad argument); --debug adds
+the traceback and the service's log lines.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
+import traceback
+from typing import Any
 
-from data.mongo import create_indexes
-from domain.catalog.store import refresh_search_prefixes
-from domain.indexes import ALL_INDEXES
-from ops import catalog, orders, partners, prices, promo, stock, webhooks
-
-# Command groups with their own module: each adds its parser and runs its command.
-GROUPS = {
-    "order": orders,
-    "orders": orders,
-    "webhooks": webhooks,
-    "partners": partners,
-    "catalog": catalog,
-    "stock": stock,
-    "prices": prices,
-    "promo": promo,
-}
+DEBUG = "--debug"
+PROG = "car-retail-ops"
 
 
-def main(argv: list[str] | None = None) -> int:
+def entry() -> None:
+    """The installed command `car-retail-ops` (and `python -m ops`). The service's log lines (JSON, with a
+    traceback for what the service itself tolerates, like an event left for the outbox publisher) are
+    for the functions' log groups, not an operator's terminal: --debug shows them."""
+    sys.exit(main(sys.argv[1:], quiet=DEBUG not in sys.argv[1:]))
+
+
+def main(argv: list[str] | None = None, *, quiet: bool = False) -> int:
+    """Run one command; a failure is one line on stderr and a non-zero status (with --debug, the traceback).
+    Everything is imported in here: a setting out of its bounds fails an import, and says so in one line."""
     argv = sys.argv[1:] if argv is None else argv
+    debug = DEBUG in argv
+    try:
+        if quiet:
+            from core.observability import logger
+
+            logger.setLevel(logging.CRITICAL)
+        return run([argument for argument in argv if argument != DEBUG])
+    except KeyboardInterrupt:
+        print("error: INTERRUPTED: stopped before the end; run it again to see what it did", file=sys.stderr)
+        return 130
+    except Exception as error:
+        from ops.output import error_line
+
+        if debug:
+            traceback.print_exc()
+        line, status = error_line(error)
+        print(line, file=sys.stderr)
+        return status
+
+
+def command_groups() -> dict[str, Any]:
+    """Command groups with their own module: each adds its parser and runs its command."""
+    from ops import catalog, orders, partners, prices, promo, stock, webhooks
+
+    return {
+        "order": orders,
+        "orders": orders,
+        "webhooks": webhooks,
+        "partners": partners,
+        "catalog": catalog,
+        "stock": stock,
+        "prices": prices,
+        "promo": promo,
+    }
+
+
+def run(argv: list[str]) -> int:
+    from ops.output import Parser
+
     if argv[:1] == ["bench"]:  # its own options (python -m ops bench --help)
         from ops import bench
 
         return bench.main(argv[1:])
-    parser = argparse.ArgumentParser(
-        prog="python -m ops", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = Parser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument(DEBUG, action="store_true", help="on a failure, print the traceback; show the log lines")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser(
         "indexes", help="create every index declared in code and refresh the catalog's search keys (idempotent)"
@@ -62,24 +101,25 @@ def main(argv: list[str] | None = None) -> int:
     )
     commands.add_parser("reconcile", help="finish or fail stuck card payments and retry pending refunds, once")
     commands.add_parser("bench", help="cold init per function and warm requests per sample event, measured")
-    for group in dict.fromkeys(GROUPS.values()):  # `order` and `orders` are one module's
+    groups = command_groups()
+    for group in dict.fromkeys(groups.values()):  # `order` and `orders` are one module's
         group.add_commands(commands)
     args = parser.parse_args(argv)
     if args.command in ("order", "orders", "reconcile"):
         from local import webhooks as local_webhooks
 
         local_webhooks.install()  # on a laptop (STAGE=local, no queue): the webhooks of a change go out at once
-    if args.command in GROUPS:
-        return GROUPS[args.command].run(args)
+    if args.command in groups:
+        return int(groups[args.command].run(args))
     if args.command == "bank-offers":
         from domain.financing.store import create_bank_offers
 
         print(f"bank offers created: {create_bank_offers()}")
         return 0
     if args.command == "reconcile":
-        from ops.reconcile import run
+        from ops import reconcile
 
-        return run()
+        return reconcile.run()
     if args.command == "openapi":
         from local.runtime import apply_local_defaults
         from ops import error_docs
@@ -91,6 +131,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {write()}")
         print(f"wrote {error_docs.write()}")
         return 0
+    from data.mongo import create_indexes
+    from domain.catalog.store import refresh_search_prefixes
+    from domain.indexes import ALL_INDEXES
+
     for name in create_indexes(ALL_INDEXES):
         print(f"index ok: {name}")
     # The search keys the catalog's indexes serve, for brands and cars written before they existed.
@@ -99,4 +143,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -19,8 +19,6 @@ from typing import Any
 
 from domain.dataset.models import DataSet
 from domain.dataset.transfer import DataSetRefused, Plan, export_data_set, import_data_set, parse
-from edge.error_codes import message
-from ops.output import refused_exits
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "docs" / "catalog.schema.json"
 SCHEMA_ID = "https://car-retail-api/docs/catalog.schema.json"
@@ -56,7 +54,6 @@ def report(plan: Plan, *, dry_run: bool) -> None:
         print("dry run: nothing was written" if dry_run else "imported in one transaction")
 
 
-@refused_exits
 def run(args: argparse.Namespace) -> int:
     if args.action == "schema":
         SCHEMA_PATH.write_text(schema_text(), encoding="utf-8")
@@ -74,9 +71,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         plan = import_data_set(parse(text), dry_run=args.dry_run)
     except DataSetRefused as refused:
-        for problem in refused.problems:
+        for problem in refused.problems:  # each on its line, then the one line every failure ends with
             print(problem, file=sys.stderr)
-        print(f"refused: {message(refused.code, 'en', refused.params)}", file=sys.stderr)
-        return 1
+        raise
     report(plan, dry_run=args.dry_run)
     return 0

@@ -18,7 +18,6 @@ from typing import Any
 from core.settings import get_settings
 from domain.partners import keys
 from domain.partners.store import all_partners
-from ops.output import refused_exits
 
 DEFAULT_GRACE_HOURS = 72
 
@@ -40,7 +39,6 @@ def add_commands(commands: Any) -> None:
     )
 
 
-@refused_exits
 def run(args: argparse.Namespace) -> int:
     cache = get_settings().partner_cache_seconds
     if args.action == "add":

@@ -10,7 +10,6 @@ import argparse
 from typing import Any
 
 from domain.catalog.prices import set_price
-from ops.output import refused_exits
 from ops.stock import add_who_and_why, object_id, who
 
 
@@ -29,7 +28,6 @@ def add_commands(commands: Any) -> None:
     add_who_and_why(set_cmd)
 
 
-@refused_exits
 def run(args: argparse.Namespace) -> int:
     change = set_price(args.modification, args.price, by=who(args), cause=args.cause)
     print(f"price {change['before']} -> {change['after']} sums (modification {args.modification})")

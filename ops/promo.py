@@ -20,7 +20,7 @@ from domain.dataset.models import PromoCodeEntry
 from domain.dataset.transfer import location
 from domain.orders import promo_codes
 from domain.orders.records import PromoCodeRecord
-from ops.output import CommandRefused, refused_exits
+from ops.output import CommandRefused
 
 
 def moment(value: str) -> datetime:
@@ -50,7 +50,7 @@ def add_commands(commands: Any) -> None:
 
 def record(args: argparse.Namespace) -> PromoCodeRecord:
     if args.cap is not None and args.percent is None:
-        raise CommandRefused("--cap goes with --percent")
+        raise CommandRefused("--cap goes with --percent", code="PROMO_CODE_INVALID")
     try:
         promo = PromoCodeEntry(
             code=args.code.strip().upper(),
@@ -63,7 +63,7 @@ def record(args: argparse.Namespace) -> PromoCodeRecord:
         )
     except ValidationError as error:
         problems = "; ".join(f"{location(e['loc'])}: {e['msg']}" if e["loc"] else e["msg"] for e in error.errors())
-        raise CommandRefused(f"Not a valid promo code: {problems}") from None
+        raise CommandRefused(f"Not a valid promo code: {problems}", code="PROMO_CODE_INVALID") from None
     fields = promo.model_dump()
     return PromoCodeRecord({"_id": fields.pop("code"), **fields})  # type: ignore[typeddict-item]
 
@@ -80,7 +80,6 @@ def describe(promo: PromoCodeRecord) -> str:
     return f"{promo['_id']}\t{off}\t{used}\t{window}"
 
 
-@refused_exits
 def run(args: argparse.Namespace) -> int:
     if args.action == "add":
         print(describe(promo_codes.add(record(args))))

@@ -16,13 +16,11 @@ WebhookSigningKeySecretArn).
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from core.errors import AppError
 from core.serialization import to_json
 from domain.partners import store, webhooks
-from edge.error_codes import message
+from domain.partners.settings import webhook_signing_key
 
 
 def add_commands(commands: Any) -> None:
@@ -39,37 +37,36 @@ def add_commands(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        if args.action == "set":
-            registration = webhooks.set_endpoint(args.partner, args.url)
-            print(f"{args.partner}: webhooks go to {registration.endpoint['url']}")
-            if registration.secret is None:
-                print("signing secret unchanged (rotate-secret issues a new one)")
-            else:
-                print("signing secret (shown once, give it to the partner):")
-                print(registration.secret)
-        elif args.action == "list":
-            for endpoint in store.webhooks():
-                rotated = endpoint.get("previousUntil")
-                print(
-                    to_json(
-                        {
-                            "partner": endpoint["_id"],
-                            "url": endpoint["url"],
-                            "createdAt": endpoint["createdAt"],
-                            "updatedAt": endpoint["updatedAt"],
-                            "previousSecretSignsUntil": rotated,
-                        }
-                    )
-                )
-        elif args.action == "rotate-secret":
-            secret = webhooks.rotate_secret(args.partner)
-            print(f"{args.partner}: new signing secret; the previous one also signs for 24 hours:")
-            print(secret)
+    if args.action in ("set", "rotate-secret"):
+        # Before anything is written: an endpoint saved without its secret shown could never be verified.
+        webhook_signing_key()
+    if args.action == "set":
+        registration = webhooks.set_endpoint(args.partner, args.url)
+        print(f"{args.partner}: webhooks go to {registration.endpoint['url']}")
+        if registration.secret is None:
+            print("signing secret unchanged (rotate-secret issues a new one)")
         else:
-            webhooks.remove_endpoint(args.partner)
-            print(f"{args.partner}: webhook endpoint removed")
-    except AppError as refused:
-        print(f"refused: {refused.code}: {message(refused.code, 'en', refused.params)}", file=sys.stderr)
-        return 1
+            print("signing secret (shown once, give it to the partner):")
+            print(registration.secret)
+    elif args.action == "list":
+        for endpoint in store.webhooks():
+            rotated = endpoint.get("previousUntil")
+            print(
+                to_json(
+                    {
+                        "partner": endpoint["_id"],
+                        "url": endpoint["url"],
+                        "createdAt": endpoint["createdAt"],
+                        "updatedAt": endpoint["updatedAt"],
+                        "previousSecretSignsUntil": rotated,
+                    }
+                )
+            )
+    elif args.action == "rotate-secret":
+        secret = webhooks.rotate_secret(args.partner)
+        print(f"{args.partner}: new signing secret; the previous one also signs for 24 hours:")
+        print(secret)
+    else:
+        webhooks.remove_endpoint(args.partner)
+        print(f"{args.partner}: webhook endpoint removed")
     return 0

@@ -101,8 +101,9 @@ def test_prices_set_refuses_an_unknown_modification_or_a_bad_price(
 ) -> None:
     assert ops_main(["prices", "set", str(ObjectId()), "100", "--cause", "x"]) == 1
     assert "MODIFICATION_NOT_FOUND" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        ops_main(["prices", "set", str(ObjectId()), "12.5", "--cause", "x"])
+    # A bad argument: exit 2 and one line naming it
+    assert ops_main(["prices", "set", str(ObjectId()), "12.5", "--cause", "x"]) == 2
+    assert capsys.readouterr().err.startswith("error: BAD_ARGUMENT: argument price: a price is a positive whole")
 
 
 def test_promo_add_list_disable(db: Db, api: ApiClient, capsys: pytest.CaptureFixture[str]) -> None:
