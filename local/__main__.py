@@ -25,7 +25,7 @@ def serve(port: int, host: str, database: LocalDatabase | None) -> None:
     from data.mongo import reset_client
     from local import webhooks
     from local.docs import DOCS_PREFIX
-    from local.seed.core import DEMO_PARTNER
+    from local.seed.core import DEMO_PARTNER, DEMO_PARTNER_KEY
     from local.workers import WorkerPool, worker_count
 
     os.environ.setdefault("ASSETS_BASE_URL", assets_base_url(host, port))  # images and files of the seed
@@ -33,16 +33,20 @@ def serve(port: int, host: str, database: LocalDatabase | None) -> None:
     pool = WorkerPool(host, port, workers)  # bound before seeding: a taken port fails fast
     # A database that has a catalog keeps it (an operator's or a developer's changes); `make seed` reloads.
     changed = prepare_database(seed=True, only_if_empty=True)
+    demo = "users" in changed  # the demo partner and user are added only where the demo data is
     reset_client()  # the workers open their own connections
-    print(f"MongoDB: {os.environ['MONGODB_URI']}  (mongosh, or MONGODB_URI=... python -m ops ...)")
-    print(
-        f"demo data: {sum(changed.values())} records written ({', '.join(f'{k} {v}' for k, v in changed.items() if v)})"
-    )
-    print(f"Car Retail API on http://{host}:{port}  (client header: demo-partner-key)")
+    print(f"MongoDB: {os.environ['MONGODB_URI']}  (mongosh, or MONGODB_URI=... car-retail-ops ...)")
+    if demo:
+        written = ", ".join(f"{k} {v}" for k, v in changed.items() if v)
+        print(f"demo data: {sum(changed.values())} records written ({written})")
+        print(f"Car Retail API on http://{host}:{port}  (client header: {DEMO_PARTNER_KEY})")
+    else:
+        print("this database has a catalog of its own: no demo data, no demo partner (car-retail-ops partners add)")
+        print(f"Car Retail API on http://{host}:{port}")
     print(f"Swagger UI on http://{host}:{port}{DOCS_PREFIX}")
     print(f"{workers} worker processes (WORKERS), each serving one request at a time like a Lambda instance")
     webhooks.install()
-    receiver = webhooks.start_receiver(DEMO_PARTNER)
+    receiver = webhooks.start_receiver(DEMO_PARTNER) if demo else None
     if receiver is not None:
         print(
             f"{DEMO_PARTNER}'s webhooks go to {webhooks.receiver_url(receiver)}: each delivery is printed here "
