@@ -55,7 +55,8 @@ def test_a_quick_restart_keeps_mongod_on_its_port(
     try:
         # Then it listens on the same port, with the same data
         assert second.uri == f"mongodb://127.0.0.1:{port}/?directConnection=true"
-        with MongoClient(second.uri) as again:
+        again: MongoClient[dict[str, object]] = MongoClient(second.uri)
+        with again:
             assert again.restart.probe.count_documents({"run": 1}) == 1
     finally:
         second.stop()
