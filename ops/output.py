@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from pymongo.errors import ConfigurationError, ConnectionFailure, OperationFailure, PyMongoError
 
 from core.errors import AppError
-from core.secrets import SettingMissing
+from core.secrets import SecretMissing, SettingMissing
 from core.serialization import to_json
 from edge.error_codes import message
 from edge.error_codes.operators import CODES as OPERATOR_CODES
@@ -56,7 +56,7 @@ def failure(error: BaseException) -> tuple[str, str, int]:
     if isinstance(error, AppError):
         return error.code, _refusal(error), 1
     if isinstance(error, SettingMissing):
-        code = "SECRET_MISSING" if error.secret else "SETTING_MISSING"
+        code = "SECRET_MISSING" if isinstance(error, SecretMissing) else "SETTING_MISSING"
         return code, f"{error}: export it (or the name of its secret) and run it again ({SETTINGS_DOC})", 1
     if isinstance(error, ValidationError):
         problems = "; ".join(

@@ -22,12 +22,11 @@ KEY_REFRESH_INTERVAL_SECONDS = 30
 
 
 class SettingMissing(RuntimeError):
-    """A setting or secret this process needs is not configured; the message names the variables.
-    `secret`: a key or credential (the operator gives its value or its secret's name), else a setting."""
+    """A setting this process needs is not configured; the message names the variables."""
 
-    def __init__(self, message: str, *, secret: bool = True) -> None:
-        super().__init__(message)
-        self.secret = secret
+
+class SecretMissing(SettingMissing):
+    """A key or credential this process needs is not configured (its value, or its secret's name)."""
 
 
 def from_secrets_manager(arn: str, *, force_fetch: bool = False) -> str:
@@ -148,19 +147,19 @@ def configured(value: str | None, secret_arn: str | None, *, force_fetch: bool =
 
 
 def or_local_default(value: str | None, local_default: str, missing: str) -> str:
-    """A configured key, or its development default on a laptop; outside `local`, SettingMissing(missing)."""
+    """A configured key, or its development default on a laptop; outside `local`, SecretMissing(missing)."""
     if value is not None:
         return value
     if get_settings().is_local:
         return local_default
-    raise SettingMissing(missing)
+    raise SecretMissing(missing)
 
 
 def required(value: str | None, secret_arn: str | None, missing: str, *, secret: bool = True) -> str:
-    """A secret that must be configured, in clear or by its ARN; SettingMissing(missing) if it is not."""
+    """A secret that must be configured, in clear or by its ARN; else SecretMissing (`secret=False`: SettingMissing)."""
     found = configured(value, secret_arn)
     if found is None:
-        raise SettingMissing(missing, secret=secret)
+        raise SecretMissing(missing) if secret else SettingMissing(missing)
     return found
 
 
