@@ -78,13 +78,10 @@ def command_groups() -> dict[str, Any]:
     }
 
 
-def run(argv: list[str]) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """Every command's arguments (bench has its own: `bench --help`)."""
     from ops.output import Parser
 
-    if argv[:1] == ["bench"]:  # its own options (python -m ops bench --help)
-        from ops import bench
-
-        return bench.main(argv[1:])
     parser = Parser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(DEBUG, action="store_true", help="on a failure, print the traceback; show the log lines")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -101,10 +98,18 @@ def run(argv: list[str]) -> int:
     )
     commands.add_parser("reconcile", help="finish or fail stuck card payments and retry pending refunds, once")
     commands.add_parser("bench", help="cold init per function and warm requests per sample event, measured")
-    groups = command_groups()
-    for group in dict.fromkeys(groups.values()):  # `order` and `orders` are one module's
+    for group in dict.fromkeys(command_groups().values()):  # `order` and `orders` are one module's
         group.add_commands(commands)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def run(argv: list[str]) -> int:
+    if argv[:1] == ["bench"]:  # its own options (python -m ops bench --help)
+        from ops import bench
+
+        return bench.main(argv[1:])
+    groups = command_groups()
+    args = build_parser().parse_args(argv)
     if args.command in ("order", "orders", "reconcile"):
         from local import webhooks as local_webhooks
 
