@@ -19,9 +19,12 @@ from typing import Any
 
 from domain.dataset.models import DataSet
 from domain.dataset.transfer import DataSetRefused, Plan, export_data_set, import_data_set, parse
+from ops.output import CommandRefused
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "docs" / "catalog.schema.json"
 SCHEMA_ID = "https://car-retail-api/docs/catalog.schema.json"
+# Far above any real catalog (the demo data, 31 cars in three languages, is under 1 MB).
+MAX_FILE_BYTES = 64 * 2**20
 
 
 def schema_text() -> str:
@@ -43,6 +46,30 @@ def add_commands(commands: Any) -> None:
     load.add_argument("file", help="the data set (- for standard input)")
     load.add_argument("--dry-run", action="store_true", help="print what would change, per collection; write nothing")
     actions.add_parser("schema", help=f"write {SCHEMA_PATH.name}, the JSON Schema of the file (commit it)")
+
+
+def read_file(name: str) -> str:
+    """The file's text, read within MAX_FILE_BYTES (a file larger than any catalog is refused before
+    it is read whole) and decoded as UTF-8 (a byte order mark allowed)."""
+    limit = MAX_FILE_BYTES
+    if name == "-":
+        data = sys.stdin.buffer.read(limit + 1)
+    else:
+        with Path(name).open("rb") as handle:
+            data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise CommandRefused(
+            f"{name} is over {limit:,} bytes, more than any catalog: is it the data set file?",
+            code="FILE_TOO_LARGE",
+        )
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise CommandRefused(
+            f"{name} is not UTF-8 text (byte {error.start}): save the data set as UTF-8 JSON "
+            "(car-retail-ops catalog export writes it so)",
+            code="FILE_NOT_UTF8",
+        ) from None
 
 
 def report(plan: Plan, *, dry_run: bool) -> None:
@@ -67,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
             Path(args.file).write_text(text, encoding="utf-8")
             print(f"wrote {args.file}", file=sys.stderr)
         return 0
-    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    text = read_file(args.file)
     try:
         plan = import_data_set(parse(text), dry_run=args.dry_run)
     except DataSetRefused as refused:

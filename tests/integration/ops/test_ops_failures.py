@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +18,8 @@ from pymongo.database import Database
 from local.mongod import free_port
 from local.seed.core import DEMO_PARTNER
 from local.template import ROOT
+from ops import catalog
+from ops.output import CommandRefused
 from tests.data import insert_order
 
 Db = Database[dict[str, Any]]
@@ -140,3 +143,34 @@ def test_debug_shows_the_traceback_and_the_same_last_line() -> None:
     assert done.returncode == 1
     assert "Traceback (most recent call last)" in done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith("error: SETTING_MISSING: ")
+
+
+@pytest.mark.parametrize(
+    ("content", "code"),
+    [
+        (None, "FILE_UNREADABLE"),
+        (b"\x00\x01\xff\xfe\x89PNG\r\n", "FILE_NOT_UTF8"),
+        ('{"format": 1}'.encode("utf-16"), "FILE_NOT_UTF8"),
+    ],
+    ids=["missing", "binary", "utf-16"],
+)
+def test_a_catalog_file_that_cannot_be_read_is_one_line(tmp_path: Path, content: bytes | None, code: str) -> None:
+    # Given a catalog file that is missing, binary or not UTF-8
+    path = tmp_path / "catalog.json"
+    if content is not None:
+        path.write_bytes(content)
+    # When it is imported / Then one line says why, and nothing was read into the database
+    assert assert_one_line(ops("catalog", "import", str(path), "--dry-run"), code)
+
+
+def test_a_catalog_file_larger_than_any_catalog_is_refused_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a limit of 1 KB and a 2 KB file
+    monkeypatch.setattr(catalog, "MAX_FILE_BYTES", 1024)
+    path = tmp_path / "catalog.json"
+    path.write_text('{"format": 1, "brands": []}' + " " * 2048)
+    # When it is read / Then it is refused, saying so
+    with pytest.raises(CommandRefused, match="over 1,024 bytes, more than any catalog") as refused:
+        catalog.read_file(str(path))
+    assert refused.value.code == "FILE_TOO_LARGE"
