@@ -28,6 +28,7 @@ import traceback
 from typing import Any
 
 DEBUG = "--debug"
+JSON = "--json"  # anywhere on the line, like --debug
 PROG = "car-retail-ops"
 
 
@@ -48,7 +49,7 @@ def main(argv: list[str] | None = None, *, quiet: bool = False) -> int:
             from core.observability import logger
 
             logger.setLevel(logging.CRITICAL)
-        return run([argument for argument in argv if argument != DEBUG])
+        return run([argument for argument in argv if argument not in (DEBUG, JSON)], as_json=JSON in argv)
     except KeyboardInterrupt:
         print("error: INTERRUPTED: stopped before the end; run it again to see what it did", file=sys.stderr)
         return 130
@@ -84,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = Parser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(DEBUG, action="store_true", help="on a failure, print the traceback; show the log lines")
+    parser.add_argument(JSON, action="store_true", help="print lists and results as JSON (for machines), not tables")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser(
         "indexes", help="create every index declared in code and refresh the catalog's search keys (idempotent)"
@@ -103,13 +105,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def run(argv: list[str]) -> int:
+def run(argv: list[str], *, as_json: bool = False) -> int:
     if argv[:1] == ["bench"]:  # its own options (python -m ops bench --help)
         from ops import bench
 
         return bench.main(argv[1:])
     groups = command_groups()
     args = build_parser().parse_args(argv)
+    args.json = as_json
     if args.command in ("order", "orders", "reconcile"):
         from local import webhooks as local_webhooks
 

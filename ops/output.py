@@ -8,7 +8,10 @@ The codes of the service's refusals (an unknown order, a partner name taken) are
 from __future__ import annotations
 
 import argparse
-from typing import NoReturn
+import json
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any, NoReturn
 
 from aws_lambda_powertools.utilities.parameters.exceptions import GetParameterError
 from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError, NoRegionError
@@ -117,3 +120,37 @@ def _first(error: BaseException) -> str:
 def error_line(error: BaseException) -> tuple[str, int]:
     code, what_to_do, status = failure(error)
     return f"error: {code}: {what_to_do}", status
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, datetime):
+        return value.isoformat(timespec="seconds")
+    return str(value)
+
+
+def table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> str:
+    """Rows for people: a header, then each row's cells aligned, two spaces apart; times to the second."""
+    lines = [list(columns), *([_cell(row.get(column)) for column in columns] for row in rows)]
+    widths = [max(len(line[index]) for line in lines) for index in range(len(columns))]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip() for line in lines
+    )
+
+
+def print_rows(
+    rows: Sequence[Mapping[str, Any]],
+    columns: Sequence[str],
+    *,
+    as_json: bool,
+    cells: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
+) -> None:
+    """A command's records: a JSON array of them with --json (for machines), else a table of `columns`
+    (for people; `cells` says how a record reads there)."""
+    if as_json:
+        print(json.dumps(json.loads(to_json(list(rows))), ensure_ascii=False))
+    elif not rows:
+        print("(none)")
+    else:
+        print(table([cells(row) if cells else row for row in rows], columns))

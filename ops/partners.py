@@ -18,8 +18,10 @@ from typing import Any
 from core.settings import get_settings
 from domain.partners import keys
 from domain.partners.store import all_partners
+from ops.output import print_rows
 
 DEFAULT_GRACE_HOURS = 72
+LIST_COLUMNS = ("name", "state", "createdAt", "previousKeyUntil")
 
 
 def add_commands(commands: Any) -> None:
@@ -46,13 +48,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"partner {partner['name']!r} added; its key (shown this once, store it safely):")
         print(key)
     elif args.action == "list":
-        for partner in all_partners():
-            state = "enabled" if partner.get("active") else "disabled"
-            rotation = ""
-            if until := partner.get("previousKeyExpiresAt"):
-                rotation = f"  previous key until {until.isoformat(timespec='seconds')}"
-            created = partner["createdAt"].isoformat(timespec="seconds")
-            print(f"{partner.get('name', '')}\t{state}\tcreated {created}{rotation}")
+        rows = [
+            {
+                "name": partner.get("name", ""),
+                "state": "enabled" if partner.get("active") else "disabled",
+                "createdAt": partner["createdAt"],
+                "previousKeyUntil": partner.get("previousKeyExpiresAt"),
+            }
+            for partner in all_partners()
+        ]
+        print_rows(rows, LIST_COLUMNS, as_json=args.json)
     elif args.action in ("enable", "disable"):
         keys.set_active(args.name, active=args.action == "enable")
         print(f"partner {args.name!r} {args.action}d; running instances see it within {cache} s")

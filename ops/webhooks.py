@@ -18,9 +18,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from core.serialization import to_json
 from domain.partners import store, webhooks
 from domain.partners.settings import webhook_signing_key
+from ops.output import print_rows
+
+LIST_COLUMNS = ("partner", "url", "createdAt", "updatedAt", "previousSecretSignsUntil")
 
 
 def add_commands(commands: Any) -> None:
@@ -49,19 +51,17 @@ def run(args: argparse.Namespace) -> int:
             print("signing secret (shown once, give it to the partner):")
             print(registration.secret)
     elif args.action == "list":
-        for endpoint in store.webhooks():
-            rotated = endpoint.get("previousUntil")
-            print(
-                to_json(
-                    {
-                        "partner": endpoint["_id"],
-                        "url": endpoint["url"],
-                        "createdAt": endpoint["createdAt"],
-                        "updatedAt": endpoint["updatedAt"],
-                        "previousSecretSignsUntil": rotated,
-                    }
-                )
-            )
+        rows = [
+            {
+                "partner": endpoint["_id"],
+                "url": endpoint["url"],
+                "createdAt": endpoint["createdAt"],
+                "updatedAt": endpoint["updatedAt"],
+                "previousSecretSignsUntil": endpoint.get("previousUntil"),
+            }
+            for endpoint in store.webhooks()
+        ]
+        print_rows(rows, LIST_COLUMNS, as_json=args.json)
     elif args.action == "rotate-secret":
         secret = webhooks.rotate_secret(args.partner)
         print(f"{args.partner}: new signing secret; the previous one also signs for 24 hours:")

@@ -3,6 +3,7 @@ a rotated key keeps the old one working for the grace period it names, no longer
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -51,15 +52,18 @@ def test_partners_list_shows_names_state_and_creation_never_keys(db: Db, capsys:
     key = partners(capsys, "add", "Avto Market")[1][-1]
     partners(capsys, "add", "Car Club")
     partners(capsys, "disable", "Car Club")
-    # When they are listed
+    # When they are listed, for people and for machines
     status, out = partners(capsys, "list")
+    listed = json.loads(partners(capsys, "list", "--json")[1][0])
     # Then each shows its name, state and creation time, and no key
     assert status == 0
-    rows = {line.split("\t")[0]: line.split("\t")[1:] for line in out}
-    assert rows["Avto Market"][0] == "enabled"
-    assert rows["Car Club"][0] == "disabled"
-    assert rows["Car Club"][1].startswith("created 20")
-    assert key not in "\n".join(out)
+    assert out[0].split() == ["name", "state", "createdAt", "previousKeyUntil"]
+    assert any(line.startswith("Car Club") and " disabled " in line for line in out)
+    rows = {row["name"]: row for row in listed}
+    assert rows["Avto Market"]["state"] == "enabled"
+    assert rows["Car Club"]["state"] == "disabled"
+    assert rows["Car Club"]["createdAt"].startswith("20")
+    assert key not in "\n".join(out) + str(listed)
 
 
 def test_a_name_is_one_partner_and_an_unknown_one_is_refused(db: Db, capsys: pytest.CaptureFixture[str]) -> None:
