@@ -154,3 +154,11 @@ def print_rows(
         print("(none)")
     else:
         print(table([cells(row) if cells else row for row in rows], columns))
+
+
+def print_result(result: Mapping[str, Any], lines: Sequence[str], *, as_json: bool) -> None:
+    """A command's outcome: one JSON object with --json (for machines), else its lines (for people)."""
+    if as_json:
+        print(json.dumps(json.loads(to_json(result)), ensure_ascii=False))
+    else:
+        print("\n".join(lines))

@@ -20,7 +20,7 @@ from typing import Any
 
 from domain.partners import store, webhooks
 from domain.partners.settings import webhook_signing_key
-from ops.output import print_rows
+from ops.output import print_result, print_rows
 
 LIST_COLUMNS = ("partner", "url", "createdAt", "updatedAt", "previousSecretSignsUntil")
 
@@ -44,12 +44,13 @@ def run(args: argparse.Namespace) -> int:
         webhook_signing_key()
     if args.action == "set":
         registration = webhooks.set_endpoint(args.partner, args.url)
-        print(f"{args.partner}: webhooks go to {registration.endpoint['url']}")
-        if registration.secret is None:
-            print("signing secret unchanged (rotate-secret issues a new one)")
+        url, secret = registration.endpoint["url"], registration.secret
+        lines = [f"{args.partner}: webhooks go to {url}"]
+        if secret is None:
+            lines.append("signing secret unchanged (rotate-secret issues a new one)")
         else:
-            print("signing secret (shown once, give it to the partner):")
-            print(registration.secret)
+            lines += ["signing secret (shown once, give it to the partner):", secret]
+        print_result({"partner": args.partner, "url": url, "secret": secret}, lines, as_json=args.json)
     elif args.action == "list":
         rows = [
             {
@@ -64,9 +65,10 @@ def run(args: argparse.Namespace) -> int:
         print_rows(rows, LIST_COLUMNS, as_json=args.json)
     elif args.action == "rotate-secret":
         secret = webhooks.rotate_secret(args.partner)
-        print(f"{args.partner}: new signing secret; the previous one also signs for 24 hours:")
-        print(secret)
+        said = f"{args.partner}: new signing secret; the previous one also signs for 24 hours:"
+        print_result({"partner": args.partner, "secret": secret}, [said, secret], as_json=args.json)
     else:
         webhooks.remove_endpoint(args.partner)
-        print(f"{args.partner}: webhook endpoint removed")
+        said = f"{args.partner}: webhook endpoint removed"
+        print_result({"partner": args.partner, "removed": True}, [said], as_json=args.json)
     return 0

@@ -93,3 +93,13 @@ def test_a_rotated_key_keeps_the_old_one_for_the_grace_period_only(
     frozen_clock.advance(2 * 3600 + 1)
     assert call_with(api, old) == 403
     assert call_with(api, new) == 200
+
+
+def test_with_json_a_new_key_is_one_json_object(db: Db, capsys: pytest.CaptureFixture[str]) -> None:
+    # Given / When a partner is added for a machine (--json)
+    status, out = partners(capsys, "add", "Avto Market", "--json")
+    # Then one JSON object names the partner and its key
+    assert status == 0
+    added = json.loads("\n".join(out))
+    assert added["partner"] == "Avto Market"
+    assert len(added["key"]) >= 40
