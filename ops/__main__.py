@@ -119,10 +119,13 @@ def run(argv: list[str], *, as_json: bool = False) -> int:
         local_webhooks.install()  # on a laptop (STAGE=local, no queue): the webhooks of a change go out at once
     if args.command in groups:
         return int(groups[args.command].run(args))
+    from ops.output import print_result
+
     if args.command == "bank-offers":
         from domain.financing.store import create_bank_offers
 
-        print(f"bank offers created: {create_bank_offers()}")
+        created = create_bank_offers()
+        print_result({"bankOffersCreated": created}, [f"bank offers created: {created}"], as_json=as_json)
         return 0
     if args.command == "reconcile":
         from ops import reconcile
@@ -136,17 +139,18 @@ def run(argv: list[str], *, as_json: bool = False) -> int:
         # Importing the functions' handlers checks the stage's settings; the document is the same for every stage.
         apply_local_defaults()
 
-        print(f"wrote {write()}")
-        print(f"wrote {error_docs.write()}")
+        written = [str(write()), str(error_docs.write())]
+        print_result({"wrote": written}, [f"wrote {path}" for path in written], as_json=as_json)
         return 0
     from data.mongo import create_indexes
     from domain.catalog.store import refresh_search_prefixes
     from domain.indexes import ALL_INDEXES
 
-    for name in create_indexes(ALL_INDEXES):
-        print(f"index ok: {name}")
+    names = list(create_indexes(ALL_INDEXES))
     # The search keys the catalog's indexes serve, for brands and cars written before they existed.
-    print(f"search keys refreshed: {refresh_search_prefixes()} documents")
+    refreshed = refresh_search_prefixes()
+    lines = [*(f"index ok: {name}" for name in names), f"search keys refreshed: {refreshed} documents"]
+    print_result({"indexes": names, "searchKeysRefreshed": refreshed}, lines, as_json=as_json)
     return 0
 
 

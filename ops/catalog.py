@@ -19,7 +19,7 @@ from typing import Any
 
 from domain.dataset.models import DataSet
 from domain.dataset.transfer import DataSetRefused, Plan, export_data_set, import_data_set, parse
-from ops.output import CommandRefused
+from ops.output import CommandRefused, print_result
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "docs" / "catalog.schema.json"
 SCHEMA_ID = "https://car-retail-api/docs/catalog.schema.json"
@@ -72,13 +72,17 @@ def read_file(name: str) -> str:
         ) from None
 
 
-def report(plan: Plan, *, dry_run: bool) -> None:
-    for collection, numbers in plan.counts().items():
-        print(f"{collection}: " + ", ".join(f"{what} {n}" for what, n in numbers.items()))
+def report(plan: Plan, *, dry_run: bool, as_json: bool = False) -> None:
+    counts = plan.counts()
+    lines = [
+        f"{collection}: " + ", ".join(f"{what} {n}" for what, n in numbers.items())
+        for collection, numbers in counts.items()
+    ]
     if plan.empty:
-        print("nothing would change" if dry_run else "nothing changed")
+        lines.append("nothing would change" if dry_run else "nothing changed")
     else:
-        print("dry run: nothing was written" if dry_run else "imported in one transaction")
+        lines.append("dry run: nothing was written" if dry_run else "imported in one transaction")
+    print_result({"dryRun": dry_run, "changed": not plan.empty, "counts": counts}, lines, as_json=as_json)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -101,5 +105,5 @@ def run(args: argparse.Namespace) -> int:
         for problem in refused.problems:  # each on its line, then the one line every failure ends with
             print(problem, file=sys.stderr)
         raise
-    report(plan, dry_run=args.dry_run)
+    report(plan, dry_run=args.dry_run, as_json=args.json)
     return 0

@@ -128,5 +128,6 @@ def run(args: argparse.Namespace) -> int:
         result = expire()
     else:
         result = transition(args.order, Status(args.status), args.cause.strip() or "back office")
-    print(json.dumps(json.loads(to_json(result)), indent=2, ensure_ascii=False))
+    # A nested document: indented JSON for people, one line for machines (--json).
+    print(json.dumps(json.loads(to_json(result)), indent=None if args.json else 2, ensure_ascii=False))
     return 0

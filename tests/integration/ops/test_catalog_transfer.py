@@ -140,6 +140,11 @@ def test_a_dry_run_says_what_would_change_per_collection_and_writes_nothing(
     assert lines["stock"] == "added 0, changed 0, deactivated 0, removed 1"
     assert lines["promo_codes"] == "added 1, changed 0, deactivated 0, removed 0"
     assert lines["brands"] == "added 0, changed 0, deactivated 0, removed 0"
+    # And for machines (--json), the same counts in one object
+    assert catalog_import(write(tmp_path, data), "--dry-run", "--json") == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert (plan["dryRun"], plan["changed"]) == (True, True)
+    assert plan["counts"]["cars"] == {"added": 0, "changed": 1, "deactivated": 0, "removed": 0}
     # And nothing was written
     assert export(tmp_path, "after.json").read_text() == before
     assert demo_db.stock.find_one({"_id": ObjectId(dropped["id"])}) is not None
