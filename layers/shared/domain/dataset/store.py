@@ -70,6 +70,12 @@ def is_empty(collection: str) -> bool:
     return get_db()[collection].find_one({}, {"_id": 1}) is None
 
 
+def holds_all(collection: str, ids: list[ObjectId]) -> bool:
+    """Whether every one of these records is in the collection (by id)."""
+    assert collection in COLLECTIONS, collection
+    return get_db()[collection].count_documents({"_id": {"$in": ids}}) == len(set(ids))
+
+
 def apply(changes: Changes, *, session: ClientSession) -> None:
     assert changes.collection in COLLECTIONS, changes.collection
     writes: list[UpdateOne | DeleteMany] = []
