@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import pymongo
 from bson import ObjectId
 from pymongo import DeleteMany, UpdateOne
 from pymongo.client_session import ClientSession
@@ -93,5 +92,4 @@ def apply(changes: Changes, *, session: ClientSession) -> None:
 
 def replace_in_transaction[T](work: Callable[[ClientSession], T]) -> T:
     """Run the whole import as one transaction (`data.mongo.in_transaction`) with the time a data set needs."""
-    with pymongo.timeout(IMPORT_TIMEOUT_SECONDS):
-        return in_transaction(work)
+    return in_transaction(work, seconds=IMPORT_TIMEOUT_SECONDS)
