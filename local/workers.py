@@ -22,6 +22,10 @@ from typing import Any
 DEFAULT_WORKERS = 2
 STOP_TIMEOUT_S = 10.0
 WORKER_HEADER = "X-Local-Worker"
+# Connections waiting for a worker. API Gateway queues a burst instead of refusing it; with a short backlog
+# the kernel drops the connections of a burst beyond it and their clients retry a second later (a sale
+# opening's hundreds of buyers at once, `make bench ARGS=--sale`). The kernel caps it (net.core.somaxconn).
+LISTEN_BACKLOG = 1024
 
 
 def worker_count() -> int:
@@ -45,7 +49,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
-    sock.listen(128)
+    sock.listen(LISTEN_BACKLOG)
     # Every idle worker wakes on a new connection and one wins accept(); the others must not block.
     sock.setblocking(False)
     sock.set_inheritable(True)

@@ -612,6 +612,49 @@ def warm_table(results: list[WarmResult], calls: int, warmup: int) -> list[str]:
     return lines
 
 
+def add_sale_arguments(parser: argparse.ArgumentParser) -> None:
+    from ops.sale_bench import DEFAULT_BUYERS, DEFAULT_UNITS, DEFAULT_WORKERS
+
+    parser.add_argument(
+        "--sale",
+        action="store_true",
+        help="instead of the sample events, a sale opening through HTTP on `python -m local serve` "
+        "(ops/sale_bench.py): "
+        "BUYERS buyers at once for UNITS units of one configuration, then each for a configuration of its own",
+    )
+
+    def count(raw: str) -> int:
+        """A whole number of at least 1 (argparse names a wrong one)."""
+        value = int(raw)
+        if value < 1:
+            raise ValueError(raw)
+        return value
+
+    parser.add_argument(
+        "--buyers", type=count, default=DEFAULT_BUYERS, help=f"--sale: buyers ordering at once ({DEFAULT_BUYERS})"
+    )
+    parser.add_argument(
+        "--units",
+        type=count,
+        default=DEFAULT_UNITS,
+        help=f"--sale: units of the rush's configuration ({DEFAULT_UNITS})",
+    )
+    parser.add_argument(
+        "--workers", type=count, default=DEFAULT_WORKERS, help=f"--sale: worker processes serving ({DEFAULT_WORKERS})"
+    )
+
+
+def sale_opening(args: argparse.Namespace) -> list[str]:
+    from local.runtime import LOCAL_DEFAULTS
+    from ops import sale_bench
+
+    os.environ.update({**LOCAL_DEFAULTS, **WARM_ENV})
+    with bench_database() as database, contextlib.redirect_stdout(io.StringIO()):
+        return sale_bench.opening(
+            os.environ["MONGODB_URI"], database, buyers=args.buyers, units=args.units, workers=args.workers
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ops bench", description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=11, help="cold-init runs per function (default 11)")
@@ -637,8 +680,12 @@ def main(argv: list[str] | None = None) -> int:
         help="instead of the sample events, the list routes on the demo data and on a database grown to 10,000 "
         "cars, orders and saved cars (ops/scale.py): p50, commands, documents and keys examined per command",
     )
+    add_sale_arguments(parser)
     args = parser.parse_args(argv)
     output: list[str] = []
+    if args.sale:
+        print("\n".join(sale_opening(args)))
+        return 0
     if args.hostile:
         from local.runtime import LOCAL_DEFAULTS
 

@@ -212,8 +212,10 @@ class OrderItem(ApiModel):
     )
     paidAmount: int = Field(ge=0, description="paid so far, in sums", examples=[0])
     payBy: Timestamp | None = Field(
-        description="a NEW order with nothing paid holds its car until then: unless a payment is made by this "
-        "time the order is cancelled (not paid in time) and the car goes back on sale; null for any other order"
+        description="an order that has not paid yet holds its car until then (its car's sale may hold it for "
+        "minutes): unless a payment is made by this time (at least the deposit, when the car's sale asks one) "
+        "the order is cancelled (not paid in time, what was paid refunded) and the car goes back on sale; null "
+        "for any other order"
     )
     paymentTypeId: PaymentType
     brandName: str | None = Field(examples=["Chevrolet"])

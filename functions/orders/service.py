@@ -16,7 +16,9 @@ from core.locale import Locale, localize
 from core.models import CountedPage, Page
 from core.observability import metrics
 from data.reference_cache import preload
+from domain.identity import callers
 from domain.orders import expiry, lifecycle, placement, promo_codes, views
+from domain.orders.buyers import Buyer
 from domain.orders.records import OrderRecord
 from domain.orders.requests import (
     CreditRequest,
@@ -54,6 +56,12 @@ def _financing(body: CreateOrderBody) -> FinancingRequest | None:
     return None
 
 
+def buyer_of(user_id: str) -> Buyer:
+    """The caller as a buyer: the account and, once identity verification confirmed it, its PINFL (the
+    limits of `domain.orders.buyers` follow the person)."""
+    return Buyer(ObjectId(user_id), verified_pin=callers.verified_pin(user_id))
+
+
 def create_order(body: CreateOrderBody, *, user_id: str, partner: str, locale: Locale) -> OrderView:
     """Place the order (checked against the catalog, priced, stored as NEW and logged) and answer it."""
     request = OrderRequest(
@@ -68,7 +76,7 @@ def create_order(body: CreateOrderBody, *, user_id: str, partner: str, locale: L
         organization_id=body.organizationId,
         offer_id=body.offerId,
     )
-    order = placement.place_order(request, owner=ObjectId(user_id), partner=partner)
+    order = placement.place_order(request, buyer=buyer_of(user_id), partner=partner)
     metrics.add_metric(name="OrdersCreated", unit=MetricUnit.Count, value=1)
     return detail(order, locale)
 

@@ -261,6 +261,7 @@ def car_docs() -> list[Document]:
         ]
         modifications = [
             {"_id": modification_id(slug, index), "name": mod.trim, "price": mod.price, "specs": specs(model, mod)}
+            | ({"sale": mod.sale} if mod.sale else {})
             for index, mod in enumerate(model.mods)
         ]
         docs.append(
@@ -283,6 +284,7 @@ def car_docs() -> list[Document]:
                 "colors": colors,
                 "modifications": modifications,
             }
+            | ({"sale": model.sale} if model.sale else {})
         )
     return docs
 

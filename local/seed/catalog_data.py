@@ -27,6 +27,7 @@ class Mod(NamedTuple):
     gearbox: str  # key of GEARBOXES
     drive: str  # key of DRIVES
     range_km: int | None = None  # EVs and plug-in hybrids: electric range
+    sale: dict[str, object] | None = None  # the car's sale rules this modification overrides
 
 
 class Model(NamedTuple):
@@ -43,6 +44,8 @@ class Model(NamedTuple):
     mods: tuple[Mod, ...]
     payment_types: tuple[str, ...] = ("CASH", "CREDIT", "LEASING", "INSTALLMENT")
     is_new: bool = False
+    # The sale rules of the data set's `sale` (domain.catalog.sale), as they are in the file.
+    sale: dict[str, object] | None = None
 
 
 BODY_TYPES: dict[str, Text] = {
@@ -229,8 +232,25 @@ MODELS: tuple[Model, ...] = (
         mods=(
             Mod(trim="1.2T MT LT", price=186_000_000, engine="1.2T", hp=115, gearbox="MT", drive="FWD"),
             Mod(trim="1.2T AT LTZ", price=212_500_000, engine="1.2T", hp=115, gearbox="AT", drive="FWD"),
-            Mod(trim="1.2T AT Premier", price=236_000_000, engine="1.2T", hp=115, gearbox="AT", drive="FWD"),
+            Mod(
+                trim="1.2T AT Premier",
+                price=236_000_000,
+                engine="1.2T",
+                hp=115,
+                gearbox="AT",
+                drive="FWD",
+                sale={"startsAt": "2030-01-07T10:00:00+05:00"},  # not on sale yet: SALE_NOT_STARTED
+            ),
         ),
+        # A sale opening's rules to try (docs/DEMO_DATA.md): verified buyers only, two per person a year,
+        # held an hour unless 5,000,000 sums are paid.
+        sale={
+            "startsAt": "2025-11-03T10:00:00+05:00",
+            "holdMinutes": 60,
+            "depositAmount": 5_000_000,
+            "perPersonLimit": {"count": 2, "days": 365},
+            "verifiedBuyersOnly": True,
+        },
     ),
     Model(
         brand="chevrolet",

@@ -58,6 +58,9 @@ class Settings(BaseModel):
     reference_cache_seconds: int = Field(default=60, ge=0)
     # A NEW order with nothing paid is cancelled (its unit of stock given back) this long after it was placed.
     order_hold_hours: int = Field(default=72, ge=1)
+    # The unpaid (NEW) orders one person may hold at once, for any car: a person is the verified PINFL,
+    # else the account (domain.orders.buyers). Small, so one buyer cannot hold a branch's stock.
+    order_open_holds_per_person: int = Field(default=2, ge=1)
 
     # Browser origins allowed to call the API (CORS), comma-separated: exact origins, or `scheme://host:*`
     # for any port. Unset: none, except locally (LOCAL_ORIGINS).

@@ -16,6 +16,7 @@ from core.clock import FrozenClock
 from core.settings import get_settings, reset_settings
 from data import outbox
 from domain.orders import lifecycle
+from domain.payments import reconciliation
 from local.context import LocalLambdaContext
 from ops.__main__ import main as ops_main
 from orders.expiry import lambda_handler as expiry_handler
@@ -46,12 +47,15 @@ def place(api: ApiClient, car: CatalogCar) -> dict[str, Any]:
 def test_an_unpaid_order_past_the_hold_is_cancelled_and_its_unit_returned_a_paid_one_is_not(
     api: ApiClient, db: Db, frozen_clock: FrozenClock, eventbridge: Any
 ) -> None:
-    # Given an unpaid order, a partly paid one and a paid one, placed at the same time
+    # Given a partly paid order, a paid one and an unpaid one, placed at the same time (one at a time: a
+    # buyer may hold two unpaid orders at once)
     car = three_cars(db)
     api.login()
-    unpaid, partly, paid = place(api, car), place(api, car), place(api, car)
+    partly = place(api, car)
     lifecycle.record_payment(ObjectId(partly["_id"]), 400, payment_id="desk-1", cause="paid at the desk")
+    paid = place(api, car)
     lifecycle.record_payment(ObjectId(paid["_id"]), 1_000, payment_id="desk-2", cause="paid at the desk")
+    unpaid = place(api, car)
     assert stock_quantity(db, car) == 0
     # And the buyer is told until when the unpaid order holds the car; a paid one holds it anyway
     placed_at = datetime.fromisoformat(unpaid["createdAt"])
@@ -113,12 +117,14 @@ def test_an_order_within_its_hold_is_kept_and_the_hold_is_configurable(
 def test_an_order_whose_card_payment_is_being_charged_is_left_for_the_next_run(
     api: ApiClient, db: Db, frozen_clock: FrozenClock
 ) -> None:
-    # Given an unpaid order past its hold whose card payment is being charged right now
+    # Given an unpaid order past its hold whose card payment, started a second before the hold ended, is
+    # being charged right now
     car = three_cars(db)
     api.login()
     order = place(api, car)
-    frozen_clock.advance(get_settings().order_hold_hours * HOUR + 1)
+    frozen_clock.advance(get_settings().order_hold_hours * HOUR - 1)
     lifecycle.take_charge(ObjectId(order["_id"]), "7", 1_000, now=frozen_clock(), lease_seconds=60)
+    frozen_clock.advance(2)
     # When the job runs
     result = expiry_handler({}, LocalLambdaContext(function_name="UnpaidOrderExpiry"))
     # Then the order is left alone: the payment decides
@@ -129,4 +135,134 @@ def test_an_order_whose_card_payment_is_being_charged_is_left_for_the_next_run(
     assert expiry_handler({}, LocalLambdaContext(function_name="UnpaidOrderExpiry")) == {
         "expired": [order["contractNumber"]]
     }
+    outbox.flush()
+
+
+CARD = {"cardNumber": "8600495473316478", "expiry": "12/39", "cardType": "UZCARD"}  # the sandbox's paying card
+MINUTE = 60
+
+
+def test_a_sale_holds_an_order_for_its_hold_minutes_then_a_payment_is_refused_and_the_unit_is_back_at_once(
+    api: ApiClient, api_server: str, db: Db, frozen_clock: FrozenClock
+) -> None:
+    # Given a car whose sale holds an unpaid order 30 minutes, its last unit ordered by a buyer
+    car = purchasable_car(db, brand="Short Hold", quantity=1, prices=(1_000,), sale={"holdMinutes": 30})
+    api.login()
+    order = place(api, car)
+    # Then the order says until when it holds the car
+    assert datetime.fromisoformat(order["payBy"]) == datetime.fromisoformat(order["createdAt"]) + timedelta(minutes=30)
+    # When the buyer starts paying 30 minutes later, to the second
+    frozen_clock.advance(30 * MINUTE)
+    api.login()
+    payment = {"amount": 1_000, "brandId": order["brandId"], "orderId": order["_id"]}
+    refused = api.post("/api/v1/transactions/create", json={**payment, **CARD})
+    # Then the payment is refused with the moment the hold ended, the order is cancelled and the unit is back
+    assert (refused.status_code, refused.json()["code"]) == (409, "ORDER_HOLD_EXPIRED"), refused.text
+    assert refused.json()["details"] == {"payBy": order["payBy"]}
+    assert (stored(db, order)["statusSlug"], stored(db, order)["stockHold"]) == ("CANCELLED", "RETURNED")
+    assert stock_quantity(db, car) == 1
+    # And another buyer can order the car at once
+    with ApiClient(api_server) as other:
+        other.login("+998901110077")
+        assert other.post(ORDERS, json=order_body(car)).status_code == 201
+
+
+def test_a_code_confirmed_past_the_hold_charges_nothing_and_the_next_run_expires_the_order(
+    api: ApiClient, db: Db, frozen_clock: FrozenClock
+) -> None:
+    # Given an order held 30 minutes, and a card payment started 30 seconds before the end of its hold
+    car = purchasable_car(db, brand="Late Code", quantity=1, prices=(1_000,), sale={"holdMinutes": 30})
+    api.login()
+    order = place(api, car)
+    frozen_clock.advance(29 * MINUTE + 30)
+    api.login()
+    payment = {"amount": 1_000, "brandId": order["brandId"], "orderId": order["_id"]}
+    created = api.post("/api/v1/transactions/create", json={**payment, **CARD})
+    assert created.status_code == 200, created.text
+    # When the code is confirmed 40 seconds later, past the hold
+    frozen_clock.advance(40)
+    transaction_id = created.json()["data"]["transactionId"]
+    applied = api.post("/api/v1/transactions/apply", json={**payment, "transactionId": transaction_id, "otp": 666666})
+    # Then nothing is charged: the order refused the payment, its hold has ended
+    assert (applied.status_code, applied.json()["code"]) == (409, "ORDER_REFUSED_PAYMENT"), applied.text
+    assert applied.json()["details"]["orderRefusal"] == "ORDER_HOLD_EXPIRED"
+    assert stored(db, order)["paidAmount"] == 0
+    # And the scheduled run (every minute) cancels it and gives the unit back
+    result = expiry_handler({}, LocalLambdaContext(function_name="UnpaidOrderExpiry"))
+    assert result == {"expired": [order["contractNumber"]]}
+    assert stock_quantity(db, car) == 1
+
+
+def test_the_expiry_follows_each_orders_own_hold(api: ApiClient, db: Db, frozen_clock: FrozenClock) -> None:
+    # Given an order of a car held 10 minutes and one of a car held the default ORDER_HOLD_HOURS
+    short = purchasable_car(db, brand="Ten Minutes", quantity=1, prices=(1_000,), sale={"holdMinutes": 10})
+    usual = three_cars(db)
+    api.login()
+    quick, slow = place(api, short), place(api, usual)
+    # When the expiry runs a second before ten minutes, then at ten minutes
+    frozen_clock.advance(10 * MINUTE - 1)
+    assert expiry_handler({}, LocalLambdaContext(function_name="UnpaidOrderExpiry")) == {"expired": []}
+    frozen_clock.advance(1)
+    # Then only the order held ten minutes is cancelled, at its end
+    assert expiry_handler({}, LocalLambdaContext(function_name="UnpaidOrderExpiry")) == {
+        "expired": [quick["contractNumber"]]
+    }
+    assert stored(db, slow)["statusSlug"] == "NEW"
+
+
+def test_a_deposit_is_the_least_first_card_payment_and_paying_it_keeps_the_car_past_the_hold(
+    api: ApiClient, db: Db, frozen_clock: FrozenClock
+) -> None:
+    # Given an order of a car of 1,000 sums whose sale asks a deposit of 500 within 30 minutes
+    car = purchasable_car(
+        db, brand="Deposit", quantity=1, prices=(1_000,), sale={"holdMinutes": 30, "depositAmount": 500}
+    )
+    api.login()
+    order = place(api, car)
+    payment = {"brandId": order["brandId"], "orderId": order["_id"]}
+    # When the buyer tries to pay 1 sum first
+    refused = api.post("/api/v1/transactions/create", json={**payment, "amount": 1, **CARD})
+    # Then it is refused with the deposit
+    assert (refused.status_code, refused.json()["code"]) == (409, "PAYMENT_BELOW_DEPOSIT"), refused.text
+    assert refused.json()["details"] == {"deposit": 500, "amount": 1}
+    # When they pay the deposit
+    created = api.post("/api/v1/transactions/create", json={**payment, "amount": 500, **CARD})
+    transaction = {**payment, "amount": 500, "transactionId": created.json()["data"]["transactionId"], "otp": 666666}
+    assert api.post("/api/v1/transactions/apply", json=transaction).status_code == 200
+    # Then the order keeps the car past its hold
+    assert api.get(f"{ORDERS}/{order['_id']}").json()["data"]["payBy"] is None
+    frozen_clock.advance(31 * MINUTE)
+    assert expiry_handler({}, LocalLambdaContext(function_name="UnpaidOrderExpiry")) == {"expired": []}
+    assert stored(db, order)["statusSlug"] == "PARTIALLY_PAID"
+
+
+def test_an_order_with_less_than_its_deposit_paid_expires_and_its_card_payments_are_refunded(
+    api: ApiClient, db: Db, frozen_clock: FrozenClock
+) -> None:
+    # Given an order asking a deposit of 500 within 30 minutes, with 100 paid at the desk and 50 by card
+    car = purchasable_car(
+        db, brand="Underpaid", quantity=1, prices=(1_000,), sale={"holdMinutes": 30, "depositAmount": 500}
+    )
+    api.login()
+    order = place(api, car)
+    lifecycle.record_payment(ObjectId(order["_id"]), 100, payment_id="desk-1", cause="paid at the desk")
+    payment = {"brandId": order["brandId"], "orderId": order["_id"], "amount": 50}
+    created = api.post("/api/v1/transactions/create", json={**payment, **CARD})
+    transaction_id = created.json()["data"]["transactionId"]
+    applied = api.post("/api/v1/transactions/apply", json={**payment, "transactionId": transaction_id, "otp": 666666})
+    assert applied.status_code == 200, applied.text
+    assert api.get(f"{ORDERS}/{order['_id']}").json()["data"]["payBy"] == order["payBy"]
+    # When the hold has passed and the scheduled job runs
+    frozen_clock.advance(30 * MINUTE)
+    result = expiry_handler({}, LocalLambdaContext(function_name="UnpaidOrderExpiry"))
+    # Then the order is cancelled like an unpaid one, its unit back, and its card payment to be refunded
+    assert result == {"expired": [order["contractNumber"]]}
+    assert (stored(db, order)["statusSlug"], stock_quantity(db, car)) == ("CANCELLED", 1)
+    assert (db.transactions.find_one({"_id": transaction_id}) or {})["refund"] == "PENDING"
+    log = db.order_logs.find_one({"orderId": ObjectId(order["_id"]), "to": "CANCELLED"}) or {}
+    assert (log["cause"], log["refundAmount"]) == ("not paid in time", 50)
+    # And the next payment reconciliation gives the money back through the card processor
+    frozen_clock.advance(MINUTE)
+    assert reconciliation.reconcile().outcomes == {"Refunded": 1}
+    assert (db.transactions.find_one({"_id": transaction_id}) or {})["refund"] == "DONE"
     outbox.flush()

@@ -13,6 +13,7 @@ from bson import ObjectId
 from pymongo.database import Database
 
 from core.clock import FrozenClock
+from core.settings import reset_settings
 from data import outbox
 from domain.orders import lifecycle
 from domain.orders.lifecycle import Status
@@ -297,8 +298,12 @@ def test_orders_need_a_token(api: ApiClient, db: Db) -> None:
     assert api.post(ORDERS, json={}, auth=False).status_code == 401
 
 
-def test_the_list_is_newest_first_and_paged(api: ApiClient, db: Db, frozen_clock: FrozenClock) -> None:
-    # Given three orders placed a minute apart
+def test_the_list_is_newest_first_and_paged(
+    api: ApiClient, db: Db, frozen_clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given three orders placed a minute apart (in an environment that lets a buyer hold three)
+    monkeypatch.setenv("ORDER_OPEN_HOLDS_PER_PERSON", "3")
+    reset_settings()
     car = purchasable_car(db)
     api.login()
     numbers = []

@@ -269,3 +269,75 @@ def test_a_worker_that_dies_is_replaced_while_the_others_keep_serving(local_serv
     after = worker_pids(local_server)
     assert victim not in after
     assert len(after) == WORKERS
+
+
+def copies_of(buyer: ApiClient, server: str, count: int) -> list[ApiClient]:
+    """`count` clients of the worker server signed in as `buyer` (one person's phones and tabs)."""
+    clients = [ApiClient(server) for _ in range(count)]
+    for client in clients:
+        client.token = buyer.token
+    return clients
+
+
+def spread_bodies(car: CatalogCar, count: int) -> list[dict[str, Any]]:
+    """`count` order bodies of the car, each for another stock row (modification and color), so that no two
+    orders meet on one stock document: only the buyer's own limits can keep them apart."""
+    rows = [(m, c, p) for m, p in zip(car.modification_ids, car.prices, strict=True) for c in car.color_ids]
+    assert len(rows) >= count
+    return [order_body(car, modificationId=str(m), colorId=str(c), price=price) for m, c, price in rows[:count]]
+
+
+TEN_COLORS = tuple((f"Color {n}", f"#0000{n:02d}") for n in range(10))
+
+
+def test_twenty_parallel_orders_of_one_person_never_hold_more_than_the_open_holds_limit(
+    buyers: Callable[[int, str], list[ApiClient]], workers_server: str, race_db: Db
+) -> None:
+    # Given one signed-in buyer (two open holds allowed, the default) and a car in twenty stock rows
+    car = purchasable_car(race_db, brand="Race Open Holds", quantity=1, colors=TEN_COLORS)
+    [buyer] = buyers(1, "55")
+    clients = copies_of(buyer, workers_server, 20)
+    # When twenty copies of their app order at once, each another row, through several worker processes
+    bodies = spread_bodies(car, 20)
+    placed = all_at_once(
+        [partial(client.post, ORDERS, json=body) for client, body in zip(clients, bodies, strict=True)]
+    )
+    # Then exactly two orders are placed, the eighteen others are refused with the limit, and no unit is lost
+    statuses = sorted(response.status_code for response in placed)
+    assert statuses == [201] * 2 + [409] * 18, [response.text for response in placed]
+    refused = [response.json() for response in placed if response.status_code == 409]
+    assert {(body["code"], body["details"]["limit"]) for body in refused} == {("OPEN_ORDERS_LIMIT_REACHED", 2)}
+    assert race_db.orders.count_documents({"carId": car.car_id}) == 2
+    assert sum(row["quantity"] for row in race_db.stock.find({"carId": car.car_id})) == 18
+    assert len(served_by(placed)) > 1
+    for client in clients:
+        client.session.close()
+
+
+def test_twenty_parallel_orders_of_one_person_keep_a_cars_per_person_limit(
+    buyers: Callable[[int, str], list[ApiClient]], workers_server: str, race_db: Db
+) -> None:
+    # Given a car one person may order once a year, twenty in stock, and one verified buyer
+    car = purchasable_car(
+        race_db,
+        brand="Race Per Person",
+        quantity=1,
+        colors=TEN_COLORS,
+        sale={"perPersonLimit": {"count": 1, "days": 365}},
+    )
+    [buyer] = buyers(1, "66")
+    assert buyer.post("/api/v1/users/limit", json={"code": "sandbox-verified-6601"}).status_code == 200
+    clients = copies_of(buyer, workers_server, 20)
+    # When twenty copies of their app order it at once, each another modification or color
+    bodies = spread_bodies(car, 20)
+    placed = all_at_once(
+        [partial(client.post, ORDERS, json=body) for client, body in zip(clients, bodies, strict=True)]
+    )
+    # Then one order is placed and nineteen are refused with the car's limit
+    statuses = sorted(response.status_code for response in placed)
+    assert statuses == [201] + [409] * 19, [response.text for response in placed]
+    refused = {response.json()["code"] for response in placed if response.status_code == 409}
+    assert refused == {"PURCHASE_LIMIT_REACHED"}
+    assert race_db.orders.count_documents({"carId": car.car_id}) == 1
+    for client in clients:
+        client.session.close()

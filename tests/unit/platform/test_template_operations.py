@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
+import tomllib
 from collections.abc import Iterator
 from typing import Any
 
@@ -256,7 +258,7 @@ def test_the_api_alarms_on_5xx_and_latency_and_every_alarm_notifies_the_topic(re
 SCHEDULED_JOBS = {
     "OutboxPublisher": ("rate(1 minute)", "outbox_publisher.app.lambda_handler"),
     "PaymentReconciliation": ("rate(5 minutes)", "transactions.reconciliation.lambda_handler"),
-    "UnpaidOrderExpiry": ("rate(15 minutes)", "orders.expiry.lambda_handler"),
+    "UnpaidOrderExpiry": ("rate(1 minute)", "orders.expiry.lambda_handler"),
 }
 
 
@@ -299,3 +301,55 @@ def test_stuck_events_payments_and_failed_runs_raise_alarms(resources: dict[str,
     assert alarms["ScheduledJobsFailureAlarm"]["Properties"]["Dimensions"] == [
         {"Name": "QueueName", "Value": {"GetAtt": "ScheduledJobsFailureQueue.QueueName"}}
     ]
+
+
+# The stage's method throttles: every method by default, then the routes a sale opening floods, each by
+# its parameters (ResourcePath writes each "/" of the route as "~1").
+THROTTLES = {
+    ("/*", "*"): "Api",
+    ("/~1api~1v1~1orders", "POST"): "Order",
+    ("/~1api~1v1~1auth~1login", "POST"): "Login",
+}
+ENVIRONMENTS = ("default", "dev", "staging", "prod")
+
+
+def test_the_stage_throttles_every_method_and_the_routes_a_sale_floods_by_their_own_parameters(
+    cloudformation: dict[str, Any],
+) -> None:
+    # Given the stage and the routes of the translated template
+    [stage] = of_type(cloudformation["Resources"], "AWS::ApiGateway::Stage").values()
+    [api] = of_type(cloudformation["Resources"], "AWS::ApiGateway::RestApi").values()
+    paths = api["Properties"]["Body"]["paths"]
+    settings = {(s["ResourcePath"], s["HttpMethod"]): s for s in stage["Properties"]["MethodSettings"]}
+    # Then every method is throttled by the Api* parameters, POST orders and login by their own, each an
+    # existing route's method, with its metrics
+    assert set(settings) == set(THROTTLES)
+    for (path, method), prefix in THROTTLES.items():
+        setting = settings[(path, method)]
+        assert setting["ThrottlingRateLimit"] == {"Ref": f"{prefix}ThrottleRate"}, path
+        assert setting["ThrottlingBurstLimit"] == {"Ref": f"{prefix}ThrottleBurst"}, path
+        assert setting["MetricsEnabled"] is True, path
+        if method != "*":
+            assert method.lower() in paths[path.removeprefix("/").replace("~1", "/")], path
+
+
+def test_every_environment_sets_its_throttles_and_an_order_burst_its_functions_can_take() -> None:
+    # Given the template's throttle parameters and each environment's deploy parameters
+    parameters = load_template()["Parameters"]
+    names = [f"{prefix}Throttle{kind}" for prefix in dict.fromkeys(THROTTLES.values()) for kind in ("Rate", "Burst")]
+    config = tomllib.loads((ROOT / "samconfig.toml").read_text(encoding="utf-8"))
+    for name in names:
+        assert (parameters[name]["Type"], parameters[name]["MinValue"]) == ("Number", 1), name
+    for environment in ENVIRONMENTS:
+        given = config[environment]["deploy"]["parameters"]["parameter_overrides"]
+        overrides = dict(item.split("=", 1) for item in shlex.split(given))
+        # Then each gives all six; the routes a sale floods are throttled below the stage's default, and
+        # where the functions' concurrency is reserved, their bursts fit in it (Lambda's own throttling
+        # would reach a buyer as 500)
+        throttles = {name: int(overrides[name]) for name in names}
+        assert all(value >= 1 for value in throttles.values()), environment
+        for prefix in ("Order", "Login"):
+            assert throttles[f"{prefix}ThrottleRate"] <= throttles["ApiThrottleRate"], environment
+            assert throttles[f"{prefix}ThrottleBurst"] <= throttles["ApiThrottleBurst"], environment
+            reserved = int(overrides["ReservedConcurrency"])
+            assert reserved == 0 or throttles[f"{prefix}ThrottleBurst"] <= reserved, environment

@@ -2,7 +2,7 @@
 
 from pydantic import Field
 
-from core.models import ApiModel, Id, Page
+from core.models import ApiModel, Id, Page, Timestamp
 from domain.catalog.payment_types import PaymentType
 
 Url = str
@@ -27,6 +27,10 @@ class CarItem(ApiModel):
     image: Url | None = Field(description="picture URL")
     year: int | None = Field(description="model year", examples=[2025])
     isNew: bool = Field(description="a new model in the catalog")
+    saleStartsAt: Timestamp | None = Field(
+        description="when the car's sale opens (its earliest modification's): orders placed before it are "
+        "refused (SALE_NOT_STARTED); null for a car on sale without a start"
+    )
     brand: BrandRef
     bodyTypeId: Id | None
     powertrainId: Id | None

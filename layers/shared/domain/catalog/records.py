@@ -46,11 +46,28 @@ class SpecSectionRecord(TypedDict):
     items: list[SpecItemRecord]
 
 
+class PerPersonLimitRecord(TypedDict):
+    count: int  # orders of the car one person may place (not cancelled) within `days`
+    days: int
+
+
+class SaleRecord(TypedDict, total=False):
+    """A car's sale rules (`domain.catalog.sale`), every member optional; on a modification, the members
+    it overrides (a null member is the car's)."""
+
+    startsAt: datetime | None  # before it the car is not sold
+    holdMinutes: int | None  # how long an unpaid order holds its unit (default: ORDER_HOLD_HOURS)
+    depositAmount: int | None  # sums to pay by then to keep the car
+    perPersonLimit: PerPersonLimitRecord | None
+    verifiedBuyersOnly: bool | None
+
+
 class ModificationRecord(TypedDict, total=False):
     _id: Required[ObjectId]
     name: str
     price: int
     specs: list[SpecSectionRecord]
+    sale: SaleRecord | None
 
 
 class ColorRecord(TypedDict, total=False):
@@ -85,4 +102,6 @@ class CarRecord(TypedDict, total=False):
     info: list[InfoBlockRecord]
     colors: list[ColorRecord]
     modifications: list[ModificationRecord]
+    sale: SaleRecord | None
+    saleStartsAt: datetime | None  # derived: domain.catalog.sale.starts_at, for the lists
     searchPrefixes: list[str]  # domain.catalog.search: its names' and its brand's

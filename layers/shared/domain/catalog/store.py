@@ -20,7 +20,7 @@ from core.locale import LOCALES
 from data.mongo import Document, FoundPage, Index, collection, find_page
 from data.reference_cache import reference_data
 from domain.catalog.query import ACTIVE_CAR, NAME_COLLATION, SortSpec
-from domain.catalog.records import BrandRecord, CarRecord, ColorRecord, OptionRecord
+from domain.catalog.records import BrandRecord, CarRecord, ColorRecord, OptionRecord, SaleRecord
 from domain.catalog.search import matching, search_prefixes
 
 DEFAULT_ORDER = [("order", 1), ("_id", 1)]
@@ -38,6 +38,7 @@ LIST_FIELDS = {
     "image": 1,
     "year": 1,
     "isNew": 1,
+    "saleStartsAt": 1,
 }
 # What a brand in a list needs: never its description nor search keys.
 BRAND_ITEM_FIELDS = {"slug": 1, "name": 1, "logo": 1, "country": 1}
@@ -108,6 +109,7 @@ INDEXES = [
     # The deactivated cars, counted on keys (the whole catalog's count is the collection's less these).
     Index(collection="cars", keys=[("active", 1)], name="cars_active"),
     Index(collection="price_changes", keys=[("modificationId", 1), ("at", -1)], name="price_changes_by_modification"),
+    Index(collection="sale_changes", keys=[("carId", 1), ("at", -1)], name="sale_changes_by_car"),
 ]
 
 
@@ -341,6 +343,54 @@ def set_price(modification_id: ObjectId, price: int, *, session: ClientSession) 
 
 def record_price_change(change: PriceChange, *, session: ClientSession) -> None:
     collection("price_changes", PriceChange).insert_one(change, session=session)
+
+
+class SaleChange(TypedDict):
+    """An operator's change of a car's sale rules (`sale_changes`): who changed the rules of which car (or
+    of one of its modifications: `modificationId`), from what to what, and why."""
+
+    _id: ObjectId
+    carId: ObjectId
+    modificationId: ObjectId | None
+    before: SaleRecord | None
+    after: SaleRecord | None
+    by: str
+    cause: str
+    at: datetime
+
+
+# What changing a car's sale rules reads of it.
+SALE_FIELDS = {"sale": 1, "saleStartsAt": 1, "modifications._id": 1, "modifications.sale": 1}
+
+
+def find_car_sale(car_id: ObjectId, *, session: ClientSession | None = None) -> CarRecord | None:
+    """The car's sale rules and its modifications' (`SALE_FIELDS`)."""
+    return _cars().find_one({"_id": car_id}, SALE_FIELDS, session=session)
+
+
+def set_sale(
+    car_id: ObjectId,
+    modification_id: ObjectId | None,
+    sale: SaleRecord | None,
+    *,
+    starts_at: datetime | None,
+    session: ClientSession,
+) -> bool:
+    """Set the sale rules of the car (or of its modification) and the car's `saleStartsAt`; whether the car
+    (and the modification) was found."""
+    if modification_id is None:
+        done = _cars().update_one({"_id": car_id}, {"$set": {"sale": sale, "saleStartsAt": starts_at}}, session=session)
+    else:
+        done = _cars().update_one(
+            {"_id": car_id, "modifications._id": modification_id},
+            {"$set": {"modifications.$.sale": sale, "saleStartsAt": starts_at}},
+            session=session,
+        )
+    return done.matched_count == 1
+
+
+def record_sale_change(change: SaleChange, *, session: ClientSession) -> None:
+    collection("sale_changes", SaleChange).insert_one(change, session=session)
 
 
 # --- search keys ------------------------------------------------------------------------------------

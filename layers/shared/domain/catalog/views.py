@@ -40,6 +40,7 @@ def _car_fields(car: CarRecord, saved: set[ObjectId], locale: Locale) -> dict[st
         "image": url(car.get("image")),
         "year": car.get("year"),
         "isNew": bool(car.get("isNew")),
+        "saleStartsAt": car.get("saleStartsAt"),
         "bodyTypeId": car.get("bodyTypeId"),
         "powertrainId": car.get("powertrainId"),
         "saved": car["_id"] in saved,

@@ -124,10 +124,33 @@ class SpecSectionEntry(Record):
     items: list[SpecItemEntry]
 
 
+class PerPersonLimitEntry(Record):
+    count: Annotated[StrictInt, Field(ge=1, description="orders of the car one person may place, not cancelled")]
+    days: Annotated[StrictInt, Field(ge=1, le=3660, description="within this many days")]
+
+
+class SaleEntry(Record):
+    """A car's sale rules (domain.catalog.sale), every member optional; on a modification, the members it
+    overrides (a null member is the car's)."""
+
+    startsAt: AwareDatetime | None = Field(default=None, description="before it, the car is listed and not sold")
+    holdMinutes: Annotated[StrictInt, Field(ge=1, le=43_200)] | None = Field(
+        default=None, description="how long an unpaid order holds its unit; null: ORDER_HOLD_HOURS"
+    )
+    depositAmount: Sums | None = Field(
+        default=None, description="sums to pay by the end of the hold to keep the car (an amount, not a share)"
+    )
+    perPersonLimit: PerPersonLimitEntry | None = None
+    verifiedBuyersOnly: StrictBool | None = Field(
+        default=None, description="only buyers whose identity was verified may order it"
+    )
+
+
 class ModificationEntry(Identified):
     name: Text
     price: Sums
     specs: list[SpecSectionEntry] = []
+    sale: SaleEntry | None = Field(default=None, description="the car's sale rules this modification overrides")
 
 
 class Car(Identified):
@@ -147,6 +170,7 @@ class Car(Identified):
     info: list[InfoBlockEntry] = []
     colors: list[Color] = Field(min_length=1)
     modifications: list[ModificationEntry] = Field(min_length=1)
+    sale: SaleEntry | None = Field(default=None, description="the car's sale rules; null: sold as usual")
 
 
 # --- dealers --------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from pymongo.client_session import ClientSession
 from core import clock
 from core.errors import InvalidInput
 from data.mongo import Document
+from domain.catalog import sale
 from domain.catalog.store import refresh_search_prefixes
 from domain.dataset import store
 from domain.dataset.models import FORMAT_VERSION, DataSet
@@ -66,7 +67,7 @@ DEACTIVATED: dict[str, Document] = {"cars": {"active": False}, "branches": {"act
 ORDERED = {"cars": "carId", "branches": "branchId"}
 CONTACTS_ID = "contacts"
 # Stored but never in the file: computed on import (prices "from", search keys) or the database's own.
-DERIVED = ("priceFrom", "searchPrefixes", "used", "usedBy")
+DERIVED = ("priceFrom", "saleStartsAt", "searchPrefixes", "used", "usedBy")
 _MISSING = object()  # a field the stored record lacks (differs from any value, None included)
 
 
@@ -173,6 +174,9 @@ def documents(data: DataSet, section: str) -> list[Document]:
             doc["_id"] = doc.pop("code")
         if section == "cars":
             doc["priceFrom"] = min(modification["price"] for modification in doc["modifications"])
+            # Derived, for the lists; null (stored) when there are no rules, as `sale`: an import sets the
+            # fields of the file, so a rule left out of it is cleared.
+            doc["saleStartsAt"] = sale.starts_at(doc)
         if doc.get("createdAt", "") is None:
             del doc["createdAt"]
         docs.append(doc)
@@ -433,3 +437,10 @@ def export_data_set() -> DataSet:
 def is_empty() -> bool:
     """Whether the database holds no catalog yet (a new environment)."""
     return store.is_empty("cars") and store.is_empty("brands")
+
+
+def holds_brands_of(data: DataSet) -> bool:
+    """Whether the database holds every brand of the data set, by id: it was imported here (ids are the
+    file's, so a catalog of the database's own shares none of them)."""
+    ids = [brand.id for brand in data.brands or []]
+    return bool(ids) and store.holds_all("brands", ids)

@@ -1,10 +1,13 @@
-"""Unpaid orders expire: a NEW order with nothing paid holds a unit of its branch's stock for
-ORDER_HOLD_HOURS (default 72), then it is cancelled ("not paid in time" in its log, the event
-published) and the unit goes back to the branch. Run every 15 minutes by the UnpaidOrderExpiry
-function and by hand with `python -m ops orders expire`.
+"""Unpaid orders expire: a NEW order with nothing paid holds a unit of its branch's stock until its `payBy`,
+set when it was placed: its car's sale rule `holdMinutes` after, else ORDER_HOLD_HOURS (default 72);
+orders placed before `payBy` was stored hold ORDER_HOLD_HOURS after `createdAt`. Past it, the order is
+cancelled ("not paid in time" in its log, the event published) and the unit goes back to the branch.
+Run every minute by the UnpaidOrderExpiry function (so a unit is back on sale within a minute of its
+hold's end), by hand with `python -m ops orders expire`, and where a late order is met: a card payment
+of it is refused and expires it on the spot (`expire_if_late`).
 
-An order that took a payment (PARTIALLY_PAID) is not expired: the back office decides. Neither is one
-whose card payment is being charged at that moment; the next run looks at it again.
+An order that took a payment (PARTIALLY_PAID) is not expired here: the back office decides. Neither is
+one whose card payment is being charged at that moment; the next run looks at it again.
 """
 
 from collections.abc import Mapping
@@ -14,10 +17,12 @@ from typing import Any, NamedTuple
 from bson import ObjectId
 
 from core import clock
+from core.errors import Conflict
 from core.observability import logger
 from core.settings import get_settings
 from domain.orders import lifecycle, store
 from domain.orders.lifecycle import Status
+from domain.orders.records import OrderRecord
 
 BATCH = 200
 
@@ -34,25 +39,88 @@ def hold() -> timedelta:
     return timedelta(hours=get_settings().order_hold_hours)
 
 
-def pay_by(order: Mapping[str, Any]) -> datetime | None:
-    """When the order is cancelled unless something is paid: a NEW order with nothing paid, its hold
-    after it was placed; None for any other."""
-    if order["statusSlug"] != Status.NEW.value or order.get("paidAmount", 0):
-        return None
+def hold_of(hold_minutes: int | None) -> timedelta:
+    """How long a new order holds its unit: its car's `holdMinutes`, else ORDER_HOLD_HOURS."""
+    return timedelta(minutes=hold_minutes) if hold_minutes else hold()
+
+
+def hold_end(order: Mapping[str, Any]) -> datetime:
+    """When the order's hold ends: its `payBy`, or ORDER_HOLD_HOURS after it was placed (stored before)."""
+    stored: datetime | None = order.get("payBy")
+    if stored is not None:
+        return stored
     placed_at: datetime = order["createdAt"]
     return placed_at + hold()
 
 
-def expire_unpaid() -> list[Expired]:
-    """Cancel every NEW order with nothing paid placed more than ORDER_HOLD_HOURS ago, oldest first."""
-    placed_before = clock.now() - hold()
+def kept(order: Mapping[str, Any]) -> bool:
+    """Whether what was paid keeps the car past the hold: its `deposit`, else any payment."""
+    return int(order.get("paidAmount", 0)) >= max(int(order.get("deposit", 0)), 1)
+
+
+def pay_by(order: Mapping[str, Any]) -> datetime | None:
+    """When the order is cancelled unless it is paid (its deposit, else anything): a NEW or PARTIALLY_PAID
+    order that did not pay that yet, its hold's end; None for any other."""
+    if order["statusSlug"] not in (Status.NEW.value, Status.PARTIALLY_PAID.value) or kept(order):
+        return None
+    return hold_end(order)
+
+
+def late(now: datetime) -> dict[str, Any]:
+    """The condition of an order whose hold has ended by `now` (its `payBy`, else its `createdAt`)."""
+    return {
+        "$or": [
+            {"payBy": {"$lte": now}},
+            {"payBy": None, "createdAt": {"$lte": now - hold()}},
+        ]
+    }
+
+
+def expire_if_late(order: OrderRecord) -> None:
+    """Refuse to take a payment for an order past its `payBy` with nothing paid (409 ORDER_HOLD_EXPIRED,
+    with the moment), expiring it on the spot: its unit is back on sale at once."""
+    end = pay_by(order)
+    now = clock.now()
+    if end is None or now < end:
+        return
+    if lifecycle.expire(order, late=late(now)) is not None:
+        logger.info("unpaid order expired", extra={"order_id": str(order["_id"]), "met": "payment"})
+    raise Conflict("ORDER_HOLD_EXPIRED", details={"payBy": end})
+
+
+def expire_underpaid(along_with: lifecycle.AlongWith) -> list[Expired]:
+    """Cancel every PARTIALLY_PAID order with less than its deposit paid whose hold has ended, oldest
+    first; `along_with` (in each cancellation's transaction) marks its card payments to be refunded."""
+    condition = late(clock.now())
     expired: list[Expired] = []
     while True:
-        candidates = store.unpaid_orders(Status.NEW.value, placed_before=placed_before, limit=BATCH)
+        candidates = store.underpaid_orders(Status.PARTIALLY_PAID.value, late=condition, limit=BATCH)
         batch = [
             Expired(order["_id"], order.get("contractNumber"), order["createdAt"])
             for order in candidates
-            if lifecycle.expire(order, placed_before=placed_before) is not None
+            if lifecycle.expire_underpaid(order, late=condition, along_with=along_with) is not None
+        ]
+        for order in batch:
+            logger.info(
+                "underpaid order expired",
+                extra={"order_id": str(order.order_id), "contract_number": order.contract_number},
+            )
+        expired += batch
+        if len(candidates) < BATCH or not batch:
+            return expired
+
+
+def expire_unpaid() -> list[Expired]:
+    """Cancel every NEW order with nothing paid whose hold has ended, oldest first."""
+    now = clock.now()
+    condition = late(now)
+    expired: list[Expired] = []
+    while True:
+        candidates = store.unpaid_orders(Status.NEW.value, late=condition, limit=BATCH)
+        batch = [
+            Expired(order["_id"], order.get("contractNumber"), order["createdAt"])
+            for order in candidates
+            if lifecycle.expire(order, late=condition) is not None
         ]
         for order in batch:
             logger.info(

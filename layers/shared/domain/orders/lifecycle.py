@@ -160,11 +160,17 @@ def log_change(
     )
 
 
-def create(order: OrderRecord, *, cause: str) -> None:
+def create(order: OrderRecord, *, cause: str, first: Callable[[ClientSession], None] | None = None) -> None:
     """Store a new order with its first log entry and event, and take its unit of the branch's stock, all
-    or nothing: 409 `OutOfStock` (and nothing stored) when the branch has no unit left."""
+    or nothing: 409 `OutOfStock` (and nothing stored) when the branch has no unit left.
+
+    `first` runs in the same transaction before anything else (the buyer's limits, which may refuse the
+    order: `domain.orders.buyers.hold_limits`); the stock is taken last of the reads, so other buyers of
+    the same car wait on its document as briefly as possible."""
 
     def insert(session: ClientSession) -> None:
+        if first is not None:
+            first(session)
         taken = dealers.take_unit(order["branchId"], order["modificationId"], order["colorId"], session=session)
         if taken is None:
             raise OutOfStock()
@@ -213,14 +219,25 @@ def transition(order_id: ObjectId, target: Status, *, cause: str, along_with: Al
     raise Conflict("ORDER_CHANGED_CONCURRENTLY")
 
 
-def expire(order: OrderRecord, *, placed_before: datetime) -> OrderRecord | None:
-    """Cancel a NEW order placed before `placed_before` with nothing paid and no card payment being charged
-    (it holds no charging lease), logged "not paid in time", its unit given back; None (and nothing
-    changed) when it no longer is such an order."""
+def expire(order: OrderRecord, *, late: Mapping[str, Any]) -> OrderRecord | None:
+    """Cancel a NEW order whose hold has ended (the condition `late`: `domain.orders.expiry.late`) with
+    nothing paid and no card payment being charged (it holds no charging lease), logged "not paid in
+    time", its unit given back; None (and nothing changed) when it no longer is such an order."""
     if order["statusSlug"] != Status.NEW.value:
         return None
-    unpaid = {"paidAmount": 0, "chargingPaymentId": None, "createdAt": {"$lte": placed_before}}
+    unpaid = {"paidAmount": 0, "chargingPaymentId": None, **late}
     return _change_status(order, Status.CANCELLED, cause=NOT_PAID_IN_TIME, along_with=_nothing_refunded, also=unpaid)
+
+
+def expire_underpaid(order: OrderRecord, *, late: Mapping[str, Any], along_with: AlongWith) -> OrderRecord | None:
+    """Cancel a PARTIALLY_PAID order whose hold has ended (`late`) with less than its `deposit` paid (as
+    read: a payment recorded meanwhile wins) and no card payment being charged, logged "not paid in time",
+    its unit given back; `along_with` marks its payments to be refunded (`domain.payments.deposits`)."""
+    paid = int(order.get("paidAmount", 0))
+    if order["statusSlug"] != Status.PARTIALLY_PAID.value or paid >= int(order.get("deposit", 0)):
+        return None
+    underpaid = {"paidAmount": paid, "chargingPaymentId": None, **late}
+    return _change_status(order, Status.CANCELLED, cause=NOT_PAID_IN_TIME, along_with=along_with, also=underpaid)
 
 
 def _nothing_refunded(_order: OrderRecord, _session: ClientSession) -> ChangeFacts:
@@ -286,10 +303,10 @@ def ensure_can_take(order: Mapping[str, Any], amount: int) -> int:
 
 def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: datetime, lease_seconds: int) -> OrderRecord:
     """Take the order's charging lease for `payment_id`, with one conditional update: free, already this
-    payment's, or older than `lease_seconds` (its holder died), and only while the order is payable and
-    can take `amount`. At most one payment of an order is being charged at a time, so two charges can
-    never both land on an order that can take only one. Released by `record_payment` of the same
-    payment id, or `release_charge`.
+    payment's, or older than `lease_seconds` (its holder died), and only while the order is payable, can
+    take `amount`, and is not past its hold with nothing paid (`payBy`: 409 ORDER_HOLD_EXPIRED). At most
+    one payment of an order is being charged at a time, so two charges can never both land on an order
+    that can take only one. Released by `record_payment` of the same payment id, or `release_charge`.
 
     409 `ChargeInProgress` when another payment holds it; 409 (`ensure_can_take`) when the order cannot
     take the amount; 404 when it is gone."""
@@ -306,6 +323,11 @@ def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: dateti
         return claimed
     order = _load(order_id)
     ensure_can_take(order, amount)
+    pay_by = order.get("payBy")
+    kept = int(order.get("paidAmount", 0)) >= max(int(order.get("deposit", 0)), 1)
+    if not kept and pay_by is not None and now >= pay_by:
+        # Its hold has ended: the expiry cancels it within a minute (`domain.orders.expiry`).
+        raise Conflict("ORDER_HOLD_EXPIRED", details={"payBy": pay_by})
     # When to try again: what is left of the holder's lease (a retry then may take it over).
     held_since = order.get("chargingSince") or now
     wait = max(1, math.ceil(lease_seconds - (now - held_since).total_seconds()))

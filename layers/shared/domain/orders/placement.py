@@ -4,16 +4,19 @@ order stored as NEW with a contract number. Each area is asked once, in that ord
 
 from __future__ import annotations
 
+from functools import partial
+
 from bson import ObjectId
 
 from core import clock
-from core.errors import Conflict
+from core.errors import Conflict, NotPermitted
 from core.ids import new_id
 from data import counters
 from domain.catalog import store as catalog
 from domain.dealers import store as dealers
 from domain.financing import store as financing
-from domain.orders import lifecycle, promo_codes
+from domain.orders import buyers, expiry, lifecycle, promo_codes
+from domain.orders.buyers import Buyer
 from domain.orders.financed import FinancedDeal, financed_deal
 from domain.orders.lifecycle import Status
 from domain.orders.purchase import Purchase, resolve_purchase
@@ -44,13 +47,16 @@ def new_order(
     payment_type: str,
     promo: PromoCodeRecord | None = None,
     deal: FinancedDeal | None = None,
+    hold_minutes: int | None = None,
 ) -> OrderRecord:
     """The document of a NEW order for this purchase, with a snapshot of the names of what was bought
     (the catalog may rename or drop a car later; the order keeps what was sold). No contract number yet.
 
     `amountDue` is what the car costs the buyer (price - discount); `amountDueNow` what card payments
     may take: all of it for CASH, the deal's initial payment for a financed order (the bank, lessor or
-    installments pay the rest). A promo on a financed order lowers the initial payment, never below 0."""
+    installments pay the rest). A promo on a financed order lowers the initial payment, never below 0.
+    `payBy` ends the unit's hold unless something is paid: `hold_minutes` (the car's sale rule) after,
+    else ORDER_HOLD_HOURS (`domain.orders.expiry`)."""
     discount = promo_codes.discount_for(promo, purchase.price) if promo else 0
     if deal is not None:
         discount = min(discount, deal.initial_payment)
@@ -82,29 +88,50 @@ def new_order(
         "brandName": purchase.brand.get("name") if purchase.brand else None,
         "modificationName": purchase.modification.get("name"),
         "colorName": purchase.color.get("name"),
+        "payBy": now + expiry.hold_of(hold_minutes),
         "createdAt": now,
         "updatedAt": now,
     }
 
 
-def place_order(request: OrderRequest, *, owner: ObjectId, partner: str) -> OrderRecord:
+def place_order(request: OrderRequest, *, buyer: Buyer, partner: str) -> OrderRecord:
     """Check the request against the catalog, apply the promo, store the order as NEW and log it.
-    `partner` is the app it was placed through: its webhook hears of every change of the order."""
+    `partner` is the app it was placed through: its webhook hears of every change of the order. The
+    buyer's limits (`domain.orders.buyers`) are checked before anything is spent, and again, race-safe,
+    in the order's transaction."""
     purchase = resolve_purchase(request)
     deal = financed_deal(request, purchase)
     if deal is not None and deal.initial_payment == 0 and request.promo_code:
         raise Conflict("PROMO_CODE_NEEDS_INITIAL_PAYMENT")
+    rules = purchase.rules
+    if rules.verified_buyers_only and not buyer.verified:
+        raise NotPermitted("IDENTITY_VERIFICATION_REQUIRED")
+    car_id = purchase.car["_id"]
+    buyers.check_limits(buyer, car_id, rules.per_person_limit)
+    owner = buyer.user_id
     promo = promo_codes.consume(request.promo_code, owner) if request.promo_code else None
     order = new_order(
-        purchase, owner=owner, partner=partner, payment_type=request.payment_type.value, promo=promo, deal=deal
+        purchase,
+        owner=owner,
+        partner=partner,
+        payment_type=request.payment_type.value,
+        promo=promo,
+        deal=deal,
+        hold_minutes=rules.hold_minutes,
     )
+    if rules.deposit_amount:
+        # What must be paid by `payBy` to keep the car (never more than card payments may take).
+        order["deposit"] = min(rules.deposit_amount, order["amountDueNow"])
+    order["buyer"] = buyer.key
     if order["amountDueNow"] == 0:
         # Nothing is left to pay by card (a promo covered the price, or the deal's initial payment).
         order["statusSlug"] = Status.PAID.value
     try:
         order["contractNumber"] = next_contract_number()
         # The order, its first log entry and its event: one transaction, so none exists without the others.
-        lifecycle.create(order, cause="created")
+        lifecycle.create(
+            order, cause="created", first=partial(buyers.hold_limits, buyer, car_id, rules.per_person_limit)
+        )
     except Exception:
         if promo:
             promo_codes.release(promo["_id"], owner)

@@ -1,7 +1,7 @@
 """Checks an order request against the catalog, then the dealers (docs/DATA_MODEL.md): every id exists and
-belongs to the others, the price is current and the branch has the car in stock (placing the order takes
-the unit: `lifecycle.create`). Whether the car is sold by the payment type is financing's to say, asked
-next (`domain.orders.financed`).
+belongs to the others, the price is current, the car's sale has started (`domain.catalog.sale`) and the
+branch has the car in stock (placing the order takes the unit: `lifecycle.create`). Whether the car is
+sold by the payment type is financing's to say, asked next (`domain.orders.financed`).
 
 404 names the reference that does not exist or does not belong; 409 is a state the client can
 refresh and retry (price changed, payment type withdrawn, out of stock), with the current values.
@@ -11,10 +11,12 @@ from typing import NamedTuple
 
 from bson import ObjectId
 
+from core import clock
 from core.errors import Conflict, NotFound
-from domain.catalog import cars
+from domain.catalog import cars, sale
 from domain.catalog import store as catalog
 from domain.catalog.records import BrandRecord, CarRecord, ColorRecord, ModificationRecord
+from domain.catalog.sale import SaleRules
 from domain.dealers import store as dealers
 from domain.dealers.records import BranchRecord
 from domain.orders.lifecycle import OutOfStock
@@ -38,6 +40,11 @@ class Purchase(NamedTuple):
     def price(self) -> int:
         return int(self.modification["price"])
 
+    @property
+    def rules(self) -> SaleRules:
+        """The sale rules of what is bought (`domain.catalog.sale`)."""
+        return sale.rules_of(self.car, self.modification)
+
 
 def resolve_purchase(request: OrderRequest) -> Purchase:
     choice = cars.chosen(request.car_id, request.modification_id, request.color_id)
@@ -56,6 +63,10 @@ def resolve_purchase(request: OrderRequest) -> Purchase:
     purchase = Purchase(car=car, modification=modification, color=color, branch=branch, brand=brand)
     if request.price != purchase.price:
         raise Conflict("PRICE_CHANGED", details={"currentPrice": purchase.price})
+    rules = purchase.rules
+    if not rules.started(clock.now()):
+        # To the second, by the server's clock; the catalog lists the same moment (`saleStartsAt`).
+        raise Conflict("SALE_NOT_STARTED", details={"startsAt": rules.starts_at})
     if not dealers.branches_with_stock([branch["_id"]], modification["_id"], color["_id"]):
         # Refused before a promo use or a contract number is spent; placing takes the unit itself.
         raise OutOfStock()

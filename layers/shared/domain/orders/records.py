@@ -17,6 +17,7 @@ class OrderRecord(TypedDict, total=False):
 
     _id: Required[ObjectId]
     userId: Required[ObjectId]
+    buyer: str  # the person (domain.orders.buyers.Buyer.key); orders placed before it was recorded have none
     partner: str  # the name of the partner whose app placed it (orders placed before it was recorded have none)
     contractNumber: str
     statusSlug: Required[str]
@@ -38,6 +39,8 @@ class OrderRecord(TypedDict, total=False):
     amountDue: int
     amountDueNow: int
     paidAmount: int
+    deposit: int  # the sale's depositAmount: paid by `payBy` or the order expires (none: any payment keeps it)
+    payBy: datetime  # when the hold of a NEW order with nothing paid ends (orders stored before it have none)
     paymentIds: list[str]
     chargingPaymentId: str | None
     chargingSince: datetime | None

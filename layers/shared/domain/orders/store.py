@@ -27,8 +27,12 @@ INDEXES = [
         name="orders_contract_number_unique",
         options={"unique": True},
     ),
-    # the expiry of unpaid orders: NEW ones placed before a time, oldest first
+    # the expiry of unpaid orders: NEW ones whose hold ended (payBy; createdAt for orders stored before it)
     Index(collection="orders", keys=[("statusSlug", 1), ("createdAt", 1), ("_id", 1)], name="orders_by_status_created"),
+    Index(collection="orders", keys=[("statusSlug", 1), ("payBy", 1)], name="orders_by_status_pay_by"),
+    # A person's orders (domain.orders.buyers): their unpaid ones, and those of one car since a time.
+    Index(collection="orders", keys=[("buyer", 1), ("statusSlug", 1)], name="orders_by_buyer_status"),
+    Index(collection="orders", keys=[("buyer", 1), ("carId", 1), ("createdAt", 1)], name="orders_by_buyer_car"),
     # An order's log in its order: a handful of entries, one per status change (steps, ops order show).
     Index(collection="order_logs", keys=[("orderId", 1), ("at", 1), ("_id", 1)], name="order_logs_of_order"),
     # promo codes are found by _id (the code)
@@ -44,6 +48,10 @@ def _orders() -> Collection[OrderRecord]:
 
 def _order_logs() -> Collection[OrderLogRecord]:
     return collection("order_logs", OrderLogRecord)
+
+
+def _order_buyers() -> Collection[Document]:
+    return collection("order_buyers", Document)
 
 
 def _promo_codes() -> Collection[PromoCodeRecord]:
@@ -111,15 +119,33 @@ def update_order(
     return _orders().find_one_and_update(query, update, return_document=ReturnDocument.AFTER, session=session)
 
 
-def unpaid_orders(status: str, *, placed_before: datetime, limit: int) -> list[OrderRecord]:
-    """Orders in `status` with nothing paid and no payment being charged, placed before `placed_before`,
-    oldest first."""
+def unpaid_orders(status: str, *, late: Document, limit: int) -> list[OrderRecord]:
+    """Orders in `status` with nothing paid and no payment being charged whose hold has ended (`late`: an
+    `$or` of `payBy`, else `createdAt`, each branch served by its index), oldest first."""
     return list(
         _orders()
-        .find({"statusSlug": status, "createdAt": {"$lte": placed_before}, "paidAmount": 0, "chargingPaymentId": None})
+        .find({"statusSlug": status, "paidAmount": 0, "chargingPaymentId": None, **late})
         .sort([("createdAt", 1), ("_id", 1)])
         .limit(limit)
     )
+
+
+def underpaid_orders(status: str, *, late: Document, limit: int) -> list[OrderRecord]:
+    """Orders in `status` with less than their `deposit` paid and no payment being charged whose hold has
+    ended (`late`), oldest first."""
+    query = {
+        "statusSlug": status,
+        "deposit": {"$gt": 0},
+        "chargingPaymentId": None,
+        "$expr": {"$lt": ["$paidAmount", "$deposit"]},
+        **late,
+    }
+    return list(_orders().find(query).sort([("createdAt", 1), ("_id", 1)]).limit(limit))
+
+
+# What keeps an order's car past its hold: its deposit paid, else any payment (domain.orders.expiry.kept).
+KEPT_PAID = {"$ifNull": ["$paidAmount", 0]}
+KEPT_AT = {"$max": [{"$ifNull": ["$deposit", 0]}, 1]}
 
 
 def take_charge(
@@ -134,7 +160,7 @@ def take_charge(
 ) -> OrderRecord | None:
     """Give `payment_id` the order's charging lease if it is free, already this payment's, or older than
     `lease_seconds`, and the order is in a `payable` status with room for `amount` below `due_now` (an
-    aggregation expression); None when it does not match."""
+    aggregation expression), and not past its hold with nothing paid (`payBy`); None when it does not match."""
     return update_order(
         {
             "_id": order_id,
@@ -145,6 +171,9 @@ def take_charge(
                 {"chargingPaymentId": payment_id},
                 {"chargingSince": {"$lte": now - timedelta(seconds=lease_seconds)}},
             ],
+            # Not past its hold: an order that has not paid its deposit (else anything) takes no charge
+            # after its `payBy` (domain.orders.expiry.kept).
+            "$and": [{"$or": [{"$expr": {"$gte": [KEPT_PAID, KEPT_AT]}}, {"payBy": None}, {"payBy": {"$gt": now}}]}],
         },
         {"$set": {"chargingPaymentId": payment_id, "chargingSince": now}},
     )
@@ -156,6 +185,50 @@ def release_charge(order_id: ObjectId, payment_id: str) -> None:
         {"_id": order_id, "chargingPaymentId": payment_id},
         {"$set": {"chargingPaymentId": None, "chargingSince": None}},
     )
+
+
+# --- a person's orders (domain.orders.buyers) ------------------------------------------------------
+
+
+def _of_person(buyer: str, user_id: ObjectId) -> Document:
+    """The person's orders: those that name them, and the account's own (placed before it was verified)."""
+    return {"$or": [{"buyer": buyer}, {"userId": user_id}]}
+
+
+def guard_buyer(buyer: str, *, at: datetime, session: ClientSession) -> None:
+    """Write the person's guard document in the order's transaction: two transactions of one person
+    conflict on it, so the second counts what the first inserted."""
+    _order_buyers().update_one(
+        {"_id": buyer}, {"$inc": {"orders": 1}, "$set": {"at": at}}, upsert=True, session=session
+    )
+
+
+def count_open_orders(
+    buyer: str, user_id: ObjectId, status: str, *, limit: int, session: ClientSession | None = None
+) -> int:
+    """How many of the person's orders are in `status` (counted up to `limit`)."""
+    query = {"statusSlug": status, **_of_person(buyer, user_id)}
+    return _orders().count_documents(query, limit=limit, session=session)
+
+
+def count_orders_of_car(
+    buyer: str,
+    user_id: ObjectId,
+    car_id: ObjectId,
+    *,
+    since: datetime,
+    cancelled: str,
+    limit: int,
+    session: ClientSession | None = None,
+) -> int:
+    """How many of the person's orders of the car placed since `since` are not `cancelled` (up to `limit`)."""
+    query = {
+        "carId": car_id,
+        "createdAt": {"$gte": since},
+        "statusSlug": {"$ne": cancelled},
+        **_of_person(buyer, user_id),
+    }
+    return _orders().count_documents(query, limit=limit, session=session)
 
 
 # --- order logs -------------------------------------------------------------------------------------

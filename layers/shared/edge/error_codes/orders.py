@@ -1,6 +1,6 @@
 """The codes of orders: placing one, its promo code, its state and the stock it holds."""
 
-from core.errors import Conflict, InvalidInput, NotFound, Unavailable
+from core.errors import Conflict, InvalidInput, NotFound, NotPermitted, Unavailable
 from edge.error_codes.entry import CLIENT_BUG, ErrorCode
 
 CODES: dict[str, ErrorCode] = {
@@ -17,6 +17,34 @@ CODES: dict[str, ErrorCode] = {
         en="This branch has no car of this modification and color in stock",
         ru="В этом филиале нет в наличии автомобиля этой модификации и цвета",
         uz="Bu filialda ushbu modifikatsiya va rangdagi avtomobil mavjud emas",
+    ),
+    "OPEN_ORDERS_LIMIT_REACHED": ErrorCode(
+        kind=Conflict,
+        action="Tell the user to pay one of their unpaid orders first, or to wait until one expires",
+        en="You already have {limit} unpaid orders: pay one of them before placing another",
+        ru="У вас уже {limit} неоплаченных заказа: оплатите один из них, прежде чем оформить новый",
+        uz="Sizda allaqachon {limit} ta toʻlanmagan buyurtma bor: yangisini berishdan oldin ulardan birini toʻlang",
+    ),
+    "PURCHASE_LIMIT_REACHED": ErrorCode(
+        kind=Conflict,
+        action="Tell the user how many of this car one person may order (`details.count`, `details.days`)",
+        en="One person may order at most {count} of this car in {days} days",
+        ru="Один человек может заказать не более {count} таких автомобилей за {days} дней",
+        uz="Bir kishi {days} kun ichida bu avtomobildan koʻpi bilan {count} ta buyurtma qilishi mumkin",
+    ),
+    "SALE_NOT_STARTED": ErrorCode(
+        kind=Conflict,
+        action="Show when the sale opens (`details.startsAt`) and let the user order from then",
+        en="The sale of this car has not started yet",
+        ru="Продажа этого автомобиля ещё не началась",
+        uz="Bu avtomobil savdosi hali boshlanmagan",
+    ),
+    "IDENTITY_VERIFICATION_REQUIRED": ErrorCode(
+        kind=NotPermitted,
+        action="Have the user verify their identity (POST /api/v1/users/limit), then order again",
+        en="Only buyers who have verified their identity may order this car",
+        ru="Этот автомобиль могут заказать только покупатели, подтвердившие личность",
+        uz="Bu avtomobilni faqat shaxsini tasdiqlagan xaridorlar buyurtma qilishi mumkin",
     ),
     "ORGANIZATION_NOT_OF_OFFER": ErrorCode(
         kind=InvalidInput,
@@ -55,6 +83,20 @@ CODES: dict[str, ErrorCode] = {
         en="The order is {status} and cannot take payments",
         ru="Заказ в статусе {status} и не принимает оплату",
         uz="Buyurtma {status} holatida va toʻlov qabul qilmaydi",
+    ),
+    "ORDER_HOLD_EXPIRED": ErrorCode(
+        kind=Conflict,
+        action="Tell the user the order was not paid in time (`details.payBy`) and its car is back on sale",
+        en="The order was not paid in time and is cancelled; its car is back on sale",
+        ru="Заказ не был оплачен вовремя и отменён; автомобиль снова в продаже",
+        uz="Buyurtma oʻz vaqtida toʻlanmadi va bekor qilindi; avtomobil yana sotuvda",
+    ),
+    "PAYMENT_BELOW_DEPOSIT": ErrorCode(
+        kind=Conflict,
+        action="Offer to pay at least the deposit (`details.deposit`) first",
+        en="The first payment must be at least the deposit of {deposit} sums",
+        ru="Первый платёж должен быть не меньше залога в {deposit} сумов",
+        uz="Birinchi toʻlov {deposit} soʻmlik zakalatdan kam boʻlmasligi kerak",
     ),
     "PAYMENT_ABOVE_DUE": ErrorCode(
         kind=Conflict,

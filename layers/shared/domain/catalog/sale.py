@@ -1,0 +1,128 @@
+"""A car's sale rules: the optional `sale` object of a car, overridable per modification (docs/DATA_MODEL.md,
+"Catalog"), part of the reference data set and set by an operator (`python -m ops sale set`).
+
+    startsAt            before it the car is listed with its start and not sold (orders refuse it)
+    holdMinutes         how long an unpaid order of the car holds its unit (default: ORDER_HOLD_HOURS)
+    depositAmount       sums that must be paid by then to keep the car (an absolute amount, not a share of
+                        the price: a buyer and an operator read the same number)
+    perPersonLimit      {count, days}: orders of the car one person may place within `days`, not cancelled
+    verifiedBuyersOnly  only a buyer whose identity was verified may order it
+
+A modification's member overrides the car's when it is not null; the rules of what is bought are the
+car's merged with its modification's (`rules_of`)."""
+
+from datetime import datetime
+from typing import NamedTuple
+
+from bson import ObjectId
+from pymongo.client_session import ClientSession
+
+from core import clock, ids
+from core.errors import NotFound
+from data.mongo import in_transaction
+from domain.catalog import store
+from domain.catalog.records import CarRecord, ModificationRecord, SaleRecord
+from domain.catalog.store import SaleChange
+
+MEMBERS = ("startsAt", "holdMinutes", "depositAmount", "perPersonLimit", "verifiedBuyersOnly")
+
+
+class PerPersonLimit(NamedTuple):
+    """`orders` of the car not cancelled within `days` days, per person (the file's `count`)."""
+
+    orders: int
+    days: int
+
+
+class SaleRules(NamedTuple):
+    """The sale rules of one modification of a car; every member None (False) when not set."""
+
+    starts_at: datetime | None = None
+    hold_minutes: int | None = None
+    deposit_amount: int | None = None
+    per_person_limit: PerPersonLimit | None = None
+    verified_buyers_only: bool = False
+
+    def started(self, now: datetime) -> bool:
+        return self.starts_at is None or now >= self.starts_at
+
+
+NO_RULES = SaleRules()
+
+
+def merged(car_sale: SaleRecord | None, modification_sale: SaleRecord | None) -> SaleRecord:
+    """The car's rules with the modification's non-null members over them."""
+    rules: SaleRecord = {}
+    for source in (car_sale or {}, modification_sale or {}):
+        for member in MEMBERS:
+            value = source.get(member)
+            if value is not None:
+                rules[member] = value  # type: ignore[literal-required]
+    return rules
+
+
+def rules_of(car: CarRecord, modification: ModificationRecord) -> SaleRules:
+    """The rules an order of this modification of the car follows."""
+    record = merged(car.get("sale"), modification.get("sale"))
+    if not record:
+        return NO_RULES
+    limit = record.get("perPersonLimit")
+    return SaleRules(
+        starts_at=record.get("startsAt"),
+        hold_minutes=record.get("holdMinutes"),
+        deposit_amount=record.get("depositAmount"),
+        per_person_limit=PerPersonLimit(limit["count"], limit["days"]) if limit else None,
+        verified_buyers_only=bool(record.get("verifiedBuyersOnly")),
+    )
+
+
+def starts_at(car: CarRecord) -> datetime | None:
+    """When the car's sale opens, as the catalog lists it: the earliest start of its modifications (a
+    modification's own `startsAt`, else the car's); None when one of them has none (it is on sale)."""
+    own = (car.get("sale") or {}).get("startsAt")
+    starts = [(m.get("sale") or {}).get("startsAt") or own for m in car.get("modifications", [])] or [own]
+    if any(start is None for start in starts):
+        return None
+    return min(start for start in starts if start is not None)
+
+
+def set_rules(
+    car_id: ObjectId,
+    rules: SaleRecord | None,
+    *,
+    modification_id: ObjectId | None = None,
+    by: str,
+    cause: str,
+) -> SaleChange:
+    """Make `rules` the sale rules of the car, or of one of its modifications (None: no rules), and log
+    who and why (`sale_changes`), in one transaction; the car's `saleStartsAt` follows. Orders placed
+    before keep the hold they were given; the other rules apply to the orders placed from now on."""
+
+    def work(session: ClientSession) -> SaleChange:
+        car = store.find_car_sale(car_id, session=session)
+        if car is None:
+            raise NotFound("CAR_NOT_FOUND", details={"carId": str(car_id)})
+        if modification_id is None:
+            before = car.get("sale")
+            car["sale"] = rules
+        else:
+            modification = next((m for m in car.get("modifications", []) if m["_id"] == modification_id), None)
+            if modification is None:
+                raise NotFound("MODIFICATION_NOT_FOUND", details={"modificationId": str(modification_id)})
+            before = modification.get("sale")
+            modification["sale"] = rules
+        store.set_sale(car_id, modification_id, rules, starts_at=starts_at(car), session=session)
+        change = SaleChange(
+            _id=ids.new_id(),
+            carId=car_id,
+            modificationId=modification_id,
+            before=before,
+            after=rules,
+            by=by,
+            cause=cause,
+            at=clock.now(),
+        )
+        store.record_sale_change(change, session=session)
+        return change
+
+    return in_transaction(work)

@@ -1,0 +1,145 @@
+"""A car's sale rules and a person's limits when placing an order, through HTTP on the real MongoDB: the
+sale's start (to the second, by the server's clock), verified buyers only, orders per person per car,
+and the open holds of a person, who is the verified PINFL when there is one (domain.orders.buyers).
+Their races (twenty parallel attempts through worker processes) are in test_races.py."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from bson import ObjectId
+from pymongo.database import Database
+
+from core.clock import FrozenClock
+from domain.orders import lifecycle
+from domain.orders.lifecycle import Status
+from tests.data import order_body, purchasable_car
+from tests.factories import ApiClient
+
+Db = Database[dict[str, Any]]
+ORDERS = "/api/v1/orders"
+VERIFY = "/api/v1/users/limit"
+DAY = 24 * 3600
+
+
+def test_before_its_start_a_car_is_listed_with_it_and_refused_and_at_it_an_order_is_placed(
+    api: ApiClient, db: Db, frozen_clock: FrozenClock
+) -> None:
+    # Given a car whose sale opens in an hour, and a signed-in buyer
+    opens = (frozen_clock() + timedelta(hours=1)).replace(microsecond=0)
+    car = purchasable_car(db, brand="Opening", sale={"startsAt": opens}, saleStartsAt=opens)
+    api.login()
+    # Then the catalog lists it with its start, and the car's page says the same
+    listed = api.get("/api/v1/cars", params={"brands": str(car.brand_id)}).json()["data"]["items"]
+    assert [item["saleStartsAt"] for item in listed] == [opens.strftime("%Y-%m-%dT%H:%M:%SZ")]
+    assert api.get(f"/api/v1/cars/{car.car_id}").json()["data"]["saleStartsAt"] == listed[0]["saleStartsAt"]
+    # When the buyer orders it a second before the start
+    frozen_clock.current = opens - timedelta(seconds=1)
+    api.login()  # a new token: the last one has expired meanwhile
+    early = api.post(ORDERS, json=order_body(car))
+    # Then the order is refused with the moment it opens, and nothing is held
+    assert (early.status_code, early.json()["code"]) == (409, "SALE_NOT_STARTED"), early.text
+    assert early.json()["details"] == {"startsAt": listed[0]["saleStartsAt"]}
+    assert db.orders.count_documents({"carId": car.car_id}) == 0
+    # When they order it at the start, to the second
+    frozen_clock.current = opens
+    placed = api.post(ORDERS, json=order_body(car))
+    # Then it is placed
+    assert placed.status_code == 201, placed.text
+
+
+def test_a_modification_overrides_the_cars_start(api: ApiClient, db: Db, frozen_clock: FrozenClock) -> None:
+    # Given a car on sale whose second modification opens tomorrow
+    car = purchasable_car(db, brand="Override")
+    tomorrow = frozen_clock() + timedelta(days=1)
+    db.cars.update_one({"_id": car.car_id}, {"$set": {"modifications.1.sale": {"startsAt": tomorrow}}})
+    api.login()
+    # When the buyer orders each modification
+    second = order_body(car, modificationId=str(car.modification_ids[1]), price=car.prices[1])
+    refused, placed = api.post(ORDERS, json=second), api.post(ORDERS, json=order_body(car))
+    # Then the second is refused until tomorrow, the first is placed
+    assert (refused.status_code, refused.json()["code"]) == (409, "SALE_NOT_STARTED")
+    assert placed.status_code == 201, placed.text
+
+
+def test_a_verified_buyers_only_car_asks_an_unverified_buyer_to_verify_first(api: ApiClient, db: Db) -> None:
+    # Given a car sold to verified buyers only, and a buyer who has not verified their identity
+    car = purchasable_car(db, brand="Verified Only", sale={"verifiedBuyersOnly": True})
+    api.login()
+    # When they order it
+    refused = api.post(ORDERS, json=order_body(car), headers={"accept-language": "ru"})
+    # Then they are told to verify first, in their language
+    assert (refused.status_code, refused.json()["code"]) == (403, "IDENTITY_VERIFICATION_REQUIRED")
+    assert refused.json()["message"] == "Этот автомобиль могут заказать только покупатели, подтвердившие личность"
+    # When they verify their identity and order again
+    assert api.post(VERIFY, json={"code": "sandbox-verified-301"}).status_code == 200
+    # Then the order is placed
+    assert api.post(ORDERS, json=order_body(car)).status_code == 201
+
+
+def test_a_person_holds_at_most_two_unpaid_orders_and_a_paid_one_frees_a_place(api: ApiClient, db: Db) -> None:
+    # Given a buyer holding two unpaid orders (the default limit)
+    car = purchasable_car(db, brand="Open Holds", quantity=5)
+    api.login()
+    first, _second = (api.post(ORDERS, json=order_body(car)).json()["data"] for _ in range(2))
+    # When they place a third
+    refused = api.post(ORDERS, json=order_body(car), headers={"accept-language": "uz"})
+    # Then it is refused with the limit, in their language, and no unit is taken
+    assert (refused.status_code, refused.json()["code"]) == (409, "OPEN_ORDERS_LIMIT_REACHED")
+    assert refused.json()["details"] == {"limit": 2}
+    assert refused.json()["message"].startswith("Sizda allaqachon 2 ta")
+    assert db.orders.count_documents({"carId": car.car_id}) == 2
+    # When one of their orders is paid
+    lifecycle.record_payment(ObjectId(first["_id"]), first["amountDueNow"], payment_id="desk-1", cause="desk")
+    # Then they may place another
+    assert api.post(ORDERS, json=order_body(car)).status_code == 201
+
+
+def test_accounts_of_one_verified_pinfl_share_the_open_holds_limit(api: ApiClient, api_server: str, db: Db) -> None:
+    # Given a verified person who holds two unpaid orders on one account
+    car = purchasable_car(db, brand="One Person", quantity=5)
+    api.login("+998901230001")
+    assert api.post(VERIFY, json={"code": "sandbox-verified-302"}).status_code == 200
+    for _ in range(2):
+        assert api.post(ORDERS, json=order_body(car)).status_code == 201
+    # And the PINFL is later moved to another account (support frees it from the first, the person verifies
+    # the second)
+    db.users.update_one({"phone": "+998901230001"}, {"$set": {"pin": None, "verified": False}})
+    with ApiClient(api_server) as other:
+        other.login("+998901230002")
+        assert other.post(VERIFY, json={"code": "sandbox-verified-302-again"}).status_code == 200
+        # When the person orders on the second account
+        refused = other.post(ORDERS, json=order_body(car))
+        # Then the orders of the first count: the limit follows the person, not the account
+        assert (refused.status_code, refused.json()["code"]) == (409, "OPEN_ORDERS_LIMIT_REACHED")
+    # And the orders name the person only by a keyed hash of the PINFL
+    buyers = db.orders.distinct("buyer", {"carId": car.car_id})
+    assert len(buyers) == 1
+    assert buyers[0].startswith("pin:")
+    assert "3010199000302" not in buyers[0]
+
+
+def test_a_cars_per_person_limit_counts_its_orders_within_the_days_but_not_cancelled_ones(
+    api: ApiClient, db: Db, frozen_clock: FrozenClock
+) -> None:
+    # Given a car one person may order twice in 30 days, and a buyer who ordered it twice
+    car = purchasable_car(db, brand="Per Person", quantity=9, sale={"perPersonLimit": {"count": 2, "days": 30}})
+    api.login()
+    first, second = (api.post(ORDERS, json=order_body(car)).json()["data"] for _ in range(2))
+    for order in (first, second):
+        lifecycle.record_payment(ObjectId(order["_id"]), order["amountDueNow"], payment_id=order["_id"], cause="desk")
+    # When they order a third time
+    refused = api.post(ORDERS, json=order_body(car))
+    # Then it is refused with the car's limit
+    assert (refused.status_code, refused.json()["code"]) == (409, "PURCHASE_LIMIT_REACHED")
+    assert refused.json()["details"] == {"count": 2, "days": 30}
+    # When one of the two is cancelled
+    lifecycle.transition(ObjectId(second["_id"]), Status.CANCELLED, cause="customer changed their mind")
+    # Then they may order again; and once 30 days passed since the first, once more
+    third = api.post(ORDERS, json=order_body(car)).json()["data"]
+    lifecycle.record_payment(ObjectId(third["_id"]), third["amountDueNow"], payment_id=third["_id"], cause="desk")
+    assert api.post(ORDERS, json=order_body(car)).json()["code"] == "PURCHASE_LIMIT_REACHED"
+    frozen_clock.advance(30 * DAY + 1)
+    api.login()
+    assert api.post(ORDERS, json=order_body(car)).status_code == 201
