@@ -24,10 +24,12 @@ started the SDK for re-verification instead of identification, a 400 of its own.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 from urllib.parse import quote
+from urllib.request import Request
 
 from core import clock
 from core.errors import Unavailable
@@ -79,16 +81,8 @@ class MyIdProvider:
     def verify(self, code: str, *, redirect_uri: str | None = None) -> VerifiedPerson:
         deadline = self.http.deadline()  # `redirect_uri` is OneID's: a MyID code has none
         data_url = f"{self.client.url}{DATA_PATH}?code={quote(code, safe='')}"
-        token, fresh = self._token(deadline)
         try:
-            try:
-                answer = self.http.call("data", get_request(data_url, bearer=token), deadline)
-            except Refused as refused:
-                if refused.status != 401 or fresh:
-                    raise
-                logger.info("identity provider refused a cached access token; fetching a new one")
-                token, _ = self._token(deadline, fresh=True)
-                answer = self.http.call("data", get_request(data_url, bearer=token), deadline)
+            answer = self._with_token("data", lambda token: get_request(data_url, bearer=token), deadline)
         except Refused as refused:
             raise _refusal(refused) from None
         return parse_sdk_data(answer)
@@ -100,15 +94,8 @@ class MyIdProvider:
             raise Unavailable("SERVICE_NOT_CONFIGURED")
         deadline = self.http.deadline()
         url = f"{self.client.url}{SESSIONS_PATH}"
-        token, fresh = self._token(deadline)
         try:
-            try:
-                answer = self.http.call("session", json_request(url, {}, bearer=token), deadline)
-            except Refused as refused:
-                if refused.status != 401 or fresh:
-                    raise
-                token, _ = self._token(deadline, fresh=True)
-                answer = self.http.call("session", json_request(url, {}, bearer=token), deadline)
+            answer = self._with_token("session", lambda token: json_request(url, {}, bearer=token), deadline)
         except Refused as refused:
             _refusal(refused)
             logger.error("identity provider refused to start an SDK session")
@@ -124,6 +111,19 @@ class MyIdProvider:
             client_hash_id=self.client_hash_id,
             expires_in=lifetime if isinstance(lifetime, int) and not isinstance(lifetime, bool) else None,
         )
+
+    def _with_token(self, step: str, request: Callable[[str], Request], deadline: float) -> dict[str, Any]:
+        """Call `step` with an access token; a 401 with a cached token fetches a token once and calls
+        again, a 401 with a token fetched for the call is handed back (`Refused`) for the caller to judge."""
+        token, fresh = self._token(deadline)
+        try:
+            return self.http.call(step, request(token), deadline)
+        except Refused as refused:
+            if refused.status != 401 or fresh:
+                raise
+            logger.info("identity provider refused a cached access token; fetching a new one")
+        token, _ = self._token(deadline, fresh=True)
+        return self.http.call(step, request(token), deadline)
 
     def _token(self, deadline: float, *, fresh: bool = False) -> tuple[str, bool]:
         """An access token, and whether it was fetched just now (a 401 with it is not the token's)."""
