@@ -30,7 +30,7 @@ def test_the_schema_says_what_the_models_enforce() -> None:
     assert definitions["ModificationEntry"]["properties"]["price"]["type"] == "integer"
     assert definitions["ModificationEntry"]["properties"]["price"]["minimum"] == 0
     assert definitions["Car"]["properties"]["brandId"]["pattern"] == "^[0-9a-f]{24}$"
-    assert set(definitions["Localized"]["required"]) == {"ru", "uz", "en"}
+    assert set(definitions["LocalizedName"]["required"]) == {"ru", "uz", "en"}
     assert definitions["Car"]["additionalProperties"] is False
 
 
