@@ -160,7 +160,7 @@ def test_a_file_not_exported_from_this_database_is_older_than_every_live_change(
     capsys.readouterr()
     # When the demo data file (no exportedFrom) is imported / Then that price is named, nothing changed
     assert catalog_import(DEMO_DATA_FILE) == 1
-    assert f"changed live since the file was exported (change 1, the file's none)" in capsys.readouterr().err
+    assert "changed live since the file was exported (change 1, the file's none)" in capsys.readouterr().err
     assert price(demo_db, car) == 1000
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -368,3 +369,54 @@ def test_reference_caches_pick_the_new_data_up_within_their_lifetime(
     # Then the new name is served once the cache's lifetime is over
     frozen_clock.advance(61)
     assert api.get(f"/api/v1/brands/{brand['id']}").json()["data"]["name"] == "Chevrolet Uzbekistan"
+
+
+def test_type_errors_and_broken_references_are_reported_together(
+    demo_db: Db, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a file with a float price, a brand without its name, a car naming a brand that exists nowhere and
+    # a car naming the brand without a name (which is no problem of its own)
+    data = demo_data()
+    data["cars"][3]["modifications"][1]["price"] = 1.5
+    del data["brands"][2]["name"]
+    unknown = str(ObjectId())
+    data["cars"][12]["brandId"] = unknown
+    data["cars"][13]["brandId"] = data["brands"][2]["id"]
+    capsys.readouterr()
+    # When it is imported / Then all three problems are named in one pass, and only they
+    assert catalog_import(write(tmp_path, data)) == 1
+    problems = capsys.readouterr().err.splitlines()
+    assert problems[:-1] == [
+        "brands[2].name: Field required",
+        "cars[3].modifications[1].price: Input should be a valid integer",
+        f"cars[12].brandId: no brand {unknown}",
+    ]
+    assert problems[-1].startswith("error: DATA_SET_REFUSED: ")
+
+
+BROKEN_FILES: dict[str, bytes] = {
+    "truncated": b'{"format": 1, "brands": [{"id": "78248af760b1316fae86a2c9", "sl',
+    "wrong types everywhere": json.dumps({"format": "1", "brands": "x", "cars": [[1.5]] * 50, "contacts": 7}).encode(),
+    "utf-16": '{"format": 1}'.encode("utf-16"),
+    "binary": bytes(range(256)) * 64,
+    "deep nesting": b'{"format": 1, "cars": ' + b"[" * 200_000 + b"]" * 200_000 + b"}",
+    "huge numbers": b'{"format": 1, "cars": [{"year": ' + b"9" * 100_000 + b"}]}",
+    "huge float": b'{"format": 1, "branches": [{"location": {"lat": 1e999999, "lng": -1e999999}}]}',
+    "100,000 brands": json.dumps({"format": 1, "brands": [{"id": "a" * 24}] * 100_000}).encode(),
+}
+
+
+@pytest.mark.parametrize("name", BROKEN_FILES)
+def test_no_file_however_broken_ends_in_a_traceback(
+    name: str, demo_db: Db, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a broken file
+    file = tmp_path / "broken.json"
+    file.write_bytes(BROKEN_FILES[name])
+    capsys.readouterr()
+    # When it is imported / Then it is refused: exit 1, one error line last, no traceback, nothing changed
+    assert catalog_import(file) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert len(err.splitlines()) <= 102  # at most MAX_PROBLEMS, "... and N more", the error line
+    assert re.match(r"error: (DATA_SET_REFUSED|FILE_NOT_UTF8|FILE_TOO_LARGE): ", err.splitlines()[-1]), err

@@ -1,6 +1,7 @@
 """An operator's daily price change (`python -m ops prices set`): the modification's price and its car's
-`priceFrom` change together, logged with who and why in the same transaction, which raises the change version (`data.counters`). Orders placed before keep
-the price they were placed with; bank offers read the current price, so they follow."""
+`priceFrom` change together, logged with who and why in the same transaction, which raises the change
+version (`data.counters`). Orders placed before keep the price they were placed with; bank offers read
+the current price, so they follow."""
 
 from __future__ import annotations
 
