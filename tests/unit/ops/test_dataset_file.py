@@ -89,7 +89,7 @@ def test_a_file_of_100000_brands_is_refused_at_once_in_one_line() -> None:
 
 def test_wrong_types_everywhere_are_reported_in_one_pass_up_to_a_bound() -> None:
     # Given 1,000 cars of wrong types in every field
-    text = json.dumps({"format": 1, "cars": [dict.fromkeys(("id", "slug", "name", "year"), [1.5])] * 1_000})
+    text = json.dumps({"format": 1, "cars": [{"id": [1.5], "slug": [1.5], "name": [1.5], "year": [1.5]}] * 1_000})
     # When it is read / Then the first MAX_PROBLEMS problems are named with their paths, then how many more
     problems = problems_of_text(text)
     assert len(problems) == MAX_PROBLEMS + 1
@@ -161,8 +161,12 @@ def test_every_text_list_and_section_of_the_schema_is_bounded() -> None:
     def walk(node: Any, path: str) -> None:
         if isinstance(node, dict):
             kind = node.get("type")
-            if kind == "string" and not ({"maxLength", "enum", "const", "format"} & node.keys()) and not (
-                node.get("pattern", "").endswith("}$")  # ids, phones: a fixed number of characters
+            if (
+                kind == "string"
+                and not ({"maxLength", "enum", "const", "format"} & node.keys())
+                and not (
+                    node.get("pattern", "").endswith("}$")  # ids, phones: a fixed number of characters
+                )
             ):
                 unbounded.append(path)
             if kind == "array" and "maxItems" not in node and "prefixItems" not in node:

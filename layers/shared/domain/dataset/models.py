@@ -76,6 +76,7 @@ Slug = Annotated[str, StringConstraints(min_length=1, max_length=100, pattern=r"
 MODIFICATIONS = 16
 SPEC_SECTIONS = 10
 SPEC_ITEMS = 20
+OFFERS_PER_CAR = 50  # special offers of one car (GET /payments/special-offers lists them all)
 Sums = Annotated[StrictInt, Field(ge=0, description="whole sums (UZS)")]
 Count = Annotated[StrictInt, Field(ge=0)]
 BasisPoints = Annotated[StrictInt, Field(ge=0, le=100_000, description="hundredths of a percent: 2400 is 24 %")]
@@ -395,7 +396,7 @@ class SpecialOffer(Identified):
     terms: BankTerms | LeasingTermsEntry
 
     @model_validator(mode="after")
-    def _terms_of_its_kind(self) -> SpecialOffer:
+    def _terms_of_its_kind(self) -> SpecialOffer:  # at most OFFERS_PER_CAR per car: checked by the import
         if isinstance(self.terms, BankTerms) != (self.kind == "BANK"):
             raise ValueError(f"a {self.kind} offer needs {self.kind.lower()} terms")
         return self
@@ -470,9 +471,9 @@ SECTION_LIMITS: dict[str, int] = {
     "branches": 1_000,
     "stock": 100_000,
     "organizations": 200,
-    "creditProducts": 500,
-    "leasingPrograms": 500,
-    "installmentPlans": 500,
+    "creditProducts": 200,
+    "leasingPrograms": 200,
+    "installmentPlans": 50,
     "specialOffers": 1_000,
     "documents": 100,
     "promoCodes": 10_000,

@@ -15,6 +15,7 @@ their names, in the same transaction.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, get_args
@@ -31,7 +32,7 @@ from data.mongo import Document
 from domain.catalog import sale
 from domain.catalog.store import refresh_search_prefixes
 from domain.dataset import store
-from domain.dataset.models import FORMAT_VERSION, SECTION_LIMITS, DataSet, ExportedFrom
+from domain.dataset.models import FORMAT_VERSION, OFFERS_PER_CAR, SECTION_LIMITS, DataSet, ExportedFrom
 from domain.dataset.store import Changes
 from domain.financing.store import sync_bank_offers
 from domain.orders.store import order_events, ordered_ids
@@ -455,6 +456,7 @@ def problems_of(
     if "stock" in files:
         problems += _duplicates(at, "stock", files["stock"], "modificationId", _stock_key)
     problems += _duplicate_parts(at, files.get("cars", []))
+    problems += _crowded_cars(pools["specialOffers"])
     parts = _parts_of_cars(pools["cars"])
     for section, docs in files.items():
         for n, doc in enumerate(docs):
@@ -464,6 +466,14 @@ def problems_of(
                     problems.append(f"{at(section, n)}.{reference.path}: no {what} {reference.target}")
             problems += _parts_problems(section, at(section, n), doc, parts)
     return problems
+
+
+def _crowded_cars(offers: list[Document]) -> Iterator[str]:
+    """A car with more special offers than one answer lists (OFFERS_PER_CAR)."""
+    per_car = Counter(offer["carId"] for offer in offers)
+    for car, count in per_car.items():
+        if count > OFFERS_PER_CAR:
+            yield f"specialOffers: car {car} has {count}, at most {OFFERS_PER_CAR} (one answer lists them all)"
 
 
 def _stock_key(doc: Document) -> tuple[Any, ...]:
