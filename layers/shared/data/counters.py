@@ -51,3 +51,10 @@ def change_version(*, session: ClientSession) -> tuple[str, int]:
     )
     assert counter is not None
     return str(counter["database"]), int(counter["seq"])
+
+
+def read_change_version(*, session: ClientSession | None = None) -> tuple[str, int]:
+    """The database's id and change version as they are, writing nothing: ("", 0) before the first live
+    change or export (a dry run reads this)."""
+    counter = get_db().counters.find_one({"_id": CHANGE_VERSION}, session=session)
+    return ("", 0) if counter is None else (str(counter["database"]), int(counter["seq"]))

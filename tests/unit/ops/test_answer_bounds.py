@@ -12,11 +12,15 @@ from typing import Any
 
 import pytest
 
+from core.models import Organization
 from core.serialization import to_json
+from dictionaries.models import BranchAvailability, BranchDetail, Document, Location, Region
 from domain.catalog.models import AllFilters, BrandItem, CarDetail, CarItem, InfoBlock, Modification, Option
-from domain.dataset.models import SECTION_LIMITS
+from domain.dataset.models import OFFERS_PER_CAR, SECTION_LIMITS
+from domain.financing.models import CreditFigures, InstallmentCell, LeasingFigures
 from edge.validation import MAX_PAGE_SIZE
 from ops.catalog import schema_text
+from payments.models import BankOffer, BankOfferTerms, InitialPaymentRef, LeasingProgram, LoanTermRef
 
 LAMBDA_RESPONSE_BYTES = 6 * 2**20  # a synchronous invocation's response payload
 HEADERS = {  # more than the gateway's answers carry (CORS, ETag, Content-Language, request id, cache)
@@ -166,6 +170,116 @@ def markdown_document() -> Any:
     return localized("LocalizedMarkdown")  # GET /documents/term-conditions: one document's text
 
 
+# --- the financing routes: their models' texts as above, every other field a number of 21 digits (more
+# than any sum, percent or enum of them takes), ids and times as they are.
+
+
+def filled(model: Any, **given: Any) -> dict[str, Any]:
+    """A response of `model` as a dict: the fields `given`, an id for each id, a 21-digit number for the rest."""
+
+    def worst(name: str) -> Any:
+        if name == "id" or name.endswith("Id"):
+            return ID
+        return "2026-12-01T10:00:00+05:00" if name == "validUntil" else 10**20
+
+    return {name: given[name] if name in given else worst(name) for name in model.model_fields}
+
+
+def organization() -> dict[str, Any]:
+    return filled(Organization, name=text("OrganizationEntry", "name"), logo=text("OrganizationEntry", "logo"))
+
+
+def bank_offers() -> Any:
+    """GET /payments/banks: an offer per credit product of the car's brand (all of them, at most)."""
+    offer = filled(
+        BankOffer,
+        name=text("OrganizationEntry", "name"),
+        logo=text("OrganizationEntry", "logo"),
+        bank=organization(),
+        product=localized("LocalizedName"),
+    )
+    return {"items": [offer] * SECTION_LIMITS["creditProducts"], "total": SECTION_LIMITS["creditProducts"]}
+
+
+def special_offers() -> Any:
+    """GET /payments/special-offers: every offer of the car, at most OFFERS_PER_CAR."""
+    figures = {**filled(CreditFigures), **filled(LeasingFigures)}
+    offer = {
+        **figures,
+        "id": ID,
+        "kind": "LEASING",
+        "title": localized("LocalizedTitle"),
+        "description": localized("LocalizedDescription"),
+        "organization": organization(),
+        "validUntil": "2026-12-01T10:00:00+05:00",
+        "modificationId": ID,
+        "terms": {**filled(BankOfferTerms), **filled(LeasingFigures)},
+    }
+    return {"price": 10**20, "items": [offer] * OFFERS_PER_CAR, "total": OFFERS_PER_CAR}
+
+
+def installment_matrix() -> Any:
+    """GET /payments/installment: every plan of the brand, each its rows by its terms."""
+    terms = most("InstallmentPlanEntry", "terms")
+    row = {"initialPercent": 100, "initialPayment": 10**20, "cells": [filled(InstallmentCell)] * terms}
+    plan = {
+        "id": ID,
+        "name": localized("LocalizedName"),
+        "organization": organization(),
+        "terms": [600] * terms,
+        "rows": [row] * most("InstallmentPlanEntry", "rows"),
+    }
+    count = SECTION_LIMITS["installmentPlans"]
+    return {"price": 10**20, "modificationId": ID, "items": [plan] * count, "total": count}
+
+
+def leasing_programs() -> Any:
+    """GET /payments/leasing: every program of the brand and company."""
+    program = filled(
+        LeasingProgram,
+        name=localized("LocalizedName"),
+        organization=organization(),
+        loanTerms=[filled(LoanTermRef)] * most("LeasingProgramEntry", "loanTerms"),
+        initialPayments=[filled(InitialPaymentRef)] * most("LeasingProgramEntry", "initialPayments"),
+    )
+    return {"items": [program] * SECTION_LIMITS["leasingPrograms"], "total": SECTION_LIMITS["leasingPrograms"]}
+
+
+# --- where to buy and the documents
+
+
+def branch(model: Any) -> dict[str, Any]:
+    return filled(
+        model,
+        name=localized("LocalizedName"),
+        address=localized("LocalizedTitle"),
+        phone="+998712001201",
+        hours=localized("LocalizedTitle"),
+        location=filled(Location),
+        available=True,
+    )
+
+
+def regions() -> Any:
+    """GET /dictionaries/branch/regions: every region, with every branch of the brand (all, at most)."""
+    branches = [branch(BranchAvailability)] * SECTION_LIMITS["branches"]
+    region = filled(Region, name=localized("LocalizedName"), available=True, branches=[])
+    listed = [region] * (SECTION_LIMITS["regions"] - 1) + [{**region, "branches": branches}]
+    return {"items": listed, "total": SECTION_LIMITS["regions"]}
+
+
+def branch_detail() -> Any:
+    brands = [{"_id": ID, "name": text("Brand", "name")}] * most("BranchEntry", "brandIds")
+    return {**branch(BranchDetail), "region": {"_id": ID, "name": localized("LocalizedName")}, "brands": brands}
+
+
+def documents() -> Any:
+    document = filled(
+        Document, slug="a" * 100, title=localized("LocalizedTitle"), file=text("LocalizedAsset", "en"), format="pdf"
+    )
+    return {"items": [document] * SECTION_LIMITS["documents"], "total": SECTION_LIMITS["documents"]}
+
+
 WORST_ANSWERS = {
     "GET /cars?limit=100": cars_page,
     "GET /brands": brands_page,
@@ -174,6 +288,13 @@ WORST_ANSWERS = {
     "GET /cars/{id}/modifications": modifications_page,
     "GET /cars/{id}/info": info_page,
     "GET /documents/term-conditions": markdown_document,
+    "GET /payments/banks": bank_offers,
+    "GET /payments/special-offers": special_offers,
+    "GET /payments/installment": installment_matrix,
+    "GET /payments/leasing": leasing_programs,
+    "GET /dictionaries/branch/regions": regions,
+    "GET /dictionaries/branch/{id}": branch_detail,
+    "GET /documents": documents,
 }
 
 

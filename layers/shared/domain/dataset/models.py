@@ -468,7 +468,7 @@ SECTION_LIMITS: dict[str, int] = {
     "powertrains": 50,
     "cars": 2_000,
     "regions": 50,
-    "branches": 1_000,
+    "branches": 500,
     "stock": 100_000,
     "organizations": 200,
     "creditProducts": 200,

@@ -613,7 +613,7 @@ def _outdated(
     """What of the plan undoes a live change made since the file was exported: a stamped record the file
     changes, deactivates or removes, and stock rows the file sets after orders moved stock. A file
     without `exportedFrom`, or from another database, is older than every live change."""
-    database, version = counters.change_version(session=session) if session else _current_version()
+    database, version = counters.read_change_version(session=session)
     mark = data.exportedFrom
     own = mark is not None and mark.database == database and mark.changeVersion <= version
     since, events_then = (mark.changeVersion, mark.orderEvents) if own and mark else (0, 0)
@@ -637,10 +637,6 @@ def _outdated(
                 "cancelled or expired take and give back units): its quantities are out of date"
             )
     return problems
-
-
-def _current_version() -> tuple[str, int]:
-    return store.replace_in_transaction(lambda session: counters.change_version(session=session))
 
 
 def _brief(value: Any) -> str:
