@@ -4,25 +4,51 @@
     python -m ops webhooks list
     python -m ops webhooks rotate-secret "Partner name"
     python -m ops webhooks remove "Partner name"
+    python -m ops webhooks test "Partner name"
+    python -m ops webhooks enable "Partner name"
+    python -m ops webhooks replay "Partner name" --since 2026-11-27T08:00Z   (or --since 6h, --since 2d)
 
 A partner is named as in `python -m ops partners`. `set` on a partner without an endpoint prints its new
 signing secret alone on the last line (shown once: give it to the partner; it is never stored, only
 what it is derived from); `set` on one with an endpoint moves it and keeps the secret. `rotate-secret`
-prints a new secret; the old one keeps signing (a second `v1` in `X-Signature`) for 24 hours. Outside
-the local stage the command needs the stage's signing key: WEBHOOK_SIGNING_KEY_ARN (the stack output
-WebhookSigningKeySecretArn).
+prints a new secret; the old one keeps signing (a second `v1,` in `webhook-signature`) for 24 hours.
+`test` sends a `webhook.test` event from this machine now and says what the endpoint answered (also
+to a disabled endpoint, to see it works before `enable`). An endpoint that answered 410 Gone is
+disabled (`list` shows `disabledAt`); `enable` resumes deliveries. `replay` sends the partner again
+every event since a time (the outbox keeps them 7 days), through the outbox and the webhook queue, as
+any delivery. Outside the local stage the commands need the stage's signing key:
+WEBHOOK_SIGNING_KEY_ARN (the stack output WebhookSigningKeySecretArn).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from core import clock
 from core.errors import AppError
 from core.serialization import to_json
-from domain.partners import store, webhooks
+from data import outbox
+from domain.partners import delivery, store, webhooks
 from edge.error_codes import message
+
+RELATIVE = re.compile(r"(\d+)([hd])")
+
+
+def since_time(text: str) -> datetime:
+    """`--since`: an ISO 8601 time (UTC when it names no offset) or a span back from now (`6h`, `2d`)."""
+    relative = RELATIVE.fullmatch(text.strip())
+    if relative:
+        amount, unit = int(relative.group(1)), relative.group(2)
+        return clock.now() - timedelta(hours=amount if unit == "h" else 24 * amount)
+    try:
+        parsed = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a time: {text!r} (give 2026-11-27T08:00Z, 6h or 2d)") from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 def add_commands(commands: Any) -> None:
@@ -36,6 +62,15 @@ def add_commands(commands: Any) -> None:
     rotate.add_argument("partner", help="the partner's name")
     remove = actions.add_parser("remove", help="stop sending the partner webhooks")
     remove.add_argument("partner", help="the partner's name")
+    test = actions.add_parser("test", help="send the partner's endpoint a webhook.test event now; say its answer")
+    test.add_argument("partner", help="the partner's name")
+    enable = actions.add_parser("enable", help="resume deliveries to an endpoint disabled by a 410 answer")
+    enable.add_argument("partner", help="the partner's name")
+    replay = actions.add_parser("replay", help="send the partner again every event since a time (up to 7 days)")
+    replay.add_argument("partner", help="the partner's name")
+    replay.add_argument(
+        "--since", required=True, type=since_time, help="2026-11-27T08:00Z (UTC unless an offset is given), 6h or 2d"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
                             "createdAt": endpoint["createdAt"],
                             "updatedAt": endpoint["updatedAt"],
                             "previousSecretSignsUntil": rotated,
+                            "disabledAt": endpoint.get("disabledAt"),
+                            "disabledReason": endpoint.get("disabledReason"),
                         }
                     )
                 )
@@ -66,10 +103,40 @@ def run(args: argparse.Namespace) -> int:
             secret = webhooks.rotate_secret(args.partner)
             print(f"{args.partner}: new signing secret; the previous one also signs for 24 hours:")
             print(secret)
-        else:
+        elif args.action == "remove":
             webhooks.remove_endpoint(args.partner)
             print(f"{args.partner}: webhook endpoint removed")
+        elif args.action == "enable":
+            endpoint = webhooks.enable(args.partner)
+            print(f"{args.partner}: deliveries to {endpoint['url']} resumed")
+        elif args.action == "test":
+            return _test(args.partner)
+        else:
+            return _replay(args.partner, args.since)
     except AppError as refused:
         print(f"refused: {refused.code}: {message(refused.code, 'en', refused.params)}", file=sys.stderr)
         return 1
+    return 0
+
+
+def _test(partner: str) -> int:
+    event_id, attempt = delivery.send_test(partner)
+    answer = f"HTTP {attempt.status}" if attempt.status is not None else attempt.reason
+    if attempt.status is not None and 200 <= attempt.status < 300:
+        print(f"{partner}: test event {event_id} delivered ({answer})")
+        return 0
+    print(f"refused: WEBHOOK_TEST_NOT_DELIVERED: test event {event_id} not delivered: {answer}", file=sys.stderr)
+    return 1
+
+
+def _replay(partner: str, since: datetime) -> int:
+    from local import webhooks as local_webhooks
+
+    local_webhooks.install()  # on a laptop (STAGE=local, no queue): delivered from here at once
+    aggregates = webhooks.replay(partner, since)
+    sent = outbox.publish_pending(aggregates=set(aggregates)).delivered if aggregates else 0
+    print(
+        f"{partner}: {len(aggregates)} events since {since.isoformat()} sent again "
+        f"({sent} handed over now; the outbox publisher hands over the rest)"
+    )
     return 0

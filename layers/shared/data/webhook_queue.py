@@ -34,6 +34,9 @@ class QueuedWebhook(NamedTuple):
     partner: str  # whose endpoint it goes to
     group: str  # what it is ordered within (an order's id)
     body: str  # the JSON the partner receives, exactly
+    # SQS's deduplication id: the event id, but a replay's own (a replay within SQS's five-minute
+    # deduplication interval of the first delivery must not be dropped as its duplicate)
+    deduplication_id: str = ""
 
 
 type LocalConsumer = Callable[[list[QueuedWebhook]], list[bool]]
@@ -72,7 +75,7 @@ def send(batch: list[QueuedWebhook]) -> list[bool]:
             "Id": str(index),
             "MessageBody": webhook.body,
             "MessageGroupId": webhook.group,
-            "MessageDeduplicationId": webhook.event_id,
+            "MessageDeduplicationId": webhook.deduplication_id or webhook.event_id,
             "MessageAttributes": {
                 PARTNER_ATTRIBUTE: {"DataType": "String", "StringValue": webhook.partner},
                 EVENT_ID_ATTRIBUTE: {"DataType": "String", "StringValue": webhook.event_id},

@@ -19,6 +19,7 @@ from webhooks import app as delivery_function
 from core.clock import FrozenClock
 from core.settings import reset_settings
 from data import aws, outbox, webhook_queue
+from domain.partners import delivery as webhook_delivery
 from domain.partners import webhooks
 from local import webhooks as local_webhooks
 from local.context import LocalLambdaContext
@@ -180,8 +181,9 @@ class Partner:
 
     def verifies(self, delivery: Delivery, secret: str | None = None) -> bool:
         """Whether the documented snippet accepts the delivery (with the partner's secret, or `secret`) now."""
-        signature = delivery.headers["X-Signature"]
-        return bool(self.verify(secret or self.secret, signature, delivery.body, now=self.clock.current.timestamp()))
+        return bool(
+            self.verify(secret or self.secret, delivery.headers, delivery.body, now=self.clock.current.timestamp())
+        )
 
 
 @pytest.fixture
@@ -230,7 +232,7 @@ def test_a_partner_receives_each_status_change_of_its_order_once_signed_and_in_o
     assert [delivery.headers["X-Event-Id"] for delivery in deliveries] == [event["eventId"] for event in events]
     # And each verifies with the documented snippet and the partner's secret, and with nothing else
     assert all(partner.verifies(delivery) for delivery in deliveries)
-    assert not partner.verifies(deliveries[0], secret="whsec_" + "0" * 64)
+    assert not partner.verifies(deliveries[0], secret="whsec_" + "A" * 44)
     assert not partner.verifies(Delivery(deliveries[1].headers, deliveries[1].body.replace(b"PAID", b"READY")))
     # And a delivery replayed after the window is refused by the same snippet
     partner.clock.advance(webhooks.REPLAY_WINDOW_SECONDS + 1)
@@ -260,16 +262,17 @@ def test_a_failed_delivery_comes_again_later_and_the_orders_next_event_waits_for
     # Then the same event (same id) arrives, freshly signed, and the next one after it
     assert receiver.changes() == [(None, "NEW"), ("NEW", "PAID")]
     assert receiver.deliveries[0].event["eventId"] == receiver.refused[0].event["eventId"]
-    assert receiver.deliveries[0].headers["X-Signature"] != receiver.refused[0].headers["X-Signature"]
+    assert receiver.deliveries[0].headers["webhook-id"] == receiver.refused[0].headers["webhook-id"]
+    assert receiver.deliveries[0].headers["webhook-signature"] != receiver.refused[0].headers["webhook-signature"]
     assert all(partner.verifies(delivery) for delivery in receiver.deliveries)
 
 
 def test_retries_back_off_exponentially_up_to_the_cap() -> None:
-    # Given the default schedule (30 s, doubling, at most an hour)
+    # Given the default schedule (30 s, doubling, at most 6 hours)
     reset_settings()
-    # When attempts fail one after another / Then each waits twice as long as the one before, up to an hour
-    delays = [delivery_function.retry_delay_seconds(attempt) for attempt in range(1, 10)]
-    assert delays == [30, 60, 120, 240, 480, 960, 1920, 3600, 3600]
+    # When attempts fail one after another / Then each waits twice as long as the one before, up to 6 hours
+    delays = [webhook_delivery.retry_delay_seconds(attempt) for attempt in range(1, 13)]
+    assert delays == [30, 60, 120, 240, 480, 960, 1920, 3840, 7680, 15360, 21600, 21600]
 
 
 def test_an_event_that_fails_every_retry_is_dead_lettered_and_the_order_moves_on(
@@ -319,6 +322,7 @@ def test_after_a_secret_rotation_both_secrets_verify_for_the_grace_period(
     assert queue.invoke(message)
     # Then it verifies with either secret (two v1 values)
     [first] = partner.receiver.deliveries
+    assert first.headers["webhook-signature"].count("v1,") == 2
     assert first.headers["X-Signature"].count("v1=") == 2
     assert partner.verifies(first)
     assert partner.verifies(first, secret=new)
@@ -327,7 +331,7 @@ def test_after_a_secret_rotation_both_secrets_verify_for_the_grace_period(
     queue.deliver_all()
     # Then only the new secret verifies it
     later = partner.receiver.deliveries[1]
-    assert later.headers["X-Signature"].count("v1=") == 1
+    assert later.headers["webhook-signature"].count("v1,") == 1
     assert partner.verifies(later, secret=new)
     assert not partner.verifies(later)
 
@@ -336,25 +340,47 @@ def test_the_documented_example_signature_verifies_with_the_documented_snippet()
     # Given the example delivery of docs/INTERFACE.md, signed with the secret it names
     example = local_webhooks.documented_example()
     verify = local_webhooks.documented_verifier()
+    secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
     # When / Then the documented snippet accepts it at its own time, and refuses it a day later
-    assert verify("whsec_example", example.signature, example.body, now=example.timestamp)
-    assert not verify("whsec_example", example.signature, example.body, now=example.timestamp + 86400)
+    assert verify(secret, example.headers, example.body, now=example.timestamp)
+    assert not verify(secret, example.headers, example.body, now=example.timestamp + 86400)
+    # And its headers are what the service sends for that body, id and time (the legacy one included)
+    signed = webhooks.standard_headers([secret], example.headers["webhook-id"], example.timestamp, example.body)
+    assert signed == {name: example.headers[name] for name in signed}
 
 
-def test_the_local_runtime_delivers_to_a_local_url_at_once_and_again_after_a_failure(
+def test_a_make_run_request_never_waits_on_the_endpoint_and_the_publisher_delivers_with_backoff(
     api: ApiClient, db: Db, partner: Partner
 ) -> None:
-    # Given the local runtime (no queue: it delivers in-process) and the demo partner's endpoint on this
-    # machine, which refuses its first delivery
-    local_webhooks.install()
+    # Given make run's workers (they leave webhooks to the serving process's publisher) and an endpoint
+    # that refuses its first delivery
+    local_webhooks.defer_to_publisher()
     partner.receiver.failing = 1
     try:
-        # When a buyer orders (its event refused), then pays
+        # When a buyer orders and pays
         place_and_pay(api, db)
     finally:
         webhook_queue.use_local_consumer(None)
-    # Then the payment's request delivered the refused event first, then its own, right away and signed
-    assert [delivery.event["to"] for delivery in partner.receiver.refused] == ["NEW"]
+    # Then neither request called the endpoint: both events wait in the outbox (the bus has the first;
+    # the second waits behind it, as an order's events do)
+    assert partner.receiver.refused == partner.receiver.deliveries == []
+    pending = db.outbox.find({"status": "PENDING", "webhook": {"$exists": True}}).sort("sequence", 1)
+    assert [entry["deliveredTo"] for entry in pending] == [["bus"], []]
+    # When the serving process's publisher runs (make run: every PUBLISH_EVERY_SECONDS)
+    local_webhooks.install()
+    try:
+        outbox.publish_pending()
+        # Then the first delivery was refused and the order's next event waits behind it
+        assert [delivery.event["to"] for delivery in partner.receiver.refused] == ["NEW"]
+        assert partner.receiver.deliveries == []
+        # And its backoff holds it back on the publisher's next run, until the backoff has passed
+        outbox.publish_pending()
+        assert len(partner.receiver.refused) == 1
+        partner.clock.advance(webhook_delivery.retry_delay_seconds(1))
+        outbox.publish_pending()
+    finally:
+        webhook_queue.use_local_consumer(None)
+    # Then both arrive, in order, signed
     assert partner.receiver.changes() == [(None, "NEW"), ("NEW", "PAID")]
     assert all(partner.verifies(delivery) for delivery in partner.receiver.deliveries)
     assert db.outbox.count_documents({"status": "PENDING"}) == 0
