@@ -250,12 +250,11 @@ def set_webhook_disabled(partner: str, *, reason: str, at: datetime) -> bool:
 
 def set_webhook_enabled(partner: str, *, at: datetime) -> WebhookEndpoint | None:
     """Deliver to the partner's endpoint again; the endpoint, or None if the partner has none."""
-    found = _webhooks().find_one_and_update(
+    return _webhooks().find_one_and_update(
         {"_id": partner},
         {"$set": {"disabledAt": None, "disabledReason": None, "updatedAt": at}},
         return_document=ReturnDocument.AFTER,
     )
-    return found
 
 
 def remove_webhook(partner: str) -> bool:
