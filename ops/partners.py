@@ -18,9 +18,10 @@ from typing import Any
 from core.settings import get_settings
 from domain.partners import keys
 from domain.partners.store import all_partners
-from ops.output import refused_exits
+from ops.output import print_result, print_rows
 
 DEFAULT_GRACE_HOURS = 72
+LIST_COLUMNS = ("name", "state", "createdAt", "previousKeyUntil")
 
 
 def add_commands(commands: Any) -> None:
@@ -40,27 +41,30 @@ def add_commands(commands: Any) -> None:
     )
 
 
-@refused_exits
 def run(args: argparse.Namespace) -> int:
     cache = get_settings().partner_cache_seconds
     if args.action == "add":
         partner, key = keys.add_partner(args.name.strip())
-        print(f"partner {partner['name']!r} added; its key (shown this once, store it safely):")
-        print(key)
+        said = f"partner {partner['name']!r} added; its key (shown this once, store it safely):"
+        print_result({"partner": partner["name"], "key": key}, [said, key], as_json=args.json)
     elif args.action == "list":
-        for partner in all_partners():
-            state = "enabled" if partner.get("active") else "disabled"
-            rotation = ""
-            if until := partner.get("previousKeyExpiresAt"):
-                rotation = f"  previous key until {until.isoformat(timespec='seconds')}"
-            created = partner["createdAt"].isoformat(timespec="seconds")
-            print(f"{partner.get('name', '')}\t{state}\tcreated {created}{rotation}")
+        rows = [
+            {
+                "name": partner.get("name", ""),
+                "state": "enabled" if partner.get("active") else "disabled",
+                "createdAt": partner["createdAt"],
+                "previousKeyUntil": partner.get("previousKeyExpiresAt"),
+            }
+            for partner in all_partners()
+        ]
+        print_rows(rows, LIST_COLUMNS, as_json=args.json)
     elif args.action in ("enable", "disable"):
         keys.set_active(args.name, active=args.action == "enable")
-        print(f"partner {args.name!r} {args.action}d; running instances see it within {cache} s")
+        said = f"partner {args.name!r} {args.action}d; running instances see it within {cache} s"
+        print_result({"partner": args.name, "state": f"{args.action}d"}, [said], as_json=args.json)
     else:
         partner, key = keys.rotate_key(args.name, grace=timedelta(hours=args.grace_hours))
         until = partner.get("previousKeyExpiresAt")
-        print(f"partner {args.name!r}: new key below; the old key works until {until} (then 403)")
-        print(key)
+        said = f"partner {args.name!r}: new key below; the old key works until {until} (then 403)"
+        print_result({"partner": args.name, "key": key, "previousKeyUntil": until}, [said, key], as_json=args.json)
     return 0

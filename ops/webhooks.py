@@ -24,17 +24,16 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from core import clock
-from core.errors import AppError
-from core.serialization import to_json
 from data import outbox
 from domain.partners import delivery, store, webhooks
-from edge.error_codes import message
+from domain.partners.settings import webhook_signing_key
+from ops.output import CommandRefused, print_result, print_rows
 
+LIST_COLUMNS = ("partner", "url", "createdAt", "updatedAt", "previousSecretSignsUntil", "disabledAt")
 RELATIVE = re.compile(r"(\d+)([hd])")
 
 
@@ -52,12 +51,14 @@ def since_time(text: str) -> datetime:
 
 
 def add_commands(commands: Any) -> None:
-    hooks = commands.add_parser("webhooks", help="register, list, rotate or remove partners' webhook endpoints")
+    hooks = commands.add_parser(
+        "webhooks", help="register, list, test, replay, enable, rotate or remove partners' webhook endpoints"
+    )
     actions = hooks.add_subparsers(dest="action", required=True)
     set_cmd = actions.add_parser("set", help="register or move a partner's endpoint (a new one prints its secret)")
     set_cmd.add_argument("partner", help="the partner's name")
     set_cmd.add_argument("url", help="https URL the partner's order events are POSTed to")
-    actions.add_parser("list", help="every endpoint: partner, URL, when the secret last changed")
+    actions.add_parser("list", help="every endpoint: partner, URL, when the secret last changed, if disabled")
     rotate = actions.add_parser("rotate-secret", help="a new signing secret; the old one signs too for 24 hours")
     rotate.add_argument("partner", help="the partner's name")
     remove = actions.add_parser("remove", help="stop sending the partner webhooks")
@@ -74,69 +75,73 @@ def add_commands(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        if args.action == "set":
-            registration = webhooks.set_endpoint(args.partner, args.url)
-            print(f"{args.partner}: webhooks go to {registration.endpoint['url']}")
-            if registration.secret is None:
-                print("signing secret unchanged (rotate-secret issues a new one)")
-            else:
-                print("signing secret (shown once, give it to the partner):")
-                print(registration.secret)
-        elif args.action == "list":
-            for endpoint in store.webhooks():
-                rotated = endpoint.get("previousUntil")
-                print(
-                    to_json(
-                        {
-                            "partner": endpoint["_id"],
-                            "url": endpoint["url"],
-                            "createdAt": endpoint["createdAt"],
-                            "updatedAt": endpoint["updatedAt"],
-                            "previousSecretSignsUntil": rotated,
-                            "disabledAt": endpoint.get("disabledAt"),
-                            "disabledReason": endpoint.get("disabledReason"),
-                        }
-                    )
-                )
-        elif args.action == "rotate-secret":
-            secret = webhooks.rotate_secret(args.partner)
-            print(f"{args.partner}: new signing secret; the previous one also signs for 24 hours:")
-            print(secret)
-        elif args.action == "remove":
-            webhooks.remove_endpoint(args.partner)
-            print(f"{args.partner}: webhook endpoint removed")
-        elif args.action == "enable":
-            endpoint = webhooks.enable(args.partner)
-            print(f"{args.partner}: deliveries to {endpoint['url']} resumed")
-        elif args.action == "test":
-            return _test(args.partner)
+    if args.action in ("set", "rotate-secret", "test"):
+        # Before anything is written or sent: an endpoint saved without its secret shown could never be verified.
+        webhook_signing_key()
+    if args.action == "set":
+        registration = webhooks.set_endpoint(args.partner, args.url)
+        url, secret = registration.endpoint["url"], registration.secret
+        lines = [f"{args.partner}: webhooks go to {url}"]
+        if secret is None:
+            lines.append("signing secret unchanged (rotate-secret issues a new one)")
         else:
-            return _replay(args.partner, args.since)
-    except AppError as refused:
-        print(f"refused: {refused.code}: {message(refused.code, 'en', refused.params)}", file=sys.stderr)
-        return 1
+            lines += ["signing secret (shown once, give it to the partner):", secret]
+        print_result({"partner": args.partner, "url": url, "secret": secret}, lines, as_json=args.json)
+    elif args.action == "list":
+        rows = [
+            {
+                "partner": endpoint["_id"],
+                "url": endpoint["url"],
+                "createdAt": endpoint["createdAt"],
+                "updatedAt": endpoint["updatedAt"],
+                "previousSecretSignsUntil": endpoint.get("previousUntil"),
+                "disabledAt": endpoint.get("disabledAt"),
+                "disabledReason": endpoint.get("disabledReason"),
+            }
+            for endpoint in store.webhooks()
+        ]
+        print_rows(rows, LIST_COLUMNS, as_json=args.json)
+    elif args.action == "rotate-secret":
+        secret = webhooks.rotate_secret(args.partner)
+        said = f"{args.partner}: new signing secret; the previous one also signs for 24 hours:"
+        print_result({"partner": args.partner, "secret": secret}, [said, secret], as_json=args.json)
+    elif args.action == "remove":
+        webhooks.remove_endpoint(args.partner)
+        said = f"{args.partner}: webhook endpoint removed"
+        print_result({"partner": args.partner, "removed": True}, [said], as_json=args.json)
+    elif args.action == "enable":
+        endpoint = webhooks.enable(args.partner)
+        said = f"{args.partner}: deliveries to {endpoint['url']} resumed"
+        print_result({"partner": args.partner, "url": endpoint["url"], "enabled": True}, [said], as_json=args.json)
+    elif args.action == "test":
+        _test(args.partner, as_json=args.json)
+    else:
+        _replay(args.partner, args.since, as_json=args.json)
     return 0
 
 
-def _test(partner: str) -> int:
+def _test(partner: str, *, as_json: bool) -> None:
     event_id, attempt = delivery.send_test(partner)
     answer = f"HTTP {attempt.status}" if attempt.status is not None else attempt.reason
-    if attempt.status is not None and 200 <= attempt.status < 300:
-        print(f"{partner}: test event {event_id} delivered ({answer})")
-        return 0
-    print(f"refused: WEBHOOK_TEST_NOT_DELIVERED: test event {event_id} not delivered: {answer}", file=sys.stderr)
-    return 1
+    if attempt.status is None or not 200 <= attempt.status < 300:
+        raise CommandRefused(
+            f"test event {event_id} not delivered: {answer}; the endpoint must answer 2xx "
+            "(docs/INTERFACE.md, Webhooks)",
+            code="WEBHOOK_TEST_NOT_DELIVERED",
+        )
+    said = f"{partner}: test event {event_id} delivered ({answer})"
+    print_result({"partner": partner, "eventId": event_id, "status": attempt.status}, [said], as_json=as_json)
 
 
-def _replay(partner: str, since: datetime) -> int:
+def _replay(partner: str, since: datetime, *, as_json: bool) -> None:
     from local import webhooks as local_webhooks
 
     local_webhooks.install()  # on a laptop (STAGE=local, no queue): delivered from here at once
     aggregates = webhooks.replay(partner, since)
-    sent = outbox.publish_pending(aggregates=set(aggregates)).delivered if aggregates else 0
-    print(
+    handed = outbox.publish_pending(aggregates=set(aggregates)).delivered if aggregates else 0
+    said = (
         f"{partner}: {len(aggregates)} events since {since.isoformat()} sent again "
-        f"({sent} handed over now; the outbox publisher hands over the rest)"
+        f"({handed} handed over now; the outbox publisher hands over the rest)"
     )
-    return 0
+    result = {"partner": partner, "since": since, "events": len(aggregates), "handedOver": handed}
+    print_result(result, [said], as_json=as_json)

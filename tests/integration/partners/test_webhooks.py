@@ -612,8 +612,8 @@ def test_an_endpoint_answering_410_is_disabled_gets_nothing_more_until_enabled(
     assert partner.receiver.deliveries == []
     assert queue.receive() is None
     # And the operator's list shows it disabled, with why
-    assert ops_main(["webhooks", "list"]) == 0
-    [listed] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert ops_main(["--json", "webhooks", "list"]) == 0
+    [listed] = json.loads(capsys.readouterr().out)
     assert listed["disabledAt"] is not None
     assert listed["disabledReason"].startswith("HTTP 410")
     # When the operator enables it again, and the back office moves the order
