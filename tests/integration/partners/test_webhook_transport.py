@@ -5,12 +5,20 @@ receiver trickling its answer cannot stretch it), the connection goes to the add
 from __future__ import annotations
 
 import socket
+import ssl
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
 from core.settings import reset_settings
 from domain.partners import delivery, transport, webhooks
@@ -164,3 +172,108 @@ def test_an_answer_that_is_not_http_fails_the_attempt(raw_receiver: RawReceiver)
     raw_receiver.answer = [b"SSH-2.0-OpenSSH_9.6\r\n\r\n"]
     with pytest.raises(ValueError, match="not HTTP"):
         transport.post(f"http://127.0.0.1:{raw_receiver.port}/", b"{}", {}, deadline_seconds=5)
+
+
+# --- https ------------------------------------------------------------------------------------------
+
+TLS_HOST = "hooks.partner.test"
+
+
+@dataclass
+class TlsEndpoint:
+    port: int
+    client: ssl.SSLContext  # trusts the endpoint's self-signed certificate, as a system CA would a real one
+    requests: list[str]
+
+
+@pytest.fixture
+def tls_endpoint(tmp_path: Path) -> Iterator[TlsEndpoint]:
+    """An HTTPS endpoint on this machine with a certificate for TLS_HOST (self-signed, made here)."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, TLS_HOST)])
+    now = datetime.now(UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(minutes=5))
+        .not_valid_after(now + timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(TLS_HOST)]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_file, key_file = tmp_path / "cert.pem", tmp_path / "key.pem"
+    cert_file.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    requests: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers["Content-Length"]))
+            requests.append(f"{self.path} Host={self.headers['Host']}")
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    serving = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    serving.load_cert_chain(cert_file, key_file)
+    server.socket = serving.wrap_socket(server.socket, server_side=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    client = ssl.create_default_context(cafile=str(cert_file))
+    yield TlsEndpoint(server.server_port, client, requests)
+    server.shutdown()
+    server.server_close()
+
+
+def test_https_goes_to_the_checked_address_and_verifies_the_certificate_for_the_registered_host(
+    tls_endpoint: TlsEndpoint,
+) -> None:
+    # Given the partner's host resolving to the endpoint's address, which the check accepted
+    url = f"https://{TLS_HOST}:{tls_endpoint.port}/hooks"
+    # When the attempt posts over TLS to that address
+    answer = transport.post(
+        url,
+        b"{}",
+        {},
+        deadline_seconds=5,
+        check_address=lambda a: True,
+        resolve=lambda h, p: ["127.0.0.1"],
+        tls=tls_endpoint.client,
+    )
+    # Then the certificate was checked against the host name (SNI) and the request arrived
+    assert answer.status == 204
+    assert tls_endpoint.requests == [f"/hooks Host={TLS_HOST}:{tls_endpoint.port}"]
+
+
+def test_https_to_a_certificate_of_another_name_fails(tls_endpoint: TlsEndpoint) -> None:
+    # Given a host name the endpoint's certificate does not name / When posted to / Then TLS refuses it
+    with pytest.raises(ssl.SSLCertVerificationError):
+        transport.post(
+            f"https://other.partner.test:{tls_endpoint.port}/hooks",
+            b"{}",
+            {},
+            deadline_seconds=5,
+            resolve=lambda h, p: ["127.0.0.1"],
+            tls=tls_endpoint.client,
+        )
+    assert tls_endpoint.requests == []
+
+
+def test_a_tls_handshake_that_never_comes_ends_at_the_deadline(raw_receiver: RawReceiver) -> None:
+    # Given an endpoint that accepts the connection and never answers the TLS hello
+    raw_receiver.answer = [b"", b""]
+    raw_receiver.pause = 10
+    # When an https attempt with a 1 s deadline is made
+    started = time.monotonic()
+    with pytest.raises(transport.DeadlineExceeded):
+        transport.post(f"https://127.0.0.1:{raw_receiver.port}/", b"{}", {}, deadline_seconds=DEADLINE_SECONDS)
+    # Then it gave up at the deadline
+    assert time.monotonic() - started < DEADLINE_SECONDS + 0.5

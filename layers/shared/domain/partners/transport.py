@@ -80,10 +80,12 @@ def post(
     deadline_seconds: float,
     check_address: Callable[[Address], bool] | None = None,
     resolve: Resolver = system_resolver,
+    tls: ssl.SSLContext | None = None,
 ) -> Answer:
     """POST `body` to `url` and return the answer's status and headers, all within `deadline_seconds`.
     Raises DeadlineExceeded, AddressRefused (an address `check_address` refuses), or another OSError /
-    ValueError (refused connection, TLS failure, an answer that is not HTTP)."""
+    ValueError (refused connection, TLS failure, an answer that is not HTTP). `tls` is the system's
+    certificate authorities unless given (a test's own)."""
     deadline = _Deadline(deadline_seconds)
     parts = urlsplit(url)
     host = parts.hostname or ""
@@ -99,7 +101,7 @@ def post(
     sock = _connect(addresses, port, deadline)
     try:
         if parts.scheme == "https":
-            sock = _handshake(sock, host, deadline)
+            sock = _handshake(sock, tls or _tls_context(), host, deadline)
         target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         authority = parts.netloc.rsplit("@", 1)[-1]
         _send(sock, _request_head(target, authority, headers, len(body)) + body, deadline)
@@ -130,8 +132,8 @@ def _connect(addresses: list[Address], port: int, deadline: _Deadline) -> socket
     raise failure
 
 
-def _handshake(sock: socket.socket, host: str, deadline: _Deadline) -> ssl.SSLSocket:
-    tls = _tls_context().wrap_socket(sock, server_hostname=host, do_handshake_on_connect=False)
+def _handshake(sock: socket.socket, context: ssl.SSLContext, host: str, deadline: _Deadline) -> ssl.SSLSocket:
+    tls = context.wrap_socket(sock, server_hostname=host, do_handshake_on_connect=False)
     tls.setblocking(False)
     while True:
         try:
