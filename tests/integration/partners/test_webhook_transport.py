@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from core.settings import reset_settings
-from domain.partners import delivery, transport, webhooks
+from domain.partners import delivery, destinations, transport, webhooks
 from local.seed.core import DEMO_PARTNER
 
 TRICKLE_EVERY_SECONDS = 0.3
@@ -153,7 +153,7 @@ def test_a_name_resolving_to_an_internal_address_is_never_connected_to(raw_recei
             b"{}",
             {},
             deadline_seconds=5,
-            check_address=webhooks.is_public_address,
+            check_address=destinations.is_public_address,
             resolve=lambda host, port: ["127.0.0.1"],
         )
     assert raw_receiver.requests == []

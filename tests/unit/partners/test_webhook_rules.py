@@ -19,7 +19,7 @@ from standardwebhooks.webhooks import WebhookVerificationError
 
 from core.errors import InvalidInput
 from core.settings import reset_settings
-from domain.partners import delivery, transport, webhooks
+from domain.partners import delivery, destinations, transport, webhooks
 from domain.partners.store import WebhookEndpoint
 from edge.error_codes import message
 from local.template import ROOT, load_template
@@ -48,7 +48,7 @@ def stage(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 def test_an_https_endpoint_is_accepted_everywhere(stage: Any, url: str) -> None:
     # Given a deployed stage / When an https URL is registered / Then it is taken as given
     stage("prod")
-    assert webhooks.check_url(f"  {url} ") == url
+    assert destinations.check_url(f"  {url} ") == url
 
 
 @pytest.mark.parametrize(
@@ -67,7 +67,7 @@ def test_a_deployed_stage_refuses_plain_http_and_odd_urls(stage: Any, url: str, 
     # Given a deployed stage / When such a URL is registered / Then it is refused, naming the field
     stage("prod")
     with pytest.raises(InvalidInput) as refused:
-        webhooks.check_url(url)
+        destinations.check_url(url)
     assert refused.value.errors is not None
     assert refused.value.errors[0]["field"] == "url"
     assert why in message(refused.value.errors[0]["code"], "en")
@@ -78,9 +78,9 @@ def test_a_laptop_may_use_plain_http_to_itself_only(stage: Any, host: str) -> No
     # Given the local stage
     stage("local")
     # When / Then http to a loopback host is accepted, http anywhere else is not
-    assert webhooks.check_url(f"http://{host}:3001/webhooks") == f"http://{host}:3001/webhooks"
+    assert destinations.check_url(f"http://{host}:3001/webhooks") == f"http://{host}:3001/webhooks"
     with pytest.raises(InvalidInput):
-        webhooks.check_url("http://partner.example.uz/hooks")
+        destinations.check_url("http://partner.example.uz/hooks")
 
 
 def test_each_partner_and_salt_has_its_own_secret_and_the_key_decides_them_all(
@@ -267,7 +267,7 @@ def test_outside_local_an_endpoint_on_an_internal_address_is_refused_in_any_spel
     names = {"internal.partner.uz": ["10.1.2.3"], "rebound.partner.uz": [PUBLIC, "127.0.0.1"]}
     # When such an endpoint is registered / Then it is refused, naming the field
     with pytest.raises(InvalidInput) as refused:
-        webhooks.check_destination(url, resolver(names))
+        destinations.check_destination(url, resolver(names))
     assert refused.value.errors is not None
     assert refused.value.errors[0]["code"] == "WEBHOOK_URL_INTERNAL_ADDRESS"
 
@@ -293,7 +293,7 @@ def test_outside_local_control_characters_and_hosts_that_do_not_resolve_are_refu
     names = {"partner.example.uz": [PUBLIC], "nowhere.partner.uz": []}
     # When / Then
     with pytest.raises(InvalidInput) as refused:
-        webhooks.check_destination(url, resolver(names))
+        destinations.check_destination(url, resolver(names))
     assert refused.value.errors is not None
     assert refused.value.errors[0]["code"] == code
 
@@ -304,14 +304,14 @@ def test_outside_local_a_name_resolving_to_public_addresses_only_is_accepted(sta
     names = {"hooks.partner.uz": [PUBLIC, "2606:2800:21f:cb07:6820:80da:af6b:8b2c"]}
     # When / Then it is registered as given
     url = "https://hooks.partner.uz/car-retail?x=1"
-    assert webhooks.check_destination(url, resolver(names)) == url
+    assert destinations.check_destination(url, resolver(names)) == url
 
 
 def test_the_local_stage_keeps_its_own_receiver_on_localhost(stage: Any) -> None:
     # Given the local stage (make run points the demo partner at its receiver on 127.0.0.1)
     stage("local")
     # When / Then loopback is accepted there, without resolving anything
-    assert webhooks.check_destination("http://127.0.0.1:3001/webhooks", resolver({})) == (
+    assert destinations.check_destination("http://127.0.0.1:3001/webhooks", resolver({})) == (
         "http://127.0.0.1:3001/webhooks"
     )
 

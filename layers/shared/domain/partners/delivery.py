@@ -2,7 +2,7 @@
 `X-Signature` while it is still sent), POSTed to the partner's endpoint within WEBHOOK_TIMEOUT_SECONDS
 for the whole attempt (`domain.partners.transport`: connect, TLS, request and the answer's headers; no
 redirects followed). Outside the local stage the endpoint is checked again first, and the connection
-goes only to an address that is public (`webhooks.is_public_address`).
+goes only to an address that is public (`destinations.is_public_address`).
 
 What an answer means:
 - 2xx: delivered.
@@ -23,7 +23,7 @@ from core.errors import InvalidInput, NotFound
 from core.observability import logger
 from core.serialization import to_json
 from core.settings import get_settings
-from domain.partners import store, transport, webhooks
+from domain.partners import destinations, store, transport, webhooks
 from domain.partners.settings import get_webhook_settings
 from domain.partners.store import WebhookEndpoint
 
@@ -72,7 +72,7 @@ def attempt(
     """One attempt: check the endpoint (outside the local stage), sign `body` now and POST it."""
     partner = endpoint["_id"]
     try:
-        url = webhooks.check_url(endpoint["url"])
+        url = destinations.check_url(endpoint["url"])
     except InvalidInput as refused:
         return _failed(partner, event_id, refused.errors[0]["code"] if refused.errors else refused.code)
     now = clock.now()
@@ -89,7 +89,7 @@ def attempt(
             raw,
             headers,
             deadline_seconds=get_webhook_settings().webhook_timeout_seconds,
-            check_address=None if get_settings().is_local else webhooks.is_public_address,
+            check_address=None if get_settings().is_local else destinations.is_public_address,
             resolve=resolve,
         )
     except (OSError, ValueError) as failed:  # deadline, refused address or connection, TLS, DNS, not HTTP

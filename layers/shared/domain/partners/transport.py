@@ -20,7 +20,6 @@ import socket
 import ssl
 import time
 from collections.abc import Callable, Mapping
-from email.parser import BytesParser
 from functools import cache
 from typing import NamedTuple
 from urllib.parse import urlsplit
@@ -193,5 +192,15 @@ def _read_answer(sock: socket.socket, deadline: _Deadline) -> Answer:
         status = int(code)
         if 100 <= status < 200:
             continue
-        parsed = BytesParser().parsebytes(header_block + b"\r\n\r\n", headersonly=True)
-        return Answer(status, {name.lower(): str(value) for name, value in parsed.items()})
+        return Answer(status, _headers(header_block))
+
+
+def _headers(block: bytes) -> dict[str, str]:
+    """`Name: value` lines, by lower-case name (the first of a repeated one; an obsolete folded line is
+    dropped: only Retry-After is read)."""
+    found: dict[str, str] = {}
+    for line in block.decode("latin-1").split("\r\n"):
+        name, colon, value = line.partition(":")
+        if colon and name and not name[0].isspace():
+            found.setdefault(name.strip().lower(), value.strip())
+    return found

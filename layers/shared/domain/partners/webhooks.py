@@ -2,8 +2,8 @@
 placed through its app, signed with a secret of its own (docs/INTERFACE.md, "Webhooks").
 
 - Registration (`set_endpoint`): an https URL; plain http only for a loopback host on a laptop. Outside
-  the local stage the URL is checked again before each delivery (`check_destination`): https, no control
-  character, and a host whose every address is public (`is_public_address`: no loopback, private,
+  the local stage the URL is checked again before each delivery (`domain.partners.destinations`): https,
+  no control character, and a host whose every address is public (no loopback, private,
   link-local, shared, reserved or multicast address, in any spelling, `0x7f000001` and `[::1]`
   included, nor a name resolving to one). Delivery connects to the very address it checked
   (`domain.partners.transport`).
@@ -28,21 +28,20 @@ placed through its app, signed with a secret of its own (docs/INTERFACE.md, "Web
 import base64
 import hashlib
 import hmac
-import ipaddress
-import re
 import secrets
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
-from typing import Any, NamedTuple
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from core import clock
-from core.errors import InvalidInput, NotFound
-from core.settings import get_settings
+from core.errors import NotFound
 from data import outbox
 from data.outbox import Webhook
-from domain.partners import store, transport
+from domain.partners import store
 from domain.partners.store import WebhookEndpoint
+
+if TYPE_CHECKING:
+    from domain.partners.transport import Resolver
 
 EVENT_TYPE = "order.status_changed"
 TEST_EVENT_TYPE = "webhook.test"
@@ -58,85 +57,6 @@ SECRET_PREFIX = "whsec_"  # noqa: S105 (a prefix that says what the value is, no
 BASE64_SALT_PREFIX = "b64."
 REPLAY_WINDOW_SECONDS = 300
 ROTATION_GRACE = timedelta(hours=24)
-MAX_URL_LENGTH = 2048
-LOOPBACK_HOSTS = frozenset({"localhost"})
-# A host name as DNS spells it (urlsplit gives it lower-cased; an IP literal is told apart elsewhere).
-LABEL = r"[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?"
-HOST_NAME = re.compile(rf"(?=.{{1,253}}$){LABEL}(\.{LABEL})*\.?")
-NAT64 = ipaddress.ip_network("64:ff9b::/96")
-
-
-def check_url(url: str) -> str:
-    """The endpoint URL as it will be called; InvalidInput unless it is an absolute https URL without
-    credentials, fragment or control characters (http only to a loopback host, and only on a laptop:
-    STAGE=local). Outside the local stage its host must resolve to public addresses only
-    (`check_destination`)."""
-    url = url.strip()
-    if any(ord(char) < 0x21 or 0x7F <= ord(char) <= 0x9F for char in url):
-        raise InvalidInput.field("url", "WEBHOOK_URL_CONTROL_CHARACTERS")
-    parts = urlsplit(url)
-    try:
-        parts.port  # noqa: B018 (a port that is not a number is refused here, not at delivery)
-    except ValueError:
-        raise InvalidInput.field("url", "WEBHOOK_URL_NOT_ABSOLUTE") from None
-    if len(url) > MAX_URL_LENGTH or not parts.hostname or parts.scheme not in ("https", "http"):
-        raise InvalidInput.field("url", "WEBHOOK_URL_NOT_ABSOLUTE")
-    if parts.username or parts.password or parts.fragment:
-        raise InvalidInput.field("url", "WEBHOOK_URL_CREDENTIALS_OR_FRAGMENT")
-    if parts.scheme == "http" and not (get_settings().is_local and _is_loopback(parts.hostname)):
-        raise InvalidInput.field("url", "WEBHOOK_URL_NOT_HTTPS")
-    return url
-
-
-def check_destination(url: str, resolve: transport.Resolver = transport.system_resolver) -> str:
-    """`check_url`, and outside the local stage: a host spelled as a name or an IP literal whose every
-    address (resolved now) is public. Registration calls it; delivery checks the addresses it connects to
-    the same way (`is_public_address`)."""
-    url = check_url(url)
-    if get_settings().is_local:
-        return url
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if not HOST_NAME.fullmatch(host) and not _is_ip_literal(host):
-        raise InvalidInput.field("url", "WEBHOOK_URL_NOT_ABSOLUTE")
-    try:
-        addresses = [transport.parse_address(found) for found in resolve(host, parts.port or 443)]
-    except (OSError, UnicodeError, ValueError):
-        addresses = []
-    if not addresses:
-        raise InvalidInput.field("url", "WEBHOOK_URL_UNRESOLVABLE", host=host)
-    if not all(is_public_address(address) for address in addresses):
-        raise InvalidInput.field("url", "WEBHOOK_URL_INTERNAL_ADDRESS", host=host)
-    return url
-
-
-def is_public_address(address: transport.Address) -> bool:
-    """Whether webhooks may go to `address`: a globally reachable unicast address. An IPv6 address that
-    carries an IPv4 one (mapped, 6to4, Teredo, NAT64) is judged by that one too."""
-    if isinstance(address, ipaddress.IPv6Address):
-        carried = address.ipv4_mapped or address.sixtofour or (address.teredo[1] if address.teredo else None)
-        if carried is None and address in NAT64:
-            carried = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
-        if carried is not None and not is_public_address(carried):
-            return False
-    return address.is_global and not address.is_multicast
-
-
-def _is_ip_literal(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host.split("%", 1)[0])
-    except ValueError:
-        return False
-    return True
-
-
-def _is_loopback(host: str) -> bool:
-    if host in LOOPBACK_HOSTS:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def signing_secret(partner: str, salt: str) -> str:
@@ -197,10 +117,13 @@ class Registration(NamedTuple):
     secret: str | None  # shown once: only when the endpoint is new (or its secret rotated)
 
 
-def set_endpoint(partner: str, url: str, resolve: transport.Resolver = transport.system_resolver) -> Registration:
+def set_endpoint(partner: str, url: str, resolve: "Resolver | None" = None) -> Registration:
     """Register (or move) the partner's endpoint. A new endpoint gets a new secret, returned once; moving
     an endpoint keeps its secret."""
-    url = check_destination(url, resolve)
+    # Imported here: the functions that change orders import this module for order_status_changed only.
+    from domain.partners import destinations
+
+    url = destinations.check_destination(url, resolve)
     if not store.partner_exists(partner):
         raise NotFound("PARTNER_NOT_FOUND", partner=partner)
     new_salt = _new_salt()
