@@ -9,8 +9,10 @@ deduplication interval is queued once (later duplicates reach the partner, who d
 
 Deployed, WEBHOOK_QUEUE_URL names the queue; an operator command run from a laptop without it leaves
 its webhooks in the outbox for the deployed publisher. On a laptop (STAGE=local) there is no queue: the
-local runtime registers a consumer (`use_local_consumer`) that delivers in-process; a local process
-without one writes them to the log, as it does events.
+local runtime registers a consumer (`use_local_consumer`): `make run`'s workers one that takes nothing
+(their requests never wait on an endpoint), its serving process and single-process commands one that
+delivers in-process (`local.webhooks`); a local process without one writes them to the log, as it
+does events.
 """
 
 from collections.abc import Callable
