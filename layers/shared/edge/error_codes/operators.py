@@ -75,6 +75,15 @@ CODES: dict[str, ErrorCode] = {
         ru="В наборе данных есть проблемы (каждая названа выше); ничего не импортировано",
         uz="Maʼlumotlar toʻplamida muammolar bor (har biri yuqorida koʻrsatilgan); hech narsa import qilinmadi",
     ),
+    "DATA_SET_OUTDATED": ErrorCode(
+        kind=Conflict,
+        action="Export again and make the edits on that file (or import this one with --force to overwrite "
+        "the changes named above)",
+        en="The file is older than live changes made since it was exported (each named above); nothing was imported",
+        ru="Файл старее изменений, сделанных после его выгрузки (каждое названо выше); ничего не импортировано",
+        uz="Fayl u yuklab olingandan keyin kiritilgan oʻzgarishlardan eskiroq (har biri yuqorida "
+        "koʻrsatilgan); hech narsa import qilinmadi",
+    ),
     "PARTNER_NOT_FOUND": ErrorCode(
         kind=NotFound,
         action="Check the partner's name (ops partners)",
