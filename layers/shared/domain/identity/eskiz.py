@@ -28,6 +28,7 @@ from urllib.error import HTTPError
 from urllib.request import Request, urlopen
 
 from core.observability import logger
+from core.serialization import json_object
 from domain.identity.settings import IdentitySettings, eskiz_credentials
 from domain.identity.sms import SmsRefused, SmsUnavailable
 
@@ -164,11 +165,8 @@ def _token_of(answer: dict[str, Any]) -> str:
 
 
 def _json_object(step: str, raw: bytes) -> dict[str, Any]:
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        value = None
-    if not isinstance(value, dict):
+    value = json_object(raw)
+    if value is None:
         logger.warning("Eskiz answered something other than a JSON object", extra={"step": step})
         raise SmsUnavailable()
     return value
