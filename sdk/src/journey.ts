@@ -32,7 +32,7 @@ if (!baseUrl || !otpClient) {
 }
 
 /** The answer's `data`, or a thrown error naming the step and what the API said. */
-function data<T>(step: string, answer: { data?: { data: T }; error?: unknown; response: Response }): T {
+function data<E extends { data: unknown }>(step: string, answer: { data?: E; error?: unknown; response: Response }): E["data"] {
   if (answer.data === undefined) {
     throw new Error(`${step}: ${answer.response.status} ${JSON.stringify(answer.error)}`);
   }
