@@ -24,7 +24,7 @@ LOCAL_MONGODB_URI ?= mongodb://127.0.0.1:27018/?directConnection=true
 SAM_LOCAL_OPTIONS = --env-vars local/sam-env.json --add-host host.docker.internal:host-gateway \
 	--parameter-overrides "Architecture=$(ARCH) AssetsBaseUrl=https://assets.invalid AllowedOrigins=http://localhost:5173" $(SAM_LOCAL_ARGS)
 
-.PHONY: help install run test test-mongoeco check unit integration lint format typecheck seed indexes openapi sdk bench invoke sam-install build validate zizmor deploy sam-event sam-invoke sam-api clean
+.PHONY: help install ops run test test-mongoeco check unit integration lint format typecheck seed indexes openapi sdk bench invoke sam-install build validate zizmor deploy sam-event sam-invoke sam-api clean
 
 help:
 	@echo "make run        serve the whole API on http://127.0.0.1:$(PORT) (local mongod, seeded demo data, WORKERS processes)"
@@ -35,18 +35,20 @@ help:
 	@echo "make seed       load the demo data file through the data set import into the configured database (idempotent)"
 	@echo "make indexes    create the MongoDB indexes declared in code"
 	@echo "make bench      cold init per function beside the library floor; warm latency and MongoDB commands per sample event"
+	@echo "make ops ARGS=\"order show CR-DEMO-000001\"   an operator command (.venv/bin/car-retail-ops --help)"
 	@echo "make openapi    regenerate openapi.json from the resolvers (Swagger UI: make run, then /api/docs)"
 	@echo "make sdk        generate the TypeScript client from openapi.json (sdk/) and type-check its journey (tsc --strict)"
 	@echo "make invoke FN=Auth EVENT=events/auth/login.json   invoke one function with one event"
 	@echo "make build | validate | deploy ENV=dev|staging|prod   AWS SAM (installed into $(SAM_VENV))"
 	@echo "make sam-invoke FN=Auth EVENT=events/auth/me.json | sam-api   sam local with Docker (README, sam local)"
 
-$(STAMP): layers/shared/requirements.txt requirements-dev.txt requirements-translator.txt
+$(STAMP): layers/shared/requirements.txt requirements-dev.txt requirements-translator.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 13), f"Python 3.13 is required, found {sys.version.split()[0]}: install it (pyenv install 3.13) or set PYTHON=python3.13"'
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	$(PY) -m pip install --quiet --no-deps -r requirements-translator.txt
+	$(PY) -m pip install --quiet --no-deps -e .
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -85,6 +87,10 @@ indexes: $(STAMP)
 
 openapi: $(STAMP)
 	$(PY) -m ops openapi
+
+# Any operator command: make ops ARGS="order show CR-DEMO-000001" (the same as .venv/bin/car-retail-ops ...).
+ops: $(STAMP)
+	$(VENV)/bin/car-retail-ops $(ARGS)
 
 # The TypeScript client: pinned generator and client (sdk/package-lock.json), types generated from
 # openapi.json, the journey compiled with tsc --strict. tests/integration/contract/test_generated_client.py runs it.

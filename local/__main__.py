@@ -15,34 +15,52 @@ import os
 import sys
 from pathlib import Path
 
-from local.runtime import LocalDatabase, apply_local_defaults, database_watch, ensure_database, prepare_database
+from local.runtime import (
+    AlreadyRunning,
+    LocalDatabase,
+    RunLock,
+    apply_local_defaults,
+    database_watch,
+    ensure_database,
+    prepare_database,
+)
 from local.static import assets_base_url
 
 
-def serve(port: int, host: str, database: LocalDatabase | None) -> None:
+def serve(port: int, host: str, database: LocalDatabase | None, lock: RunLock) -> None:
     import threading
 
     from data.mongo import reset_client
     from local import webhooks
     from local.docs import DOCS_PREFIX
-    from local.seed.core import DEMO_PARTNER
+    from local.seed.core import DEMO_PARTNER, DEMO_PARTNER_KEY
     from local.workers import WorkerPool, worker_count
 
     os.environ.setdefault("ASSETS_BASE_URL", assets_base_url(host, port))  # images and files of the seed
     workers = worker_count()
-    pool = WorkerPool(host, port, workers)  # bound before seeding: a taken port fails fast
+    try:
+        pool = WorkerPool(host, port, workers)  # bound before seeding: a taken port fails fast
+    except OSError as taken:
+        raise SystemExit(
+            f"cannot serve on {host}:{port} ({taken.strerror}): PORT=8080 make run serves elsewhere"
+        ) from None
     # A database that has a catalog keeps it (an operator's or a developer's changes); `make seed` reloads.
     changed = prepare_database(seed=True, only_if_empty=True)
+    demo = "users" in changed  # the demo partner and user are added only where the demo data is
     reset_client()  # the workers open their own connections
-    print(f"MongoDB: {os.environ['MONGODB_URI']}  (mongosh, or MONGODB_URI=... python -m ops ...)")
-    print(
-        f"demo data: {sum(changed.values())} records written ({', '.join(f'{k} {v}' for k, v in changed.items() if v)})"
-    )
-    print(f"Car Retail API on http://{host}:{port}  (client header: demo-partner-key)")
+    print(f"MongoDB: {os.environ['MONGODB_URI']}  (mongosh, or MONGODB_URI=... car-retail-ops ...)")
+    lock.describe(pid=os.getpid(), api=f"http://{host}:{port}", mongodb=os.environ["MONGODB_URI"])
+    if demo:
+        written = ", ".join(f"{k} {v}" for k, v in changed.items() if v)
+        print(f"demo data: {sum(changed.values())} records written ({written})")
+        print(f"Car Retail API on http://{host}:{port}  (client header: {DEMO_PARTNER_KEY})")
+    else:
+        print("this database has a catalog of its own: no demo data, no demo partner (car-retail-ops partners add)")
+        print(f"Car Retail API on http://{host}:{port}")
     print(f"Swagger UI on http://{host}:{port}{DOCS_PREFIX}")
     print(f"{workers} worker processes (WORKERS), each serving one request at a time like a Lambda instance")
     webhooks.install()
-    receiver = webhooks.start_receiver(DEMO_PARTNER)
+    receiver = webhooks.start_receiver(DEMO_PARTNER) if demo else None
     if receiver is not None:
         print(
             f"{DEMO_PARTNER}'s webhooks go to {webhooks.receiver_url(receiver)}: each delivery is printed here "
@@ -82,10 +100,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     apply_local_defaults()
+    lock = RunLock()
+    if args.command == "serve" and not os.environ.get("MONGODB_URI"):
+        try:
+            lock.acquire()  # before the database: a second `make run` touches nothing of the first's
+        except AlreadyRunning as running:
+            print(running, file=sys.stderr)
+            return 1
     database = ensure_database()
     try:
         if args.command == "serve":
-            serve(args.port, args.host, database)
+            serve(args.port, args.host, database, lock)
         elif args.command == "seed":
             print(json.dumps(prepare_database(seed=True)))
         elif args.command == "event":
@@ -105,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if database is not None:
             database.stop()
+        lock.release()
     return 0
 
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import base64
 import importlib
+import io
+import math
 import re
+import socket
 import threading
 import time
 import uuid
@@ -37,6 +40,9 @@ MAX_BODY_BYTES = 10 * 1024 * 1024
 # Seconds a connection may go without sending a byte while the request is read (API Gateway drops a
 # client that stalls too).
 READ_TIMEOUT_SECONDS = 10
+# Seconds a request may take to arrive whole, its headers and its body, however its bytes trickle in
+# (a byte every few seconds never trips READ_TIMEOUT_SECONDS): API Gateway cuts such clients too.
+REQUEST_DEADLINE_SECONDS = 30
 STAGE = "local"
 GATEWAY_LANGUAGE: Locale = "en"  # API Gateway's own answers are static: English
 TEXT_TYPES = ("application/json", "text/", "application/x-www-form-urlencoded", "application/xml")
@@ -266,13 +272,55 @@ def mask_card_numbers(line: str) -> str:
 SERVER_REFUSALS = {400: "MALFORMED_REQUEST", 414: "URI_TOO_LONG", 431: "HEADERS_TOO_LARGE"}
 
 
+class DeadlineReader(io.RawIOBase):
+    """A connection's bytes within a total deadline: each receive may wait only what is left of it (and
+    `idle` seconds at most), and none starts after it, so a client trickling its request is cut as one
+    that stopped sending."""
+
+    def __init__(self, connection: socket.socket, monotonic: Callable[[], float], idle: float) -> None:
+        super().__init__()
+        self.connection = connection
+        self.monotonic = monotonic
+        self.idle = idle
+        self.deadline = math.inf
+
+    def start(self, seconds: float) -> None:
+        self.deadline = self.monotonic() + seconds
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        left = self.deadline - self.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request did not arrive within its deadline")
+        self.connection.settimeout(min(left, self.idle))
+        try:
+            return self.connection.recv_into(buffer)
+        finally:
+            self.connection.settimeout(self.idle)  # what the answer's writes wait at most
+
+
 class LocalRequestHandler(WSGIRequestHandler):
     """werkzeug's request handler, with a log without card numbers and its own refusals in the envelope.
 
     A worker serves one connection at a time: a client that stops sending (its headers or its body) is
-    dropped after READ_TIMEOUT_SECONDS without a byte, instead of holding the worker forever."""
+    dropped after READ_TIMEOUT_SECONDS without a byte, and one that trickles them after
+    REQUEST_DEADLINE_SECONDS in all (its body: 408), instead of holding the worker forever."""
 
     timeout = READ_TIMEOUT_SECONDS  # socketserver sets it on every connection's socket
+    request_deadline = REQUEST_DEADLINE_SECONDS
+    monotonic: Callable[[], float] = staticmethod(time.monotonic)
+    _reader: DeadlineReader
+
+    def setup(self) -> None:
+        super().setup()
+        self._reader = DeadlineReader(self.connection, self.monotonic, idle=float(self.timeout or READ_TIMEOUT_SECONDS))
+        self.rfile = io.BufferedReader(self._reader)
+
+    def handle_one_request(self) -> None:
+        self._reader.start(self.request_deadline)  # each request of a kept-alive connection has its own
+        super().handle_one_request()
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         # werkzeug logs `path` decoded (or the raw request line when the path is unset); the request

@@ -58,7 +58,11 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether mongod could listen on the port: probed as mongod binds it (SO_REUSEADDR), so only a
+    server listening there takes it, not the connections a server just closed (TIME_WAIT, a minute
+    after a quick restart of `make run`), which would otherwise move mongod to another port."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
         except OSError:

@@ -3,16 +3,20 @@ mongod, or mongoeco where mongod cannot run), indexes and the demo seed."""
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import IO, Protocol
 
 from local.embedded_db import EmbeddedMongo
 from local.mongod import Mongod, MongodUnavailable, port_is_free, wanted_server
 from local.template import ROOT
 
 DATA_DIR = ROOT / ".data"
+# Held (flock) by the `make run` of this checkout while it runs; says where it serves.
+RUN_LOCK = DATA_DIR / "make-run.lock"
 LOCAL_DEFAULTS = {
     "STAGE": "local",
     "POWERTOOLS_METRICS_DISABLED": "true",  # EMF lines would only clutter the console
@@ -128,3 +132,54 @@ def prepare_database(*, seed: bool, only_if_empty: bool = False) -> dict[str, in
     reset_settings()
     create_indexes(ALL_INDEXES)
     return seed_all(only_if_empty=only_if_empty) if seed else {}
+
+
+class AlreadyRunning(Exception):
+    """Another `make run` of this checkout runs; the message says where, in one line."""
+
+
+class RunLock:
+    """The one `make run` of a checkout: an exclusive lock on RUN_LOCK, held while it runs and dropped by
+    the kernel when it ends, however it ends; the file says where it serves, for a second one to tell."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or RUN_LOCK
+        self._file: IO[str] | None = None
+
+    def acquire(self) -> None:
+        """Take the lock, or AlreadyRunning naming the process that has it and where it serves."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle = self.path.open("a+", encoding="utf-8")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            text = handle.read()
+            handle.close()
+            raise AlreadyRunning(_already_running(text)) from None
+        self._file = handle
+        self.describe(pid=os.getpid())
+
+    def describe(self, **where: object) -> None:
+        """Say where this run serves (its pid, API and database), for a second `make run` to tell."""
+        if self._file is None:
+            return
+        self._file.seek(0)
+        self._file.truncate()
+        self._file.write(json.dumps(where))
+        self._file.flush()
+
+    def release(self) -> None:
+        if self._file is not None:
+            self._file.close()  # closing drops the lock
+            self._file = None
+
+
+def _already_running(text: str) -> str:
+    try:
+        where = json.loads(text)
+    except ValueError:
+        where = {}
+    parts = [f"pid {where['pid']}" if "pid" in where else "", where.get("api", ""), where.get("mongodb", "")]
+    said = ", ".join(part for part in parts if part) or "starting"
+    return f"make run is already running in this checkout ({said}): use it, or stop it (Ctrl-C in its terminal)"

@@ -19,11 +19,12 @@ from typing import Any
 
 from domain.dataset.models import DataSet
 from domain.dataset.transfer import DataSetRefused, Plan, export_data_set, import_data_set, parse
-from edge.error_codes import message
-from ops.output import refused_exits
+from ops.output import CommandRefused, print_result
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "docs" / "catalog.schema.json"
 SCHEMA_ID = "https://car-retail-api/docs/catalog.schema.json"
+# Far above any real catalog (the demo data, 31 cars in three languages, is under 1 MB).
+MAX_FILE_BYTES = 64 * 2**20
 
 
 def schema_text() -> str:
@@ -47,16 +48,43 @@ def add_commands(commands: Any) -> None:
     actions.add_parser("schema", help=f"write {SCHEMA_PATH.name}, the JSON Schema of the file (commit it)")
 
 
-def report(plan: Plan, *, dry_run: bool) -> None:
-    for collection, numbers in plan.counts().items():
-        print(f"{collection}: " + ", ".join(f"{what} {n}" for what, n in numbers.items()))
-    if plan.empty:
-        print("nothing would change" if dry_run else "nothing changed")
+def read_file(name: str) -> str:
+    """The file's text, read within MAX_FILE_BYTES (a file larger than any catalog is refused before
+    it is read whole) and decoded as UTF-8 (a byte order mark allowed)."""
+    limit = MAX_FILE_BYTES
+    if name == "-":
+        data = sys.stdin.buffer.read(limit + 1)
     else:
-        print("dry run: nothing was written" if dry_run else "imported in one transaction")
+        with Path(name).open("rb") as handle:
+            data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise CommandRefused(
+            f"{name} is over {limit:,} bytes, more than any catalog: is it the data set file?",
+            code="FILE_TOO_LARGE",
+        )
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise CommandRefused(
+            f"{name} is not UTF-8 text (byte {error.start}): save the data set as UTF-8 JSON "
+            "(car-retail-ops catalog export writes it so)",
+            code="FILE_NOT_UTF8",
+        ) from None
 
 
-@refused_exits
+def report(plan: Plan, *, dry_run: bool, as_json: bool = False) -> None:
+    counts = plan.counts()
+    lines = [
+        f"{collection}: " + ", ".join(f"{what} {n}" for what, n in numbers.items())
+        for collection, numbers in counts.items()
+    ]
+    if plan.empty:
+        lines.append("nothing would change" if dry_run else "nothing changed")
+    else:
+        lines.append("dry run: nothing was written" if dry_run else "imported in one transaction")
+    print_result({"dryRun": dry_run, "changed": not plan.empty, "counts": counts}, lines, as_json=as_json)
+
+
 def run(args: argparse.Namespace) -> int:
     if args.action == "schema":
         SCHEMA_PATH.write_text(schema_text(), encoding="utf-8")
@@ -70,13 +98,12 @@ def run(args: argparse.Namespace) -> int:
             Path(args.file).write_text(text, encoding="utf-8")
             print(f"wrote {args.file}", file=sys.stderr)
         return 0
-    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    text = read_file(args.file)
     try:
         plan = import_data_set(parse(text), dry_run=args.dry_run)
     except DataSetRefused as refused:
-        for problem in refused.problems:
+        for problem in refused.problems:  # each on its line, then the one line every failure ends with
             print(problem, file=sys.stderr)
-        print(f"refused: {message(refused.code, 'en', refused.params)}", file=sys.stderr)
-        return 1
-    report(plan, dry_run=args.dry_run)
+        raise
+    report(plan, dry_run=args.dry_run, as_json=args.json)
     return 0

@@ -5,7 +5,7 @@
     python -m ops partners set-login "Avto Market" assertion --public-key partner.pem | --hs256
                                                       how its users sign in; --hs256 prints a new secret, once,
                                                       on the last line
-    python -m ops partners list                       names, state, login policy and creation time (never keys)
+    python -m ops partners list                       names, state, creation time and login policy (never keys)
     python -m ops partners disable "Avto Market"      its key is refused (403) within PARTNER_CACHE_SECONDS
     python -m ops partners enable "Avto Market"
     python -m ops partners rotate "Avto Market" --grace-hours 72   a new key; the old one works 72 h more
@@ -24,9 +24,10 @@ from typing import Any
 from core.settings import get_settings
 from domain.partners import keys, login
 from domain.partners.store import all_partners
-from ops.output import CommandRefused, refused_exits
+from ops.output import print_result, print_rows
 
 DEFAULT_GRACE_HOURS = 72
+LIST_COLUMNS = ("name", "state", "createdAt", "previousKeyUntil", "login")
 
 
 def add_commands(commands: Any) -> None:
@@ -45,7 +46,7 @@ def add_commands(commands: Any) -> None:
     key.add_argument(
         "--hs256", action="store_true", help="generate a shared HS256 secret; printed once, alone on the last line"
     )
-    actions.add_parser("list", help="names, state, login policy and creation time of every partner (never keys)")
+    actions.add_parser("list", help="names, state, creation time and login policy of every partner (never keys)")
     for action, text in (("disable", "refuse the partner's key"), ("enable", "accept the partner's key again")):
         actions.add_parser(action, help=f"{text} (other processes within PARTNER_CACHE_SECONDS)").add_argument("name")
     rotate = actions.add_parser("rotate", help="a new key; the current one keeps working for the grace period")
@@ -58,48 +59,48 @@ def add_commands(commands: Any) -> None:
     )
 
 
-@refused_exits
 def run(args: argparse.Namespace) -> int:
     cache = get_settings().partner_cache_seconds
     if args.action == "add":
         partner, key = keys.add_partner(args.name.strip(), login_policy=args.login)
+        lines = [f"partner {partner['name']!r} added; its key (shown this once, store it safely):", key]
         if args.login == "assertion":
-            print(f"its logins are refused until its key is registered: partners set-login {args.name!r} assertion ...")
-        print(f"partner {partner['name']!r} added; its key (shown this once, store it safely):")
-        print(key)
+            lines.insert(0, f"its logins are refused until its key is registered: partners set-login {args.name!r} ...")
+        print_result({"partner": partner["name"], "login": args.login, "key": key}, lines, as_json=args.json)
     elif args.action == "set-login":
         set_policy(args)
     elif args.action == "list":
-        for partner in all_partners():
-            state = "enabled" if partner.get("active") else "disabled"
-            rotation = ""
-            if until := partner.get("previousKeyExpiresAt"):
-                rotation = f"  previous key until {until.isoformat(timespec='seconds')}"
-            created = partner["createdAt"].isoformat(timespec="seconds")
-            print(f"{partner.get('name', '')}\t{state}\tcreated {created}\tlogin {describe_login(partner)}{rotation}")
+        rows = [
+            {
+                "name": partner.get("name", ""),
+                "state": "enabled" if partner.get("active") else "disabled",
+                "createdAt": partner["createdAt"],
+                "previousKeyUntil": partner.get("previousKeyExpiresAt"),
+                "login": describe_login(partner),
+            }
+            for partner in all_partners()
+        ]
+        print_rows(rows, LIST_COLUMNS, as_json=args.json)
     elif args.action in ("enable", "disable"):
         keys.set_active(args.name, active=args.action == "enable")
-        print(f"partner {args.name!r} {args.action}d; running instances see it within {cache} s")
+        said = f"partner {args.name!r} {args.action}d; running instances see it within {cache} s"
+        print_result({"partner": args.name, "state": f"{args.action}d"}, [said], as_json=args.json)
     else:
         partner, key = keys.rotate_key(args.name, grace=timedelta(hours=args.grace_hours))
         until = partner.get("previousKeyExpiresAt")
-        print(f"partner {args.name!r}: new key below; the old key works until {until} (then 403)")
-        print(key)
+        said = f"partner {args.name!r}: new key below; the old key works until {until} (then 403)"
+        print_result({"partner": args.name, "key": key, "previousKeyUntil": until}, [said, key], as_json=args.json)
     return 0
 
 
 def set_policy(args: argparse.Namespace) -> None:
-    pem = None
-    if args.public_key is not None:
-        try:
-            pem = args.public_key.read_text()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CommandRefused(f"cannot read {args.public_key}: {exc.__class__.__name__}") from None
+    pem = None if args.public_key is None else args.public_key.read_text()  # unreadable: FILE_UNREADABLE
     _, secret = login.set_login(args.name, args.policy, public_key_pem=pem, hs256=args.hs256)
-    print(f"partner {args.name!r}: users sign in by {args.policy} from the next login")
+    said = [f"partner {args.name!r}: users sign in by {args.policy} from the next login"]
     if secret is not None:
-        print("its HS256 assertion secret (shown this once; give it to the partner's backend only):")
-        print(secret)
+        said += ["its HS256 assertion secret (shown this once; give it to the partner's backend only):", secret]
+    result = {"partner": args.name, "login": args.policy} | ({} if secret is None else {"secret": secret})
+    print_result(result, said, as_json=args.json)
 
 
 def describe_login(partner: Mapping[str, Any]) -> str:

@@ -10,7 +10,7 @@ import argparse
 from typing import Any
 
 from domain.catalog.prices import set_price
-from ops.output import refused_exits
+from ops.output import print_result
 from ops.stock import add_who_and_why, object_id, who
 
 
@@ -29,8 +29,8 @@ def add_commands(commands: Any) -> None:
     add_who_and_why(set_cmd)
 
 
-@refused_exits
 def run(args: argparse.Namespace) -> int:
     change = set_price(args.modification, args.price, by=who(args), cause=args.cause)
-    print(f"price {change['before']} -> {change['after']} sums (modification {args.modification})")
+    said = f"price {change['before']} -> {change['after']} sums (modification {args.modification})"
+    print_result(change, [said], as_json=args.json)
     return 0

@@ -11,6 +11,7 @@ in all (each user once), valid from a start (inclusive) to an end (exclusive).
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,7 +21,7 @@ from domain.dataset.models import PromoCodeEntry
 from domain.dataset.transfer import location
 from domain.orders import promo_codes
 from domain.orders.records import PromoCodeRecord
-from ops.output import CommandRefused, refused_exits
+from ops.output import CommandRefused, print_rows
 
 
 def moment(value: str) -> datetime:
@@ -50,7 +51,7 @@ def add_commands(commands: Any) -> None:
 
 def record(args: argparse.Namespace) -> PromoCodeRecord:
     if args.cap is not None and args.percent is None:
-        raise CommandRefused("--cap goes with --percent")
+        raise CommandRefused("--cap goes with --percent", code="PROMO_CODE_INVALID")
     try:
         promo = PromoCodeEntry(
             code=args.code.strip().upper(),
@@ -63,30 +64,38 @@ def record(args: argparse.Namespace) -> PromoCodeRecord:
         )
     except ValidationError as error:
         problems = "; ".join(f"{location(e['loc'])}: {e['msg']}" if e["loc"] else e["msg"] for e in error.errors())
-        raise CommandRefused(f"Not a valid promo code: {problems}") from None
+        raise CommandRefused(f"Not a valid promo code: {problems}", code="PROMO_CODE_INVALID") from None
     fields = promo.model_dump()
     return PromoCodeRecord({"_id": fields.pop("code"), **fields})  # type: ignore[typeddict-item]
 
 
-def describe(promo: PromoCodeRecord) -> str:
+LIST_COLUMNS = ("code", "discount", "used", "validFrom", "validTo")
+
+
+def row(promo: PromoCodeRecord) -> dict[str, Any]:
+    """A promo code as --json prints it: its rules, named as the data set file names them, and its uses
+    (never who used it)."""
+    rules = ("discountType", "value", "maxDiscount", "usageLimit", "validFrom", "validTo")
+    return {"code": promo["_id"], **{name: promo.get(name) for name in rules}, "used": promo.get("used", 0)}
+
+
+def cells(promo: Mapping[str, Any]) -> dict[str, Any]:
+    """A promo code as a table shows it: its discount and uses in words."""
     value = promo["value"]
     off = f"{value} %" if promo["discountType"] == "PERCENT" else f"{value} sums"
     if promo.get("maxDiscount") is not None:
         off += f" (at most {promo['maxDiscount']} sums)"
     limit = promo.get("usageLimit")
-    used = f"used {promo.get('used', 0)}/{limit if limit is not None else 'any'}"
-    start, end = promo.get("validFrom"), promo.get("validTo")
-    window = f"from {start.isoformat() if start else 'always'} to {end.isoformat() if end else 'open'}"
-    return f"{promo['_id']}\t{off}\t{used}\t{window}"
+    used = f"{promo.get('used', 0)}/{limit if limit is not None else 'any'}"
+    return {**promo, "discount": off, "used": used}
 
 
-@refused_exits
 def run(args: argparse.Namespace) -> int:
     if args.action == "add":
-        print(describe(promo_codes.add(record(args))))
+        promos = [promo_codes.add(record(args))]
     elif args.action == "list":
-        for promo in promo_codes.all_codes():
-            print(describe(promo))
+        promos = promo_codes.all_codes()
     else:
-        print(describe(promo_codes.disable(args.code)))
+        promos = [promo_codes.disable(args.code)]
+    print_rows([row(promo) for promo in promos], LIST_COLUMNS, as_json=args.json, cells=cells)
     return 0

@@ -23,7 +23,7 @@ from domain.catalog import store
 from domain.catalog.records import SaleRecord
 from domain.catalog.sale import set_rules
 from domain.dataset.models import SaleEntry
-from ops.output import CommandRefused, refused_exits
+from ops.output import CommandRefused, print_result
 from ops.stock import add_who_and_why, object_id, who
 
 
@@ -84,17 +84,19 @@ def rules_of(args: argparse.Namespace) -> SaleRecord:
     return rules
 
 
-@refused_exits
 def run(args: argparse.Namespace) -> int:
     if args.action == "show":
         car = store.find_car_sale(args.car)
         if car is None:
             raise CommandRefused(f"no car {args.car}")
         overrides = {str(m["_id"]): m["sale"] for m in car.get("modifications", []) if m.get("sale")}
-        print(to_json({"sale": car.get("sale"), "saleStartsAt": car.get("saleStartsAt"), "modifications": overrides}))
+        shown = {"sale": car.get("sale"), "saleStartsAt": car.get("saleStartsAt"), "modifications": overrides}
+        print_result(shown, [to_json(shown)], as_json=args.json)
         return 0
     rules = rules_of(args) if args.action == "set" else None
     change = set_rules(args.car, rules, modification_id=args.modification, by=who(args), cause=args.cause)
     where = f"modification {args.modification} of car {args.car}" if args.modification else f"car {args.car}"
-    print(f"sale rules of {where}: {to_json(change['before'])} -> {to_json(change['after'])}")
+    print_result(
+        change, [f"sale rules of {where}: {to_json(change['before'])} -> {to_json(change['after'])}"], as_json=args.json
+    )
     return 0

@@ -13,7 +13,7 @@ from typing import Any
 from bson import ObjectId
 
 from domain.dealers.stock import set_quantity
-from ops.output import refused_exits
+from ops.output import print_result
 
 
 def object_id(value: str) -> ObjectId:
@@ -46,8 +46,8 @@ def add_commands(commands: Any) -> None:
     add_who_and_why(set_cmd)
 
 
-@refused_exits
 def run(args: argparse.Namespace) -> int:
     change = set_quantity(args.branch, args.modification, args.color, args.quantity, by=who(args), cause=args.cause)
-    print(f"stock {change['before']} -> {change['after']} (branch {args.branch}, modification {args.modification})")
+    said = f"stock {change['before']} -> {change['after']} (branch {args.branch}, modification {args.modification})"
+    print_result(change, [said], as_json=args.json)
     return 0

@@ -16,13 +16,13 @@ WebhookSigningKeySecretArn).
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from core.errors import AppError
-from core.serialization import to_json
 from domain.partners import store, webhooks
-from edge.error_codes import message
+from domain.partners.settings import webhook_signing_key
+from ops.output import print_result, print_rows
+
+LIST_COLUMNS = ("partner", "url", "createdAt", "updatedAt", "previousSecretSignsUntil")
 
 
 def add_commands(commands: Any) -> None:
@@ -39,37 +39,36 @@ def add_commands(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        if args.action == "set":
-            registration = webhooks.set_endpoint(args.partner, args.url)
-            print(f"{args.partner}: webhooks go to {registration.endpoint['url']}")
-            if registration.secret is None:
-                print("signing secret unchanged (rotate-secret issues a new one)")
-            else:
-                print("signing secret (shown once, give it to the partner):")
-                print(registration.secret)
-        elif args.action == "list":
-            for endpoint in store.webhooks():
-                rotated = endpoint.get("previousUntil")
-                print(
-                    to_json(
-                        {
-                            "partner": endpoint["_id"],
-                            "url": endpoint["url"],
-                            "createdAt": endpoint["createdAt"],
-                            "updatedAt": endpoint["updatedAt"],
-                            "previousSecretSignsUntil": rotated,
-                        }
-                    )
-                )
-        elif args.action == "rotate-secret":
-            secret = webhooks.rotate_secret(args.partner)
-            print(f"{args.partner}: new signing secret; the previous one also signs for 24 hours:")
-            print(secret)
+    if args.action in ("set", "rotate-secret"):
+        # Before anything is written: an endpoint saved without its secret shown could never be verified.
+        webhook_signing_key()
+    if args.action == "set":
+        registration = webhooks.set_endpoint(args.partner, args.url)
+        url, secret = registration.endpoint["url"], registration.secret
+        lines = [f"{args.partner}: webhooks go to {url}"]
+        if secret is None:
+            lines.append("signing secret unchanged (rotate-secret issues a new one)")
         else:
-            webhooks.remove_endpoint(args.partner)
-            print(f"{args.partner}: webhook endpoint removed")
-    except AppError as refused:
-        print(f"refused: {refused.code}: {message(refused.code, 'en', refused.params)}", file=sys.stderr)
-        return 1
+            lines += ["signing secret (shown once, give it to the partner):", secret]
+        print_result({"partner": args.partner, "url": url, "secret": secret}, lines, as_json=args.json)
+    elif args.action == "list":
+        rows = [
+            {
+                "partner": endpoint["_id"],
+                "url": endpoint["url"],
+                "createdAt": endpoint["createdAt"],
+                "updatedAt": endpoint["updatedAt"],
+                "previousSecretSignsUntil": endpoint.get("previousUntil"),
+            }
+            for endpoint in store.webhooks()
+        ]
+        print_rows(rows, LIST_COLUMNS, as_json=args.json)
+    elif args.action == "rotate-secret":
+        secret = webhooks.rotate_secret(args.partner)
+        said = f"{args.partner}: new signing secret; the previous one also signs for 24 hours:"
+        print_result({"partner": args.partner, "secret": secret}, [said, secret], as_json=args.json)
+    else:
+        webhooks.remove_endpoint(args.partner)
+        said = f"{args.partner}: webhook endpoint removed"
+        print_result({"partner": args.partner, "removed": True}, [said], as_json=args.json)
     return 0

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from data.mongo import Document
 from domain.dataset.models import DataSet
-from domain.dataset.transfer import SECTIONS, data_set_of, import_data_set, is_empty, parse
+from domain.dataset.transfer import SECTIONS, data_set_of, holds_brands_of, import_data_set, is_empty, parse
 from local.seed import catalog, core, financing, orders
 
 DEMO_DATA_FILE = Path(__file__).parent / "demo-data.json"
@@ -38,12 +38,16 @@ def write_demo_data() -> Path:
 def seed_all(*, only_if_empty: bool = False) -> dict[str, int]:
     """Load the demo data into the configured database: the file through the data set import (always, or
     `only_if_empty`: when the database has no catalog yet), then the demo partner, user and orders if
-    missing. What changed, per collection; the same file again changes nothing."""
+    missing, only where the demo data is: a database with a catalog of its own (`make run` pointed at
+    another database) gets no demo partner key. What changed, per collection; the same file again
+    changes nothing."""
     data = parse(DEMO_DATA_FILE.read_text(encoding="utf-8"))
     changed: dict[str, int] = {}
     if not only_if_empty or is_empty():
         for collection, counts in import_data_set(data).counts().items():
             changed[collection] = sum(counts.values())
+    elif not holds_brands_of(data):
+        return changed
     changed["users"] = core.seed()
     changed["orders"] = orders.seed(data)
     return changed

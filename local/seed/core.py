@@ -5,10 +5,10 @@ from __future__ import annotations
 from core import clock
 from domain.identity.records import User
 from domain.identity.store import insert_user_if_missing
-from domain.partners.store import register_partner
+from domain.partners.store import DEMO_KEY, register_partner
 from local.seed.support import stable_id
 
-DEMO_PARTNER_KEY = "demo-partner-key"
+DEMO_PARTNER_KEY = DEMO_KEY  # accepted in STAGE=local only (domain.partners.store)
 DEMO_PARTNER = "Demo partner"
 DEMO_USER_ID = stable_id("user:demo")
 DEMO_USER_PHONE = "+998901234567"

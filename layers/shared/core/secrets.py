@@ -21,6 +21,14 @@ SECRET_MAX_AGE_SECONDS = 300
 KEY_REFRESH_INTERVAL_SECONDS = 30
 
 
+class SettingMissing(RuntimeError):
+    """A setting this process needs is not configured; the message names the variables."""
+
+
+class SecretMissing(SettingMissing):
+    """A key or credential this process needs is not configured (its value, or its secret's name)."""
+
+
 def from_secrets_manager(arn: str, *, force_fetch: bool = False) -> str:
     """The value of a Secrets Manager secret (cached for SECRET_MAX_AGE_SECONDS); Unavailable if empty."""
     # Imported here: boto3 and the parameters utility are only paid for by deployed cold starts.
@@ -139,26 +147,29 @@ def configured(value: str | None, secret_arn: str | None, *, force_fetch: bool =
 
 
 def or_local_default(value: str | None, local_default: str, missing: str) -> str:
-    """A configured key, or its development default on a laptop; outside `local`, RuntimeError(missing)."""
+    """A configured key, or its development default on a laptop; outside `local`, SecretMissing(missing)."""
     if value is not None:
         return value
     if get_settings().is_local:
         return local_default
-    raise RuntimeError(missing)
+    raise SecretMissing(missing)
 
 
-def required(value: str | None, secret_arn: str | None, missing: str) -> str:
-    """A secret that must be configured, in clear or by its ARN; RuntimeError(missing) if it is not."""
+def required(value: str | None, secret_arn: str | None, missing: str, *, secret: bool = True) -> str:
+    """A secret that must be configured, in clear or by its ARN; else SecretMissing (`secret=False`: SettingMissing)."""
     found = configured(value, secret_arn)
     if found is None:
-        raise RuntimeError(missing)
+        raise SecretMissing(missing) if secret else SettingMissing(missing)
     return found
 
 
 def mongodb_uri() -> str:
     settings = get_settings()
     return required(
-        settings.mongodb_uri, settings.mongodb_uri_secret_id, "MONGODB_URI or MONGODB_URI_SECRET_ID must be set"
+        settings.mongodb_uri,
+        settings.mongodb_uri_secret_id,
+        "MONGODB_URI or MONGODB_URI_SECRET_ID must be set",
+        secret=False,
     )
 
 

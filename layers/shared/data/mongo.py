@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple, cast
 
 from bson.min_key import MinKey
-from pymongo import MongoClient
+from pymongo import MongoClient, timeout
 from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
 from pymongo.database import Database
@@ -22,6 +22,9 @@ from core.secrets import mongodb_uri
 from core.settings import get_settings
 
 WRITE_CONFLICT = 112  # MongoDB's error code
+# How long a transaction may take, its retries included: the driver's own retry limit (120 s) is far past
+# a function's timeout (10 s), so a buyer losing every conflict would otherwise meet the gateway's 5xx.
+TRANSACTION_SECONDS = 5.0
 
 # A raw document as pymongo reads and writes it; stores turn it into their typed records.
 Document = dict[str, Any]
@@ -83,25 +86,37 @@ def collection[R: Mapping[str, Any]](
     return cast("Collection[R]", found)
 
 
-def in_transaction[T](work: Callable[[ClientSession], T]) -> T:
+def in_transaction[T](work: Callable[[ClientSession], T], *, seconds: float | None = None) -> T:
     """Run `work(session)` as one MongoDB transaction: every write made with `session` happens, or none
     does. The driver runs `work` again on a transient error (a write conflict with another
-    transaction), so it must only read and write through the session. Needs a replica set (Atlas always
-    is; tests and `make run` start a single-node one)."""
-    try:
-        with get_client().start_session() as session:
-            return session.with_transaction(work)
-    except OperationFailure as failure:
-        if not _is_write_conflict(failure):
+    transaction), so it must only read and write through the session; all of it, retries included,
+    within `seconds` (a request's TRANSACTION_SECONDS unless given), else 503 DATA_BUSY. Needs a replica set (Atlas always is; tests and
+    `make run` start a single-node one)."""
+    conflicts = 0
+
+    def attempt(session: ClientSession) -> T:
+        nonlocal conflicts
+        try:
+            return work(session)
+        except PyMongoError as failure:
+            conflicts += failure.has_error_label("TransientTransactionError")
             raise
-        # MongoDB labels a write conflict transient and the driver retries it inside with_transaction
-        # until the operation timeout; the embedded fallback server (mongoeco) reports it at commit
-        # without the label. Either way another request changed the same document: try again.
+
+    try:
+        with timeout(seconds or TRANSACTION_SECONDS), get_client().start_session() as session:
+            return session.with_transaction(attempt)
+    except PyMongoError as failure:
+        lost_every_race = failure.timeout and conflicts > 0
+        if not (lost_every_race or _is_write_conflict(failure)):
+            raise  # the database itself is unreachable or slow: the edge's 503 SERVICE_UNAVAILABLE
+        # Out of time while other requests kept changing the same documents, or (the embedded fallback
+        # server, mongoeco) a write conflict reported at commit without the transient label.
         raise Unavailable("DATA_BUSY", retry_after=1) from None
 
 
-def _is_write_conflict(failure: OperationFailure) -> bool:
-    return failure.code == WRITE_CONFLICT or "write conflict" in str(failure).lower()
+def _is_write_conflict(failure: PyMongoError) -> bool:
+    code = failure.code if isinstance(failure, OperationFailure) else None
+    return code == WRITE_CONFLICT or "write conflict" in str(failure).lower()
 
 
 def drop_database() -> None:

@@ -140,6 +140,11 @@ def test_a_dry_run_says_what_would_change_per_collection_and_writes_nothing(
     assert lines["stock"] == "added 0, changed 0, deactivated 0, removed 1"
     assert lines["promo_codes"] == "added 1, changed 0, deactivated 0, removed 0"
     assert lines["brands"] == "added 0, changed 0, deactivated 0, removed 0"
+    # And for machines (--json), the same counts in one object
+    assert catalog_import(write(tmp_path, data), "--dry-run", "--json") == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert (plan["dryRun"], plan["changed"]) == (True, True)
+    assert plan["counts"]["cars"] == {"added": 0, "changed": 1, "deactivated": 0, "removed": 0}
     # And nothing was written
     assert export(tmp_path, "after.json").read_text() == before
     assert demo_db.stock.find_one({"_id": ObjectId(dropped["id"])}) is not None
@@ -240,7 +245,7 @@ def write_text(tmp_path: Path, text: str) -> Path:
 
 
 def test_an_import_failing_half_way_leaves_the_old_data_set(
-    demo_db: Db, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    demo_db: Db, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Given a file that changes prices and drops cars, and a fault after the fourth collection is written
     data = demo_data()
@@ -258,9 +263,10 @@ def test_an_import_failing_half_way_leaves_the_old_data_set(
             raise RuntimeError("the process dies here")
 
     monkeypatch.setattr(dataset_store, "apply", failing)
-    # When it is imported
-    with pytest.raises(RuntimeError):
-        catalog_import(write(tmp_path, data))
+    # When it is imported / Then the command fails in one line
+    capsys.readouterr()
+    assert catalog_import(write(tmp_path, data)) == 1
+    assert "error: UNEXPECTED: RuntimeError: the process dies here" in capsys.readouterr().err
     # Then the writes made before the fault are gone with it
     assert calls == ["brands", "body_types", "powertrains", "cars"]
     assert export(tmp_path, "after.json").read_text() == before

@@ -97,3 +97,22 @@ def test_make_run_loads_the_demo_data_file_through_the_import_into_an_empty_data
     # Then the database keeps its catalog as it is
     assert "brands" not in again
     assert db.cars.count_documents({"modifications.0.price": 1}) == 1
+
+
+def test_make_run_adds_no_demo_partner_to_a_database_with_a_catalog_of_its_own(
+    db: Database[dict[str, Any]],
+) -> None:
+    from bson import ObjectId
+
+    from local.runtime import prepare_database
+
+    # Given another environment's database (MONGODB_URI set): a catalog of its own, no demo partner
+    db.partners.delete_many({})
+    db.brands.insert_one({"_id": ObjectId(), "slug": "own-brand", "name": "Own brand", "order": 1})
+    # When `make run` prepares it
+    loaded = prepare_database(seed=True, only_if_empty=True)
+    # Then nothing of the demo data is added: no catalog, no partner key, no user, no orders
+    assert loaded == {}
+    assert db.partners.count_documents({}) == 0
+    assert db.users.count_documents({}) == db.orders.count_documents({}) == 0
+    assert db.brands.count_documents({}) == 1

@@ -3,6 +3,7 @@ who and why) and `ops promo add|list|disable`."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -101,8 +102,9 @@ def test_prices_set_refuses_an_unknown_modification_or_a_bad_price(
 ) -> None:
     assert ops_main(["prices", "set", str(ObjectId()), "100", "--cause", "x"]) == 1
     assert "MODIFICATION_NOT_FOUND" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        ops_main(["prices", "set", str(ObjectId()), "12.5", "--cause", "x"])
+    # A bad argument: exit 2 and one line naming it
+    assert ops_main(["prices", "set", str(ObjectId()), "12.5", "--cause", "x"]) == 2
+    assert capsys.readouterr().err.startswith("error: BAD_ARGUMENT: argument price: a price is a positive whole")
 
 
 def test_promo_add_list_disable(db: Db, api: ApiClient, capsys: pytest.CaptureFixture[str]) -> None:
@@ -117,7 +119,13 @@ def test_promo_add_list_disable(db: Db, api: ApiClient, capsys: pytest.CaptureFi
     # And the list shows it with its uses
     capsys.readouterr()
     assert ops_main(["promo", "list"]) == 0
-    assert "SPRING15\t15 % (at most 5000000 sums)\tused 0/10" in capsys.readouterr().out
+    header, *rows = capsys.readouterr().out.splitlines()
+    assert header.split() == ["code", "discount", "used", "validFrom", "validTo"]
+    assert rows[0].startswith("SPRING15  15 % (at most 5000000 sums)  0/10")
+    # And for machines, as JSON
+    assert ops_main(["promo", "list", "--json"]) == 0
+    [listed] = json.loads(capsys.readouterr().out)
+    assert (listed["code"], listed["value"], listed["maxDiscount"], listed["used"]) == ("SPRING15", 15, 5_000_000, 0)
     # When it is disabled, buyers are told it has expired
     assert ops_main(["promo", "disable", "spring15"]) == 0
     refused = api.post("/api/v1/orders/apply-promo-code", json={"code": "SPRING15"})

@@ -3,6 +3,7 @@ a rotated key keeps the old one working for the grace period it names, no longer
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -51,15 +52,18 @@ def test_partners_list_shows_names_state_and_creation_never_keys(db: Db, capsys:
     key = partners(capsys, "add", "Avto Market")[1][-1]
     partners(capsys, "add", "Car Club")
     partners(capsys, "disable", "Car Club")
-    # When they are listed
+    # When they are listed, for people and for machines
     status, out = partners(capsys, "list")
+    listed = json.loads(partners(capsys, "list", "--json")[1][0])
     # Then each shows its name, state and creation time, and no key
     assert status == 0
-    rows = {line.split("\t")[0]: line.split("\t")[1:] for line in out}
-    assert rows["Avto Market"][0] == "enabled"
-    assert rows["Car Club"][0] == "disabled"
-    assert rows["Car Club"][1].startswith("created 20")
-    assert key not in "\n".join(out)
+    assert out[0].split() == ["name", "state", "createdAt", "previousKeyUntil", "login"]
+    assert any(line.startswith("Car Club") and " disabled " in line for line in out)
+    rows = {row["name"]: row for row in listed}
+    assert rows["Avto Market"]["state"] == "enabled"
+    assert rows["Car Club"]["state"] == "disabled"
+    assert rows["Car Club"]["createdAt"].startswith("20")
+    assert key not in "\n".join(out) + str(listed)
 
 
 def test_a_name_is_one_partner_and_an_unknown_one_is_refused(db: Db, capsys: pytest.CaptureFixture[str]) -> None:
@@ -89,3 +93,13 @@ def test_a_rotated_key_keeps_the_old_one_for_the_grace_period_only(
     frozen_clock.advance(2 * 3600 + 1)
     assert call_with(api, old) == 403
     assert call_with(api, new) == 200
+
+
+def test_with_json_a_new_key_is_one_json_object(db: Db, capsys: pytest.CaptureFixture[str]) -> None:
+    # Given / When a partner is added for a machine (--json)
+    status, out = partners(capsys, "add", "Avto Market", "--json")
+    # Then one JSON object names the partner and its key
+    assert status == 0
+    added = json.loads("\n".join(out))
+    assert added["partner"] == "Avto Market"
+    assert len(added["key"]) >= 40

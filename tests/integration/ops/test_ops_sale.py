@@ -72,16 +72,20 @@ def test_sale_set_on_a_modification_overrides_the_car_for_it_alone(api: ApiClien
 
 
 def test_sale_set_refuses_an_unknown_car_no_rule_or_a_malformed_one(db: Db, capsys: pytest.CaptureFixture[str]) -> None:
+    # Given a car on sale
     car = purchasable_car(db, brand="Ops Sale Refusals")
+    # When an operator names an unknown car, gives no rule or a rule out of bounds / Then one line, exit 1
     assert ops_main(["sale", "set", str(ObjectId()), "--verified-only", "--cause", "x"]) == 1
     assert "CAR_NOT_FOUND" in capsys.readouterr().err
     assert ops_main(["sale", "set", str(car.car_id), "--cause", "x"]) == 1
     assert "no rule given" in capsys.readouterr().err
     assert ops_main(["sale", "set", str(car.car_id), "--hold-minutes", "0", "--cause", "x"]) == 1
     assert "holdMinutes" in capsys.readouterr().err
+    # When an argument is malformed / Then it is a bad argument: one line, exit 2
     for malformed in (["--per-person", "2"], ["--starts-at", "2026-12-01T10:00:00"]):
-        with pytest.raises(SystemExit):
-            ops_main(["sale", "set", str(car.car_id), *malformed, "--cause", "x"])
+        assert ops_main(["sale", "set", str(car.car_id), *malformed, "--cause", "x"]) == 2
+        assert capsys.readouterr().err.startswith("error: BAD_ARGUMENT: ")
+    # And nothing was written
     assert db.sale_changes.count_documents({}) == 0
 
 

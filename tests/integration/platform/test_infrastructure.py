@@ -32,9 +32,12 @@ def test_deployed_functions_read_the_jwt_key_and_mongo_uri_from_secrets_manager(
     from domain.partners.store import register_partner
 
     try:
-        register_partner("demo-partner-key", "Demo partner")
+        register_partner("dev-partner-key", "Dev partner")  # the demo key opens nothing outside local
         # When a user signs in
-        result = invoke("Auth", api_event("POST", "/api/v1/auth/login", body={"phone": "+998901112233"}))
+        login = api_event(
+            "POST", "/api/v1/auth/login", body={"phone": "+998901112233"}, headers={"client": "dev-partner-key"}
+        )
+        result = invoke("Auth", login)
         # Then the tokens are signed with the key from Secrets Manager
         assert result["statusCode"] == 201
         assert secrets.jwt_secret() == "k" * 64

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import pymongo
 from bson import ObjectId
 from pymongo import DeleteMany, UpdateOne
 from pymongo.client_session import ClientSession
@@ -70,6 +69,12 @@ def is_empty(collection: str) -> bool:
     return get_db()[collection].find_one({}, {"_id": 1}) is None
 
 
+def holds_all(collection: str, ids: list[ObjectId]) -> bool:
+    """Whether every one of these records is in the collection (by id)."""
+    assert collection in COLLECTIONS, collection
+    return get_db()[collection].count_documents({"_id": {"$in": ids}}) == len(set(ids))
+
+
 def apply(changes: Changes, *, session: ClientSession) -> None:
     assert changes.collection in COLLECTIONS, changes.collection
     writes: list[UpdateOne | DeleteMany] = []
@@ -87,5 +92,4 @@ def apply(changes: Changes, *, session: ClientSession) -> None:
 
 def replace_in_transaction[T](work: Callable[[ClientSession], T]) -> T:
     """Run the whole import as one transaction (`data.mongo.in_transaction`) with the time a data set needs."""
-    with pymongo.timeout(IMPORT_TIMEOUT_SECONDS):
-        return in_transaction(work)
+    return in_transaction(work, seconds=IMPORT_TIMEOUT_SECONDS)

@@ -437,3 +437,10 @@ def export_data_set() -> DataSet:
 def is_empty() -> bool:
     """Whether the database holds no catalog yet (a new environment)."""
     return store.is_empty("cars") and store.is_empty("brands")
+
+
+def holds_brands_of(data: DataSet) -> bool:
+    """Whether the database holds every brand of the data set, by id: it was imported here (ids are the
+    file's, so a catalog of the database's own shares none of them)."""
+    ids = [brand.id for brand in data.brands or []]
+    return bool(ids) and store.holds_all("brands", ids)

@@ -91,13 +91,20 @@ def hash_client_key(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
+# The demo partner's key, which `make run` registers (local.seed.core) and the README publishes: it
+# opens nothing outside STAGE=local, whatever a database holds.
+DEMO_KEY = "demo-partner-key"
+
 # What the gate's lookups read of a partner: whom a key names, and how long a previous key is honoured.
 LOOKUP_FIELDS = {"name": 1, "previousKeyHash": 1, "previousKeyExpiresAt": 1}
 
 
 def find_active_partner(client_key: str) -> Partner | None:
     """The active partner owning this key (or whose previous key it is, within the rotation's grace
-    period), or None. Cached briefly per process (PARTNER_CACHE_SECONDS): every request asks."""
+    period), or None. Cached briefly per process (PARTNER_CACHE_SECONDS): every request asks. The
+    demo key is no partner's outside the local stage."""
+    if client_key == DEMO_KEY and not get_settings().is_local:
+        return None
     key_hash = hash_client_key(client_key)
     now = clock.now()
     if cached := _cache.get(key_hash, now):
