@@ -82,6 +82,15 @@ CODES: dict[str, ErrorCode] = {
         ru="Ключ должен быть открытым ключом PEM: Ed25519, EC P-256 или RSA от 2048 бит",
         uz="Kalit PEM ochiq kaliti boʻlishi kerak: Ed25519, EC P-256 yoki kamida 2048 bitli RSA",
     ),
+    "DATA_SET_OUTDATED": ErrorCode(
+        kind=Conflict,
+        action="Export again and make the edits on that file (or import this one with --force to overwrite "
+        "the changes named above)",
+        en="The file is older than live changes made since it was exported (each named above); nothing was imported",
+        ru="Файл старее изменений, сделанных после его выгрузки (каждое названо выше); ничего не импортировано",
+        uz="Fayl u yuklab olingandan keyin kiritilgan oʻzgarishlardan eskiroq (har biri yuqorida "
+        "koʻrsatilgan); hech narsa import qilinmadi",
+    ),
     "PARTNER_NOT_FOUND": ErrorCode(
         kind=NotFound,
         action="Check the partner's name (ops partners)",
