@@ -75,6 +75,34 @@ CODES: dict[str, ErrorCode] = {
         ru="В наборе данных есть проблемы (каждая названа выше); ничего не импортировано",
         uz="Maʼlumotlar toʻplamida muammolar bor (har biri yuqorida koʻrsatilgan); hech narsa import qilinmadi",
     ),
+    "ASSERTION_KEY_ONE_OF": ErrorCode(
+        kind=InvalidInput,
+        action="Give either --public-key FILE or --hs256",
+        en="Give one assertion key: a public key or a generated HS256 secret, not both",
+        ru="Укажите один ключ подтверждения: открытый ключ или сгенерированный секрет HS256, не оба",
+        uz="Bitta tasdiqlash kalitini bering: ochiq kalit yoki yaratilgan HS256 siri, ikkalasini emas",
+    ),
+    "ASSERTION_KEY_ONLY_FOR_ASSERTION": ErrorCode(
+        kind=InvalidInput,
+        action="Give a key only with the assertion policy",
+        en="An assertion key is only registered with the assertion login policy",
+        ru="Ключ подтверждения регистрируется только с политикой входа assertion",
+        uz="Tasdiqlash kaliti faqat assertion kirish siyosati bilan roʻyxatdan oʻtkaziladi",
+    ),
+    "ASSERTION_KEY_REQUIRED": ErrorCode(
+        kind=InvalidInput,
+        action="Register the partner's key: --public-key FILE or --hs256",
+        en="The assertion login policy needs the partner's key: --public-key FILE or --hs256",
+        ru="Политике входа assertion нужен ключ партнёра: --public-key FILE или --hs256",
+        uz="assertion kirish siyosatiga hamkor kaliti kerak: --public-key FILE yoki --hs256",
+    ),
+    "ASSERTION_KEY_UNSUPPORTED": ErrorCode(
+        kind=InvalidInput,
+        action="Give a PEM public key: Ed25519, EC P-256, or RSA of 2048 bits or more",
+        en="The key must be a PEM public key: Ed25519, EC P-256, or RSA of 2048 bits or more",
+        ru="Ключ должен быть открытым ключом PEM: Ed25519, EC P-256 или RSA от 2048 бит",
+        uz="Kalit PEM ochiq kaliti boʻlishi kerak: Ed25519, EC P-256 yoki kamida 2048 bitli RSA",
+    ),
     "DATA_SET_OUTDATED": ErrorCode(
         kind=Conflict,
         action="Export again and make the edits on that file (or import this one with --force to overwrite "
