@@ -24,9 +24,10 @@ def load_event(path: Path, *, user_id: str | None = None) -> dict[str, Any]:
     text = path.read_text(encoding="utf-8")
     if ACCESS_PLACEHOLDER in text or REFRESH_PLACEHOLDER in text:
         from domain.identity.tokens import issue_pair
-        from local.seed.core import DEMO_USER_ID
+        from local.seed.core import DEMO_PARTNER, DEMO_USER_ID
 
-        pair = issue_pair(user_id or str(DEMO_USER_ID))
+        # The sample events carry the demo partner's key (`client`): the tokens are bound to it.
+        pair = issue_pair(user_id or str(DEMO_USER_ID), partner=DEMO_PARTNER)
         text = text.replace(ACCESS_PLACEHOLDER, pair.access_token).replace(REFRESH_PLACEHOLDER, pair.refresh_token)
     event: dict[str, Any] = json.loads(text)
     return event

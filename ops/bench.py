@@ -69,6 +69,7 @@ MAX_OVERHEAD = 200_000  # instructions our edge may add to a request over the ba
 WARM_ENV = {
     "LOG_LEVEL": "WARNING",
     "LOGIN_RATE_LIMIT": "1000000",
+    "LOGIN_DEVICE_RATE_LIMIT": "1000000",
     "CARD_CREATE_RATE_LIMIT": "1000000",
     # Caches full for the whole run: under valgrind a run outlasts their minute, and a call that happened
     # to read them again would count a warm instance's once-a-minute reload as its own.

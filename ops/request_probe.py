@@ -115,7 +115,7 @@ class FloorCallers:
     def user_exists(self, user_id: str) -> bool:
         return False
 
-    def verify_access_token(self, token: str) -> str:
+    def verify_access_token(self, token: str, partner: str) -> str:
         raise NotImplementedError
 
 

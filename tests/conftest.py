@@ -36,7 +36,7 @@ TEST_ENV = {
     "JWT_SECRET": "test-signing-key-that-is-long-enough-for-hs256",
     "LOGIN_RATE_LIMIT": "1000",
     "LOGIN_IP_RATE_LIMIT": "10000",  # every test logs in from 127.0.0.1
-    "LOGIN_PARTNER_RATE_LIMIT": "10000",
+    "LOGIN_DEVICE_RATE_LIMIT": "10000",  # and from one fingerprint
     "PARTNER_CACHE_SECONDS": "0",
     "REFERENCE_CACHE_SECONDS": "0",  # tests about the cache set it and drive the frozen clock
     "LOG_LEVEL": "WARNING",

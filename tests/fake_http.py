@@ -51,6 +51,9 @@ def _handler(fake: FakeServer) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             self._serve()
 
+        def do_PATCH(self) -> None:
+            self._serve()
+
         def _serve(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""

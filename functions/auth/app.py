@@ -5,7 +5,16 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler import Response
 
 from auth import service
-from auth.models import IdentitySession, LimitBody, LoginBody, Profile, RefreshBody, Tokens, VerifiedProfile
+from auth.models import (
+    IdentitySession,
+    LimitBody,
+    LoginBody,
+    LoginCodeSent,
+    Profile,
+    RefreshBody,
+    Tokens,
+    VerifiedProfile,
+)
 from domain.identity import callers
 from edge import context, responses
 from edge.access import JWT, PUBLIC
@@ -21,17 +30,36 @@ app = create_app(callers=callers)
     middlewares=[PUBLIC],
     status_code=201,
     summary="Sign in by phone or PINFL",
-    description="Signs the user in, creating the account on first use, and returns a token pair. "
-    "Locally any phone signs in (no SMS); the demo user is +998901234567.",
-    responses={409: {"description": "The phone or PINFL belongs to a different account"}},
+    description="Signs the user in, creating the account on first use, and returns a token pair, bound to "
+    "the partner whose `client` key asked. How the person is vouched for is the partner's login policy "
+    '(docs/INTERFACE.md, "Who the caller is"): `trusted` partners\' keys vouch for the phone; `assertion` '
+    "partners send `assertion`, a JWT their backend signed; `otp` partners first send the phone alone, "
+    "which sends a 6-digit code by SMS (202), then the phone with `otp` (201). Locally the demo partner is "
+    "`trusted` (no SMS) and the demo user is +998901234567; the sandbox SMS gateway's code is 666666.",
+    responses={
+        201: {
+            "description": "Signed in: the token pair",
+            "content": {"application/json": {"model": Envelope[Tokens]}},
+        },
+        202: {
+            "description": "`otp` partner, login without `otp`: a code was sent by SMS; send the login again "
+            "with it before `expiresAt`",
+            "content": {"application/json": {"model": Envelope[LoginCodeSent]}},
+        },
+        409: {"description": "The phone or PINFL belongs to a different account"},
+    },
 )
-def login(body: LoginBody) -> Response[Envelope[Tokens]]:
-    pair = service.login(
+def login(body: LoginBody) -> Response[Envelope[Tokens | LoginCodeSent]]:
+    caller = context.current()
+    outcome = service.login(
         body,
         source_ip=app.current_event.request_context.identity.source_ip,
-        partner=context.current().partner,
+        partner=caller.partner,
+        fingerprint=caller.fingerprint,
     )
-    return responses.created(pair)
+    if isinstance(outcome, LoginCodeSent):
+        return responses.ok(outcome, status=202, message="auth.login.code_sent")
+    return responses.created(outcome)
 
 
 @app.post(

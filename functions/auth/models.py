@@ -4,17 +4,42 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import ConfigDict, Field, StringConstraints, model_validator
+from pydantic import AfterValidator, ConfigDict, Field, StringConstraints, model_validator
 
 from core.errors import invalid_value
 from core.models import ApiModel, Id, Timestamp
-from edge.validation import NOT_BLANK, Phone, Pinfl, RequestModel
+from edge.validation import NOT_BLANK, DocumentedAs, Phone, Pinfl, RequestModel
 
 PersonName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100), NOT_BLANK]
 
 
+def _login_code(value: str) -> str:
+    if len(value) != LOGIN_CODE_DIGITS or not value.isascii() or not value.isdigit():
+        raise invalid_value("OTP_FORMAT")
+    return value
+
+
+LOGIN_CODE_DIGITS = 6
+LoginCode = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=LOGIN_CODE_DIGITS),
+    AfterValidator(_login_code),
+    DocumentedAs(pattern="^[0-9]{6}$", description="the 6-digit code sent by SMS", examples=["666666"]),
+]
+Assertion = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=8192),
+    DocumentedAs(
+        pattern=r"^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$",
+        description='a JWT the partner\'s backend signed for this person (docs/INTERFACE.md, "Who the caller is")',
+        examples=["eyJhbGciOiJFZERTQSJ9.eyJhdWQiOiJjYXItcmV0YWlsOmxvY2FsIn0.c2ln"],
+    ),
+]
+
+
 class LoginBody(RequestModel):
-    """`phone` or `pin`, or both (then they must be the same person's)."""
+    """`phone` or `pin`, or both (then they must be the same person's); `assertion` for a partner whose
+    logins need one, `otp` for a partner that signs people in by SMS code."""
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -29,6 +54,14 @@ class LoginBody(RequestModel):
     pin: Pinfl | None = Field(default=None, description="PINFL: 14 digits with a valid check digit")
     firstName: PersonName | None = None
     lastName: PersonName | None = None
+    assertion: Assertion | None = Field(
+        default=None, description="for an `assertion` partner: the JWT its backend signed for this person", repr=False
+    )
+    otp: LoginCode | None = Field(
+        default=None,
+        description="for an `otp` partner: the code the SMS brought; without it the code is sent (202)",
+        repr=False,
+    )
 
     @model_validator(mode="after")
     def phone_or_pin(self) -> LoginBody:
@@ -68,6 +101,12 @@ class Tokens(ApiModel):
         description="JWT for POST /api/v1/auth/refresh-token; each one works once",
         examples=["eyJhbGciOiJIUzI1NiJ9.e30.y"],
     )
+
+
+class LoginCodeSent(ApiModel):
+    codeSent: bool = Field(description="always true: a code was sent by SMS to the phone", examples=[True])
+    expiresAt: Timestamp = Field(description="when the code stops being accepted")
+    resendAt: Timestamp = Field(description="when another code may be asked for (429 before)")
 
 
 class Profile(ApiModel):

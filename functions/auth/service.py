@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from aws_lambda_powertools.metrics import MetricUnit
 
-from auth.models import IdentitySession, LoginBody, Profile, Tokens, VerifiedProfile
+from auth.models import IdentitySession, LoginBody, LoginCodeSent, Profile, Tokens, VerifiedProfile
 from core.observability import metrics
+from domain.identity import login as sign_in
 from domain.identity import tokens, users, verification
+from domain.identity.login_codes import CodeSent
 from domain.identity.provider import mask_pin
 from domain.identity.records import User
 from domain.identity.settings import get_identity_settings
@@ -17,21 +19,28 @@ def _tokens(pair: TokenPair) -> Tokens:
     return Tokens(accessToken=pair.access_token, refreshToken=pair.refresh_token)
 
 
-def login(body: LoginBody, *, source_ip: str, partner: str) -> Tokens:
-    user = users.sign_in(
+def login(body: LoginBody, *, source_ip: str, partner: str, fingerprint: str) -> Tokens | LoginCodeSent:
+    """The tokens of the person signed in, or (an `otp` partner's login without a code) the code sent."""
+    outcome = sign_in.log_in(
         phone=body.phone,
         pin=body.pin,
         first_name=body.firstName,
         last_name=body.lastName,
-        source_ip=source_ip,
+        assertion=body.assertion,
+        otp=body.otp,
         partner=partner,
+        source_ip=source_ip,
+        device=fingerprint,
     )
+    if isinstance(outcome, CodeSent):
+        return LoginCodeSent(codeSent=True, expiresAt=outcome.expires_at, resendAt=outcome.resend_at)
     metrics.add_metric(name="Logins", unit=MetricUnit.Count, value=1)
-    return _tokens(tokens.issue_pair(str(user["_id"])))
+    return _tokens(tokens.issue_pair(str(outcome["_id"]), partner=partner))
 
 
 def refresh(refresh_token: str, *, partner: str, fingerprint: str) -> Tokens:
-    return _tokens(tokens.rotate(refresh_token, client=tokens.refresh_client(partner, fingerprint)))
+    client = tokens.refresh_client(partner, fingerprint)
+    return _tokens(tokens.rotate(refresh_token, client=client, partner=partner))
 
 
 def profile(user_id: str) -> Profile:

@@ -2,10 +2,12 @@
  * A buyer's journey through the client generated from openapi.json (openapi-typescript types,
  * openapi-fetch calls), as a partner's app would make it: sign in, browse the catalog, walk the bank
  * credit chain, order the car on credit, pay the initial payment by card with the sandbox code, and
- * follow the order's steps.
+ * follow the order's steps. Then the sign-in of an `otp` partner's app: the login without a code sends
+ * one by SMS (202), the login with it signs in (201; the sandbox SMS gateway's code is 666666).
  *
  * It compiles with `tsc --strict` against the generated types only (a field the document does not
- * declare is a compile error), then runs against an API: `node build/journey.js http://127.0.0.1:3000`.
+ * declare is a compile error), then runs against an API:
+ * `node build/journey.js http://127.0.0.1:3000 <client key of an otp partner>`.
  * It prints one JSON line of what it did and exits 0, or names the failed step and exits 1.
  */
 import { randomUUID } from "node:crypto";
@@ -17,16 +19,20 @@ type Schemas = components["schemas"];
 // The sandbox processor's test card (UZCARD, paid) and the code it sends (README, "Card payments").
 const SANDBOX_CARD = "8600 4954 7331 6478";
 const SANDBOX_OTP = "666666";
+// The sandbox SMS gateway's sign-in code, for any phone (docs/INTERFACE.md, "Who the caller is").
+const SANDBOX_LOGIN_CODE = "666666";
 const BUYER_PHONE = process.env.JOURNEY_PHONE ?? "+998907770011";
+const OTP_PHONE = process.env.JOURNEY_OTP_PHONE ?? "+998907770012";
 
 const baseUrl = process.argv[2];
-if (!baseUrl) {
-  console.error("usage: node build/journey.js <API base URL>");
+const otpClient = process.argv[3];
+if (!baseUrl || !otpClient) {
+  console.error("usage: node build/journey.js <API base URL> <client key of an otp partner>");
   process.exit(2);
 }
 
 /** The answer's `data`, or a thrown error naming the step and what the API said. */
-function data<T>(step: string, answer: { data?: { data: T }; error?: unknown; response: Response }): T {
+function data<E extends { data: unknown }>(step: string, answer: { data?: E; error?: unknown; response: Response }): E["data"] {
   if (answer.data === undefined) {
     throw new Error(`${step}: ${answer.response.status} ${JSON.stringify(answer.error)}`);
   }
@@ -54,6 +60,7 @@ const api = createClient<paths>({
 async function journey(): Promise<Record<string, unknown>> {
   // Sign in, then send the access token on every call
   const tokens = data("login", await api.POST("/api/v1/auth/login", { body: { phone: BUYER_PHONE } }));
+  check("accessToken" in tokens, "the demo partner (trusted) signs the phone in at once");
   const bearer: Middleware = {
     onRequest({ request }) {
       request.headers.set("Authorization", `Bearer ${tokens.accessToken}`);
@@ -215,12 +222,35 @@ async function journey(): Promise<Record<string, unknown>> {
   check(final.paidAmount === order.amountDueNow, "the order records what was paid");
 
   return {
+    otpSignedIn: await otpSignIn(),
     contractNumber: final.contractNumber,
     status: final.statusSlug,
     monthlyPayment: credit.monthlyPayment,
     paid: final.paidAmount,
     steps: steps.items.map((step) => step.slug),
   };
+}
+
+/** An `otp` partner's app signs a person in: a code by SMS first (202), then the login with it (201). */
+async function otpSignIn(): Promise<string> {
+  const app = createClient<paths>({
+    baseUrl,
+    headers: { "User-Agent": "car-retail-journey/1.0", fingerprint: "journey-device-2", client: otpClient },
+  });
+  const asked = await app.POST("/api/v1/auth/login", { body: { phone: OTP_PHONE } });
+  check(asked.response.status === 202, `a code sent (202), got ${asked.response.status}`);
+  const sent = data("login (code sent)", asked);
+  check("codeSent" in sent && sent.codeSent && Date.parse(sent.expiresAt) > Date.now(), "a code valid for a while");
+  const answered = await app.POST("/api/v1/auth/login", { body: { phone: OTP_PHONE, otp: SANDBOX_LOGIN_CODE } });
+  check(answered.response.status === 201, `signed in with the code (201), got ${answered.response.status}`);
+  const signedIn = data("login (with the code)", answered);
+  check("accessToken" in signedIn, "a token pair for the code");
+  const me = data(
+    "getProfile (otp)",
+    await app.GET("/api/v1/auth/me", { headers: { Authorization: `Bearer ${signedIn.accessToken}` } }),
+  );
+  check(me.phone === OTP_PHONE, "the profile of the phone the code was sent to");
+  return me.phone;
 }
 
 journey().then(

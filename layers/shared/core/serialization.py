@@ -34,3 +34,13 @@ def json_default(value: Any) -> Any:
 
 def to_json(payload: Any) -> str:
     return json.dumps(payload, default=json_default, ensure_ascii=False, separators=(",", ":"))
+
+
+def json_object(raw: bytes | str) -> dict[str, Any] | None:
+    """A partner's answer as a JSON object, or None when it is not one (not JSON, a list, a string): the
+    HTTP adapters (identity providers, SMS gateway) refuse anything else."""
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None

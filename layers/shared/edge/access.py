@@ -56,7 +56,7 @@ class AccessPolicy:
         # Never reached: the resolver takes the marker out of the route's middlewares.
         raise TypeError(f"{self!r} is an access declaration, not a middleware")
 
-    def authenticate(self, authorization: str | None, callers: Callers) -> str | None:
+    def authenticate(self, authorization: str | None, callers: Callers, partner: str) -> str | None:
         if not self.token_accepted:
             return None  # a public route ignores any Authorization header, as API Gateway would
         if not authorization:
@@ -66,7 +66,7 @@ class AccessPolicy:
         scheme, _, token = authorization.strip().partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise NotAuthenticated("AUTHORIZATION_MALFORMED")
-        return callers.verify_access_token(token.strip())
+        return callers.verify_access_token(token.strip(), partner)
 
     def __repr__(self) -> str:
         return f"AccessPolicy({self.name})"
@@ -95,7 +95,7 @@ def check_request(headers: Mapping[str, str], policy: AccessPolicy, callers: Cal
     partner = callers.partner_name(values["client"])
     if partner is None:
         raise NotPermitted("CLIENT_KEY_UNKNOWN")
-    user_id = policy.authenticate(headers.get("authorization"), callers)
+    user_id = policy.authenticate(headers.get("authorization"), callers, partner)
     return RequestContext(
         locale=locale,
         fingerprint=values["fingerprint"],

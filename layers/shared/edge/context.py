@@ -17,8 +17,9 @@ class Callers(Protocol):
 
     def user_exists(self, user_id: str) -> bool: ...
 
-    def verify_access_token(self, token: str) -> str:
-        """The user id the access token was issued to; raises NotAuthenticated for any defect."""
+    def verify_access_token(self, token: str, partner: str) -> str:
+        """The user id the access token was issued to, presented with the key of `partner` (the one the
+        gate found); raises NotAuthenticated for any defect, a token of another partner too."""
         ...
 
 

@@ -64,9 +64,12 @@ MongoId = Annotated[
     AfterValidator(_object_id),
     DocumentedAs(pattern="^[0-9a-fA-F]{24}$", description="a 24-character hexadecimal id"),
 ]
-# Spaces, dashes and brackets are ignored: "+998 (90) 123-45-67" is +998901234567.
+# Spaces, dashes and brackets are ignored: "+998 (90) 123-45-67" is +998901234567. The length is checked
+# first, by pydantic itself: a phone of megabytes is refused before anything reads its characters.
+MAX_PHONE_CHARS = 40
 Phone = Annotated[
     str,
+    StringConstraints(max_length=MAX_PHONE_CHARS),
     AfterValidator(_phone),
     DocumentedAs(
         pattern=r"^[ ()-]*\+[ ()-]*[1-9](?:[ ()-]*[0-9]){7,14}[ ()-]*$",

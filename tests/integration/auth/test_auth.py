@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -367,23 +368,30 @@ def test_too_many_logins_from_one_network_address_are_429_whatever_phone_or_devi
     assert refused.json()["details"] == {"retryAfter": int(refused.headers["Retry-After"])}
 
 
-def test_each_partner_has_a_login_budget(
-    api: ApiClient, db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch, frozen_clock: FrozenClock
+def test_one_caller_hammering_login_cannot_make_another_users_login_fail(
+    db: Database[dict[str, Any]], monkeypatch: pytest.MonkeyPatch, frozen_clock: FrozenClock
 ) -> None:
-    from domain.partners.store import register_partner
+    from local.invoke import invoke
+    from tests.factories import api_event
 
-    # Given a budget of 2 logins per partner per minute, used up by the demo partner
-    _login_limits(monkeypatch, login_partner_rate_limit=2)
-    register_partner("second-partner-key", "Second partner")
-    assert _login(api, "+998901114401") == 201
-    assert _login(api, "+998901114402") == 201
-    # When the demo partner signs in a third person, and another partner its first
-    refused = api.post(LOGIN, json={"phone": "+998901114403"}, auth=False)
-    other = _login(api, "+998901114404", client="second-partner-key")
-    # Then the demo partner is refused and the other partner is not
-    assert refused.status_code == 429
-    assert refused.json()["code"] == "TOO_MANY_LOGINS_FOR_PARTNER"
-    assert other == 201
+    # Given the default limits, and a caller with the demo partner's public key hammering the login from
+    # one address and one device with made-up phones (issue 37: a partner-wide budget let
+    # such a caller lock every user of the partner out)
+    _login_limits(monkeypatch, login_ip_rate_limit=100, login_device_rate_limit=10)
+
+    def login_from(address: str, phone: str, device: str) -> tuple[int, str | None]:
+        event = api_event("POST", LOGIN, body={"phone": phone}, headers={"fingerprint": device})
+        event["requestContext"]["identity"]["sourceIp"] = address
+        answer = invoke("Auth", event)
+        return answer["statusCode"], json.loads(answer["body"]).get("code")
+
+    hammered = [login_from("203.0.113.66", f"+9989{index:08d}", "attacker-device") for index in range(30)]
+    # When another user of the same partner signs in from their own phone, address and device
+    other = login_from("198.51.100.20", "+998901112233", "victims-phone")
+    # Then the hammering caller is stopped by its own device's and address's limits, and the other user is not
+    assert {code for status, code in hammered if status == 429} == {"TOO_MANY_LOGINS_FROM_DEVICE"}
+    assert sum(status == 201 for status, _ in hammered) == 10
+    assert other == (201, None)
 
 
 def test_a_login_never_replaces_an_identifier_the_account_has(api: ApiClient, db: Database[dict[str, Any]]) -> None:

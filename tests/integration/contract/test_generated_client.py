@@ -5,7 +5,8 @@ openapi-fetch, TypeScript), generates the types from openapi.json and compiles s
 `tsc --strict`; nothing generated is committed. The journey uses only what the generated types declare
 (a field the document did not declare is a compile error): sign in, browse, revalidate a read with its
 ETag, walk the bank credit chain, order the car on credit, pay the initial payment by card with the
-sandbox code, and follow the order's steps. Passing proves the contract is enough to build an app from.
+sandbox code, and follow the order's steps; then an `otp` partner's sign-in (a code sent, 202, then the
+login with the sandbox SMS code, 201). Passing proves the contract is enough to build an app from.
 """
 
 from __future__ import annotations
@@ -58,9 +59,12 @@ def test_a_generated_typescript_client_walks_a_buyers_journey(
 ) -> None:
     node = shutil.which("node")
     assert node is not None, "Node.js runs the generated client's journey"
-    # Given the TypeScript client generated from openapi.json, compiled with tsc --strict
+    from domain.partners.keys import add_partner
+
+    # Given the TypeScript client generated from openapi.json, compiled with tsc --strict, and an otp partner
+    otp_key = add_partner("Journey otp app", login_policy="otp")[1]
     # When the journey runs against the local API
-    walked = run([node, str(journey_script), api_server], JOURNEY_TIMEOUT_SECONDS)
+    walked = run([node, str(journey_script), api_server, otp_key], JOURNEY_TIMEOUT_SECONDS)
     # Then every step answered as the document says, ending with a paid credit order
     assert walked.returncode == 0, f"the journey failed:\n{walked.stdout}\n{walked.stderr}"
     summary = json.loads(walked.stdout.strip().splitlines()[-1])
@@ -69,3 +73,4 @@ def test_a_generated_typescript_client_walks_a_buyers_journey(
     assert summary["paid"] > 0
     assert summary["monthlyPayment"] > 0
     assert summary["steps"][:2] == ["NEW", "PAID"]
+    assert summary["otpSignedIn"] == "+998907770012"

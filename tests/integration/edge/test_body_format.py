@@ -54,7 +54,7 @@ def test_a_body_nested_deeper_than_the_route_takes_is_413_before_it_is_parsed(db
     assert result["statusCode"] == 413
     assert json.loads(result["body"])["code"] == "BODY_TOO_LARGE"
     assert json.loads(result["body"])["message"] == (
-        "Request body holds more than this route takes: at most 5 levels of nesting and 4018 JSON tokens "
+        "Request body holds more than this route takes: at most 5 levels of nesting and 4026 JSON tokens "
         "(strings, brackets, commas, colons)"
     )
 

@@ -57,7 +57,7 @@ def test_partners_list_shows_names_state_and_creation_never_keys(db: Db, capsys:
     listed = json.loads(partners(capsys, "list", "--json")[1][0])
     # Then each shows its name, state and creation time, and no key
     assert status == 0
-    assert out[0].split() == ["name", "state", "createdAt", "previousKeyUntil"]
+    assert out[0].split() == ["name", "state", "createdAt", "previousKeyUntil", "login"]
     assert any(line.startswith("Car Club") and " disabled " in line for line in out)
     rows = {row["name"]: row for row in listed}
     assert rows["Avto Market"]["state"] == "enabled"

@@ -44,7 +44,7 @@ class FakeCallers:
         self.asked.append("user")
         return user_id in self.users
 
-    def verify_access_token(self, token: str) -> str:
+    def verify_access_token(self, token: str, partner: str) -> str:
         self.asked.append("token")
         if token != GOOD_TOKEN:
             raise NotAuthenticated("TOKEN_INVALID")

@@ -77,7 +77,7 @@ class Partners:
     def user_exists(self, user_id: str) -> bool:
         return False
 
-    def verify_access_token(self, token: str) -> str:
+    def verify_access_token(self, token: str, partner: str) -> str:
         raise NotImplementedError
 
 

@@ -158,10 +158,20 @@ def test_no_reserved_concurrency_is_a_bare_number(cloudformation: dict[str, Any]
 
 def test_every_custom_metric_alarm_is_of_its_stage(cloudformation: dict[str, Any]) -> None:
     alarms = of_type(cloudformation["Resources"], "AWS::CloudWatch::Alarm")
-    custom = {name: alarm for name, alarm in alarms.items() if alarm["Properties"]["Namespace"] == "CarRetail"}
+    custom = {name: alarm for name, alarm in alarms.items() if alarm["Properties"].get("Namespace") == "CarRetail"}
     assert custom
     for name, alarm in custom.items():
         assert {"Name": "stage", "Value": {"Ref": "Stage"}} in alarm["Properties"]["Dimensions"], name
+    # And an alarm on a Metrics Insights query of ours (the busiest partner's logins) reads its stage only
+    queries = {
+        name: metric["Expression"]["Fn::Sub"]
+        for name, alarm in alarms.items()
+        for metric in alarm["Properties"].get("Metrics", [])
+        if "Expression" in metric and "CarRetail" in str(metric["Expression"])
+    }
+    assert queries
+    for name, query in queries.items():
+        assert "WHERE stage = '${Stage}'" in query, name
 
 
 def test_every_aliased_function_gets_its_indexes_before_traffic_and_a_smoke_check_after(

@@ -31,6 +31,9 @@ def verified_pin(user_id: str) -> str | None:
     return user.get("pin") if user is not None and user.get("verified") else None
 
 
-def verify_access_token(token: str) -> str:
-    """The user id an access token was issued to; raises NotAuthenticated for any defect."""
-    return tokens.verify(token, "access").sub
+def verify_access_token(token: str, partner: str) -> str:
+    """The user id an access token was issued to, presented with its partner's key; raises
+    NotAuthenticated for any defect."""
+    claims = tokens.verify(token, "access")
+    tokens.check_partner(claims, partner)
+    return claims.sub

@@ -23,6 +23,7 @@ from urllib.request import Request, urlopen
 
 from core import deadline as budgets
 from core.observability import logger
+from core.serialization import json_object
 from domain.identity.provider import ProviderUnavailable
 from domain.identity.settings import IdentitySettings, identity_client_secret
 
@@ -143,11 +144,8 @@ def _request(url: str, *, data: bytes | None = None, content_type: str = "", aut
 
 
 def _json_object(step: str, raw: bytes) -> dict[str, Any]:
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        value = None
-    if not isinstance(value, dict):
+    value = json_object(raw)
+    if value is None:
         logger.warning("identity provider answered with something other than a JSON object", extra={"step": step})
         raise ProviderUnavailable()
     return value

@@ -15,10 +15,30 @@ from core.settings import cached_settings, from_env
 class IdentitySettings(BaseModel):
     model_config = ConfigDict(frozen=True)
 
+    # What one caller cannot exhaust for another: no limit is partner-wide (docs/DECISIONS.md, "No
+    # partner-wide lockout"); a partner's login rate is a metric with an alarm (template.yaml).
     login_rate_limit: int = Field(default=20, ge=1, description="logins per phone number and per PINFL per window")
     login_ip_rate_limit: int = Field(default=100, ge=1, description="logins per source IP per window")
-    login_partner_rate_limit: int = Field(default=1000, ge=1, description="logins per partner per window")
+    login_device_rate_limit: int = Field(default=20, ge=1, description="logins per device (fingerprint) per window")
     login_rate_window_seconds: int = Field(default=60, ge=1)
+
+    # One-time sign-in codes of `otp` partners (domain.identity.login_codes), sent by SMS.
+    login_code_ttl_seconds: int = Field(default=300, ge=30, le=1800, description="how long a sent code is valid")
+    login_code_resend_seconds: int = Field(default=60, ge=1, description="cooldown before another code is sent")
+    login_code_max_attempts: int = Field(default=3, ge=1, le=10, description="wrong codes before the phone is locked")
+    login_code_lock_seconds: int = Field(default=900, ge=1, description="how long a phone is locked after them")
+    login_code_message: str = Field(
+        default="Car Retail: your sign-in code is {code}. Do not tell it to anyone.",
+        description="the SMS text, `{code}` in it (Eskiz sends only a text its moderators approved)",
+    )
+    # The SMS gateway: the sandbox (sends nothing; its code is 666666; refused in prod) or Eskiz
+    # (notify.eskiz.uz). Eskiz's credentials are one secret, the JSON {"email": ..., "password": ...}.
+    sms_provider: Literal["sandbox", "eskiz"] = "sandbox"
+    eskiz_url: str = Field(default="https://notify.eskiz.uz", description="Eskiz's API, without /api")
+    eskiz_from: str = Field(default="4546", description="the sender name Eskiz approved (its default: 4546)")
+    eskiz_credentials: str | None = None
+    eskiz_credentials_secret_id: str | None = None
+    sms_timeout_seconds: float = Field(default=5.0, gt=0, le=20, description="per HTTP request to the gateway")
 
     # Identity verification (POST /api/v1/users/limit): the sandbox, MyID or OneID. The URL is MyID's API
     # (https://api.myid.uz) or OneID's OAuth endpoint (https://sso.egov.uz/sso/oauth/Authorization.do);
@@ -58,6 +78,16 @@ class IdentitySettings(BaseModel):
 @cached_settings
 def get_identity_settings() -> IdentitySettings:
     return from_env(IdentitySettings)
+
+
+def eskiz_credentials() -> str:
+    """Eskiz's credentials, the JSON {"email": ..., "password": ...}, from one secret."""
+    settings = get_identity_settings()
+    return secrets.required(
+        settings.eskiz_credentials,
+        settings.eskiz_credentials_secret_id,
+        "ESKIZ_CREDENTIALS or ESKIZ_CREDENTIALS_SECRET_ID must be set when SMS_PROVIDER is eskiz",
+    )
 
 
 def identity_client_secret() -> str:

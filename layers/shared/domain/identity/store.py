@@ -1,4 +1,5 @@
-"""The identity collections: `users`, `refresh_tokens` and `identity_codes`. Only this module reads and
+"""The identity collections: `users`, `refresh_tokens`, `identity_codes`, `login_codes` and
+`login_assertions`. Only this module reads and
 writes them; the rules that decide what to write are beside it (users, tokens, codes).
 
 A unique index answers for a value another document holds (a phone, a PINFL, a code's hash): the
@@ -10,11 +11,12 @@ from typing import NotRequired, Required, TypedDict, cast
 
 from bson import ObjectId
 from pymongo import ReturnDocument
+from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
 from pymongo.errors import DuplicateKeyError
 
 from core.errors import Conflict
-from data.mongo import Document, Index, collection, get_db
+from data.mongo import Document, Index, collection, get_db, in_transaction
 from domain.identity.records import LoginChanges, User, Verification
 
 INDEXES = [
@@ -44,6 +46,15 @@ INDEXES = [
         options={"expireAfterSeconds": 0},
     ),
     Index(collection="refresh_tokens", keys=[("family", 1)], name="refresh_tokens_family"),
+    # A phone's one-time sign-in code (`_id` the phone's keyed hash), gone once neither valid nor locked.
+    Index(collection="login_codes", keys=[("purgeAt", 1)], name="login_codes_ttl", options={"expireAfterSeconds": 0}),
+    # Used login assertions (`_id` a digest of the partner and the jti), kept while they could be replayed.
+    Index(
+        collection="login_assertions",
+        keys=[("expiresAt", 1)],
+        name="login_assertions_ttl",
+        options={"expireAfterSeconds": 0},
+    ),
 ]
 
 
@@ -68,6 +79,18 @@ class RefreshTokenUse(TypedDict, total=False):
     usedAt: datetime | None
     usedBy: str
     revokedAt: datetime | None
+
+
+class LoginCode(TypedDict):
+    """A phone's one-time sign-in code: `_id` the phone's keyed hash, `codeHash` the code's, never either."""
+
+    _id: str
+    codeHash: str
+    sentAt: datetime
+    expiresAt: datetime
+    attempts: int  # wrong codes given
+    lockedUntil: datetime | None
+    purgeAt: datetime
 
 
 # -- users
@@ -135,18 +158,33 @@ def update_user_on_login(user_id: ObjectId, changes: LoginChanges) -> User | Non
 
 
 def record_verification(user_id: str, verification: Verification) -> User | None:
-    """Record a verified person on the user, provided the account carries no PINFL or the same one. One
-    conditional write: None (nothing written) when the user is gone or has another PINFL. The unique index
-    on `pin` refuses a PINFL another user holds (409), even under concurrent requests."""
-    try:
-        user = _users().find_one_and_update(
-            {"_id": ObjectId(user_id), "$or": [{"pin": None}, {"pin": verification["pin"]}]},
+    """Record a verified person on the user, provided the account carries no PINFL, the same one, or one
+    a login merely claimed on an account that has a phone (a PINFL-only account is that PINFL's person).
+    An unverified account holding the verified PINFL (a login's claim) loses it. One transaction: None
+    (nothing written) when the user is gone or is another person; the unique index on `pin` refuses a
+    PINFL a verified user holds (409), even under concurrent requests."""
+    pin = verification["pin"]
+    own = ObjectId(user_id)
+
+    def work(session: ClientSession) -> User | None:
+        users = _users()
+        users.update_many(
+            {"pin": pin, "_id": {"$ne": own}, "verified": {"$ne": True}},
+            {"$set": {"pin": None, "updatedAt": verification["updatedAt"]}},
+            session=session,
+        )
+        claimed = {"verified": {"$ne": True}, "phone": {"$type": "string"}}
+        return users.find_one_and_update(
+            {"_id": own, "$or": [{"pin": None}, {"pin": pin}, claimed]},
             {"$set": verification},
             return_document=ReturnDocument.AFTER,
+            session=session,
         )
+
+    try:
+        return in_transaction(work)
     except DuplicateKeyError as exc:
         raise Conflict("PINFL_TAKEN") from exc
-    return user
 
 
 # -- refresh_tokens
@@ -217,3 +255,71 @@ def mark_code_used(code_hash: str, claim_id: str, *, at: datetime) -> None:
     get_db().identity_codes.update_one(
         {"_id": code_hash, "claimId": claim_id}, {"$set": {"state": "used", "usedAt": at}}
     )
+
+
+# -- login_codes
+
+
+def _login_codes() -> Collection[LoginCode]:
+    return collection("login_codes", LoginCode)
+
+
+def start_login_code(code: LoginCode, *, resend_before: datetime) -> LoginCode | None:
+    """Store a phone's new code, unless its last one was sent at or after `resend_before` or the phone is
+    locked: None when stored, else the record that stands in the way. One conditional upsert: of two
+    racing requests, one stores."""
+    now = code["sentAt"]
+    blocking = [{"sentAt": {"$gte": resend_before}}, {"lockedUntil": {"$gt": now}}]
+    try:
+        _login_codes().find_one_and_update(
+            {"_id": code["_id"], "$nor": blocking}, {"$set": {k: v for k, v in code.items() if k != "_id"}}, upsert=True
+        )
+        return None
+    except DuplicateKeyError:
+        return _login_codes().find_one({"_id": code["_id"]})
+
+
+def forget_login_code(phone_key: str, code_hash: str) -> None:
+    """Drop a code that could not be sent, so the person may ask again at once."""
+    _login_codes().delete_one({"_id": phone_key, "codeHash": code_hash})
+
+
+def count_login_code_attempt(phone_key: str, *, now: datetime, max_attempts: int) -> LoginCode | None:
+    """Count one attempt at the phone's code if it is valid, unlocked and has attempts left: the record
+    after (its `attempts` counts this one), or None."""
+    return _login_codes().find_one_and_update(
+        {
+            "_id": phone_key,
+            "expiresAt": {"$gt": now},
+            "attempts": {"$lt": max_attempts},
+            "lockedUntil": {"$not": {"$gt": now}},
+        },
+        {"$inc": {"attempts": 1}},
+        return_document=ReturnDocument.AFTER,
+    )
+
+
+def find_login_code(phone_key: str) -> LoginCode | None:
+    return _login_codes().find_one({"_id": phone_key})
+
+
+def lock_login_code(phone_key: str, *, until: datetime) -> None:
+    _login_codes().update_one({"_id": phone_key}, {"$set": {"lockedUntil": until, "purgeAt": until}})
+
+
+def use_login_code(phone_key: str, code_hash: str, sent_at: datetime) -> bool:
+    """Consume the code: of two racing right answers, one signs in."""
+    result = _login_codes().delete_one({"_id": phone_key, "codeHash": code_hash, "sentAt": sent_at})
+    return result.deleted_count == 1
+
+
+# -- login_assertions
+
+
+def use_assertion(key: str, *, at: datetime, expires_at: datetime) -> bool:
+    """Record an assertion's use; False when it was used before (a replay)."""
+    try:
+        get_db().login_assertions.insert_one({"_id": key, "usedAt": at, "expiresAt": expires_at})
+    except DuplicateKeyError:
+        return False
+    return True

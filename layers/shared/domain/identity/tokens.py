@@ -45,6 +45,7 @@ class Claims(NamedTuple):
     jti: str
     iat: datetime
     exp: datetime
+    partner: str | None = None  # `ptn`: the partner app it was issued to; None for a token issued before
 
 
 class TokenPair(NamedTuple):
@@ -52,8 +53,10 @@ class TokenPair(NamedTuple):
     refresh_token: str
 
 
-def _encode(subject: str, token_type: TokenType, jti: str, issued: datetime, ttl_seconds: int) -> str:
-    payload = {
+def _encode(
+    subject: str, token_type: TokenType, jti: str, issued: datetime, ttl_seconds: int, *, partner: str | None
+) -> str:
+    payload: dict[str, Any] = {
         "sub": subject,
         "typ": token_type,
         "jti": jti,
@@ -61,6 +64,8 @@ def _encode(subject: str, token_type: TokenType, jti: str, issued: datetime, ttl
         "exp": int((issued + timedelta(seconds=ttl_seconds)).timestamp()),
         "iss": get_settings().jwt_issuer,
     }
+    if partner is not None:
+        payload["ptn"] = partner
     key = jwt_signing_key()
     # The claims as PyJWT's `jwt.encode` writes them, signed by our JWS.
     claims = json.dumps(payload, separators=(",", ":")).encode()
@@ -149,7 +154,18 @@ def _verify_signed(token: str, expected: TokenType, now: datetime) -> Claims:
         raise NotAuthenticated("TOKEN_INVALID")
     if not isinstance(payload["sub"], str) or not ObjectId.is_valid(payload["sub"]):
         raise NotAuthenticated("TOKEN_INVALID")
-    return Claims(sub=payload["sub"], typ=expected, jti=str(payload["jti"]), iat=issued, exp=expires)
+    partner = payload.get("ptn")
+    if partner is not None and not isinstance(partner, str):
+        raise NotAuthenticated("TOKEN_INVALID")
+    return Claims(sub=payload["sub"], typ=expected, jti=str(payload["jti"]), iat=issued, exp=expires, partner=partner)
+
+
+def check_partner(claims: Claims, partner: str) -> None:
+    """A token works only with the key of the partner it was issued to (`ptn`): a token of a disabled
+    partner, whose own key is refused, is not taken with another's. A token without `ptn` was issued
+    before tokens were bound (docs/DECISIONS.md, "Tokens belong to their partner")."""
+    if claims.partner is not None and claims.partner != partner:
+        raise NotAuthenticated("TOKEN_OTHER_PARTNER")
 
 
 def _has_our_claims(payload: Any) -> bool:
@@ -171,16 +187,17 @@ def _timestamp(value: Any) -> datetime:
         raise NotAuthenticated("TOKEN_INVALID") from exc
 
 
-def issue_pair(user_id: str) -> TokenPair:
-    """A new pair starting its own family (a login)."""
+def issue_pair(user_id: str, *, partner: str | None = None) -> TokenPair:
+    """A new pair starting its own family (a login), bound to the partner app it is issued to. Every route
+    that issues tokens names it; a tool minting one outside a request (tests) may leave it unbound."""
     refresh_jti = str(new_id())
-    return _issue(user_id, refresh_jti, family=refresh_jti)
+    return _issue(user_id, refresh_jti, family=refresh_jti, partner=partner)
 
 
-def continue_family(user_id: str, family: str) -> TokenPair:
-    """The next pair of `family` (a refresh)."""
+def continue_family(user_id: str, family: str, *, partner: str | None = None) -> TokenPair:
+    """The next pair of `family` (a refresh), bound to the partner refreshing it."""
     refresh_jti = str(new_id())
-    pair = _issue(user_id, refresh_jti, family=family)
+    pair = _issue(user_id, refresh_jti, family=family, partner=partner)
     # A reuse may have revoked the family between consuming the old token and inserting this one; the
     # revocation did not see this token, so it must not survive it. One of the two writes sees the other.
     if store.family_is_revoked(family):
@@ -189,7 +206,7 @@ def continue_family(user_id: str, family: str) -> TokenPair:
     return pair
 
 
-def _issue(user_id: str, refresh_jti: str, *, family: str) -> TokenPair:
+def _issue(user_id: str, refresh_jti: str, *, family: str, partner: str | None) -> TokenPair:
     settings = get_settings()
     issued = clock.now()
     store.insert_refresh_token(
@@ -204,8 +221,12 @@ def _issue(user_id: str, refresh_jti: str, *, family: str) -> TokenPair:
         )
     )
     return TokenPair(
-        access_token=_encode(user_id, "access", str(new_id()), issued, settings.access_token_ttl_seconds),
-        refresh_token=_encode(user_id, "refresh", refresh_jti, issued, settings.refresh_token_ttl_seconds),
+        access_token=_encode(
+            user_id, "access", str(new_id()), issued, settings.access_token_ttl_seconds, partner=partner
+        ),
+        refresh_token=_encode(
+            user_id, "refresh", refresh_jti, issued, settings.refresh_token_ttl_seconds, partner=partner
+        ),
     )
 
 
@@ -229,12 +250,14 @@ def consume_refresh(claims: Claims, *, client: str) -> str:
     raise NotAuthenticated("REFRESH_TOKEN_REUSED")
 
 
-def rotate(refresh_token: str, *, client: str) -> TokenPair:
-    """A new pair for a refresh token of a user who still exists, which the token's family continues."""
+def rotate(refresh_token: str, *, client: str, partner: str) -> TokenPair:
+    """A new pair for a refresh token of a user who still exists, presented with the key of the partner
+    it was issued to, which the token's family continues (bound to that partner)."""
     claims = verify(refresh_token, "refresh")
+    check_partner(claims, partner)
     if not store.user_exists(claims.sub):
         raise NotAuthenticated("USER_NOT_FOUND")
-    return continue_family(claims.sub, consume_refresh(claims, client=client))
+    return continue_family(claims.sub, consume_refresh(claims, client=client), partner=partner)
 
 
 def refresh_client(partner: str, fingerprint: str) -> str:

@@ -3,8 +3,11 @@ domain.identity.store's)."""
 
 from __future__ import annotations
 
+from aws_lambda_powertools.metrics import MetricUnit, single_metric
+
 from core import clock
 from core.errors import Conflict, NotAuthenticated
+from core.observability import metrics
 from core.secrets import keyed_hash
 from data import rate_limit
 from domain.identity import store
@@ -22,17 +25,25 @@ def get_user(user_id: str) -> User:
 
 
 def sign_in(
-    *, phone: str | None, pin: str | None, first_name: str | None, last_name: str | None, source_ip: str, partner: str
+    *,
+    phone: str | None,
+    pin: str | None,
+    first_name: str | None,
+    last_name: str | None,
+    pin_vouched: bool = False,
 ) -> User:
     """The person a login names, found by pin and/or phone and updated, or created. One atomic write.
 
     A login adds an identifier the account lacks; it never replaces one (409), and it never renames a
-    verified person, whose names come from the identity provider."""
-    limit_logins(phone=phone, pin=pin, source_ip=source_ip, partner=partner)
+    verified person, whose names come from the identity provider. A PINFL nobody vouched for (no
+    partner's assertion carried it) is a claim: it never signs in to a verified account unless the
+    login's phone is that account's (409 `PINFL_NEEDS_ACCOUNT_PHONE`)."""
     by_pin = store.find_user_by_pin(pin) if pin else None
     by_phone = store.find_user_by_phone(phone) if phone else None
     if by_pin and by_phone and by_pin["_id"] != by_phone["_id"]:
         raise Conflict("PHONE_AND_PIN_OF_DIFFERENT_USERS")
+    if by_pin and by_pin.get("verified", False) and not pin_vouched and by_phone is None:
+        raise Conflict("PINFL_NEEDS_ACCOUNT_PHONE")
     existing = by_pin or by_phone
     changes = LoginChanges(updatedAt=clock.now())
     if phone is not None:
@@ -52,10 +63,11 @@ def sign_in(
     return user
 
 
-def limit_logins(*, phone: str | None, pin: str | None, source_ip: str, partner: str) -> None:
-    """Count the login against what its caller cannot choose freely: the person it signs in (phone,
-    PINFL), the network address it comes from (API Gateway's source IP), and the partner's budget.
-    The fingerprint header is the caller's to choose, so a limit on it limits nothing."""
+def limit_logins(*, phone: str | None, pin: str | None, source_ip: str, device: str, partner: str) -> None:
+    """Count the login against the person it signs in (phone, PINFL), the network address it comes from
+    (API Gateway's source IP) and the device (the fingerprint header): each limit stops one caller, and
+    none is shared by a partner's users, so nobody can exhaust it for everyone else. The partner's rate
+    is a metric, `LoginsByPartner`, which an alarm watches (template.yaml), never a refusal."""
     settings = get_identity_settings()
     window = settings.login_rate_window_seconds
     for kind, value in (("phone", phone), ("pin", pin)):
@@ -73,11 +85,19 @@ def limit_logins(*, phone: str | None, pin: str | None, source_ip: str, partner:
         error_code="TOO_MANY_LOGINS_FROM_ADDRESS",
     )
     rate_limit.hit(
-        f"login:partner:{keyed_hash('login-rate-limit', partner)}",
-        limit=settings.login_partner_rate_limit,
+        f"login:device:{keyed_hash('login-rate-limit', device)}",
+        limit=settings.login_device_rate_limit,
         window_seconds=window,
-        error_code="TOO_MANY_LOGINS_FOR_PARTNER",
+        error_code="TOO_MANY_LOGINS_FROM_DEVICE",
     )
+    with single_metric(
+        name="LoginsByPartner",
+        unit=MetricUnit.Count,
+        value=1,
+        namespace=metrics.namespace,
+        default_dimensions=metrics.default_dimensions,
+    ) as metric:
+        metric.add_dimension(name="partner", value=partner[:250] or "-")
 
 
 def apply_verification(user_id: str, person: VerifiedPerson) -> User:

@@ -8,8 +8,8 @@ from datetime import timedelta
 
 from core import clock
 from core.errors import NotFound
-from domain.partners import store
-from domain.partners.store import PartnerRecord
+from domain.partners import login, store
+from domain.partners.store import LoginPolicy, PartnerRecord
 
 # 256 random bits, URL-safe: a `client` header value.
 KEY_BYTES = 32
@@ -19,10 +19,12 @@ def new_key() -> str:
     return secrets.token_urlsafe(KEY_BYTES)
 
 
-def add_partner(name: str) -> tuple[PartnerRecord, str]:
-    """A new active partner and its key (Conflict if the name is taken)."""
+def add_partner(name: str, *, login_policy: LoginPolicy = login.DEFAULT_POLICY) -> tuple[PartnerRecord, str]:
+    """A new active partner whose users sign in by `login_policy`, and its key (Conflict if the name is
+    taken). An `assertion` partner's logins are refused until its key is registered (`login.set_login`)."""
     key = new_key()
-    return store.insert_partner(store.hash_client_key(key), name, at=clock.now()), key
+    record = store.insert_partner(store.hash_client_key(key), name, at=clock.now(), login=login.new_login(login_policy))
+    return record, key
 
 
 def set_active(name: str, *, active: bool) -> PartnerRecord:

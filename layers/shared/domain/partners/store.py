@@ -6,7 +6,7 @@ Partner webhook endpoints (`partner_webhooks`): one per partner, by the partner'
 import functools
 import hashlib
 from datetime import datetime, timedelta
-from typing import NotRequired, TypedDict, cast
+from typing import Literal, NotRequired, TypedDict, cast
 
 from pymongo import ReturnDocument
 from pymongo.client_session import ClientSession
@@ -42,13 +42,36 @@ class Partner(TypedDict):
     name: str
 
 
+LoginPolicy = Literal["trusted", "assertion", "otp"]
+AssertionAlgorithm = Literal["EdDSA", "ES256", "RS256", "HS256"]
+
+
+class AssertionKey(TypedDict):
+    """What verifies a partner's login assertions: a public key (PEM) for EdDSA, ES256 or RS256, or for
+    HS256 the salt its shared secret is derived from (`domain.partners.login`), never the secret."""
+
+    alg: AssertionAlgorithm
+    publicKey: str | None
+    salt: str | None
+    setAt: datetime
+
+
+class PartnerLogin(TypedDict):
+    """How a partner's users sign in (docs/INTERFACE.md, "Who the caller is")."""
+
+    policy: LoginPolicy
+    assertionKey: AssertionKey | None
+
+
 class PartnerRecord(TypedDict):
-    """A stored partner: `_id` is the hash of its current key (the key itself is never stored)."""
+    """A stored partner: `_id` is the hash of its current key (the key itself is never stored). A record
+    without `login` is a `trusted` partner (every partner made before login policies)."""
 
     _id: str
     name: str
     active: bool
     createdAt: datetime
+    login: NotRequired[PartnerLogin]
     previousKeyHash: NotRequired[str | None]  # the key before the last rotation, accepted until
     previousKeyExpiresAt: NotRequired[datetime | None]
     updatedAt: NotRequired[datetime]
@@ -131,9 +154,11 @@ def register_partner(client_key: str, name: str, *, active: bool = True) -> None
     _cache.clear()
 
 
-def insert_partner(key_hash: str, name: str, *, at: datetime) -> PartnerRecord:
+def insert_partner(key_hash: str, name: str, *, at: datetime, login: PartnerLogin | None = None) -> PartnerRecord:
     """A new, active partner; Conflict if the name is taken."""
     record = PartnerRecord(_id=key_hash, name=name, active=True, createdAt=at)
+    if login is not None:
+        record["login"] = login
     try:
         _partners().insert_one(record)
     except DuplicateKeyError as exc:
@@ -180,6 +205,23 @@ def replace_key(name: str, new_key_hash: str, *, previous_until: datetime, at: d
     return rotated
 
 
+def find_partner_login(name: str) -> tuple[bool, PartnerLogin | None] | None:
+    """Whether the named partner is active and how its users sign in (None: no login policy stored, a
+    `trusted` partner); None for no partner of that name. Read on every login, never cached: a policy an
+    operator sets holds for the next login."""
+    found = _partners().find_one({"name": name}, {"active": 1, "login": 1})
+    if found is None:
+        return None
+    return bool(found.get("active")), found.get("login")
+
+
+def set_partner_login(name: str, login: PartnerLogin, *, at: datetime) -> PartnerRecord | None:
+    """Set how the named partner's users sign in; the record after, or None if there is none."""
+    return _partners().find_one_and_update(
+        {"name": name}, {"$set": {"login": login, "updatedAt": at}}, return_document=ReturnDocument.AFTER
+    )
+
+
 def partner_exists(name: str) -> bool:
     """Whether any partner record has this name (operators name partners by it)."""
     return _partners().find_one({"name": name}, {"_id": 1}) is not None
@@ -200,6 +242,8 @@ class WebhookEndpoint(TypedDict):
     previousUntil: NotRequired[datetime | None]
     createdAt: datetime
     updatedAt: datetime
+    disabledAt: NotRequired[datetime | None]  # set when the endpoint answered 410 Gone: nothing is sent
+    disabledReason: NotRequired[str | None]
 
 
 def _webhooks() -> Collection[WebhookEndpoint]:
@@ -242,6 +286,24 @@ def replace_webhook_salt(
         },
     )
     return result.modified_count == 1
+
+
+def set_webhook_disabled(partner: str, *, reason: str, at: datetime) -> bool:
+    """Disable the partner's endpoint, unless it is disabled already (or gone): whether this disabled it."""
+    result = _webhooks().update_one(
+        {"_id": partner, "disabledAt": None},
+        {"$set": {"disabledAt": at, "disabledReason": reason, "updatedAt": at}},
+    )
+    return result.modified_count == 1
+
+
+def set_webhook_enabled(partner: str, *, at: datetime) -> WebhookEndpoint | None:
+    """Deliver to the partner's endpoint again; the endpoint, or None if the partner has none."""
+    return _webhooks().find_one_and_update(
+        {"_id": partner},
+        {"$set": {"disabledAt": None, "disabledReason": None, "updatedAt": at}},
+        return_document=ReturnDocument.AFTER,
+    )
 
 
 def remove_webhook(partner: str) -> bool:

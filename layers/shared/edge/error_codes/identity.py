@@ -1,7 +1,7 @@
 """The codes of tokens and sign-in, and of verifying a user's identity through a provider."""
 
 from core.errors import Conflict, InvalidInput, NotAuthenticated, TooManyAttempts, Unavailable
-from edge.error_codes.entry import CLIENT_BUG, RETRY_LATER, ErrorCode
+from edge.error_codes.entry import CLIENT_BUG, FIX_INPUT, RETRY_LATER, ErrorCode
 
 CODES: dict[str, ErrorCode] = {
     "TOKEN_MISSING": ErrorCode(
@@ -88,12 +88,111 @@ CODES: dict[str, ErrorCode] = {
         ru="Слишком много попыток входа с этого сетевого адреса, повторите позже",
         uz="Bu tarmoq manzilidan kirish urinishlari juda koʻp, keyinroq urinib koʻring",
     ),
-    "TOO_MANY_LOGINS_FOR_PARTNER": ErrorCode(
+    "TOO_MANY_LOGINS_FROM_DEVICE": ErrorCode(
         kind=TooManyAttempts,
-        action="Wait `Retry-After` seconds; the partner's logins are throttled",
-        en="Too many login attempts through this partner, try again later",
-        ru="Слишком много попыток входа через этого партнёра, повторите позже",
-        uz="Bu hamkor orqali kirish urinishlari juda koʻp, keyinroq urinib koʻring",
+        action="Wait `Retry-After` seconds before the next login from this device",
+        en="Too many login attempts from this device, try again later",
+        ru="Слишком много попыток входа с этого устройства, повторите позже",
+        uz="Bu qurilmadan kirish urinishlari juda koʻp, keyinroq urinib koʻring",
+    ),
+    "TOKEN_OTHER_PARTNER": ErrorCode(
+        kind=NotAuthenticated,
+        action="Sign the user in through this app: a token works only with the `client` key it was issued to",
+        en="This token was issued to another partner app",
+        ru="Этот токен выдан другому приложению партнёра",
+        uz="Bu token boshqa hamkor ilovasiga berilgan",
+    ),
+    "PINFL_NEEDS_ACCOUNT_PHONE": ErrorCode(
+        kind=Conflict,
+        action="Ask the user to sign in with the phone number of their account",
+        en="This PINFL belongs to a verified account: sign in with its phone number",
+        ru="Этот ПИНФЛ принадлежит подтверждённой учётной записи: войдите по её номеру телефона",
+        uz="Bu JShShIR tasdiqlangan hisobga tegishli: uning telefon raqami bilan kiring",
+    ),
+    # --- sign-in policies: assertions and one-time codes ------------------------------------------
+    "ASSERTION_REQUIRED": ErrorCode(
+        kind=NotAuthenticated,
+        action="Have the partner's backend sign an assertion for the person and send it as `assertion`",
+        en="This partner's logins need an assertion signed by the partner",
+        ru="Для входа через этого партнёра нужно подтверждение, подписанное партнёром",
+        uz="Bu hamkor orqali kirish uchun hamkor imzolagan tasdiq kerak",
+    ),
+    "ASSERTION_INVALID": ErrorCode(
+        kind=NotAuthenticated,
+        action="Have the partner's backend sign a new assertion (docs/INTERFACE.md, signing an assertion)",
+        en="The assertion is invalid: wrong signature, audience, lifetime or claims",
+        ru="Подтверждение недействительно: неверная подпись, аудитория, срок или утверждения",
+        uz="Tasdiq yaroqsiz: imzo, auditoriya, muddat yoki daʼvolar notoʻgʻri",
+    ),
+    "ASSERTION_EXPIRED": ErrorCode(
+        kind=NotAuthenticated,
+        action="Have the partner's backend sign a new assertion just before the login",
+        en="The assertion has expired or is not valid yet",
+        ru="Срок подтверждения истёк или ещё не наступил",
+        uz="Tasdiq muddati tugagan yoki hali boshlanmagan",
+    ),
+    "ASSERTION_REPLAYED": ErrorCode(
+        kind=NotAuthenticated,
+        action="Have the partner's backend sign a new assertion (with a new `jti`) for each login",
+        en="This assertion has already been used",
+        ru="Это подтверждение уже использовано",
+        uz="Bu tasdiq allaqachon ishlatilgan",
+    ),
+    "ASSERTION_OTHER_PERSON": ErrorCode(
+        kind=NotAuthenticated,
+        action="Send the phone and PINFL the assertion vouches for",
+        en="The assertion vouches for another phone number or PINFL",
+        ru="Подтверждение выдано для другого номера телефона или ПИНФЛ",
+        uz="Tasdiq boshqa telefon raqami yoki JShShIR uchun berilgan",
+    ),
+    "PHONE_REQUIRED_FOR_CODE": ErrorCode(
+        kind=InvalidInput,
+        action=FIX_INPUT,
+        en="Phone number is required: the sign-in code is sent to it",
+        ru="Нужен номер телефона: код входа отправляется на него",
+        uz="Telefon raqami kerak: kirish kodi unga yuboriladi",
+    ),
+    "LOGIN_CODE_WRONG": ErrorCode(
+        kind=InvalidInput,
+        action="Let the user type the code again (`details.attemptsLeft` tries left)",
+        en="Wrong sign-in code",
+        ru="Неверный код входа",
+        uz="Kirish kodi notoʻgʻri",
+    ),
+    "LOGIN_CODE_EXPIRED": ErrorCode(
+        kind=InvalidInput,
+        action="Ask for a new code: send the login without `otp`",
+        en="The sign-in code has expired or was not requested; ask for a new one",
+        ru="Срок кода входа истёк или код не запрашивался; запросите новый",
+        uz="Kirish kodi muddati tugagan yoki soʻralmagan; yangisini soʻrang",
+    ),
+    "LOGIN_CODE_TOO_EARLY": ErrorCode(
+        kind=TooManyAttempts,
+        action="Wait `Retry-After` seconds before asking for a new code; the last one is still valid",
+        en="A sign-in code was sent a moment ago; a new one can be asked for later",
+        ru="Код входа только что отправлен; новый можно запросить позже",
+        uz="Kirish kodi hozirgina yuborildi; yangisini keyinroq soʻrash mumkin",
+    ),
+    "LOGIN_CODE_LOCKED": ErrorCode(
+        kind=TooManyAttempts,
+        action="Tell the user to wait `Retry-After` seconds: too many wrong codes",
+        en="Too many wrong sign-in codes for this phone number, try again later",
+        ru="Слишком много неверных кодов входа для этого номера, повторите позже",
+        uz="Bu raqam uchun notoʻgʻri kirish kodlari juda koʻp, keyinroq urinib koʻring",
+    ),
+    "SMS_NUMBER_REFUSED": ErrorCode(
+        kind=InvalidInput,
+        action="Ask the user for a mobile number in Uzbekistan that receives SMS",
+        en="A sign-in code cannot be sent by SMS to this number",
+        ru="На этот номер нельзя отправить код входа по SMS",
+        uz="Bu raqamga kirish kodini SMS orqali yuborib boʻlmaydi",
+    ),
+    "SMS_GATEWAY_UNAVAILABLE": ErrorCode(
+        kind=Unavailable,
+        action=RETRY_LATER,
+        en="The sign-in code could not be sent, try again later",
+        ru="Не удалось отправить код входа, повторите позже",
+        uz="Kirish kodini yuborib boʻlmadi, keyinroq urinib koʻring",
     ),
     # --- identity verification -------------------------------------------------------------------
     "IDENTITY_CODE_REJECTED": ErrorCode(

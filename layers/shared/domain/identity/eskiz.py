@@ -1,0 +1,182 @@
+"""The Eskiz SMS gateway (notify.eskiz.uz), as Eskiz's published API describes it
+(https://documenter.getpostman.com/view/663428/RzfmES4z):
+
+- `POST /api/auth/login`, form fields `email` and `password` (the API password from my.eskiz.uz) ->
+  `{"message": "token_generated", "data": {"token": ...}, "token_type": "bearer"}`;
+- `PATCH /api/auth/refresh` with `Authorization: Bearer <token>` -> the same shape, a new token;
+- `POST /api/message/sms/send` with the token, form fields `mobile_phone` (digits, no `+`: 998901234567),
+  `message`, `from` (the approved sender name; Eskiz's default is 4546) -> `{"id", "message": "Waiting for
+  SMS provider", "status": "waiting"}`. A token Eskiz no longer honours is 401: it is refreshed, or taken
+  again when refreshing fails, and the message sent once more.
+
+Forms are sent as `multipart/form-data`, as the documentation's examples do. The token is kept per
+process (Eskiz's tokens live for days); credentials come from one secret (`ESKIZ_CREDENTIALS_SECRET_ID`,
+the JSON {"email", "password"}). A send is never retried after a 5xx or a timeout: the message may have
+gone, and the person can ask for another code after the cooldown. Nothing of a message, a number or a
+token is logged: only the step and the status.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import secrets
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.error import HTTPError
+from urllib.request import Request, urlopen
+
+from core.observability import logger
+from core.serialization import json_object
+from domain.identity.settings import IdentitySettings, eskiz_credentials
+from domain.identity.sms import SmsRefused, SmsUnavailable
+
+LOGIN_PATH = "/api/auth/login"
+REFRESH_PATH = "/api/auth/refresh"
+SEND_PATH = "/api/message/sms/send"
+UZBEK_PREFIX = "+998"  # /send delivers to Uzbek numbers; others would need /send-global
+
+
+class _Unauthorized(Exception):
+    """Eskiz answered 401: the token (or the credentials) is not honoured."""
+
+
+@dataclass
+class _TokenHolder:
+    """The process's Eskiz token, shared by every gateway object of one account."""
+
+    token: str | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_tokens: dict[tuple[str, str], _TokenHolder] = {}
+
+
+def forget_tokens() -> None:
+    """Drop the kept tokens (tests start each with a fresh process's state)."""
+    _tokens.clear()
+
+
+@dataclass
+class EskizGateway:
+    url: str
+    email: str
+    password: str = field(repr=False)
+    sender: str = "4546"
+    timeout_seconds: float = 5.0
+
+    def __post_init__(self) -> None:
+        if not self.url.startswith(("https://", "http://")):
+            raise RuntimeError("ESKIZ_URL must be an http(s) URL")
+        self.url = self.url.rstrip("/")
+
+    @classmethod
+    def from_settings(cls, settings: IdentitySettings) -> EskizGateway:
+        try:
+            credentials = json.loads(eskiz_credentials())
+            email, password = str(credentials["email"]), str(credentials["password"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise RuntimeError('the Eskiz credentials must be the JSON {"email": ..., "password": ...}') from exc
+        return cls(
+            settings.eskiz_url,
+            email,
+            password,
+            sender=settings.eskiz_from,
+            timeout_seconds=settings.sms_timeout_seconds,
+        )
+
+    def code_for(self, generated: str) -> str:
+        return generated
+
+    def send(self, phone: str, text: str) -> None:
+        if not phone.startswith(UZBEK_PREFIX):
+            raise SmsRefused()
+        fields = {"mobile_phone": phone.removeprefix("+"), "message": text, "from": self.sender}
+        holder = _tokens.setdefault((self.url, self.email), _TokenHolder())
+        token = holder.token or self._take_token(holder, stale=None)
+        try:
+            answer = self._call("send", "POST", SEND_PATH, fields, token=token)
+        except _Unauthorized:
+            token = self._take_token(holder, stale=token)
+            try:
+                answer = self._call("send", "POST", SEND_PATH, fields, token=token)
+            except _Unauthorized:
+                logger.error("Eskiz refused a fresh token", extra={"step": "send"})
+                raise SmsUnavailable() from None
+        if str(answer.get("status", "")).lower() in ("error", "fail"):
+            raise SmsRefused()
+
+    def _take_token(self, holder: _TokenHolder, *, stale: str | None) -> str:
+        """A token Eskiz honours: the one another request just took, a refresh of `stale`, or a new login."""
+        with holder.lock:
+            if holder.token is not None and holder.token != stale:
+                return holder.token
+            token = None
+            if stale is not None:
+                try:
+                    token = _token_of(self._call("refresh", "PATCH", REFRESH_PATH, None, token=stale))
+                except _Unauthorized:
+                    token = None
+            if token is None:
+                try:
+                    answer = self._call("login", "POST", LOGIN_PATH, {"email": self.email, "password": self.password})
+                except _Unauthorized:
+                    logger.error("Eskiz refused our credentials", extra={"step": "login"})
+                    raise SmsUnavailable() from None
+                token = _token_of(answer)
+            holder.token = token
+            return token
+
+    def _call(
+        self, step: str, method: str, path: str, fields: dict[str, str] | None, *, token: str | None = None
+    ) -> dict[str, Any]:
+        headers = {"Accept": "application/json"}
+        data = None
+        if fields is not None:
+            data, headers["Content-Type"] = _multipart(fields)
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        request = Request(self.url + path, data=data, headers=headers, method=method)  # noqa: S310 (http(s), checked)
+        try:
+            with urlopen(request, timeout=self.timeout_seconds) as response:  # noqa: S310 (http(s), checked)
+                return _json_object(step, response.read())
+        except HTTPError as exc:
+            with exc:
+                if exc.code == 401:
+                    raise _Unauthorized() from None
+                if exc.code < 500 and step == "send":
+                    logger.info("Eskiz refused the message", extra={"step": step, "status": exc.code})
+                    raise SmsRefused() from None
+            logger.warning("Eskiz unavailable", extra={"step": step, "status": exc.code})
+            raise SmsUnavailable() from None
+        except (OSError, http.client.HTTPException) as exc:  # refused, reset, timed out, cut short
+            logger.warning("Eskiz unavailable", extra={"step": step, "failure": type(exc).__name__})
+            raise SmsUnavailable() from None
+
+
+def _token_of(answer: dict[str, Any]) -> str:
+    data = answer.get("data")
+    token = data.get("token") if isinstance(data, dict) else None
+    if not isinstance(token, str) or not token:
+        logger.warning("Eskiz answered without a token")
+        raise SmsUnavailable()
+    return token
+
+
+def _json_object(step: str, raw: bytes) -> dict[str, Any]:
+    value = json_object(raw)
+    if value is None:
+        logger.warning("Eskiz answered something other than a JSON object", extra={"step": step})
+        raise SmsUnavailable()
+    return value
+
+
+def _multipart(fields: dict[str, str]) -> tuple[bytes, str]:
+    """A `multipart/form-data` body of text fields, and its Content-Type."""
+    boundary = f"----car-retail-{secrets.token_hex(16)}"
+    parts = [
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+        for name, value in fields.items()
+    ]
+    return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"

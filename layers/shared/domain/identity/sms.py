@@ -1,0 +1,43 @@
+"""The SMS gateway that sends one-time sign-in codes (port) and its sandbox adapter, which sends nothing and
+whose every code is `SANDBOX_CODE`; the other adapter is Eskiz (`domain.identity.eskiz`), and
+`domain.identity.login_codes.get_gateway` picks the configured one (`SMS_PROVIDER`)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from core.errors import InvalidInput, Unavailable
+
+SANDBOX_CODE = "666666"
+
+
+class SmsRefused(InvalidInput):
+    """The gateway refused the number (not a mobile number it delivers to, blacklisted...)."""
+
+    default_code = "SMS_NUMBER_REFUSED"
+
+
+class SmsUnavailable(Unavailable):
+    """The gateway did not take the message: down, timed out, answered an error of its own."""
+
+    default_code = "SMS_GATEWAY_UNAVAILABLE"
+
+
+class SmsGateway(Protocol):
+    def code_for(self, generated: str) -> str:
+        """The code to send and expect: the one generated, or the sandbox's own."""
+        ...
+
+    def send(self, phone: str, text: str) -> None:
+        """Send `text` to `phone` (E.164); raises SmsRefused or SmsUnavailable."""
+        ...
+
+
+class SandboxSms:
+    """Sends nothing; its code is always SANDBOX_CODE (docs/INTERFACE.md)."""
+
+    def code_for(self, generated: str) -> str:
+        return SANDBOX_CODE
+
+    def send(self, phone: str, text: str) -> None:
+        return None
