@@ -247,6 +247,11 @@ def test_what_the_parser_refuses_beyond_bad_syntax_is_a_400_naming_the_body(text
     assert refused.value.errors == [{"field": "body", "code": code, "params": {}}]
 
 
-def test_bad_syntax_is_left_to_the_resolvers_own_400() -> None:
-    with pytest.raises(json.JSONDecodeError):
-        parse_json_body("{not json")
+def test_bad_syntax_is_a_400_on_the_body_with_its_line_and_column() -> None:
+    # Given a body whose second line is not JSON; when it is parsed
+    with pytest.raises(InvalidInput) as refused:
+        parse_json_body('{"a": 1,\n not json}')
+    # Then the error names the body, and the line and column in details (never an offset as a field)
+    assert refused.value.code == "VALIDATION_FAILED"
+    assert refused.value.errors == [{"field": "body", "code": "BODY_NOT_JSON", "params": {}}]
+    assert refused.value.details == {"line": 2, "column": 2}
