@@ -25,9 +25,10 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
 
+from core.locale import LOCALES
 from edge import idempotency
 from edge.access import MAX_HEADER_LENGTH, AccessPolicy
-from edge.app import ApiResolver, RouteDeclaration
+from edge.app import CONTENT_LANGUAGE, REQUEST_ID, ApiResolver, RouteDeclaration
 from edge.envelope import ErrorEnvelope
 from edge.error_codes import CODES
 from local.template import ROOT, ApiRoute, api_routes
@@ -106,6 +107,21 @@ ACCEPT_LANGUAGE: dict[str, Any] = {
     "schema": {"type": "string", "default": "uz"},
     "example": "ru",
 }
+
+# What every answer carries, success or error (edge.app.lambda_entry).
+EVERY_ANSWER_HEADERS: dict[str, Any] = {
+    CONTENT_LANGUAGE: {
+        "description": "The language of the answer's messages and texts: the one `accept-language` picked",
+        "schema": {"type": "string", "enum": list(LOCALES)},
+    },
+    REQUEST_ID: {
+        "description": "The request's id (API Gateway's, also its `x-amzn-RequestId` when deployed): quote it to "
+        "support; an `INTERNAL_ERROR` names it in its message and `details.requestId`",
+        "schema": {"type": "string"},
+    },
+}
+
+EVERY_ANSWER_HEADER_REFS = {name: {"$ref": f"#/components/headers/{name}"} for name in EVERY_ANSWER_HEADERS}
 
 # The routes that count against a rate limit (data.rate_limit): logins, card payments started.
 RATE_LIMITED = ("login", "createCardPayment")
@@ -310,6 +326,8 @@ def _enrich_operation(operation: dict[str, Any], route: ApiRoute, declared: Rout
     operation["responses"] = success | {
         str(status): _error_response(status, codes[status], declared.errors.get(status)) for status in codes
     }
+    for response in operation["responses"].values():
+        response["headers"] = EVERY_ANSWER_HEADER_REFS | response.get("headers", {})
     idempotent = idempotency.IDEMPOTENT in declared.middlewares
 
     header_refs = [{"$ref": "#/components/parameters/AcceptLanguage"}]
@@ -395,6 +413,7 @@ def generate(routes: list[tuple[ApiRoute, ApiResolver, RouteDeclaration]] | None
                     "IdempotencyKey": IDEMPOTENCY_KEY,
                     "IfNoneMatch": IF_NONE_MATCH,
                 },
+                "headers": EVERY_ANSWER_HEADERS,
                 "securitySchemes": COMMON_HEADER_SCHEMES
                 | {
                     "signedLink": {

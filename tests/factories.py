@@ -102,7 +102,14 @@ def api_event(
 
 
 # What the server answers before any route is chosen (docs/INTERFACE.md, Statuses), on no operation.
-SERVER_ANSWERS = {"ROUTE_NOT_FOUND", "URI_TOO_LONG", "HEADERS_TOO_LARGE", "MALFORMED_REQUEST", "ORIGIN_NOT_ALLOWED"}
+SERVER_ANSWERS = {
+    "ROUTE_NOT_FOUND",
+    "METHOD_NOT_ALLOWED",
+    "URI_TOO_LONG",
+    "HEADERS_TOO_LARGE",
+    "MALFORMED_REQUEST",
+    "ORIGIN_NOT_ALLOWED",
+}
 
 
 @cache
