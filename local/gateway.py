@@ -212,12 +212,14 @@ class LocalApiGateway:
         request_id = new_request_id()
         if (request.content_length or 0) > MAX_BODY_BYTES:
             return _envelope(413, "PAYLOAD_TOO_LARGE", request_id)
+        adapter = self.url_map.bind_to_environ(request.environ)
         try:
-            route, path_parameters = self.url_map.bind_to_environ(request.environ).match()
-        except MethodNotAllowed as refused:
-            # A known path, another method: 405 naming the path's methods (werkzeug adds HEAD to a GET
-            # rule, which API Gateway does not).
-            allowed = ", ".join(sorted(set(refused.valid_methods or ()) - {"HEAD"}))
+            route, path_parameters = adapter.match()
+            if request.method != route.method:  # HEAD: werkzeug adds it to every GET rule, API Gateway does not
+                raise MethodNotAllowed()
+        except MethodNotAllowed:
+            # A known path, another method: 405 naming the path's methods.
+            allowed = ", ".join(sorted(set(adapter.allowed_methods()) - {"HEAD"}))
             params = {"method": request.method, "allowed": allowed}
             return _envelope(405, "METHOD_NOT_ALLOWED", request_id, params, headers={"Allow": allowed})
         except NotFound:

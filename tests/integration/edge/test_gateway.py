@@ -72,6 +72,9 @@ def test_a_known_path_with_another_method_is_405_naming_the_paths_methods(api: A
         "code": "METHOD_NOT_ALLOWED",
     }
     assert (orders.status_code, orders.headers["Allow"]) == (405, "GET, POST")
+    # And HEAD, which API Gateway does not serve on a GET route either, is 405 too (not the route's 401)
+    head = api.request("HEAD", "/api/v1/brands")
+    assert (head.status_code, head.headers["Allow"]) == (405, "GET")
 
 
 def test_every_answer_carries_its_own_request_id(api: ApiClient) -> None:

@@ -9,6 +9,7 @@ signed link lost TOKEN_MISSING: it was told apart from JWT by which policy objec
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ import pytest
 from core.errors import AppError, NotAuthenticated
 from edge.app import RouteDeclaration, gate
 from edge.errors import status_of
-from ops.openapi import DOCUMENT, resolver_routes
+from ops.openapi import COMMON_HEADER_SCHEMES, DOCUMENT, resolver_routes
 from tests.factories import DEMO_CLIENT_KEY, api_event
 
 ROUTES = [
@@ -39,7 +40,9 @@ class RefusingCallers:
 
 # Requests breaking one rule of the gate each: a common header, the partner key, the token, a signed link.
 BREAKS: dict[str, dict[str, Any]] = {
+    "no User-Agent": {"headers": {"User-Agent": ""}},
     "no fingerprint": {"headers": {"fingerprint": ""}},
+    "no client": {"headers": {"client": ""}},
     "a long fingerprint": {"headers": {"fingerprint": "f" * 513}},
     "an unknown partner": {"headers": {"client": "nobody"}},
     "no token": {},
@@ -75,3 +78,21 @@ def test_every_refusal_of_the_gate_is_in_the_routes_list(
     # Then a refusal's code is one the document lists for the route and the status
     if refused is not None:
         assert refused.code in documented(route.method, route.path, status_of(refused)), (broken, refused.code)
+
+
+@pytest.mark.parametrize(("route", "app", "declared"), ROUTES)
+@pytest.mark.parametrize("scheme", COMMON_HEADER_SCHEMES.values(), ids=lambda scheme: scheme["name"])
+def test_a_missing_common_header_is_the_status_its_scheme_declares(
+    route: Any, app: Any, declared: RouteDeclaration, scheme: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given what openapi.json tells a client about a missing common header ("Missing: 400")
+    declared_status = int(re.search(r"Missing: (\d+)", scheme["description"]).group(1))  # type: ignore[union-attr]
+    monkeypatch.setattr(app, "callers", RefusingCallers())
+    event = api_event(route.method, route.path, headers={scheme["name"]: ""})
+    headers = {name.lower(): value for name, value in event["headers"].items() if value}
+    # When a request of the route comes without it
+    with pytest.raises(AppError) as refused:
+        gate(app, event, headers, "en", declared)
+    # Then the gate answers that status, with a code the route's list has for it
+    assert status_of(refused.value) == declared_status
+    assert refused.value.code in documented(route.method, route.path, declared_status)
