@@ -143,15 +143,19 @@ def percentile(ordered: Sequence[float], fraction: float) -> float:
 
 
 def configurations(db: Db, count: int) -> list[Configuration]:
-    """`count` distinct configurations sold for cash by active branches of the catalog, in a stable order;
-    SystemExit (one line) when the catalog has fewer."""
+    """`count` distinct configurations sold for cash by active branches of the catalog, with no sale rules
+    (a start, verified buyers only, a limit per person would refuse the waves' orders for other reasons
+    than stock), in a stable order; SystemExit (one line) when the catalog has fewer."""
     found: list[Configuration] = []
-    cars = list(db.cars.find({"active": {"$ne": False}, "paymentTypes": "CASH"}).sort("_id", 1))
+    unruled = {"active": {"$ne": False}, "paymentTypes": "CASH", "sale": None}
+    cars = list(db.cars.find(unruled).sort("_id", 1))
     for branch in db.branches.find({"active": True}).sort("_id", 1):
         for car in cars:
             if car["brandId"] not in branch.get("brandIds", []):
                 continue
             for modification in car.get("modifications", []):
+                if modification.get("sale"):
+                    continue
                 for color in car.get("colors", []):
                     found.append(
                         Configuration(
@@ -165,7 +169,9 @@ def configurations(db: Db, count: int) -> list[Configuration]:
                     )
                     if len(found) == count:
                         return found
-    raise SystemExit(f"the catalog has {len(found)} configurations sold for cash, fewer than the {count} needed")
+    raise SystemExit(
+        f"the catalog has {len(found)} configurations sold for cash without sale rules, fewer than the {count} needed"
+    )
 
 
 def set_stock(db: Db, configuration: Configuration, quantity: int) -> None:

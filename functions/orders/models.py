@@ -211,9 +211,16 @@ class OrderItem(ApiModel):
         examples=[47400000],
     )
     paidAmount: int = Field(ge=0, description="paid so far, in sums", examples=[0])
+    deposit: int = Field(
+        ge=0,
+        description="what must be paid by payBy to keep the car, in sums, and the least a first card payment may "
+        "be (PAYMENT_BELOW_DEPOSIT): the car's sale deposit, else a share of amountDueNow set per environment "
+        "(10 % by default); 0 when nothing is due now",
+        examples=[4740000],
+    )
     payBy: Timestamp | None = Field(
         description="an order that has not paid yet holds its car until then (its car's sale may hold it for "
-        "minutes): unless a payment is made by this time (at least the deposit, when the car's sale asks one) "
+        "minutes): unless at least the deposit is paid by this time "
         "the order is cancelled (not paid in time, what was paid refunded) and the car goes back on sale; null "
         "for any other order"
     )

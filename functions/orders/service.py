@@ -91,6 +91,7 @@ def _item_fields(order: OrderRecord, locale: Locale) -> dict[str, Any]:
         "amountDue": order.get("amountDue", order["price"]),
         "amountDueNow": lifecycle.due_now(order),
         "paidAmount": order.get("paidAmount", 0),
+        "deposit": order.get("deposit", 0),
         "payBy": expiry.pay_by(order),
         "paymentTypeId": order["paymentTypeId"],
         "brandName": order.get("brandName"),

@@ -61,6 +61,9 @@ class Settings(BaseModel):
     # The unpaid (NEW) orders one person may hold at once, for any car: a person is the verified PINFL,
     # else the account (domain.orders.buyers). Small, so one buyer cannot hold a branch's stock.
     order_open_holds_per_person: int = Field(default=2, ge=1)
+    # What an order must pay by its `payBy` to keep its car when the car's sale rules set no
+    # depositAmount, in percent of what card payments may take: a token payment never keeps a car. 0: any.
+    order_deposit_percent: int = Field(default=10, ge=0, le=100)
 
     # Browser origins allowed to call the API (CORS), comma-separated: exact origins, or `scheme://host:*`
     # for any port. Unset: none, except locally (LOCAL_ORIGINS).

@@ -90,8 +90,8 @@ def in_transaction[T](work: Callable[[ClientSession], T], *, seconds: float | No
     """Run `work(session)` as one MongoDB transaction: every write made with `session` happens, or none
     does. The driver runs `work` again on a transient error (a write conflict with another
     transaction), so it must only read and write through the session; all of it, retries included,
-    within `seconds` (a request's TRANSACTION_SECONDS unless given), else 503 DATA_BUSY. Needs a replica set (Atlas always is; tests and
-    `make run` start a single-node one)."""
+    within `seconds` (a request's TRANSACTION_SECONDS unless given), else 503 DATA_BUSY. Needs a
+    replica set (Atlas always is; tests and `make run` start a single-node one)."""
     conflicts = 0
 
     def attempt(session: ClientSession) -> T:

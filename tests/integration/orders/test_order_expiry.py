@@ -236,6 +236,29 @@ def test_a_deposit_is_the_least_first_card_payment_and_paying_it_keeps_the_car_p
     assert stored(db, order)["statusSlug"] == "PARTIALLY_PAID"
 
 
+def test_a_car_without_sale_rules_asks_a_tenth_as_its_deposit_so_a_token_payment_keeps_nothing(
+    api: ApiClient, db: Db, frozen_clock: FrozenClock
+) -> None:
+    # Given an order of a car of 1,001 sums with no sale rules (the default ORDER_DEPOSIT_PERCENT, 10)
+    car = purchasable_car(db, brand="Default Deposit", quantity=1, prices=(1_001,))
+    api.login()
+    order = place(api, car)
+    # Then the order says its deposit: a tenth, rounded up to a sum
+    assert order["deposit"] == 101
+    # When the buyer tries to pay 1 sum by card
+    payment = {"brandId": order["brandId"], "orderId": order["_id"], "amount": 1, **CARD}
+    refused = api.post("/api/v1/transactions/create", json=payment)
+    # Then it is refused with the deposit
+    assert (refused.status_code, refused.json()["code"]) == (409, "PAYMENT_BELOW_DEPOSIT"), refused.text
+    # When 1 sum is paid another way and the hold passes
+    lifecycle.record_payment(ObjectId(order["_id"]), 1, payment_id="desk-1", cause="paid at the desk")
+    frozen_clock.advance(get_settings().order_hold_hours * 3600)
+    result = expiry_handler({}, LocalLambdaContext(function_name="UnpaidOrderExpiry"))
+    # Then the order expires like an unpaid one, and its unit is back on sale
+    assert result == {"expired": [order["contractNumber"]]}
+    assert (stored(db, order)["statusSlug"], stock_quantity(db, car)) == ("CANCELLED", 1)
+
+
 def test_an_order_with_less_than_its_deposit_paid_expires_and_its_card_payments_are_refunded(
     api: ApiClient, db: Db, frozen_clock: FrozenClock
 ) -> None:

@@ -17,6 +17,7 @@ from pymongo.database import Database
 from core import clock
 from core.clock import FrozenClock
 from core.errors import AppError
+from core.settings import reset_settings
 from domain.orders import lifecycle
 from domain.orders.lifecycle import Status
 from domain.payments import store
@@ -42,6 +43,17 @@ OTHER_PHONE = "+998935550000"
 
 Db = Database[dict[str, Any]]
 OrderFactory = Callable[..., dict[str, Any]]
+
+
+@pytest.fixture(autouse=True)
+def no_deposit(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The card flow's tests pay small parts of an order; the deposit a first payment must reach has its
+    own tests (tests/integration/orders/test_order_expiry.py)."""
+    monkeypatch.setenv("ORDER_DEPOSIT_PERCENT", "0")
+    reset_settings()
+    yield
+    monkeypatch.undo()
+    reset_settings()
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from bson import ObjectId
 from core import clock
 from core.errors import Conflict, NotPermitted
 from core.ids import new_id
+from core.settings import get_settings
 from data import counters
 from domain.catalog import store as catalog
 from domain.dealers import store as dealers
@@ -39,6 +40,13 @@ def next_contract_number() -> str:
     return contract_number(year, counters.next_value(f"contract:{year}"))
 
 
+def deposit_of(sale_deposit: int | None, due_now: int) -> int:
+    """What must be paid by `payBy` to keep the car: the sale's deposit, else ORDER_DEPOSIT_PERCENT of what
+    card payments may take (rounded up to a sum), never more than that."""
+    share = -(-due_now * get_settings().order_deposit_percent // 100)
+    return min(share if sale_deposit is None else sale_deposit, due_now)
+
+
 def new_order(
     purchase: Purchase,
     *,
@@ -48,6 +56,7 @@ def new_order(
     promo: PromoCodeRecord | None = None,
     deal: FinancedDeal | None = None,
     hold_minutes: int | None = None,
+    deposit_amount: int | None = None,
 ) -> OrderRecord:
     """The document of a NEW order for this purchase, with a snapshot of the names of what was bought
     (the catalog may rename or drop a car later; the order keeps what was sold). No contract number yet.
@@ -55,8 +64,9 @@ def new_order(
     `amountDue` is what the car costs the buyer (price - discount); `amountDueNow` what card payments
     may take: all of it for CASH, the deal's initial payment for a financed order (the bank, lessor or
     installments pay the rest). A promo on a financed order lowers the initial payment, never below 0.
-    `payBy` ends the unit's hold unless something is paid: `hold_minutes` (the car's sale rule) after,
-    else ORDER_HOLD_HOURS (`domain.orders.expiry`)."""
+    `payBy` ends the unit's hold unless the `deposit` is paid: `hold_minutes` (the car's sale rule) after,
+    else ORDER_HOLD_HOURS (`domain.orders.expiry`); the deposit is `deposit_amount` (the sale rule's)
+    or a share of `amountDueNow` (`deposit_of`)."""
     discount = promo_codes.discount_for(promo, purchase.price) if promo else 0
     if deal is not None:
         discount = min(discount, deal.initial_payment)
@@ -83,6 +93,7 @@ def new_order(
         "amountDue": purchase.price - discount,
         "amountDueNow": due_now,
         "paidAmount": 0,
+        "deposit": deposit_of(deposit_amount, due_now),
         "paymentIds": [],
         "carName": purchase.car.get("name"),
         "brandName": purchase.brand.get("name") if purchase.brand else None,
@@ -118,10 +129,8 @@ def place_order(request: OrderRequest, *, buyer: Buyer, partner: str) -> OrderRe
         promo=promo,
         deal=deal,
         hold_minutes=rules.hold_minutes,
+        deposit_amount=rules.deposit_amount,
     )
-    if rules.deposit_amount:
-        # What must be paid by `payBy` to keep the car (never more than card payments may take).
-        order["deposit"] = min(rules.deposit_amount, order["amountDueNow"])
     order["buyer"] = buyer.key
     if order["amountDueNow"] == 0:
         # Nothing is left to pay by card (a promo covered the price, or the deal's initial payment).

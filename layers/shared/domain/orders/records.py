@@ -39,7 +39,7 @@ class OrderRecord(TypedDict, total=False):
     amountDue: int
     amountDueNow: int
     paidAmount: int
-    deposit: int  # the sale's depositAmount: paid by `payBy` or the order expires (none: any payment keeps it)
+    deposit: int  # paid by `payBy` or the order expires: the sale's depositAmount, else ORDER_DEPOSIT_PERCENT
     payBy: datetime  # when the hold of a NEW order with nothing paid ends (orders stored before it have none)
     paymentIds: list[str]
     chargingPaymentId: str | None
