@@ -1,10 +1,13 @@
-"""Partner webhooks on a laptop, where there is no SQS queue: the outbox hands webhooks straight to
-`deliver_in_process` (one attempt, the deployed delivery code), and `make run` serves a receiver that
+"""Partner webhooks on a laptop, where there is no SQS queue, and `make run` serves a receiver that
 prints what it gets and checks the signature, with the demo partner's endpoint pointed at it.
 
-A webhook the receiver (or any endpoint) did not take stays in the outbox: `make run` runs the outbox
-publisher every few seconds (`publish_pending_forever`), as EventBridge Scheduler does deployed every
-minute, so it is tried again, in order.
+No request waits on an endpoint, here either: `make run`'s workers (`defer_to_publisher`) leave a
+request's webhooks in the outbox, and the serving process's own outbox publisher, a thread run every
+PUBLISH_EVERY_SECONDS (`publish_pending_forever`), hands them to `InProcessDelivery`: the deployed
+delivery code, one attempt at a time, with the deployed backoff (and `Retry-After`) kept in memory
+between its runs. A webhook not delivered stays in the outbox, so it is tried again, in order. A single
+process without `make run` (`python -m local invoke`, the operators' commands) installs
+`InProcessDelivery` itself (`install`) and delivers right after its change.
 """
 
 from __future__ import annotations
@@ -13,8 +16,9 @@ import json
 import os
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -29,60 +33,111 @@ from local.template import ROOT
 DEFAULT_RECEIVER_PORT = 3001
 LOOPBACK = "127.0.0.1"
 RECEIVER_PATH = "/webhooks"
-PUBLISH_EVERY_SECONDS = 5.0
+PUBLISH_EVERY_SECONDS = 2.0
 
 
-def deliver_in_process(batch: list[QueuedWebhook]) -> list[bool]:
-    return [delivery.deliver(webhook.partner, webhook.event_id, webhook.body).delivered for webhook in batch]
+class InProcessDelivery:
+    """The local stand-in for the queue and the delivery function: delivers each webhook it is handed,
+    unless its backoff (after a failure, as `functions/webhooks` sets it) has not run out yet, in which
+    case it is not taken and stays in the outbox."""
+
+    def __init__(self) -> None:
+        self.failures: dict[str, tuple[int, datetime]] = {}  # per message: failed attempts, next try at
+        self.lock = threading.Lock()
+
+    def __call__(self, batch: list[QueuedWebhook]) -> list[bool]:
+        return [self.deliver(webhook) for webhook in batch]
+
+    def deliver(self, webhook: QueuedWebhook) -> bool:
+        key = webhook.deduplication_id or webhook.event_id
+        now = clock.now()
+        with self.lock:
+            failed, next_try = self.failures.get(key, (0, now))
+        if now < next_try:
+            return False
+        attempt = delivery.deliver(webhook.partner, webhook.event_id, webhook.body)
+        with self.lock:
+            if attempt.delivered:
+                self.failures.pop(key, None)
+            else:
+                delay = delivery.retry_delay_seconds(failed + 1, attempt.retry_after_seconds)
+                self.failures[key] = (failed + 1, clock.now() + timedelta(seconds=delay))
+        return attempt.delivered
 
 
 def install() -> None:
     """Deliver webhooks in this process when it is local and has no queue (WEBHOOK_QUEUE_URL)."""
     settings = get_settings()
     if settings.is_local and settings.webhook_queue_url is None:
-        webhook_queue.use_local_consumer(deliver_in_process)
+        webhook_queue.use_local_consumer(InProcessDelivery())
+
+
+def defer_to_publisher() -> None:
+    """A `make run` worker: take no webhook, so a request never waits on an endpoint; the serving
+    process's publisher delivers them (`publish_pending_forever`)."""
+    settings = get_settings()
+    if settings.is_local and settings.webhook_queue_url is None:
+        webhook_queue.use_local_consumer(_not_here)
+
+
+def _not_here(batch: list[QueuedWebhook]) -> list[bool]:
+    return [False] * len(batch)
 
 
 INTERFACE_DOC = ROOT / "docs" / "INTERFACE.md"
 SNIPPET_MARKER = "<!-- webhook-verification-snippet -->"
+LIBRARY_SNIPPET_MARKER = "<!-- webhook-library-snippet -->"
+TYPESCRIPT_SNIPPET_MARKER = "<!-- webhook-typescript-snippet -->"
+
+
+def documented_block(marker: str, language: str) -> str:
+    """The code block of docs/INTERFACE.md right after `marker`, as published."""
+    text = INTERFACE_DOC.read_text(encoding="utf-8")
+    block = re.search(re.escape(marker) + rf"\s*```{language}\n(.*?)```", text, re.DOTALL)
+    if block is None:
+        raise RuntimeError(f"no {language} block after {marker} in {INTERFACE_DOC}")
+    return block.group(1)
+
+
+def documented_function(marker: str, name: str) -> Callable[..., Any]:
+    """The function `name` of the Python snippet after `marker`, run exactly as published."""
+    namespace: dict[str, Any] = {}
+    code = compile(documented_block(marker, "python"), str(INTERFACE_DOC), "exec")
+    exec(code, namespace)  # noqa: S102 (our own documentation)
+    function: Callable[..., Any] = namespace[name]
+    return function
 
 
 def documented_verifier() -> Callable[..., bool]:
     """`verify_webhook` exactly as docs/INTERFACE.md publishes it for partners (the Python block after
     SNIPPET_MARKER): the local receiver checks deliveries with it, as a partner would, and so do the tests."""
-    text = INTERFACE_DOC.read_text(encoding="utf-8")
-    block = re.search(re.escape(SNIPPET_MARKER) + r"\s*```python\n(.*?)```", text, re.DOTALL)
-    if block is None:
-        raise RuntimeError(f"no webhook verification snippet in {INTERFACE_DOC}")
-    namespace: dict[str, Any] = {}
-    exec(compile(block.group(1), str(INTERFACE_DOC), "exec"), namespace)  # noqa: S102 (our own documentation)
-    verify: Callable[..., bool] = namespace["verify_webhook"]
-    return verify
+    return documented_function(SNIPPET_MARKER, "verify_webhook")
 
 
 @dataclass(frozen=True)
 class DocumentedExample:
-    signature: str
+    headers: dict[str, str]
     body: bytes
     timestamp: int
 
 
 def documented_example() -> DocumentedExample:
-    """The example delivery of docs/INTERFACE.md: its X-Signature, body and signing time."""
+    """The example delivery of docs/INTERFACE.md: its headers, body and signing time."""
     text = INTERFACE_DOC.read_text(encoding="utf-8")
-    example = re.search(r"```http\n.*?X-Signature: (t=(\d+),v1=[0-9a-f]+)\n\n(.*?)\n```", text, re.DOTALL)
+    example = re.search(r"```http\nPOST [^\n]*\n(.*?)\n\n(.*?)\n```", text, re.DOTALL)
     if example is None:
         raise RuntimeError(f"no webhook example in {INTERFACE_DOC}")
-    return DocumentedExample(example.group(1), example.group(3).encode(), int(example.group(2)))
+    headers = dict(line.split(": ", 1) for line in example.group(1).splitlines())
+    return DocumentedExample(headers, example.group(2).encode(), int(headers["webhook-timestamp"]))
 
 
-def signature_matches(partner: str, header: str, body: bytes, verify: Callable[..., bool]) -> bool:
+def signature_matches(partner: str, headers: Mapping[str, str], body: bytes, verify: Callable[..., bool]) -> bool:
     """Whether `verify` (the documented snippet) accepts the delivery under one of the partner's secrets."""
     endpoint = store.find_webhook(partner)
     if endpoint is None:
         return False
     now = clock.now()
-    return any(verify(secret, header, body, now=now.timestamp()) for secret in webhooks.signing_secrets(endpoint, now))
+    return any(verify(secret, headers, body, now=now.timestamp()) for secret in webhooks.signing_secrets(endpoint, now))
 
 
 class _Receiver(BaseHTTPRequestHandler):
@@ -91,15 +146,15 @@ class _Receiver(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        header = self.headers.get(webhooks.SIGNATURE_HEADER, "")
-        verified = signature_matches(self.partner, header, body, type(self).verify)
+        headers = {name.lower(): value for name, value in self.headers.items()}
+        verified = signature_matches(self.partner, headers, body, type(self).verify)
         try:
             event = json.loads(body)
             change = f"{event.get('contractNumber')} {event.get('from')} -> {event.get('to')}"
         except ValueError:
             change = "(not JSON)"
         print(
-            f"webhook received: {change}  event {self.headers.get(webhooks.EVENT_ID_HEADER)}  "
+            f"webhook received: {change}  event {self.headers.get(webhooks.ID_HEADER)}  "
             f"signature {'ok' if verified else 'DOES NOT MATCH'}",
             flush=True,
         )

@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     from local.runtime import apply_local_defaults
 
     apply_local_defaults()
-    webhooks.install()  # a request's webhooks go out right after it, like the deployed outbox flush
+    webhooks.defer_to_publisher()  # no request waits on an endpoint: the serving process delivers them
     serve_worker(args.fd, args.host, args.port)
     return 0
 

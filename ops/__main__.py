@@ -13,7 +13,7 @@ python -m ops stock set BRANCH MODIFICATION COLOR QTY     units a branch can sti
 python -m ops prices set MODIFICATION PRICE               a modification's price (ops/prices.py)
 python -m ops sale set|clear|show CAR                     a car's sale rules (ops/sale.py)
 python -m ops promo add|list|disable                      promo codes (ops/promo.py)
-python -m ops webhooks set|list|rotate-secret|remove      partners' webhook endpoints (ops/webhooks.py)
+python -m ops webhooks set|list|test|replay|enable|...    partners' webhook endpoints (ops/webhooks.py)
 python -m ops bench [--help]                              cold init and warm requests, measured (make bench)
 
 A failure prints one line, `error: CODE: what to do`, and exits 1 (2 for a bad argument); --debug adds

@@ -1,12 +1,17 @@
 """`python -m ops catalog ...`: the reference data set as one JSON file (docs/catalog.schema.json).
 
-    python -m ops catalog export catalog.json           everything, each record with its id
-    python -m ops catalog import catalog.json --dry-run  what would be added, changed and removed, per collection
+    python -m ops catalog export catalog.json           everything, each record with its id, and the
+                                                         database's change version (`exportedFrom`)
+    python -m ops catalog import catalog.json --dry-run  each record that would be added, changed (field by
+                                                         field), deactivated or removed; then the counts
     python -m ops catalog import catalog.json           check it whole, then load it in one transaction
+    python -m ops catalog import catalog.json --with-stock   the stock rows too (live: orders move them)
+    python -m ops catalog import catalog.json --force    undo the live changes made since the export
     python -m ops catalog schema                         regenerate docs/catalog.schema.json (commit it)
 
-A file with any problem changes nothing and exits 1, naming each record and field. The rules are in
-`domain.dataset.transfer`.
+A file with any problem changes nothing and exits 1, naming each record and field; a file older than
+live changes it would undo (prices, sale rules, promo codes, stock) is refused the same way, naming
+them. The rules are in `domain.dataset.transfer`.
 """
 
 from __future__ import annotations
@@ -17,9 +22,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from core.serialization import to_json
 from domain.dataset.models import DataSet
-from domain.dataset.transfer import DataSetRefused, Plan, export_data_set, import_data_set, parse
-from ops.output import CommandRefused, print_result
+from domain.dataset.transfer import (
+    DataSetOutdated,
+    DataSetRefused,
+    Plan,
+    RecordChange,
+    export_data_set,
+    import_data_set,
+    read,
+)
+from ops.output import CommandRefused, print_result, table
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "docs" / "catalog.schema.json"
 SCHEMA_ID = "https://car-retail-api/docs/catalog.schema.json"
@@ -44,7 +58,22 @@ def add_commands(commands: Any) -> None:
         "are removed (a car or branch that orders name is deactivated instead)",
     )
     load.add_argument("file", help="the data set (- for standard input)")
-    load.add_argument("--dry-run", action="store_true", help="print what would change, per collection; write nothing")
+    load.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print each record that would be added, changed (field by field), deactivated or removed; write nothing",
+    )
+    load.add_argument(
+        "--with-stock",
+        action="store_true",
+        help="import the file's stock rows too (left out, the database's stock stays as orders left it)",
+    )
+    load.add_argument(
+        "--force",
+        action="store_true",
+        help="import even if that undoes live changes made since the file was exported (prices, sale rules, "
+        "promo codes, stock), which are named",
+    )
     actions.add_parser("schema", help=f"write {SCHEMA_PATH.name}, the JSON Schema of the file (commit it)")
 
 
@@ -72,17 +101,64 @@ def read_file(name: str) -> str:
         ) from None
 
 
+RECORD_COLUMNS = ("collection", "record", "name", "action", "field", "before", "after")
+CELL_CHARS = 60
+
+
+def record_rows(plan: Plan) -> list[dict[str, Any]]:
+    """Each record the import adds, changes, deactivates or removes; a change has a row per field."""
+    rows = []
+    for change in plan.records:
+        base = {"collection": change.section, "record": change.record, "name": change.label, "action": change.action}
+        if not change.fields:
+            rows.append(base)
+        rows += [{**base, "field": path, "before": old, "after": new} for path, old, new in change.fields]
+    return rows
+
+
+def _cell(value: Any) -> str:
+    text = value if isinstance(value, str) else to_json(value)
+    return text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 3] + "..."
+
+
+def _as_json(change: RecordChange) -> dict[str, Any]:
+    fields = [{"field": path, "before": old, "after": new} for path, old, new in change.fields]
+    return {"collection": change.section, "record": change.record, "name": change.label, "action": change.action} | (
+        {"fields": fields} if fields else {}
+    )
+
+
 def report(plan: Plan, *, dry_run: bool, as_json: bool = False) -> None:
     counts = plan.counts()
-    lines = [
+    lines = []
+    if plan.records:
+        cells = [
+            {
+                key: value if key in ("collection", "record", "name", "action") else _cell(value)
+                for key, value in row.items()
+            }
+            for row in record_rows(plan)
+        ]
+        lines += [table(cells, RECORD_COLUMNS), ""]
+    lines += [
         f"{collection}: " + ", ".join(f"{what} {n}" for what, n in numbers.items())
         for collection, numbers in counts.items()
     ]
+    lines += [f"{section}: not imported (live data; --with-stock imports it)" for section in plan.not_imported]
+    lines += [f"overwritten (--force): {problem}" for problem in plan.overwritten]
     if plan.empty:
         lines.append("nothing would change" if dry_run else "nothing changed")
     else:
         lines.append("dry run: nothing was written" if dry_run else "imported in one transaction")
-    print_result({"dryRun": dry_run, "changed": not plan.empty, "counts": counts}, lines, as_json=as_json)
+    result = {
+        "dryRun": dry_run,
+        "changed": not plan.empty,
+        "counts": counts,
+        "records": [_as_json(change) for change in plan.records],
+        "notImported": plan.not_imported,
+        "overwritten": plan.overwritten,
+    }
+    print_result(result, lines, as_json=as_json)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -100,8 +176,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     text = read_file(args.file)
     try:
-        plan = import_data_set(parse(text), dry_run=args.dry_run)
-    except DataSetRefused as refused:
+        plan = import_data_set(read(text), dry_run=args.dry_run, with_stock=args.with_stock, force=args.force)
+    except (DataSetRefused, DataSetOutdated) as refused:
         for problem in refused.problems:  # each on its line, then the one line every failure ends with
             print(problem, file=sys.stderr)
         raise

@@ -1,14 +1,18 @@
 """Webhook delivery, run by Lambda off the partner webhook FIFO queue (data.webhook_queue): POSTs each
-queued `order.status_changed` to its partner's endpoint, signed (domain.partners.delivery).
+queued event to its partner's endpoint, signed, within WEBHOOK_TIMEOUT_SECONDS for the whole attempt
+(domain.partners.delivery).
 
 - In order per order: the queue's message group is the order, and SQS gives a group's next message
   only once the one before it is deleted (delivered) or dead-lettered.
 - Retries with exponential backoff: a failed attempt makes its message invisible for
-  WEBHOOK_RETRY_BASE_SECONDS x 2^(attempt - 1), at most WEBHOOK_RETRY_MAX_SECONDS
-  (ChangeMessageVisibility), and reports it failed, so SQS offers it again then; the order's later
-  events wait behind it. After the queue's maxReceiveCount attempts it goes to the dead-letter queue
-  (an alarm fires) and the order's next event goes out.
-- At least once: a delivery whose answer is lost is sent again with the same `X-Event-Id` (and
+  WEBHOOK_RETRY_BASE_SECONDS x 2^(attempt - 1), at most WEBHOOK_RETRY_MAX_SECONDS, and no sooner than
+  the endpoint's `Retry-After` (ChangeMessageVisibility), and reports it failed, so SQS offers it again
+  then; the order's later events wait behind it. After the queue's maxReceiveCount attempts (about
+  three days of them) it goes to the dead-letter queue (an alarm fires) and the order's next event goes
+  out.
+- An endpoint answering 410 Gone is disabled: its message is consumed, and so are the ones after it,
+  unsent, until the operator enables it again.
+- At least once: a delivery whose answer is lost is sent again with the same `webhook-id` (and
   `eventId` in the body); partners drop an id they have handled.
 """
 
@@ -26,13 +30,6 @@ from core.settings import get_settings
 from data import aws
 from data.webhook_queue import EVENT_ID_ATTRIBUTE, PARTNER_ATTRIBUTE
 from domain.partners import delivery
-from domain.partners.settings import get_webhook_settings
-
-
-def retry_delay_seconds(attempt: int) -> int:
-    """How long the `attempt`-th failed delivery waits before the next: doubling from the base, capped."""
-    settings = get_webhook_settings()
-    return min(settings.webhook_retry_base_seconds * 2 ** max(0, attempt - 1), settings.webhook_retry_max_seconds)
 
 
 def _attribute(record: SQSRecord, name: str) -> str | None:
@@ -48,11 +45,14 @@ def deliver_record(record: SQSRecord) -> bool:
         return True
     attempt = delivery.deliver(partner, event_id, record.body)
     if attempt.delivered:
-        metrics.add_metric(name="WebhooksDelivered", unit=MetricUnit.Count, value=1)
+        if attempt.status == 410:
+            metrics.add_metric(name="WebhookEndpointsDisabled", unit=MetricUnit.Count, value=1)
+        elif attempt.status is not None:
+            metrics.add_metric(name="WebhooksDelivered", unit=MetricUnit.Count, value=1)
         return True
     metrics.add_metric(name="WebhookDeliveryFailures", unit=MetricUnit.Count, value=1)
     tries = int(record.attributes.approximate_receive_count)
-    delay = retry_delay_seconds(tries)
+    delay = delivery.retry_delay_seconds(tries, attempt.retry_after_seconds)
     aws.client("sqs").change_message_visibility(
         QueueUrl=get_settings().webhook_queue_url, ReceiptHandle=record.receipt_handle, VisibilityTimeout=delay
     )

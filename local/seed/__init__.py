@@ -27,7 +27,7 @@ def demo_data_set() -> DataSet:
 
 
 def demo_data_text() -> str:
-    return demo_data_set().model_dump_json(indent=1) + "\n"
+    return demo_data_set().model_dump_json(indent=1, exclude={"exportedFrom"}) + "\n"
 
 
 def write_demo_data() -> Path:
@@ -44,7 +44,8 @@ def seed_all(*, only_if_empty: bool = False) -> dict[str, int]:
     data = parse(DEMO_DATA_FILE.read_text(encoding="utf-8"))
     changed: dict[str, int] = {}
     if not only_if_empty or is_empty():
-        for collection, counts in import_data_set(data).counts().items():
+        # The demo data whole, its stock included, over whatever the demo database was changed to since.
+        for collection, counts in import_data_set(data, with_stock=True, force=True).counts().items():
             changed[collection] = sum(counts.values())
     elif not holds_brands_of(data):
         return changed

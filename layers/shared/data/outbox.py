@@ -62,6 +62,13 @@ INDEXES = [
         keys=[("status", 1), ("aggregate", 1), ("sequence", 1)],
         name="outbox_pending_by_aggregate",
     ),
+    # the operator's replay: one partner's webhooks since a time
+    Index(
+        collection=COLLECTION,
+        keys=[("webhook.partner", 1), ("createdAt", 1)],
+        name="outbox_webhooks_by_partner",
+        options={"partialFilterExpression": {"webhook.partner": {"$exists": True}}},
+    ),
     Index(
         collection=COLLECTION,
         keys=[("sentAt", 1)],
@@ -172,6 +179,42 @@ def publish_pending(*, aggregates: Collection[str] | None = None, limit: int = 1
     return PublishResult(delivered, failed)
 
 
+def webhooks_since(partner: str, since: datetime) -> list[dict[str, Any]]:
+    """The partner webhooks of the events stored since `since` (sent or not; sent ones are kept
+    SENT_RETENTION_SECONDS), oldest first, replays left out."""
+    found = get_db()[COLLECTION].find(
+        {"webhook.partner": partner, "createdAt": {"$gte": since}, "webhook.eventId": None},
+        {"aggregate": 1, "sequence": 1, "detailType": 1, "detail": 1, "webhook": 1, "createdAt": 1},
+    )
+    return list(found.sort([("createdAt", 1), ("_id", 1)]))
+
+
+def replay_webhooks(entries: list[dict[str, Any]]) -> list[str]:
+    """Send these entries' webhooks (from `webhooks_since`) again, as new outbox entries for the webhook
+    queue only (the bus had the events): each keeps its event id, one aggregate's in their order. The
+    publishers deliver them as any other; returns each new entry's aggregate, to publish them."""
+    if not entries:
+        return []
+    now = clock.now()
+    replays = [
+        {
+            "_id": ids.new_id(),
+            "aggregate": f"replay:{entry['aggregate']}",
+            "sequence": entry["sequence"],
+            "detailType": entry["detailType"],
+            "detail": entry["detail"],
+            "status": PENDING,
+            "attempts": 0,
+            "deliveredTo": [BUS],
+            "createdAt": now,
+            "webhook": {**entry["webhook"], "eventId": str(entry["_id"])},
+        }
+        for entry in entries
+    ]
+    get_db()[COLLECTION].insert_many(replays)
+    return [replay["aggregate"] for replay in replays]
+
+
 def oldest_pending_age_seconds() -> float:
     """How long the oldest undelivered event has waited (0 when none): what the stuck-outbox alarm watches."""
     oldest = get_db()[COLLECTION].find_one({"status": PENDING}, {"createdAt": 1}, sort=[("createdAt", 1)])
@@ -252,7 +295,11 @@ def _queued(entry: dict[str, Any]) -> webhook_queue.QueuedWebhook:
 
     webhook = entry["webhook"]
     return webhook_queue.QueuedWebhook(
-        event_id=str(entry["_id"]), partner=webhook["partner"], group=webhook["group"], body=webhook["body"]
+        event_id=str(webhook.get("eventId") or entry["_id"]),  # a replay's is the event's it sends again
+        partner=webhook["partner"],
+        group=webhook["group"],
+        body=webhook["body"],
+        deduplication_id=str(entry["_id"]),
     )
 
 

@@ -9,8 +9,10 @@ deduplication interval is queued once (later duplicates reach the partner, who d
 
 Deployed, WEBHOOK_QUEUE_URL names the queue; an operator command run from a laptop without it leaves
 its webhooks in the outbox for the deployed publisher. On a laptop (STAGE=local) there is no queue: the
-local runtime registers a consumer (`use_local_consumer`) that delivers in-process; a local process
-without one writes them to the log, as it does events.
+local runtime registers a consumer (`use_local_consumer`): `make run`'s workers one that takes nothing
+(their requests never wait on an endpoint), its serving process and single-process commands one that
+delivers in-process (`local.webhooks`); a local process without one writes them to the log, as it
+does events.
 """
 
 from collections.abc import Callable
@@ -34,6 +36,9 @@ class QueuedWebhook(NamedTuple):
     partner: str  # whose endpoint it goes to
     group: str  # what it is ordered within (an order's id)
     body: str  # the JSON the partner receives, exactly
+    # SQS's deduplication id: the event id, but a replay's own (a replay within SQS's five-minute
+    # deduplication interval of the first delivery must not be dropped as its duplicate)
+    deduplication_id: str = ""
 
 
 type LocalConsumer = Callable[[list[QueuedWebhook]], list[bool]]
@@ -72,7 +77,7 @@ def send(batch: list[QueuedWebhook]) -> list[bool]:
             "Id": str(index),
             "MessageBody": webhook.body,
             "MessageGroupId": webhook.group,
-            "MessageDeduplicationId": webhook.event_id,
+            "MessageDeduplicationId": webhook.deduplication_id or webhook.event_id,
             "MessageAttributes": {
                 PARTNER_ATTRIBUTE: {"DataType": "String", "StringValue": webhook.partner},
                 EVENT_ID_ATTRIBUTE: {"DataType": "String", "StringValue": webhook.event_id},

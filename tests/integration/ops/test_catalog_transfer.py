@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -59,6 +60,13 @@ def export(tmp_path: Path, name: str = "export.json") -> Path:
     return file
 
 
+def unmarked(file: Path) -> dict[str, Any]:
+    """The exported data set without where and when it was exported (to compare two exports' data)."""
+    data: dict[str, Any] = json.loads(file.read_text())
+    del data["exportedFrom"]
+    return data
+
+
 def catalog_import(file: Path, *options: str) -> int:
     return ops_main(["catalog", "import", str(file), *options])
 
@@ -101,12 +109,15 @@ def test_an_export_imported_into_an_empty_database_answers_the_same(
     from domain.partners.store import register_partner
 
     register_partner("demo-partner-key", "Demo partner")
-    assert catalog_import(file) == 0
+    assert catalog_import(file, "--with-stock") == 0
     # Then the API answers the same, to the last field
     api.login("+998901234567")
     assert answers(api) == before
-    # And its export is the same file; a second import changes nothing
-    assert export(tmp_path, "again.json").read_text() == file.read_text()
+    # And its export is the same file (but where it was exported from); a second import changes nothing
+    again = json.loads(export(tmp_path, "again.json").read_text())
+    first = json.loads(file.read_text())
+    assert again.pop("exportedFrom")["database"] != first.pop("exportedFrom")["database"]
+    assert again == first
     assert empty.bank_offers.count_documents({}) > 0
 
 
@@ -116,37 +127,38 @@ def test_the_same_file_twice_changes_nothing_the_second_time(
     # Given the demo data loaded by the import / When the same file is imported again
     capsys.readouterr()
     assert catalog_import(DEMO_DATA_FILE) == 0
-    # Then every collection reports nothing added, changed or removed
-    out = capsys.readouterr().out
-    assert out.splitlines()[-1] == "nothing changed"
-    assert all(line.endswith("added 0, changed 0, deactivated 0, removed 0") for line in out.splitlines()[:-2]), out
+    # Then every collection reports nothing added, changed or removed (the stock, live, is not imported)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2:] == ["stock: not imported (live data; --with-stock imports it)", "nothing changed"]
+    assert all(line.endswith("added 0, changed 0, deactivated 0, removed 0") for line in lines[:-3]), lines
 
 
 def test_a_dry_run_says_what_would_change_per_collection_and_writes_nothing(
     demo_db: Db, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Given a file with one price changed, one stock row left out and one promo code more
-    data = demo_data()
+    # Given an export with one price changed, one stock row left out and one promo code more
+    data = json.loads(export(tmp_path, "base.json").read_text())
     data["cars"][0]["modifications"][0]["price"] += 1_000_000
     dropped = data["stock"].pop(0)
     data["promoCodes"].append({"code": "NEW2026", "discountType": "FIXED", "value": 100_000})
-    before = export(tmp_path, "before.json").read_text()
+    before = unmarked(export(tmp_path, "before.json"))
     capsys.readouterr()
-    # When it is imported with --dry-run
-    assert catalog_import(write(tmp_path, data), "--dry-run") == 0
-    # Then it says what would happen, per collection
-    lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
+    # When it is imported with --dry-run, the stock too
+    assert catalog_import(write(tmp_path, data), "--dry-run", "--with-stock") == 0
+    # Then it says what would happen, per collection, after the records
+    out = capsys.readouterr().out.splitlines()
+    lines = dict(line.split(": ", 1) for line in out[out.index("") + 1 : -1])
     assert lines["cars"] == "added 0, changed 1, deactivated 0, removed 0"
     assert lines["stock"] == "added 0, changed 0, deactivated 0, removed 1"
     assert lines["promo_codes"] == "added 1, changed 0, deactivated 0, removed 0"
     assert lines["brands"] == "added 0, changed 0, deactivated 0, removed 0"
     # And for machines (--json), the same counts in one object
-    assert catalog_import(write(tmp_path, data), "--dry-run", "--json") == 0
+    assert catalog_import(write(tmp_path, data), "--dry-run", "--with-stock", "--json") == 0
     plan = json.loads(capsys.readouterr().out)
     assert (plan["dryRun"], plan["changed"]) == (True, True)
     assert plan["counts"]["cars"] == {"added": 0, "changed": 1, "deactivated": 0, "removed": 0}
     # And nothing was written
-    assert export(tmp_path, "after.json").read_text() == before
+    assert unmarked(export(tmp_path, "after.json")) == before
     assert demo_db.stock.find_one({"_id": ObjectId(dropped["id"])}) is not None
 
 
@@ -156,7 +168,7 @@ def test_records_left_out_are_removed_but_what_orders_name_is_deactivated(
     # Given the demo data with the demo orders, which name a car and a branch
     order = demo_db.orders.find_one({"_id": DEMO_NEW_ORDER_ID})
     assert order is not None
-    data = demo_data()
+    data = json.loads(export(tmp_path, "base.json").read_text())
     ordered_car, ordered_branch = str(order["carId"]), str(order["branchId"])
     other_car = next(
         car for car in data["cars"] if car["id"] != ordered_car and car["brandId"] == str(order["brandId"])
@@ -167,7 +179,7 @@ def test_records_left_out_are_removed_but_what_orders_name_is_deactivated(
     data["branches"] = [branch for branch in data["branches"] if branch["id"] != ordered_branch]
     data["stock"] = [row for row in data["stock"] if row["carId"] not in gone and row["branchId"] != ordered_branch]
     data["specialOffers"] = [offer for offer in data["specialOffers"] if offer["carId"] not in gone]
-    assert catalog_import(write(tmp_path, data)) == 0
+    assert catalog_import(write(tmp_path, data), "--with-stock") == 0
     # Then the car nobody ordered is gone, the ordered car and branch are kept but deactivated
     assert demo_db.cars.find_one({"_id": ObjectId(other_car["id"])}) is None
     assert demo_db.cars.find_one({"_id": order["carId"]})["active"] is False  # type: ignore[index]
@@ -194,14 +206,14 @@ def test_a_broken_reference_is_refused_naming_the_record_and_nothing_changes(
     unknown = str(ObjectId())
     data["cars"][12]["brandId"] = unknown
     data["cars"][0]["modifications"][0]["price"] = 1
-    before = export(tmp_path, "before.json").read_text()
+    before = unmarked(export(tmp_path, "before.json"))
     capsys.readouterr()
     # When it is imported
     status = catalog_import(write(tmp_path, data))
     # Then it is refused with the record and field named, and the database is as it was
     assert status == 1
     assert f"cars[12].brandId: no brand {unknown}" in capsys.readouterr().err
-    assert export(tmp_path, "after.json").read_text() == before
+    assert unmarked(export(tmp_path, "after.json")) == before
 
 
 def test_a_file_with_wrong_types_names_each_record_and_field(
@@ -226,7 +238,7 @@ def test_a_truncated_file_is_refused_naming_where_it_was_cut(
     # Given an export cut short in the middle of the cars
     full = export(tmp_path).read_text()
     cut = full.index('"slug": "kia-', full.index('"cars"'))
-    before = full
+    before = unmarked(export(tmp_path, "before.json"))
     capsys.readouterr()
     # When it is imported
     status = catalog_import(write_text(tmp_path, full[:cut]))
@@ -235,7 +247,7 @@ def test_a_truncated_file_is_refused_naming_where_it_was_cut(
     err = capsys.readouterr().err
     assert "cars[" in err
     assert "broken or cut short" in err
-    assert export(tmp_path, "after.json").read_text() == before
+    assert unmarked(export(tmp_path, "after.json")) == before
 
 
 def write_text(tmp_path: Path, text: str) -> Path:
@@ -253,7 +265,7 @@ def test_an_import_failing_half_way_leaves_the_old_data_set(
     data["stock"] = [row for row in data["stock"] if row["carId"] in {car["id"] for car in data["cars"]}]
     data["specialOffers"] = []
     data["brands"][0]["name"] = "Renamed"
-    before = export(tmp_path, "before.json").read_text()
+    before = unmarked(export(tmp_path, "before.json"))
     apply, calls = dataset_store.apply, []
 
     def failing(changes: dataset_store.Changes, **kwargs: Any) -> None:
@@ -269,7 +281,7 @@ def test_an_import_failing_half_way_leaves_the_old_data_set(
     assert "error: UNEXPECTED: RuntimeError: the process dies here" in capsys.readouterr().err
     # Then the writes made before the fault are gone with it
     assert calls == ["brands", "body_types", "powertrains", "cars"]
-    assert export(tmp_path, "after.json").read_text() == before
+    assert unmarked(export(tmp_path, "after.json")) == before
 
 
 KILLED_IMPORT = """
@@ -280,7 +292,7 @@ from ops.__main__ import main
 apply = store.apply
 def apply_then_wait(changes, **kwargs):
     apply(changes, **kwargs)
-    if changes.collection == "stock":
+    if changes.collection == "cars":
         print("half-way", flush=True)
         sys.stdin.read()  # until the test kills this process
 store.apply = apply_then_wait
@@ -310,7 +322,7 @@ def test_an_import_killed_half_way_leaves_the_old_data_set(mongo_uri: str, own_d
     data["cars"] = data["cars"][:5]
     data["stock"] = [row for row in data["stock"] if row["carId"] in {car["id"] for car in data["cars"]}]
     data["specialOffers"] = []
-    before = export(tmp_path, "before.json").read_text()
+    before = unmarked(export(tmp_path, "before.json"))
     # When another process imports it and is killed (SIGKILL) after writing half the collections
     env = {
         **os.environ,
@@ -333,7 +345,7 @@ def test_an_import_killed_half_way_leaves_the_old_data_set(mongo_uri: str, own_d
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=60)
     # Then the database holds the old data set, whole
-    assert export(tmp_path, "after.json").read_text() == before
+    assert unmarked(export(tmp_path, "after.json")) == before
 
 
 def test_reference_caches_pick_the_new_data_up_within_their_lifetime(
@@ -357,3 +369,54 @@ def test_reference_caches_pick_the_new_data_up_within_their_lifetime(
     # Then the new name is served once the cache's lifetime is over
     frozen_clock.advance(61)
     assert api.get(f"/api/v1/brands/{brand['id']}").json()["data"]["name"] == "Chevrolet Uzbekistan"
+
+
+def test_type_errors_and_broken_references_are_reported_together(
+    demo_db: Db, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a file with a float price, a brand without its name, a car naming a brand that exists nowhere and
+    # a car naming the brand without a name (which is no problem of its own)
+    data = demo_data()
+    data["cars"][3]["modifications"][1]["price"] = 1.5
+    del data["brands"][2]["name"]
+    unknown = str(ObjectId())
+    data["cars"][12]["brandId"] = unknown
+    data["cars"][13]["brandId"] = data["brands"][2]["id"]
+    capsys.readouterr()
+    # When it is imported / Then all three problems are named in one pass, and only they
+    assert catalog_import(write(tmp_path, data)) == 1
+    problems = capsys.readouterr().err.splitlines()
+    assert problems[:-1] == [
+        "brands[2].name: Field required",
+        "cars[3].modifications[1].price: Input should be a valid integer",
+        f"cars[12].brandId: no brand {unknown}",
+    ]
+    assert problems[-1].startswith("error: DATA_SET_REFUSED: ")
+
+
+BROKEN_FILES: dict[str, bytes] = {
+    "truncated": b'{"format": 1, "brands": [{"id": "78248af760b1316fae86a2c9", "sl',
+    "wrong types everywhere": json.dumps({"format": "1", "brands": "x", "cars": [[1.5]] * 50, "contacts": 7}).encode(),
+    "utf-16": '{"format": 1}'.encode("utf-16"),
+    "binary": bytes(range(256)) * 64,
+    "deep nesting": b'{"format": 1, "cars": ' + b"[" * 200_000 + b"]" * 200_000 + b"}",
+    "huge numbers": b'{"format": 1, "cars": [{"year": ' + b"9" * 100_000 + b"}]}",
+    "huge float": b'{"format": 1, "branches": [{"location": {"lat": 1e999999, "lng": -1e999999}}]}',
+    "100,000 brands": json.dumps({"format": 1, "brands": [{"id": "a" * 24}] * 100_000}).encode(),
+}
+
+
+@pytest.mark.parametrize("name", BROKEN_FILES)
+def test_no_file_however_broken_ends_in_a_traceback(
+    name: str, demo_db: Db, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a broken file
+    file = tmp_path / "broken.json"
+    file.write_bytes(BROKEN_FILES[name])
+    capsys.readouterr()
+    # When it is imported / Then it is refused: exit 1, one error line last, no traceback, nothing changed
+    assert catalog_import(file) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert len(err.splitlines()) <= 102  # at most MAX_PROBLEMS, "... and N more", the error line
+    assert re.match(r"error: (DATA_SET_REFUSED|FILE_NOT_UTF8|FILE_TOO_LARGE): ", err.splitlines()[-1]), err

@@ -4,13 +4,19 @@ the record and field (or, for a broken file, the record it breaks in)."""
 from __future__ import annotations
 
 import json
+import re
+import time
+from pathlib import Path
+from typing import Any
 
 import pytest
+from bson import ObjectId
 
 from domain.dataset.models import DataSet
-from domain.dataset.transfer import DataSetRefused, location, parse
+from domain.dataset.transfer import MAX_PROBLEMS, DataSetRefused, location, parse, read
 from local.seed import DEMO_DATA_FILE, demo_data_text
-from ops.catalog import SCHEMA_PATH, schema_text
+from ops.catalog import MAX_FILE_BYTES, SCHEMA_PATH, read_file, schema_text
+from ops.output import CommandRefused
 
 
 def test_the_published_schema_is_generated_from_the_models() -> None:
@@ -30,7 +36,7 @@ def test_the_schema_says_what_the_models_enforce() -> None:
     assert definitions["ModificationEntry"]["properties"]["price"]["type"] == "integer"
     assert definitions["ModificationEntry"]["properties"]["price"]["minimum"] == 0
     assert definitions["Car"]["properties"]["brandId"]["pattern"] == "^[0-9a-f]{24}$"
-    assert set(definitions["Localized"]["required"]) == {"ru", "uz", "en"}
+    assert set(definitions["LocalizedName"]["required"]) == {"ru", "uz", "en"}
     assert definitions["Car"]["additionalProperties"] is False
 
 
@@ -63,3 +69,113 @@ def test_an_unknown_field_or_format_is_refused() -> None:
     with pytest.raises(DataSetRefused) as refused:
         parse('{"format": 2, "carz": []}')
     assert {problem.split(":")[0] for problem in refused.value.problems} == {"format", "carz"}
+
+
+def problems_of_text(text: str) -> list[str]:
+    with pytest.raises(DataSetRefused) as refused:
+        parse(text)
+    return refused.value.problems
+
+
+def test_a_file_of_100000_brands_is_refused_at_once_in_one_line() -> None:
+    # Given a file of 100,000 brands, each a valid one
+    brand = {"id": "a" * 24, "slug": "b", "name": "B", "logo": "x", "order": 1}
+    text = json.dumps({"format": 1, "brands": [brand] * 100_000})
+    # When it is read / Then it is one problem, found after the 201st brand
+    started = time.process_time()
+    assert problems_of_text(text) == ["brands: more than 200 records, more than any catalog has"]
+    assert time.process_time() - started < 1
+
+
+def test_wrong_types_everywhere_are_reported_in_one_pass_up_to_a_bound() -> None:
+    # Given 1,000 cars of wrong types in every field
+    text = json.dumps({"format": 1, "cars": [{"id": [1.5], "slug": [1.5], "name": [1.5], "year": [1.5]}] * 1_000})
+    # When it is read / Then the first MAX_PROBLEMS problems are named with their paths, then how many more
+    problems = problems_of_text(text)
+    assert len(problems) == MAX_PROBLEMS + 1
+    assert problems[0].startswith("cars[0].")
+    assert re.fullmatch(r"\.\.\. and \d+ more problems", problems[-1])
+
+
+def test_problems_of_every_record_and_the_top_level_are_reported_together() -> None:
+    # Given a file with an unknown list, a brand without a name and a car with a float price
+    raw = json.loads(DEMO_DATA_FILE.read_text(encoding="utf-8"))
+    raw["carz"] = []
+    del raw["brands"][1]["name"]
+    raw["cars"][2]["modifications"][0]["price"] = 1.5
+    # When it is read / Then all three are named, and the valid records are kept for the reference checks
+    parsed = read(json.dumps(raw))
+    assert parsed.problems == [
+        "carz: Extra inputs are not permitted",
+        "brands[1].name: Field required",
+        "cars[2].modifications[0].price: Input should be a valid integer",
+    ]
+    assert parsed.positions["cars"][2] == 3  # the fourth car of the file is the third valid one
+    assert ObjectId(raw["brands"][1]["id"]) in parsed.invalid_ids["brands"]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('{"format": 1, "brands": [', "brands[0]: the file is broken or cut short"),
+        ("[1, 2, 3]", "(file): a data set is a JSON object, not an array"),
+        ('"just a string"', "(file): a data set is a JSON object, not a string"),
+        ('{"format": 1, "contacts": ' + "[" * 100_000 + "]" * 100_000 + "}", "(file): nested far deeper"),
+        ('{"format": 1, "brands": [{"order": ' + "9" * 5_000 + "}]}", "(file): Exceeds the limit"),
+        ('{"format": 1, "regions": [{"order": NaN}]}', "(file): NaN is not a JSON number"),
+        ('{"format": 1e999999}', "format: Input should be 1"),
+        ('{"format": 1, "brands": {"id": 1}}', "brands: Input should be a valid list"),
+        ("\x00\x01\x02garbage", "(file): not a JSON object"),
+    ],
+)
+def test_a_broken_file_is_one_problem_never_an_exception(text: str, problem: str) -> None:
+    # Given a file broken in one way / When it is read / Then it is refused naming the problem
+    assert problems_of_text(text)[0].startswith(problem)
+
+
+@pytest.mark.parametrize(
+    ("content", "code"),
+    [
+        ('{"format": 1}'.encode("utf-16"), "FILE_NOT_UTF8"),
+        (bytes(range(256)) * 4, "FILE_NOT_UTF8"),
+        (b" " * (MAX_FILE_BYTES + 1), "FILE_TOO_LARGE"),
+    ],
+)
+def test_a_file_that_is_no_utf8_text_or_too_large_is_refused_before_it_is_parsed(
+    content: bytes, code: str, tmp_path: Path
+) -> None:
+    # Given such a file / When the import reads it / Then it is one refusal with its code
+    file = tmp_path / "catalog.json"
+    file.write_bytes(content)
+    with pytest.raises(CommandRefused) as refused:
+        read_file(str(file))
+    assert refused.value.code == code
+
+
+def test_every_text_list_and_section_of_the_schema_is_bounded() -> None:
+    # Given the published schema / Then every string has a maxLength (or a pattern of bounded length, or is
+    # a closed set) and every array a maxItems
+    schema = json.loads(schema_text())
+    unbounded = []
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, dict):
+            kind = node.get("type")
+            if (
+                kind == "string"
+                and not ({"maxLength", "enum", "const", "format"} & node.keys())
+                and not (
+                    node.get("pattern", "").endswith("}$")  # ids, phones: a fixed number of characters
+                )
+            ):
+                unbounded.append(path)
+            if kind == "array" and "maxItems" not in node and "prefixItems" not in node:
+                unbounded.append(path)
+            for key, value in node.items():
+                walk(value, f"{path}/{key}")
+        elif isinstance(node, list):
+            for n, value in enumerate(node):
+                walk(value, f"{path}/{n}")
+
+    walk(schema, "#")
+    assert unbounded == []

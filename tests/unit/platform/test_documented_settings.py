@@ -20,6 +20,8 @@ NOT_OUR_SETTINGS = {
     "AWS_DEPLOY_ROLE_ARN": "a GitHub environment variable of the deploy workflow",
     "INSUFFICIENT_FUNDS": "a card payment's decline reason",
     "CARD_BLOCKED": "a card payment's decline reason",
+    "FILE_TOO_LARGE": "an operator command's own failure code (ops.catalog)",
+    "FILE_NOT_UTF8": "an operator command's own failure code (ops.catalog)",
 }
 
 

@@ -105,3 +105,4 @@ class CarRecord(TypedDict, total=False):
     sale: SaleRecord | None
     saleStartsAt: datetime | None  # derived: domain.catalog.sale.starts_at, for the lists
     searchPrefixes: list[str]  # domain.catalog.search: its names' and its brand's
+    changedIn: int  # the change version of its last price or sale rules change (`data.counters`)

@@ -19,6 +19,7 @@ from pymongo.client_session import ClientSession
 
 from core import clock, ids
 from core.errors import NotFound
+from data import counters
 from data.mongo import in_transaction
 from domain.catalog import store
 from domain.catalog.records import CarRecord, ModificationRecord, SaleRecord
@@ -111,7 +112,8 @@ def set_rules(
                 raise NotFound("MODIFICATION_NOT_FOUND", details={"modificationId": str(modification_id)})
             before = modification.get("sale")
             modification["sale"] = rules
-        store.set_sale(car_id, modification_id, rules, starts_at=starts_at(car), session=session)
+        version = counters.raise_change_version(session=session)
+        store.set_sale(car_id, modification_id, rules, starts_at=starts_at(car), changed_in=version, session=session)
         change = SaleChange(
             _id=ids.new_id(),
             carId=car_id,

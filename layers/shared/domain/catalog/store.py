@@ -307,9 +307,12 @@ class PriceChange(TypedDict):
     at: datetime
 
 
-def set_price(modification_id: ObjectId, price: int, *, session: ClientSession) -> tuple[CarRecord, int] | None:
-    """Set a modification's price and its car's `priceFrom` in one atomic update; the car (before) and the
-    old price, or None if no car has the modification."""
+def set_price(
+    modification_id: ObjectId, price: int, *, changed_in: int, session: ClientSession
+) -> tuple[CarRecord, int] | None:
+    """Set a modification's price and its car's `priceFrom` in one atomic update, the car stamped with the
+    change version `changed_in`; the car (before) and the old price, or None if no car has the
+    modification."""
     wanted = {"modifications._id": modification_id}
     before = _cars().find_one_and_update(
         wanted,
@@ -330,7 +333,7 @@ def set_price(modification_id: ObjectId, price: int, *, session: ClientSession) 
                     }
                 }
             },
-            {"$set": {"priceFrom": {"$min": "$modifications.price"}}},
+            {"$set": {"priceFrom": {"$min": "$modifications.price"}, "changedIn": changed_in}},
         ],
         projection={"name": 1, "modifications._id": 1, "modifications.name": 1, "modifications.price": 1},
         session=session,
@@ -374,16 +377,18 @@ def set_sale(
     sale: SaleRecord | None,
     *,
     starts_at: datetime | None,
+    changed_in: int,
     session: ClientSession,
 ) -> bool:
-    """Set the sale rules of the car (or of its modification) and the car's `saleStartsAt`; whether the car
-    (and the modification) was found."""
+    """Set the sale rules of the car (or of its modification) and the car's `saleStartsAt`, the car stamped
+    with the change version `changed_in`; whether the car (and the modification) was found."""
+    stamp = {"saleStartsAt": starts_at, "changedIn": changed_in}
     if modification_id is None:
-        done = _cars().update_one({"_id": car_id}, {"$set": {"sale": sale, "saleStartsAt": starts_at}}, session=session)
+        done = _cars().update_one({"_id": car_id}, {"$set": {"sale": sale, **stamp}}, session=session)
     else:
         done = _cars().update_one(
             {"_id": car_id, "modifications._id": modification_id},
-            {"$set": {"modifications.$.sale": sale, "saleStartsAt": starts_at}},
+            {"$set": {"modifications.$.sale": sale, **stamp}},
             session=session,
         )
     return done.matched_count == 1

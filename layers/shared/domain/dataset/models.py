@@ -5,6 +5,11 @@ plan, special offer, document, the contacts and the promo codes, each with its i
 Field names are the stored ones (docs/DATA_MODEL.md) with `id` for `_id`. Ids are 24 hex digits, money
 is whole sums, texts are localized in ru, uz and en, times are ISO 8601 with a zone. A list left out of
 the file leaves that collection as it is; a list in the file is the whole collection.
+
+Every text, list and section has an upper bound fit for what it is (a name, a description, a URL; the
+modifications of a car, the brands of a catalog), so that no answer of the API built from the data set
+can grow past Lambda's 6 MB response limit (tests/unit/ops/test_answer_bounds.py computes the worst
+case from these bounds) and a file is checked within bounded memory and time (`SECTION_LIMITS`).
 """
 
 from __future__ import annotations
@@ -47,15 +52,42 @@ Id = Annotated[
     PlainSerializer(str, return_type=str, when_used="json"),
     WithJsonSchema({"type": "string", "pattern": ID_PATTERN}),
 ]
-Text = Annotated[str, StringConstraints(min_length=1)]
+# Texts: one line without control characters (a name, a title, an address), or several lines (a
+# description, a document's markdown: line breaks and tabs allowed). Each kind has its length bound.
+ONE_LINE = r"^[^\x00-\x1f\x7f]+$"
+LINES = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]+$"
+NAME_CHARS = 100  # a brand, car, modification, color, region or organization name
+SPEC_CHARS = 40  # a spec's name or value ("Engine", "1.5 L")
+TITLE_CHARS = 200  # a title (info block, document, special offer, spec section), an address, opening hours
+DESCRIPTION_CHARS = 4_000  # a brand's, car's, info block's or offer's description
+MARKDOWN_CHARS = 200_000  # a legal document's text in one language
+ASSET_CHARS = 1_024  # a URL or asset key (printable ASCII, no spaces)
+
+
+Name = Annotated[str, StringConstraints(min_length=1, max_length=NAME_CHARS, pattern=ONE_LINE)]
+SpecText = Annotated[str, StringConstraints(min_length=1, max_length=SPEC_CHARS, pattern=ONE_LINE)]
+Title = Annotated[str, StringConstraints(min_length=1, max_length=TITLE_CHARS, pattern=ONE_LINE)]
+Description = Annotated[str, StringConstraints(min_length=1, max_length=DESCRIPTION_CHARS, pattern=LINES)]
+Markdown = Annotated[str, StringConstraints(min_length=1, max_length=MARKDOWN_CHARS, pattern=LINES)]
 Slug = Annotated[str, StringConstraints(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_-]+$")]
+
+# Lists within a record: a car's modifications, a modification's spec sections and a section's items
+# (their product bounds the answer of GET /cars/{id}/modifications).
+MODIFICATIONS = 16
+SPEC_SECTIONS = 10
+SPEC_ITEMS = 20
+OFFERS_PER_CAR = 50  # special offers of one car (GET /payments/special-offers lists them all)
 Sums = Annotated[StrictInt, Field(ge=0, description="whole sums (UZS)")]
 Count = Annotated[StrictInt, Field(ge=0)]
 BasisPoints = Annotated[StrictInt, Field(ge=0, le=100_000, description="hundredths of a percent: 2400 is 24 %")]
 Percent = Annotated[StrictInt, Field(ge=0, le=100)]
 Months = Annotated[StrictInt, Field(ge=1, le=600)]
 Order = Annotated[StrictInt, Field(description="position in lists, ascending")]
-Asset = Annotated[str, StringConstraints(min_length=1), Field(description="a URL (https://…) or an asset key")]
+Asset = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=ASSET_CHARS, pattern=r"^[!-~]+$"),
+    Field(description="a URL (https://…) or an asset key"),
+]
 
 
 class Record(BaseModel):
@@ -64,12 +96,52 @@ class Record(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class Localized(Record):
-    """One text per language."""
+class LocalizedName(Record):
+    """A name in each language."""
 
-    ru: Text
-    uz: Text
-    en: Text
+    ru: Name
+    uz: Name
+    en: Name
+
+
+class LocalizedSpec(Record):
+    """A spec's name or value in each language."""
+
+    ru: SpecText
+    uz: SpecText
+    en: SpecText
+
+
+class LocalizedTitle(Record):
+    """A title, address or opening hours in each language."""
+
+    ru: Title
+    uz: Title
+    en: Title
+
+
+class LocalizedDescription(Record):
+    """A description in each language (several lines)."""
+
+    ru: Description
+    uz: Description
+    en: Description
+
+
+class LocalizedMarkdown(Record):
+    """A document's text in each language."""
+
+    ru: Markdown
+    uz: Markdown
+    en: Markdown
+
+
+class LocalizedAsset(Record):
+    """A file (URL or asset key) per language."""
+
+    ru: Asset
+    uz: Asset
+    en: Asset
 
 
 class Identified(Record):
@@ -81,47 +153,47 @@ class Identified(Record):
 
 class Brand(Identified):
     slug: Slug
-    name: Text
+    name: Name
     logo: Asset
-    country: Localized
-    description: Localized
+    country: LocalizedName
+    description: LocalizedDescription
     order: Order
     createdAt: AwareDatetime | None = None
 
 
 class BodyType(Identified):
     slug: Slug
-    name: Localized
+    name: LocalizedName
     image: Asset
     order: Order
 
 
 class Powertrain(Identified):
     slug: Slug
-    name: Localized
+    name: LocalizedName
     order: Order
 
 
 class InfoBlockEntry(Identified):
-    title: Localized
-    description: Localized
+    title: LocalizedTitle
+    description: LocalizedDescription
     image: Asset
 
 
 class Color(Identified):
-    name: Localized
+    name: LocalizedName
     hex: Annotated[str, StringConstraints(pattern=r"^#[0-9A-Fa-f]{6}$")]
     image: Asset
 
 
 class SpecItemEntry(Record):
-    name: Localized
-    value: Localized
+    name: LocalizedSpec
+    value: LocalizedSpec
 
 
 class SpecSectionEntry(Record):
-    title: Localized
-    items: list[SpecItemEntry]
+    title: LocalizedTitle
+    items: list[SpecItemEntry] = Field(max_length=SPEC_ITEMS)
 
 
 class PerPersonLimitEntry(Record):
@@ -147,9 +219,9 @@ class SaleEntry(Record):
 
 
 class ModificationEntry(Identified):
-    name: Text
+    name: Name
     price: Sums
-    specs: list[SpecSectionEntry] = []
+    specs: list[SpecSectionEntry] = Field(default=[], max_length=SPEC_SECTIONS)
     sale: SaleEntry | None = Field(default=None, description="the car's sale rules this modification overrides")
 
 
@@ -158,18 +230,18 @@ class Car(Identified):
     brandId: Id
     bodyTypeId: Id
     powertrainId: Id
-    name: Localized
-    description: Localized
+    name: LocalizedName
+    description: LocalizedDescription
     year: Annotated[StrictInt, Field(ge=1900, le=2100)]
     image: Asset
-    gallery: list[Asset] = []
-    paymentTypes: list[PaymentType] = Field(min_length=1)
+    gallery: list[Asset] = Field(default=[], max_length=30)
+    paymentTypes: list[PaymentType] = Field(min_length=1, max_length=len(PaymentType))
     isNew: StrictBool = False
     createdAt: AwareDatetime | None = None
     active: StrictBool = True
-    info: list[InfoBlockEntry] = []
-    colors: list[Color] = Field(min_length=1)
-    modifications: list[ModificationEntry] = Field(min_length=1)
+    info: list[InfoBlockEntry] = Field(default=[], max_length=20)
+    colors: list[Color] = Field(min_length=1, max_length=30)
+    modifications: list[ModificationEntry] = Field(min_length=1, max_length=MODIFICATIONS)
     sale: SaleEntry | None = Field(default=None, description="the car's sale rules; null: sold as usual")
 
 
@@ -178,23 +250,23 @@ class Car(Identified):
 
 class RegionEntry(Identified):
     slug: Slug
-    name: Localized
+    name: LocalizedName
     order: Order
 
 
 class LocationEntry(Record):
-    lat: Annotated[float, Field(ge=-90, le=90)]
-    lng: Annotated[float, Field(ge=-180, le=180)]
+    lat: Annotated[float, Field(ge=-90, le=90, allow_inf_nan=False)]
+    lng: Annotated[float, Field(ge=-180, le=180, allow_inf_nan=False)]
 
 
 class BranchEntry(Identified):
     slug: Slug | None = None
     regionId: Id
-    brandIds: list[Id]
-    name: Localized
-    address: Localized
+    brandIds: list[Id] = Field(max_length=100)
+    name: LocalizedName
+    address: LocalizedTitle
     phone: Annotated[str, StringConstraints(pattern=r"^\+998\d{9}$")]
-    hours: Localized
+    hours: LocalizedTitle
     location: LocationEntry
     active: StrictBool = True
 
@@ -213,7 +285,7 @@ class Stock(Identified):
 class OrganizationEntry(Identified):
     slug: Slug
     kind: Literal["BANK", "LEASING_COMPANY", "INSTALLMENT_PROVIDER"]
-    name: Text
+    name: Name
     logo: Asset
     order: Order
     active: StrictBool = True
@@ -226,26 +298,26 @@ class RefundTypeNodeEntry(Identified):
 class LoanTermNodeEntry(Identified):
     months: Months
     rateBp: BasisPoints
-    refundTypes: list[RefundTypeNodeEntry] = Field(min_length=1)
+    refundTypes: list[RefundTypeNodeEntry] = Field(min_length=1, max_length=2)
 
 
 class InitialPaymentNodeEntry(Identified):
     percent: Percent
-    loanTerms: list[LoanTermNodeEntry] = Field(min_length=1)
+    loanTerms: list[LoanTermNodeEntry] = Field(min_length=1, max_length=20)
 
 
 class IncomeTypeNodeEntry(Identified):
     slug: Slug
-    name: Localized
-    initialPayments: list[InitialPaymentNodeEntry] = Field(min_length=1)
+    name: LocalizedName
+    initialPayments: list[InitialPaymentNodeEntry] = Field(min_length=1, max_length=20)
 
 
 class CreditProduct(Identified):
     organizationId: Id
     brandId: Id
-    name: Localized
+    name: LocalizedName
     active: StrictBool = True
-    incomeTypes: list[IncomeTypeNodeEntry] = Field(min_length=1)
+    incomeTypes: list[IncomeTypeNodeEntry] = Field(min_length=1, max_length=10)
 
 
 class TermNodeEntry(Identified):
@@ -259,29 +331,29 @@ class PercentNodeEntry(Identified):
 class LeasingProgramEntry(Identified):
     organizationId: Id
     brandId: Id
-    name: Localized
+    name: LocalizedName
     rateBp: BasisPoints
     markupBp: BasisPoints
     contractFeeBp: BasisPoints
     monthlyFee: Sums
     buyoutBp: BasisPoints
-    loanTerms: list[TermNodeEntry] = Field(min_length=1)
-    initialPayments: list[PercentNodeEntry] = Field(min_length=1)
+    loanTerms: list[TermNodeEntry] = Field(min_length=1, max_length=20)
+    initialPayments: list[PercentNodeEntry] = Field(min_length=1, max_length=20)
     active: StrictBool = True
     order: Order
 
 
 class InstallmentRowEntry(Record):
     initialPercent: Percent
-    markupBp: list[BasisPoints] = Field(description="one per term; 0 is an interest-free cell")
+    markupBp: list[BasisPoints] = Field(max_length=20, description="one per term; 0 is an interest-free cell")
 
 
 class InstallmentPlanEntry(Identified):
     organizationId: Id
     brandId: Id
-    name: Localized
-    terms: list[Months] = Field(min_length=1)
-    rows: list[InstallmentRowEntry] = Field(min_length=1)
+    name: LocalizedName
+    terms: list[Months] = Field(min_length=1, max_length=20)
+    rows: list[InstallmentRowEntry] = Field(min_length=1, max_length=20)
     active: StrictBool = True
     order: Order
 
@@ -313,16 +385,18 @@ class SpecialOffer(Identified):
     kind: Literal["BANK", "LEASING"]
     organizationId: Id
     carId: Id
-    modificationIds: list[Id] = Field(default=[], description="empty: every modification of the car")
-    title: Localized
-    description: Localized
+    modificationIds: list[Id] = Field(
+        default=[], max_length=MODIFICATIONS, description="empty: every modification of the car"
+    )
+    title: LocalizedTitle
+    description: LocalizedDescription
     validUntil: AwareDatetime | None = None
     active: StrictBool = True
     order: Order
     terms: BankTerms | LeasingTermsEntry
 
     @model_validator(mode="after")
-    def _terms_of_its_kind(self) -> SpecialOffer:
+    def _terms_of_its_kind(self) -> SpecialOffer:  # at most OFFERS_PER_CAR per car: checked by the import
         if isinstance(self.terms, BankTerms) != (self.kind == "BANK"):
             raise ValueError(f"a {self.kind} offer needs {self.kind.lower()} terms")
         return self
@@ -333,9 +407,9 @@ class SpecialOffer(Identified):
 
 class DocumentEntry(Identified):
     slug: Slug
-    title: Localized
-    file: Localized | None = Field(default=None, description="a PDF per language (URL or asset key)")
-    markdown: Localized | None = Field(default=None, description="the text, for a text document")
+    title: LocalizedTitle
+    file: LocalizedAsset | None = Field(default=None, description="a PDF per language (URL or asset key)")
+    markdown: LocalizedMarkdown | None = Field(default=None, description="the text, for a text document")
     order: Order
     public: StrictBool = True
 
@@ -348,7 +422,7 @@ class DocumentEntry(Identified):
 
 class ContactsEntry(Record):
     phone: Annotated[str, StringConstraints(pattern=r"^\+998\d{9}$")] | None = None
-    tg: Annotated[str, StringConstraints(pattern=r"^https://t\.me/")] | None = None
+    tg: Annotated[str, StringConstraints(max_length=200, pattern=r"^https://t\.me/[!-~]+$")] | None = None
 
 
 class PromoCodeEntry(Record):
@@ -371,24 +445,64 @@ class PromoCodeEntry(Record):
         return self
 
 
+class ExportedFrom(Record):
+    """Where and when the file was exported: the database's id and its change version then (docs/DECISIONS.md,
+    "Catalog imports never undo live changes"). An import uses it to tell the live changes made since
+    (prices, stock, sale rules, promo codes) from what the file means to change; a file without it, or
+    from another database, is older than every live change."""
+
+    database: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{32}$")] = Field(description="the database's id")
+    changeVersion: Annotated[StrictInt, Field(ge=0)] = Field(description="the database's change version")
+    orderEvents: Annotated[StrictInt, Field(ge=0)] = Field(
+        description="order log entries then (orders placed, paid, cancelled, expired: what moves stock)"
+    )
+    at: AwareDatetime
+
+
+# The most records of each list of the file: far above any real catalog, low enough that every answer
+# built from them stays under Lambda's 6 MB (tests/unit/ops/test_answer_bounds.py) and that a file is
+# checked quickly (a file over a limit is refused before its records are read).
+SECTION_LIMITS: dict[str, int] = {
+    "brands": 200,
+    "bodyTypes": 50,
+    "powertrains": 50,
+    "cars": 2_000,
+    "regions": 50,
+    "branches": 500,
+    "stock": 100_000,
+    "organizations": 200,
+    "creditProducts": 200,
+    "leasingPrograms": 200,
+    "installmentPlans": 50,
+    "specialOffers": 1_000,
+    "documents": 100,
+    "promoCodes": 10_000,
+}
+
+
+def _most(section: str) -> Any:
+    return Field(default=None, max_length=SECTION_LIMITS[section])
+
+
 class DataSet(Record):
     """The whole file. A list left out leaves its collection untouched; a list given replaces it."""
 
     model_config = ConfigDict(extra="forbid", title="Car retail reference data set")
 
     format: Literal[1] = Field(description="the file format's version")
-    brands: list[Brand] | None = None
-    bodyTypes: list[BodyType] | None = None
-    powertrains: list[Powertrain] | None = None
-    cars: list[Car] | None = None
-    regions: list[RegionEntry] | None = None
-    branches: list[BranchEntry] | None = None
-    stock: list[Stock] | None = None
-    organizations: list[OrganizationEntry] | None = None
-    creditProducts: list[CreditProduct] | None = None
-    leasingPrograms: list[LeasingProgramEntry] | None = None
-    installmentPlans: list[InstallmentPlanEntry] | None = None
-    specialOffers: list[SpecialOffer] | None = None
-    documents: list[DocumentEntry] | None = None
+    exportedFrom: ExportedFrom | None = Field(default=None, description="written by the export; never edit it")
+    brands: list[Brand] | None = _most("brands")
+    bodyTypes: list[BodyType] | None = _most("bodyTypes")
+    powertrains: list[Powertrain] | None = _most("powertrains")
+    cars: list[Car] | None = _most("cars")
+    regions: list[RegionEntry] | None = _most("regions")
+    branches: list[BranchEntry] | None = _most("branches")
+    stock: list[Stock] | None = _most("stock")
+    organizations: list[OrganizationEntry] | None = _most("organizations")
+    creditProducts: list[CreditProduct] | None = _most("creditProducts")
+    leasingPrograms: list[LeasingProgramEntry] | None = _most("leasingPrograms")
+    installmentPlans: list[InstallmentPlanEntry] | None = _most("installmentPlans")
+    specialOffers: list[SpecialOffer] | None = _most("specialOffers")
+    documents: list[DocumentEntry] | None = _most("documents")
     contacts: ContactsEntry | None = None
-    promoCodes: list[PromoCodeEntry] | None = None
+    promoCodes: list[PromoCodeEntry] | None = _most("promoCodes")

@@ -43,3 +43,4 @@ class StockRecord(TypedDict, total=False):
     modificationId: ObjectId
     colorId: ObjectId
     quantity: int
+    changedIn: int  # the change version of its last operator change (`data.counters`)

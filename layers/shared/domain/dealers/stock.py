@@ -9,6 +9,7 @@ from pymongo.client_session import ClientSession
 
 from core import clock, ids
 from core.errors import InvalidInput, NotFound
+from data import counters
 from data.mongo import in_transaction
 from domain.catalog import store as catalog
 from domain.dealers import store
@@ -32,7 +33,10 @@ def set_quantity(
         raise NotFound("BRANCH_DOES_NOT_SELL_BRAND", details={"branchId": str(branch_id)})
 
     def work(session: ClientSession) -> StockChange:
-        before = store.set_stock(branch_id, car["_id"], modification_id, color_id, quantity, session=session)
+        version = counters.raise_change_version(session=session)
+        before = store.set_stock(
+            branch_id, car["_id"], modification_id, color_id, quantity, changed_in=version, session=session
+        )
         change = StockChange(
             _id=ids.new_id(),
             branchId=branch_id,

@@ -116,14 +116,14 @@ def set_stock(
     color_id: ObjectId,
     quantity: int,
     *,
+    changed_in: int,
     session: ClientSession,
 ) -> int:
     """Set how many units of a modification and color a branch can still sell (the row is created if
-    missing); the quantity before (0 for a new row)."""
+    missing), stamped with the change version `changed_in`; the quantity before (0 for a new row)."""
     key = {"branchId": branch_id, "modificationId": modification_id, "colorId": color_id}
-    before = _stock().find_one_and_update(
-        key, {"$set": {"quantity": quantity, "carId": car_id}}, upsert=True, session=session
-    )
+    update = {"$set": {"quantity": quantity, "carId": car_id, "changedIn": changed_in}}
+    before = _stock().find_one_and_update(key, update, upsert=True, session=session)
     return 0 if before is None else int(before.get("quantity", 0))
 
 

@@ -17,9 +17,12 @@ from enum import StrEnum
 from typing import Any
 
 from bson import ObjectId
+from pymongo.client_session import ClientSession
 
 from core import clock
 from core.errors import Conflict, NotFound
+from data import counters
+from data.mongo import in_transaction
 from domain.orders import store
 from domain.orders.records import PromoCodeRecord
 
@@ -94,13 +97,25 @@ def release(code: str, user_id: ObjectId) -> None:
 
 
 def add(promo: PromoCodeRecord) -> PromoCodeRecord:
-    """Store a new code (its rules checked by the caller: `domain.dataset.models.PromoCodeEntry`), unused."""
-    record = PromoCodeRecord(
-        {**promo, "_id": normalize(promo["_id"]), "used": 0, "usedBy": [], "createdAt": clock.now()}
-    )
-    if not store.insert_promo_code(record):
-        raise Conflict("PROMO_CODE_EXISTS", details={"code": record["_id"]})
-    return record
+    """Store a new code (its rules checked by the caller: `domain.dataset.models.PromoCodeEntry`), unused,
+    stamped with a new change version (`data.counters`) in the same transaction."""
+
+    def work(session: ClientSession) -> PromoCodeRecord:
+        record = PromoCodeRecord(
+            {
+                **promo,
+                "_id": normalize(promo["_id"]),
+                "used": 0,
+                "usedBy": [],
+                "createdAt": clock.now(),
+                "changedIn": counters.raise_change_version(session=session),
+            }
+        )
+        if not store.insert_promo_code(record, session=session):
+            raise Conflict("PROMO_CODE_EXISTS", details={"code": record["_id"]})
+        return record
+
+    return in_transaction(work)
 
 
 def all_codes() -> list[PromoCodeRecord]:
@@ -109,8 +124,14 @@ def all_codes() -> list[PromoCodeRecord]:
 
 
 def disable(code: str) -> PromoCodeRecord:
-    """End the code now (it answers "expired" from now on); uses already taken stay."""
-    ended = store.end_promo_code(normalize(code), clock.now())
-    if ended is None:
-        raise NotFound("PROMO_CODE_NOT_FOUND")
-    return ended
+    """End the code now (it answers "expired" from now on), stamped with a new change version; uses already
+    taken stay."""
+
+    def work(session: ClientSession) -> PromoCodeRecord:
+        version = counters.raise_change_version(session=session)
+        ended = store.end_promo_code(normalize(code), clock.now(), changed_in=version, session=session)
+        if ended is None:
+            raise NotFound("PROMO_CODE_NOT_FOUND")
+        return ended
+
+    return in_transaction(work)

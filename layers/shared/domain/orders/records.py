@@ -87,3 +87,4 @@ class PromoCodeRecord(TypedDict, total=False):
     used: int
     usedBy: list[ObjectId]
     createdAt: datetime
+    changedIn: int  # the change version of the last operator change (`data.counters`)

@@ -72,6 +72,13 @@ def ordered_ids(field: str, *, session: ClientSession | None = None) -> set[Obje
     return set(_orders().distinct(field, session=session))
 
 
+def order_events(*, session: ClientSession | None = None) -> int:
+    """How many order log entries there are: every change of an order that moves stock (placed, cancelled,
+    expired) logs one, so a data set export notes it and an import knows whether stock moved since.
+    Counts the log once: an export or import is rare."""
+    return _order_logs().count_documents({}, session=session)
+
+
 def find_order(order_id: ObjectId) -> OrderRecord | None:
     return _orders().find_one({"_id": order_id})
 
@@ -267,10 +274,10 @@ def give_back_promo_use(code: str, user_id: ObjectId) -> None:
     _promo_codes().update_one({"_id": code, "usedBy": user_id}, {"$inc": {"used": -1}, "$pull": {"usedBy": user_id}})
 
 
-def insert_promo_code(promo: PromoCodeRecord) -> bool:
+def insert_promo_code(promo: PromoCodeRecord, *, session: ClientSession | None = None) -> bool:
     """Store a new promo code; False if the code exists."""
     try:
-        _promo_codes().insert_one(promo)
+        _promo_codes().insert_one(promo, session=session)
     except DuplicateKeyError:
         return False
     return True
@@ -280,11 +287,13 @@ def all_promo_codes() -> list[PromoCodeRecord]:
     return list(_promo_codes().find({}, {"usedBy": 0}).sort("_id", 1))
 
 
-def end_promo_code(code: str, at: datetime) -> PromoCodeRecord | None:
-    """End the code at `at` unless it ends sooner; the code after, or None if there is none."""
+def end_promo_code(code: str, at: datetime, *, changed_in: int, session: ClientSession) -> PromoCodeRecord | None:
+    """End the code at `at` unless it ends sooner, stamped with the change version `changed_in`; the code
+    after, or None if there is none."""
     return _promo_codes().find_one_and_update(
         {"_id": code},
-        [{"$set": {"validTo": {"$min": [{"$ifNull": ["$validTo", at]}, at]}}}],
+        [{"$set": {"validTo": {"$min": [{"$ifNull": ["$validTo", at]}, at]}, "changedIn": changed_in}}],
+        session=session,
         projection={"usedBy": 0},
         return_document=ReturnDocument.AFTER,
     )

@@ -1,74 +1,140 @@
-"""One delivery attempt of a partner webhook: the queued body, signed now, POSTed to the partner's
-endpoint (standard library HTTP, no redirects followed). A 2xx answer is delivered; anything else (an
-error status, a timeout, a refused connection) is a failure the caller retries later."""
+"""One delivery attempt of a partner webhook: the queued body, signed now (Standard Webhooks headers, and
+`X-Signature` while it is still sent), POSTed to the partner's endpoint within WEBHOOK_TIMEOUT_SECONDS
+for the whole attempt (`domain.partners.transport`: connect, TLS, request and the answer's headers; no
+redirects followed). Outside the local stage the endpoint is checked again first, and the connection
+goes only to an address that is public (`destinations.is_public_address`).
 
-import urllib.error
-import urllib.request
-from functools import cache
+What an answer means:
+- 2xx: delivered.
+- 410 Gone: the partner retired the endpoint. It is disabled (`webhooks.disable`, shown by `ops webhooks
+  list`) and the event counts as handled: nothing more is sent to it until the operator enables it and,
+  if the partner wants them, replays the events since (`ops webhooks replay`).
+- Anything else (another status, a timeout, a refused connection or address): a failure, retried
+  later (`retry_delay_seconds`), no sooner than the answer's `Retry-After` asks.
+A partner without an endpoint, or whose endpoint is disabled, needs nothing: that counts as delivered.
+"""
+
+from datetime import datetime
+from email.utils import parsedate_to_datetime
 from typing import NamedTuple
 
-from core import clock
+from core import clock, ids
+from core.errors import InvalidInput, NotFound
 from core.observability import logger
-from domain.partners import store, webhooks
+from core.serialization import to_json
+from core.settings import get_settings
+from domain.partners import destinations, store, transport, webhooks
 from domain.partners.settings import get_webhook_settings
+from domain.partners.store import WebhookEndpoint
 
-USER_AGENT = "car-retail-webhooks/1"
+USER_AGENT = "car-retail-webhooks/2"
+LONGEST_DELAY_SECONDS = 43200  # SQS's longest visibility timeout: the most one retry can wait
 
 
 class Attempt(NamedTuple):
-    delivered: bool
+    delivered: bool  # True also when nothing is to be sent (no endpoint, a disabled one, a 410)
     status: int | None = None  # the endpoint's HTTP status, None when it gave none
     reason: str = ""
+    retry_after_seconds: int | None = None  # what the endpoint asked (Retry-After), when it failed
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    """A redirect is an answer, not an instruction: the signed body goes to the registered URL only."""
-
-    def redirect_request(self, *args: object, **kwargs: object) -> None:
-        return None
-
-
-@cache
-def _opener() -> urllib.request.OpenerDirector:
-    """Built on the first delivery, as the MongoDB client is on the first query: its HTTPS handler loads
-    the system's CA certificates, which that delivery pays instead of init."""
-    return urllib.request.build_opener(_NoRedirects)
-
-
-def deliver(partner: str, event_id: str, body: str) -> Attempt:
-    """POST `body` to the partner's endpoint, signed with its current secret(s). A partner without an
-    endpoint (removed since the event) needs nothing: that counts as delivered."""
+def deliver(
+    partner: str, event_id: str, body: str, *, resolve: transport.Resolver = transport.system_resolver
+) -> Attempt:
+    """POST `body` to the partner's endpoint, signed with its current secret(s)."""
     endpoint = store.find_webhook(partner)
     if endpoint is None:
         logger.info("webhook dropped: the partner has no endpoint", extra={"partner": partner, "event_id": event_id})
         return Attempt(delivered=True, reason="no endpoint")
+    if endpoint.get("disabledAt") is not None:
+        logger.info(
+            "webhook dropped: the partner's endpoint is disabled", extra={"partner": partner, "event_id": event_id}
+        )
+        return Attempt(delivered=True, reason="endpoint disabled")
+    return attempt(endpoint, event_id, body, resolve=resolve)
+
+
+def send_test(partner: str, *, resolve: transport.Resolver = transport.system_resolver) -> tuple[str, Attempt]:
+    """Send the partner's endpoint a `webhook.test` event now, even while it is disabled (to see it works
+    before enabling it); its event id and the attempt."""
+    endpoint = store.find_webhook(partner)
+    if endpoint is None:
+        raise NotFound("WEBHOOK_NOT_FOUND", partner=partner)
+    now = clock.now()
+    event_id = str(ids.new_id())
+    body = to_json({"eventId": event_id, "type": webhooks.TEST_EVENT_TYPE, "partner": partner, "at": now})
+    return event_id, attempt(endpoint, event_id, body, resolve=resolve)
+
+
+def attempt(
+    endpoint: WebhookEndpoint, event_id: str, body: str, *, resolve: transport.Resolver = transport.system_resolver
+) -> Attempt:
+    """One attempt: check the endpoint (outside the local stage), sign `body` now and POST it."""
+    partner = endpoint["_id"]
+    try:
+        url = destinations.check_url(endpoint["url"])
+    except InvalidInput as refused:
+        return _failed(partner, event_id, refused.errors[0]["code"] if refused.errors else refused.code)
     now = clock.now()
     raw = body.encode()
-    request = urllib.request.Request(  # noqa: S310 (the URL is https, or loopback http locally: webhooks.check_url)
-        endpoint["url"],
-        data=raw,
-        method="POST",
-        headers={
-            "Content-Type": "application/json",
-            "User-Agent": USER_AGENT,
-            webhooks.EVENT_ID_HEADER: event_id,
-            webhooks.SIGNATURE_HEADER: webhooks.signature_header(
-                webhooks.signing_secrets(endpoint, now), int(now.timestamp()), raw
-            ),
-        },
-    )
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        webhooks.EVENT_ID_HEADER: event_id,
+        **webhooks.standard_headers(webhooks.signing_secrets(endpoint, now), event_id, int(now.timestamp()), raw),
+    }
     try:
-        with _opener().open(request, timeout=get_webhook_settings().webhook_timeout_seconds) as answer:
-            status = int(answer.status)
-    except urllib.error.HTTPError as refused:
-        status = refused.code
-        refused.close()
-    except (OSError, ValueError) as failed:  # refused connection, timeout, TLS, DNS
-        logger.warning(
-            "webhook not delivered", extra={"partner": partner, "event_id": event_id, "reason": type(failed).__name__}
+        answer = transport.post(
+            url,
+            raw,
+            headers,
+            deadline_seconds=get_webhook_settings().webhook_timeout_seconds,
+            check_address=None if get_settings().is_local else destinations.is_public_address,
+            resolve=resolve,
         )
-        return Attempt(delivered=False, reason=type(failed).__name__)
-    delivered = 200 <= status < 300
-    if not delivered:
-        logger.warning("webhook refused", extra={"partner": partner, "event_id": event_id, "status": status})
-    return Attempt(delivered=delivered, status=status, reason="" if delivered else f"HTTP {status}")
+    except (OSError, ValueError) as failed:  # deadline, refused address or connection, TLS, DNS, not HTTP
+        return _failed(partner, event_id, f"{type(failed).__name__}: {failed}")
+    status = answer.status
+    if 200 <= status < 300:
+        return Attempt(delivered=True, status=status)
+    if status == 410:
+        if webhooks.disable(partner, reason=f"HTTP 410 at {now.isoformat()}"):
+            logger.warning("webhook endpoint disabled: it answered 410 Gone", extra={"partner": partner})
+        return Attempt(delivered=True, status=status, reason="HTTP 410: endpoint disabled")
+    retry_after = retry_after_seconds(answer.headers.get("retry-after"), now)
+    logger.warning(
+        "webhook refused",
+        extra={"partner": partner, "event_id": event_id, "status": status, "retry_after_seconds": retry_after},
+    )
+    return Attempt(delivered=False, status=status, reason=f"HTTP {status}", retry_after_seconds=retry_after)
+
+
+def _failed(partner: str, event_id: str, reason: str) -> Attempt:
+    logger.warning("webhook not delivered", extra={"partner": partner, "event_id": event_id, "reason": reason})
+    return Attempt(delivered=False, reason=reason)
+
+
+def retry_after_seconds(value: str | None, now: datetime) -> int | None:
+    """A `Retry-After` header in seconds from now (it is seconds or an HTTP date); None when absent or
+    unreadable."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return int(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        return None
+    return max(0, int((when - now).total_seconds() + 0.999))
+
+
+def retry_delay_seconds(attempt: int, retry_after: int | None = None) -> int:
+    """How long the `attempt`-th failed delivery waits before the next: WEBHOOK_RETRY_BASE_SECONDS doubling
+    up to WEBHOOK_RETRY_MAX_SECONDS, and never less than the endpoint's `Retry-After` (at most
+    LONGEST_DELAY_SECONDS)."""
+    settings = get_webhook_settings()
+    backoff = min(settings.webhook_retry_base_seconds * 2 ** max(0, attempt - 1), settings.webhook_retry_max_seconds)
+    return min(max(backoff, retry_after or 0), LONGEST_DELAY_SECONDS)

@@ -18,9 +18,11 @@ class WebhookSettings(BaseModel):
 
     webhook_signing_key: str | None = None
     webhook_signing_key_arn: str | None = None
-    webhook_timeout_seconds: float = Field(default=5.0, gt=0, le=20, description="per delivery attempt")
+    webhook_timeout_seconds: float = Field(
+        default=15.0, gt=0, le=20, description="deadline of a whole delivery attempt (connect, TLS, answer)"
+    )
     webhook_retry_base_seconds: int = Field(default=30, ge=1, description="first retry delay, doubled each time")
-    webhook_retry_max_seconds: int = Field(default=3600, ge=1, le=43200, description="longest retry delay")
+    webhook_retry_max_seconds: int = Field(default=21600, ge=1, le=43200, description="longest retry delay")
 
 
 @cached_settings

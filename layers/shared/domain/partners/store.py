@@ -200,6 +200,8 @@ class WebhookEndpoint(TypedDict):
     previousUntil: NotRequired[datetime | None]
     createdAt: datetime
     updatedAt: datetime
+    disabledAt: NotRequired[datetime | None]  # set when the endpoint answered 410 Gone: nothing is sent
+    disabledReason: NotRequired[str | None]
 
 
 def _webhooks() -> Collection[WebhookEndpoint]:
@@ -242,6 +244,24 @@ def replace_webhook_salt(
         },
     )
     return result.modified_count == 1
+
+
+def set_webhook_disabled(partner: str, *, reason: str, at: datetime) -> bool:
+    """Disable the partner's endpoint, unless it is disabled already (or gone): whether this disabled it."""
+    result = _webhooks().update_one(
+        {"_id": partner, "disabledAt": None},
+        {"$set": {"disabledAt": at, "disabledReason": reason, "updatedAt": at}},
+    )
+    return result.modified_count == 1
+
+
+def set_webhook_enabled(partner: str, *, at: datetime) -> WebhookEndpoint | None:
+    """Deliver to the partner's endpoint again; the endpoint, or None if the partner has none."""
+    return _webhooks().find_one_and_update(
+        {"_id": partner},
+        {"$set": {"disabledAt": None, "disabledReason": None, "updatedAt": at}},
+        return_document=ReturnDocument.AFTER,
+    )
 
 
 def remove_webhook(partner: str) -> bool:

@@ -26,6 +26,27 @@ CODES: dict[str, ErrorCode] = {
         ru="URL вебхука должен быть https (http только для localhost при локальном запуске)",
         uz="Vebhuk URL manzili https boʻlishi kerak (http faqat mahalliy ishga tushirishda localhost uchun)",
     ),
+    "WEBHOOK_URL_CONTROL_CHARACTERS": ErrorCode(
+        kind=InvalidInput,
+        action="Give the endpoint without spaces or control characters",
+        en="The webhook URL must not contain spaces or control characters",
+        ru="URL вебхука не должен содержать пробелы или управляющие символы",
+        uz="Vebhuk URL manzilida boʻsh joy yoki boshqaruv belgilari boʻlmasligi kerak",
+    ),
+    "WEBHOOK_URL_UNRESOLVABLE": ErrorCode(
+        kind=InvalidInput,
+        action="Register the endpoint once its host name resolves in DNS",
+        en="The webhook host {host} does not resolve to an address",
+        ru="Имя хоста вебхука {host} не разрешается в адрес",
+        uz="Vebhuk xosti {host} manzilga aylanmaydi",
+    ),
+    "WEBHOOK_URL_INTERNAL_ADDRESS": ErrorCode(
+        kind=InvalidInput,
+        action="Give an endpoint on a public address (not loopback, private, link-local or internal)",
+        en="The webhook host {host} is or resolves to an internal address",
+        ru="Хост вебхука {host} является внутренним адресом или разрешается в него",
+        uz="Vebhuk xosti {host} ichki manzil yoki ichki manzilga aylanadi",
+    ),
     "PARTNER_NAME_TAKEN": ErrorCode(
         kind=Conflict,
         action="Choose another name for the partner (ops partners list)",
@@ -53,6 +74,15 @@ CODES: dict[str, ErrorCode] = {
         en="The data set has problems (each named above); nothing was imported",
         ru="В наборе данных есть проблемы (каждая названа выше); ничего не импортировано",
         uz="Maʼlumotlar toʻplamida muammolar bor (har biri yuqorida koʻrsatilgan); hech narsa import qilinmadi",
+    ),
+    "DATA_SET_OUTDATED": ErrorCode(
+        kind=Conflict,
+        action="Export again and make the edits on that file (or import this one with --force to overwrite "
+        "the changes named above)",
+        en="The file is older than live changes made since it was exported (each named above); nothing was imported",
+        ru="Файл старее изменений, сделанных после его выгрузки (каждое названо выше); ничего не импортировано",
+        uz="Fayl u yuklab olingandan keyin kiritilgan oʻzgarishlardan eskiroq (har biri yuqorida "
+        "koʻrsatilgan); hech narsa import qilinmadi",
     ),
     "PARTNER_NOT_FOUND": ErrorCode(
         kind=NotFound,
