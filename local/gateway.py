@@ -31,6 +31,7 @@ from werkzeug.wrappers import Request, Response
 from core.locale import Locale
 from core.serialization import to_json
 from edge import cors
+from edge.app import REQUEST_ID
 from edge.error_codes import message
 from edge.responses import envelope
 from local.context import LocalLambdaContext
@@ -51,18 +52,30 @@ Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
-def gateway_envelope(status: int, code: str) -> dict[str, Any]:
+def gateway_envelope(status: int, code: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The body of an answer of the gateway itself, in English as API Gateway's static answers are."""
-    return envelope(status, message(code, GATEWAY_LANGUAGE), code=code)
+    return envelope(status, message(code, GATEWAY_LANGUAGE, params), code=code)
 
 
-def _envelope(status: int, code: str) -> Response:
-    """API Gateway's own answers (unknown route, body too large), in the API's envelope."""
+def new_request_id() -> str:
+    """An id for one request, as API Gateway gives each (its `requestContext.requestId`, `x-amzn-RequestId`)."""
+    return str(uuid.uuid4())
+
+
+def _envelope(
+    status: int,
+    code: str,
+    request_id: str,
+    params: Mapping[str, Any] | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> Response:
+    """API Gateway's own answers (unknown route, wrong method, body too large), in the API's envelope, with
+    the request's id as every answer has it."""
     return Response(
-        to_json(gateway_envelope(status, code)),
+        to_json(gateway_envelope(status, code, params)),
         status=status,
         content_type="application/json",
-        headers={"Content-Language": GATEWAY_LANGUAGE},
+        headers={"Content-Language": GATEWAY_LANGUAGE, REQUEST_ID: request_id, **(headers or {})},
     )
 
 
@@ -82,7 +95,9 @@ def load_handler(dotted: str) -> Handler:
     return getattr(importlib.import_module(module_name), attribute)
 
 
-def build_event(request: Request, route: ApiRoute, path_parameters: Mapping[str, Any], body: bytes) -> dict[str, Any]:
+def build_event(
+    request: Request, route: ApiRoute, path_parameters: Mapping[str, Any], body: bytes, request_id: str | None = None
+) -> dict[str, Any]:
     multi_headers: dict[str, list[str]] = {}
     for name, value in request.headers.items():
         multi_headers.setdefault(name, []).append(value)
@@ -97,7 +112,7 @@ def build_event(request: Request, route: ApiRoute, path_parameters: Mapping[str,
         text_body = None
     encoded = text_body is None and bool(body)
     now = datetime.now(UTC)
-    request_id = str(uuid.uuid4())
+    request_id = request_id or new_request_id()
     return {
         "resource": route.path,
         "path": request.path,
@@ -185,30 +200,39 @@ class LocalApiGateway:
         except MethodNotAllowed:
             pass  # the path exists: its preflight is answered for every method, like the gateway's
         except HTTPException:
-            return _envelope(404, "ROUTE_NOT_FOUND")
+            return _envelope(404, "ROUTE_NOT_FOUND", new_request_id())
         headers = cors.preflight_headers(request.headers["Origin"])
         if headers is None:
-            return _envelope(403, "ORIGIN_NOT_ALLOWED")
-        answer = Response(status=204, headers=headers)
+            return _envelope(403, "ORIGIN_NOT_ALLOWED", new_request_id())
+        answer = Response(status=204, headers={**headers, REQUEST_ID: new_request_id()})
         answer.headers.pop("Content-Type", None)
         return answer
 
     def dispatch(self, request: Request) -> Response:
+        request_id = new_request_id()
         if (request.content_length or 0) > MAX_BODY_BYTES:
-            return _envelope(413, "PAYLOAD_TOO_LARGE")
+            return _envelope(413, "PAYLOAD_TOO_LARGE", request_id)
+        adapter = self.url_map.bind_to_environ(request.environ)
         try:
-            route, path_parameters = self.url_map.bind_to_environ(request.environ).match()
-        except (NotFound, MethodNotAllowed):
-            return _envelope(404, "ROUTE_NOT_FOUND")
+            route, path_parameters = adapter.match()
+            if request.method != route.method:  # HEAD: werkzeug adds it to every GET rule, API Gateway does not
+                raise MethodNotAllowed()
+        except MethodNotAllowed:
+            # A known path, another method: 405 naming the path's methods.
+            allowed = ", ".join(sorted(set(adapter.allowed_methods()) - {"HEAD"}))
+            params = {"method": request.method, "allowed": allowed}
+            return _envelope(405, "METHOD_NOT_ALLOWED", request_id, params, headers={"Allow": allowed})
+        except NotFound:
+            return _envelope(404, "ROUTE_NOT_FOUND", request_id)
         except HTTPException as exc:  # e.g. a redirect werkzeug would suggest: not API Gateway behaviour
-            return _envelope(exc.code or 404, "ROUTE_NOT_FOUND")
+            return _envelope(exc.code or 404, "ROUTE_NOT_FOUND", request_id)
         try:
             body = request.stream.read(MAX_BODY_BYTES + 1)
         except ClientDisconnected:  # the body stopped coming for READ_TIMEOUT_SECONDS, or the client left
-            return _envelope(408, "REQUEST_TIMEOUT")
+            return _envelope(408, "REQUEST_TIMEOUT", request_id)
         if len(body) > MAX_BODY_BYTES:
-            return _envelope(413, "PAYLOAD_TOO_LARGE")
-        return self.invoke(route, build_event(request, route, path_parameters, body))
+            return _envelope(413, "PAYLOAD_TOO_LARGE", request_id)
+        return self.invoke(route, build_event(request, route, path_parameters, body, request_id))
 
     def invoke(self, route: ApiRoute, event: dict[str, Any]) -> Response:
         handler = self.handler_for(route)
@@ -341,6 +365,7 @@ class LocalRequestHandler(WSGIRequestHandler):
         self.send_header("Connection", "close")
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Language", GATEWAY_LANGUAGE)
+        self.send_header(REQUEST_ID, new_request_id())
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         if self.command != "HEAD":

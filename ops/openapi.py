@@ -25,13 +25,14 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
 
+from core.locale import LOCALES
 from edge import idempotency
-from edge.access import JWT, MAX_HEADER_LENGTH, PUBLIC
-from edge.app import ApiResolver, RouteDeclaration
+from edge.access import MAX_HEADER_LENGTH, AccessPolicy
+from edge.app import CONTENT_LANGUAGE, REQUEST_ID, ApiResolver, RouteDeclaration
 from edge.envelope import ErrorEnvelope
 from edge.error_codes import CODES
 from local.template import ROOT, ApiRoute, api_routes
-from ops.error_reach import code_base, qualified_name
+from ops.error_reach import CodeBase, code_base, qualified_name
 from ops.openapi_examples import BODY_EXAMPLES, LINKS, NAMED_BODY_EXAMPLES, PARAMETER_EXAMPLES, PATH_ID_EXAMPLES
 
 JSON = "application/json"
@@ -106,6 +107,21 @@ ACCEPT_LANGUAGE: dict[str, Any] = {
     "schema": {"type": "string", "default": "uz"},
     "example": "ru",
 }
+
+# What every answer carries, success or error (edge.app.lambda_entry).
+EVERY_ANSWER_HEADERS: dict[str, Any] = {
+    CONTENT_LANGUAGE: {
+        "description": "The language of the answer's messages and texts: the one `accept-language` picked",
+        "schema": {"type": "string", "enum": list(LOCALES)},
+    },
+    REQUEST_ID: {
+        "description": "The request's id (API Gateway's, also its `x-amzn-RequestId` when deployed): quote it to "
+        "support; an `INTERNAL_ERROR` names it in its message and `details.requestId`",
+        "schema": {"type": "string"},
+    },
+}
+
+EVERY_ANSWER_HEADER_REFS = {name: {"$ref": f"#/components/headers/{name}"} for name in EVERY_ANSWER_HEADERS}
 
 # The routes that count against a rate limit (data.rate_limit): logins, card payments started.
 RATE_LIMITED = ("login", "createCardPayment")
@@ -198,9 +214,7 @@ def route_codes(operation: dict[str, Any], declared: RouteDeclaration) -> dict[i
     reach = code_base() if handler in code_base().units else code_base(defined_in)
     codes = reach.codes([handler])
     codes |= reach.codes(_middleware_units(declared)) | reach.codes([GATE]) - reach.codes(AUTHENTICATE[:1])
-    if declared.access is not PUBLIC:
-        authenticating = reach.codes(AUTHENTICATE)
-        codes |= authenticating if declared.access is JWT else authenticating - {"TOKEN_MISSING"}
+    codes |= access_codes(declared.access, reach)
     if "requestBody" in operation:
         codes |= reach.codes(BODY) | {"PAYLOAD_TOO_LARGE", "VALIDATION_FAILED"}  # the gateway answers the first too
     parameters = operation.get("parameters", [])
@@ -215,6 +229,16 @@ def route_codes(operation: dict[str, Any], declared: RouteDeclaration) -> dict[i
     for code in sorted(codes, key=lambda code: (code in generic, code != "VALIDATION_FAILED", code)):
         by_status.setdefault(CODES[code].http_status(), []).append(code)
     return dict(sorted(by_status.items()))
+
+
+def access_codes(access: AccessPolicy, reach: CodeBase) -> set[str]:
+    """What the token checks of an access level can answer, read from the level's own flags, never from
+    which of the module's policies it is: a policy built with the same flags (JWT_OR_SIGNED_LINK, a JWT
+    route that also opens by a signed link) answers the same codes."""
+    if not access.token_accepted:
+        return set()  # a public route ignores the Authorization header
+    authenticating = reach.codes(AUTHENTICATE)
+    return authenticating if access.token_required else authenticating - {"TOKEN_MISSING"}
 
 
 def _middleware_units(declared: RouteDeclaration) -> list[str]:
@@ -302,6 +326,8 @@ def _enrich_operation(operation: dict[str, Any], route: ApiRoute, declared: Rout
     operation["responses"] = success | {
         str(status): _error_response(status, codes[status], declared.errors.get(status)) for status in codes
     }
+    for response in operation["responses"].values():
+        response["headers"] = EVERY_ANSWER_HEADER_REFS | response.get("headers", {})
     idempotent = idempotency.IDEMPOTENT in declared.middlewares
 
     header_refs = [{"$ref": "#/components/parameters/AcceptLanguage"}]
@@ -387,6 +413,7 @@ def generate(routes: list[tuple[ApiRoute, ApiResolver, RouteDeclaration]] | None
                     "IdempotencyKey": IDEMPOTENCY_KEY,
                     "IfNoneMatch": IF_NONE_MATCH,
                 },
+                "headers": EVERY_ANSWER_HEADERS,
                 "securitySchemes": COMMON_HEADER_SCHEMES
                 | {
                     "signedLink": {

@@ -132,6 +132,17 @@ def keyed_hash(purpose: str, value: str) -> str:
     return hmac.new(_purpose_key(jwt_secret(), purpose), value.encode(), hashlib.sha256).hexdigest()
 
 
+def keyed_hashes(purpose: str, value: str) -> tuple[str, ...]:
+    """`keyed_hash` under the current key, then under the previous one when there is one (a rotation's
+    AWSPREVIOUS; JWT_PREVIOUS_SECRET locally): a hash kept before the key was rotated is still recognized."""
+    previous = _previous_jwt_key()
+    current = keyed_hash(purpose, value)
+    if previous is None:
+        return (current,)
+    again = hmac.new(_purpose_key(previous.secret, purpose), value.encode(), hashlib.sha256).hexdigest()
+    return (current,) if again == current else (current, again)
+
+
 @functools.lru_cache(maxsize=32)  # a few purposes per key: derived once, not per value hashed
 def _purpose_key(secret: str, purpose: str) -> bytes:
     return hmac.new(secret.encode(), f"car-retail/{purpose}".encode(), hashlib.sha256).digest()

@@ -163,16 +163,27 @@ def refuse_what_the_route_cannot_use(text: str, route: DeclaresBody) -> None:
         raise BodyTooLarge(depth=budget.depth, tokens=budget.tokens)
 
 
+def not_json(error: json.JSONDecodeError) -> InvalidInput:
+    """A body that is not JSON: a field error on `body` (never Powertools' `body.<offset>`, which reads as
+    a field), and where the parser stopped in `details`, as an editor counts (line and column from 1)."""
+    return InvalidInput(
+        "VALIDATION_FAILED",
+        errors=[{"field": "body", "code": "BODY_NOT_JSON", "params": {}}],
+        details={"line": error.lineno, "column": error.colno},
+        fields="body",
+    )
+
+
 def parse_json_body(text: str) -> Any:
     """The resolver's JSON parser (its `json_body_deserializer`), run once per request on a body the gate
-    let through: what Python's parser refuses beyond bad syntax is a 400 naming the body instead of a 500.
-    Bad syntax stays Powertools' own 400 (`json_invalid`)."""
+    let through: a body that is not JSON, or that Python's parser refuses beyond its syntax, is a 400
+    naming the body instead of a 500."""
     try:
         return json.loads(text)
     except RecursionError:  # nesting the route's budget allows and the parser does not
         raise InvalidInput.field("body", "BODY_TOO_DEEP") from None
-    except json.JSONDecodeError:
-        raise
+    except json.JSONDecodeError as error:
+        raise not_json(error) from None
     except ValueError:
         # An integer literal longer than Python converts (sys.get_int_max_str_digits(), 4,300 digits).
         raise InvalidInput.field("body", "NUMBER_TOO_LONG") from None

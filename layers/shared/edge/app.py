@@ -50,13 +50,14 @@ from edge.access import (
     refuse_unknown_query_parameters,
     require_json_body,
 )
-from edge.context import Callers, RequestContext, set_current
+from edge.context import Callers, RequestContext, set_current, set_request_id
 from edge.error_codes import field_code
 from edge.errors import headers_of, status_of
 from edge.headers import combined, request_headers, set_headers
 
 ROUTE_SIGNATURE = inspect.signature(APIGatewayRestResolver.route)
 CONTENT_LANGUAGE = "Content-Language"
+REQUEST_ID = "X-Request-Id"  # API Gateway's id of the request (its own x-amzn-RequestId), on every answer
 # The context of a request before (or without) its caller, per language: immutable, so built once.
 ANONYMOUS: dict[Locale, RequestContext] = {locale: RequestContext(locale=locale) for locale in LOCALES}
 DATABASE_ERRORS: list[type[Exception]] = [ConnectionFailure, AutoReconnect, NetworkTimeout, ExecutionTimeout]
@@ -352,6 +353,16 @@ def gate_or_refuse(
     return None
 
 
+def request_id_of(event: Mapping[str, Any], context: LambdaContext | None) -> str:
+    """The id a caller quotes to support: API Gateway's request id (the `x-amzn-RequestId` it sends, the
+    `requestId` of its access log, every log line's correlation id); Lambda's own when invoked without
+    the gateway."""
+    given = (event.get("requestContext") or {}).get("requestId")
+    if given:
+        return str(given)
+    return context.aws_request_id if context is not None else ""
+
+
 def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
     """The Lambda handler of a function: the gate, then the resolver; logging with the API Gateway
     correlation id, and metrics with the cold start (traces come from Lambda's active tracing, see
@@ -366,13 +377,15 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
     def answer(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         headers = request_headers(event)
         locale = parse_accept_language(headers.get("accept-language"))
+        request_id = request_id_of(event, context)
         # Nothing of the previous invocation leaks into this one; the gate's refusals speak the language too.
         set_current(ANONYMOUS[locale])
+        set_request_id(request_id)
         rate_limit.start_request()
         event = dict(event)  # the gate leaves a base64 body decoded in it: the caller's dict stays as it was
         declared = declaration_of(app, event)  # looked up once, for the gate and for a cached read's headers
         response = gate_or_refuse(app, event, headers, locale, declared)
-        added = {CONTENT_LANGUAGE: locale, **cors.response_headers(headers.get("origin"))}
+        added = {CONTENT_LANGUAGE: locale, REQUEST_ID: request_id, **cors.response_headers(headers.get("origin"))}
         if response is None:
             outbox.start_request()
             response = app.resolve(event, context)

@@ -34,7 +34,18 @@ class RequestContext(NamedTuple):
     callers: Callers | None = None  # whom the gate asked
 
 
+# The id of the request being answered (API Gateway's request id): every answer's X-Request-Id, quoted in an
+# INTERNAL_ERROR's message so the caller can quote it to support, and every log line's correlation id.
+_request_id: ContextVar[str] = ContextVar("request_id", default="")
 _current: ContextVar[RequestContext] = ContextVar("request_context", default=RequestContext())  # noqa: B039 (an immutable NamedTuple)
+
+
+def set_request_id(value: str) -> None:
+    _request_id.set(value)
+
+
+def request_id() -> str:
+    return _request_id.get()
 
 
 def current() -> RequestContext:

@@ -30,8 +30,11 @@ ALLOWED_HEADERS = (
     "If-None-Match",
 )
 # What a browser script may read beyond the CORS-safelisted headers: when to retry and how much budget is
-# left, whether an answer is a replay, the key echoed, the file name, the answer's language, its ETag.
+# left, whether an answer is a replay, the key echoed, the file name, the answer's language, its ETag, the
+# request's id (to quote to support; API Gateway's x-amzn-RequestId is the same id, on its own answers too).
 EXPOSED_HEADERS = (
+    "X-Request-Id",
+    "x-amzn-RequestId",
     "Retry-After",
     "RateLimit-Limit",
     "RateLimit-Remaining",

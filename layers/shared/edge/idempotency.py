@@ -16,7 +16,10 @@ changes nothing). A 409, 429 or 5xx means "not done, try again" here (a race, a 
 so the record is dropped and a retry with the same key runs again.
 
 The record holds no request data in clear: the key is a SHA-256 of (route, caller, key), and the body
-is represented by a keyed hash (card numbers and codes travel in these bodies).
+is represented by a keyed hash (card numbers and codes travel in these bodies). The caller is the user id
+the access token names, never the token: a refreshed token, or one signed after a key rotation, is the
+same caller. The body's hash is keyed by the JWT key, so after a rotation a retry's body is also hashed
+under the previous key before it is judged another body (`core.secrets.keyed_hashes`).
 """
 
 from __future__ import annotations
@@ -28,8 +31,8 @@ from typing import Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 
-from core.errors import AppError, InvalidInput
-from core.secrets import keyed_hash
+from core.errors import AppError, Conflict, InvalidInput
+from core.secrets import keyed_hashes
 from core.serialization import to_json
 from edge import context, responses
 from edge.errors import status_of
@@ -72,9 +75,10 @@ def _parse_key(raw: str) -> str:
         raise InvalidInput.field(f"header.{HEADER}", "IDEMPOTENCY_KEY_INVALID") from None
 
 
-def body_fingerprint(body: Any) -> str:
-    """A keyed hash of the JSON body, independent of key order and spacing: equal bodies, equal hashes."""
-    return keyed_hash("idempotency-body", json.dumps(body, sort_keys=True, separators=(",", ":")))
+def body_fingerprints(body: Any) -> tuple[str, ...]:
+    """Keyed hashes of the JSON body, independent of key order and spacing (equal bodies, equal hashes):
+    under the current key, then under the previous one when the key was rotated."""
+    return keyed_hashes("idempotency-body", json.dumps(body, sort_keys=True, separators=(",", ":")))
 
 
 class IdempotentRoute:
@@ -87,17 +91,26 @@ class IdempotentRoute:
         if raw is None:
             return next_middleware(app)
         event = app.current_event
-        request = {
-            "route": f"{event.http_method} {event.resource}",
-            "user": context.caller_id(),
-            "key": _parse_key(raw),
-            "body": body_fingerprint(event.json_body),
-        }
+        scope = {"route": f"{event.http_method} {event.resource}", "user": context.caller_id(), "key": _parse_key(raw)}
         # Imported on first use: Powertools' idempotency package loads boto3 (its DynamoDB layer), which
         # would otherwise weigh on every cold start of the functions using this middleware.
         from data.idempotency_store import run_idempotent
 
-        answer = run_idempotent(request, lambda: _run(next_middleware, app), app.lambda_context, key_name=HEADER)
+        def attempt(fingerprint: str) -> dict[str, Any]:
+            request = scope | {"body": fingerprint}
+            return run_idempotent(request, lambda: _run(next_middleware, app), app.lambda_context, key_name=HEADER)
+
+        *earlier, last = body_fingerprints(event.json_body)
+        answer: dict[str, Any] | None = None
+        for fingerprint in earlier:  # the current key's hash first; a retry's record may hold the previous one's
+            try:
+                answer = attempt(fingerprint)
+                break
+            except Conflict as refused:
+                if refused.code != "IDEMPOTENCY_KEY_REUSED":
+                    raise
+        if answer is None:
+            answer = attempt(last)
         headers = dict(answer["headers"])
         if answer.get("replayed"):
             headers[REPLAYED_HEADER] = "true"

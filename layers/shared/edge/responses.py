@@ -16,6 +16,7 @@ from edge.error_codes import message, rendered_errors
 from edge.errors import headers_of, status_of
 
 SUCCESS = "Success"
+INTERNAL_ERROR = "INTERNAL_ERROR"
 
 
 def envelope(status: int, message: str, data: Any = None, **extra: Any) -> dict[str, Any]:
@@ -58,6 +59,9 @@ def error_envelope(
     errors: list[dict[str, Any]] | None = None,
     details: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    if code == INTERNAL_ERROR:  # the caller quotes the request's id to support, who find its log lines by it
+        params = {**(params or {}), "requestId": context.request_id()}
+        details = {**(details or {}), "requestId": context.request_id()}
     text = message(code, context.locale(), params)
     return envelope(status, text, None, code=code, errors=errors, details=details)
 

@@ -137,6 +137,6 @@ def test_a_response_that_breaks_its_model_is_a_500_not_a_leak(db: Database[Any])
     handler = lambda_entry(app)
     # When it is called
     result = handler(api_event("GET", "/api/v1/broken"), LocalLambdaContext(function_name="Broken"))  # type: ignore[arg-type]
-    # Then the caller gets a plain 500, and nothing of what was returned
-    assert answer(result) == (500, "Internal server error")
+    # Then the caller gets a plain 500 quoting the request's id, and nothing of what was returned
+    assert answer(result) == (500, "Internal server error; quote request test-request to support")
     assert "hunter2" not in result["body"]

@@ -170,6 +170,19 @@ def test_an_unterminated_string_is_a_400_not_json(db: Database[dict[str, Any]]) 
     assert json.loads(result["body"])["errors"][0]["code"] == "BODY_NOT_JSON"
 
 
+def test_a_broken_body_names_its_line_and_column_in_details(db: Database[dict[str, Any]]) -> None:
+    # Given a login body with a value missing on its third line
+    body = '{\n  "phone": "+998901112233",\n  "firstName": ,\n}'
+    # When it is sent
+    result = invoke("Auth", hostile(body))
+    # Then it is a 400 naming the body (not a character offset as a field) and where the parser stopped
+    answer = json.loads(result["body"])
+    assert result["statusCode"] == 400
+    assert answer["code"] == "VALIDATION_FAILED"
+    assert [(error["field"], error["code"]) for error in answer["errors"]] == [("body", "BODY_NOT_JSON")]
+    assert answer["details"] == {"line": 3, "column": 16}
+
+
 def test_a_base64_body_is_decoded_once_and_the_callers_event_left_as_it_was(db: Database[dict[str, Any]]) -> None:
     # Given a base64 login body
     event = hostile('{"phone": "+998901112233"}', base64_encoded=True)

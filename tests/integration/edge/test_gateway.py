@@ -57,8 +57,42 @@ def test_an_unknown_route_is_404_in_the_envelope(api: ApiClient) -> None:
     }
 
 
-def test_a_known_path_with_another_method_is_404(api: ApiClient) -> None:
-    assert api.request("DELETE", ME).status_code == 404
+def test_a_known_path_with_another_method_is_405_naming_the_paths_methods(api: ApiClient) -> None:
+    # Given a path the API serves by GET, and one by GET and POST
+    # When each is called with another method
+    me = api.request("DELETE", ME)
+    orders = api.request("PUT", "/api/v1/orders", json={})
+    # Then each is 405 with Allow, in the envelope, naming the method and the path's methods
+    assert (me.status_code, me.headers["Allow"]) == (405, "GET")
+    assert me.json() == {
+        "success": False,
+        "statusCode": 405,
+        "message": "Method DELETE is not allowed on this path; it allows GET",
+        "data": None,
+        "code": "METHOD_NOT_ALLOWED",
+    }
+    assert (orders.status_code, orders.headers["Allow"]) == (405, "GET, POST")
+    # And HEAD, which API Gateway does not serve on a GET route either, is 405 too (not the route's 401)
+    head = api.request("HEAD", "/api/v1/brands")
+    assert (head.status_code, head.headers["Allow"]) == (405, "GET")
+
+
+def test_every_answer_carries_its_own_request_id(api: ApiClient) -> None:
+    # Given answers of a function (a success, a refusal of its gate) and of the gateway itself (an unknown
+    # route, a wrong method, a body too large)
+    answers = [
+        api.get("/api/v1/brands"),
+        api.get("/api/v1/brands", headers={"fingerprint": None}),
+        api.get("/api/v1/nothing-here"),
+        api.request("DELETE", ME),
+        api.post(LOGIN, data=b"x" * (10 * 1024 * 1024 + 1), headers={"Content-Type": "application/json"}),
+    ]
+    # Then each names its request, every id its own, and a browser page may read it
+    ids = [answer.headers.get("X-Request-Id") for answer in answers]
+    assert all(ids), ids
+    assert len(set(ids)) == len(ids), ids
+    cross_origin = api.get("/api/v1/brands", headers={"Origin": "http://localhost:5173"})
+    assert "X-Request-Id" in cross_origin.headers["Access-Control-Expose-Headers"].split(", ")
 
 
 def test_a_body_over_10_mb_is_413(api: ApiClient) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import threading
 import uuid
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -13,6 +14,8 @@ from typing import Any
 import pytest
 from pymongo.database import Database
 
+from core.secrets import reset_secrets
+from core.settings import reset_settings
 from local.invoke import invoke as invoke_function
 from orders import service as orders_service
 from tests.data import order_body, purchasable_car
@@ -244,4 +247,47 @@ def test_a_repeat_while_the_first_is_still_running_is_409_with_retry_after(
     later = invoke()
     assert first_answer["statusCode"] == later["statusCode"] == 201
     assert later["body"] == first_answer["body"]
+    assert db.orders.count_documents({}) == 1
+
+
+@pytest.fixture
+def keys(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., None]]:
+    """Sets the signing keys as an instance reads them again after a rotation (settings and keys; the
+    database client stays); the next test reads the environment's again."""
+
+    def use(current: str, previous: str | None = None) -> None:
+        monkeypatch.setenv("JWT_SECRET", current)
+        if previous is not None:
+            monkeypatch.setenv("JWT_PREVIOUS_SECRET", previous)
+        reset_settings()
+        reset_secrets()
+
+    yield use
+    monkeypatch.undo()
+    reset_settings()
+    reset_secrets()
+
+
+def test_a_retry_after_a_signing_key_rotation_gets_the_first_answer(
+    api: ApiClient, db: Db, keys: Callable[..., None]
+) -> None:
+    # Given an order placed with a key, under the signing key of the day
+    keys("o" * 64)
+    car = purchasable_car(db)
+    api.login()
+    key = str(uuid.uuid4())
+    first = api.post(ORDERS, json=order_body(car), headers=keyed(key))
+    assert first.status_code == 201, first.text
+    # When the key is rotated (the old one kept as the previous key), the app signs in again (a token
+    # of the new key) and retries the same request with the same idempotency key
+    keys("n" * 64, previous="o" * 64)
+    api.login()
+    retry = api.post(ORDERS, json=order_body(car), headers=keyed(key))
+    other = api.post(ORDERS, json=order_body(car) | {"promoCode": "OTHER"}, headers=keyed(key))
+    # Then the retry is the first answer, replayed, and one order exists; another body is still refused
+    assert retry.status_code == 201, retry.text
+    assert retry.text == first.text
+    assert retry.headers["Idempotent-Replayed"] == "true"
+    assert other.status_code == 409
+    assert other.json()["code"] == "IDEMPOTENCY_KEY_REUSED"
     assert db.orders.count_documents({}) == 1

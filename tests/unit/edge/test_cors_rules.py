@@ -6,6 +6,7 @@ import tomllib
 
 import pytest
 
+from edge import cors
 from edge.cors import origin_allowed
 from local.template import ROOT, load_template
 
@@ -59,6 +60,16 @@ def test_the_gateway_answers_preflights_and_its_own_errors_carry_cors_headers() 
     api = load_template()["Resources"]["Api"]["Properties"]
     assert "Idempotency-Key" in api["Cors"]["AllowHeaders"]
     assert "AllowCredentials" not in api["Cors"]  # the token is a header, never a cookie
+    assert api["Cors"]["AllowHeaders"] == "'" + ",".join(cors.ALLOWED_HEADERS) + "'"
     for name, response in api["GatewayResponses"].items():
         headers = response["ResponseParameters"]["Headers"]
         assert headers["Access-Control-Allow-Origin"] == "method.request.header.Origin", name
+        # a page reads the same headers of the gateway's answers as of the functions' (the request's id...)
+        assert headers["Access-Control-Expose-Headers"] == "'" + ",".join(cors.EXPOSED_HEADERS) + "'", name
+
+
+def test_the_gateways_own_answers_name_the_request_for_support() -> None:
+    answers = load_template()["Resources"]["Api"]["Properties"]["GatewayResponses"]
+    for name, response in answers.items():
+        for body in response.get("ResponseTemplates", {}).values():
+            assert '"details":{"requestId":"$context.requestId"}' in body, name

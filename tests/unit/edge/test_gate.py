@@ -16,12 +16,13 @@ from core.locale import parse_accept_language
 from core.models import ApiModel
 from edge import context, json_budget, responses
 from edge.access import PUBLIC, parse_json_body
-from edge.app import ApiResolver, create_app, declaration_of
+from edge.app import ApiResolver, create_app, declaration_of, lambda_entry
 from edge.app import gate_or_refuse as gate_event
 from edge.context import RequestContext, set_current
 from edge.envelope import Envelope
 from edge.headers import request_headers
 from edge.validation import RequestModel
+from local.context import LocalLambdaContext
 from tests.factories import DEMO_CLIENT_KEY, api_event, bearer
 
 USER_ID = "665f1c2e9b1e8a3d4c5b6a79"
@@ -247,6 +248,45 @@ def test_what_the_parser_refuses_beyond_bad_syntax_is_a_400_naming_the_body(text
     assert refused.value.errors == [{"field": "body", "code": code, "params": {}}]
 
 
-def test_bad_syntax_is_left_to_the_resolvers_own_400() -> None:
-    with pytest.raises(json.JSONDecodeError):
-        parse_json_body("{not json")
+def test_bad_syntax_is_a_400_on_the_body_with_its_line_and_column() -> None:
+    # Given a body whose second line is not JSON; when it is parsed
+    with pytest.raises(InvalidInput) as refused:
+        parse_json_body('{"a": 1,\n not json}')
+    # Then the error names the body, and the line and column in details (never an offset as a field)
+    assert refused.value.code == "VALIDATION_FAILED"
+    assert refused.value.errors == [{"field": "body", "code": "BODY_NOT_JSON", "params": {}}]
+    assert refused.value.details == {"line": 2, "column": 2}
+
+
+def test_every_answer_names_its_request_and_an_internal_error_quotes_it(callers: FakeCallers) -> None:
+    # Given a function with a route that works and one that fails unexpectedly
+    app = app_with(callers)
+
+    @app.get("/api/v1/things/broken", middlewares=[PUBLIC])
+    def broken() -> Response[Envelope[Thing]]:
+        raise RuntimeError("a bug")
+
+    handler = lambda_entry(app)
+    lambda_context: Any = LocalLambdaContext(function_name="Things", aws_request_id="lambda-7")
+
+    def answered(event: dict[str, Any]) -> tuple[int, str, dict[str, Any]]:
+        event["requestContext"]["requestId"] = "gateway-7"
+        result = handler(event, lambda_context)
+        return result["statusCode"], result["multiValueHeaders"]["X-Request-Id"], json.loads(result["body"])
+
+    # When a success, a refusal of the gate and an unexpected error are answered
+    success = answered(api_event("GET", "/api/v1/things/public"))
+    refused = answered(api_event("GET", "/api/v1/things/public", headers={"client": ""}))
+    failed = answered(api_event("GET", "/api/v1/things/broken", headers={"accept-language": "ru"}))
+    # Then each names API Gateway's id of its request, and the error quotes it for support
+    assert [(status, request_id) for status, request_id, _ in (success, refused, failed)] == [
+        (200, ["gateway-7"]),
+        (400, ["gateway-7"]),
+        (500, ["gateway-7"]),
+    ]
+    assert failed[2]["message"] == "Внутренняя ошибка сервера; сообщите в поддержку номер запроса gateway-7"
+    assert failed[2]["details"] == {"requestId": "gateway-7"}
+    # And invoked without the gateway, the answer names Lambda's id of the invocation
+    direct = api_event("GET", "/api/v1/things/public")
+    del direct["requestContext"]["requestId"]
+    assert handler(direct, lambda_context)["multiValueHeaders"]["X-Request-Id"] == ["lambda-7"]

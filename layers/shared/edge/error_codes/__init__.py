@@ -42,7 +42,8 @@ def message(code: str, locale: Locale, params: Mapping[str, Any] | None = None) 
     try:
         return template.format_map(values)
     except (KeyError, IndexError, ValueError):
-        return entry.text(locale).split("{", 1)[0].rstrip(" :")
+        # Up to the first param, without the clause that would name it ("...; quote request {requestId}").
+        return entry.text(locale).split("{", 1)[0].split(";", 1)[0].rstrip(" :")
 
 
 def field_code(pydantic_error: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:

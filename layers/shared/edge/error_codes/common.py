@@ -6,10 +6,11 @@ from edge.error_codes.entry import RETRY_LATER, ErrorCode
 CODES: dict[str, ErrorCode] = {
     "INTERNAL_ERROR": ErrorCode(
         kind=AppError,
-        action="Tell the user something went wrong; report it with the time of the request",
-        en="Internal server error",
-        ru="Внутренняя ошибка сервера",
-        uz="Serverning ichki xatosi",
+        action="Tell the user something went wrong; report it to support with the request id "
+        "(`X-Request-Id`, also `details.requestId`)",
+        en="Internal server error; quote request {requestId} to support",
+        ru="Внутренняя ошибка сервера; сообщите в поддержку номер запроса {requestId}",
+        uz="Serverning ichki xatosi; qoʻllab-quvvatlash xizmatiga soʻrov raqamini ayting: {requestId}",
     ),
     "SERVICE_UNAVAILABLE": ErrorCode(
         kind=Unavailable,

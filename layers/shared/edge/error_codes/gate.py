@@ -13,6 +13,14 @@ CODES: dict[str, ErrorCode] = {
         ru="Маршрут не найден",
         uz="Marshrut topilmadi",
     ),
+    "METHOD_NOT_ALLOWED": ErrorCode(
+        kind=InvalidInput,
+        action=CLIENT_BUG + ": send one of the methods of `Allow`",
+        en="Method {method} is not allowed on this path; it allows {allowed}",
+        ru="Метод {method} не поддерживается по этому адресу; допустимы: {allowed}",
+        uz="Bu manzilda {method} usuli qoʻllab-quvvatlanmaydi; ruxsat etilganlari: {allowed}",
+        status=405,
+    ),
     "PAYLOAD_TOO_LARGE": ErrorCode(
         kind=BodyTooLarge,
         action=CLIENT_BUG + ": send a smaller body",
