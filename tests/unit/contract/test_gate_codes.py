@@ -25,8 +25,11 @@ ROUTES = [
 ]
 
 
+OTHER_PARTNERS_TOKEN = "issued-to-another-partner"
+
+
 class RefusingCallers:
-    """Knows the demo partner; every token is refused as forged."""
+    """Knows the demo partner; every token is refused as forged, or as another partner's."""
 
     def partner_name(self, client_key: str) -> str | None:
         return "Demo partner" if client_key == DEMO_CLIENT_KEY else None
@@ -34,7 +37,9 @@ class RefusingCallers:
     def user_exists(self, user_id: str) -> bool:
         return False
 
-    def verify_access_token(self, token: str) -> str:
+    def verify_access_token(self, token: str, partner: str) -> str:
+        if token == OTHER_PARTNERS_TOKEN:
+            raise NotAuthenticated("TOKEN_OTHER_PARTNER")
         raise NotAuthenticated("TOKEN_INVALID")
 
 
@@ -48,6 +53,7 @@ BREAKS: dict[str, dict[str, Any]] = {
     "no token": {},
     "not a bearer token": {"headers": {"Authorization": "Basic abc"}},
     "a forged token": {"headers": {"Authorization": "Bearer forged"}},
+    "another partner's token": {"headers": {"Authorization": f"Bearer {OTHER_PARTNERS_TOKEN}"}},
     "a forged signed link": {"query": {"signature": "forged", "expires": "1"}},
 }
 
