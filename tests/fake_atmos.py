@@ -1,23 +1,39 @@
-"""A fake ATMOS merchant API, written from ATMOS's public documentation (https://docs.atmos.uz:
-"Авторизация в API", "Создание транзакции", "Пред-подтверждение транзакции", "Подтверждение
-транзакции", "Получение информации о транзакции", "Отмена транзакции"), not from our adapter.
+"""A fake ATMOS merchant API, written from ATMOS's published protocol and from public integrations
+tested against ATMOS, not from our adapter. Sources (public integrations are named by their id in the
+stored code index, readable with `read_file id=...`):
 
-- POST /token: `Authorization: Basic base64(consumer_key:consumer_secret)` and the form
-  `grant_type=client_credentials` -> {access_token, scope, token_type: "Bearer", expires_in}; wrong
-  credentials: 401. Every other call needs `Authorization: Bearer <token>`; an unknown, expired or
-  revoked token is a 401 with the gateway's fault body.
-- POST /merchant/pay/create {amount (tiyin), account, store_id} -> {result, transaction_id,
-  store_transaction}; pre-apply {transaction_id, card_number, expiry (YYMM), store_id} sends the SMS
-  code; otp-resend {transaction_id, store_id} sends it again; apply {transaction_id, otp, store_id}
-  debits the card; get {transaction_id, store_id}; reverse {transaction_id, store_id, reason}.
-- Every answer is HTTP 200 with `result {code, description}`: "OK", or STPIMS-ERR-044 (wrong code),
-  STPIMS-ERR-112 (not enough money), STPIMS-ERR-067 (wrong card), STPIMS-ERR-092 (the transaction is
-  closed: confirmed or reversed; get still describes it).
-- A transaction: created -> pre-applied (code sent) -> confirmed (`confirmed: true`, status_code "0",
-  the card debited) -> reversed (status_code "-20", the money back on the card).
+- ATMOS's documentation (https://docs.atmos.uz: "Авторизация в API", "Создание транзакции",
+  "Пред-подтверждение транзакции", "Подтверждение транзакции", "Получение информации о транзакции",
+  "Отмена транзакции") for the calls, their bodies and `result {code, description}` in an HTTP 200.
+- apply answers `store_transaction {success_trans_id, trans_id, confirmed: true, ...}`: several
+  integrations keep `success_trans_id` from apply (62476347428, 29328137509, 57514697600, 2766603105);
+  one's HTTP fakes answer apply with `{success_trans_id, confirmed: true}` and no `status_code`
+  (71214369934), another's answer pay/get with `{confirmed: true, amount}` alone (71156153060); a
+  Python client's test shows `status_code "0"`, `status_message "Success"` once confirmed
+  (37653766252). So this fake answers apply WITHOUT `status_code`; pay/get reports "0".
+- a reverse moves `status_code` from "0" to "-20" and keeps `confirmed: true` (71117351110: "seen on
+  the DEV store"); pay/get of a closed transaction answers STPIMS-ERR-092 with the transaction
+  (68300773192, 6709369170, 7395818847).
+- the reverse takes the charge's `success_trans_id`, not the create-time `transaction_id`
+  (32331923501: `transaction_id: successTransId // Use success_trans_id from confirmed transaction`;
+  57765838846 sends it as `success_trans_id`: the sources DISAGREE on the field's name, docs/
+  OPERATIONS.md lists it as a check on ATMOS's test platform). This fake takes it as `transaction_id`
+  and, like the gateway, answers a reverse by any other id "transaction not found" (STPIMS-ERR-061,
+  68351322587's "Topilmadi").
+- result codes: STPIMS-ERR-044 wrong code (71156153060), STPIMS-ERR-112 not enough money
+  (69860200952, "seen in production"), STPIMS-ERR-067 wrong card (69402675050), STPIMS-ERR-009 wrong
+  parameters. STPIMS-ERR-098: one integration lets the buyer type the code again after it
+  (6116479747), another files it as insufficient funds (55202694522): DISAGREE; `wrong_code_result`
+  lets a test answer either.
+- `POST /token`: Basic base64(key:secret), form grant_type=client_credentials -> {access_token, scope,
+  token_type, expires_in}; an unknown or revoked token is a 401 fault. The test platform's code is
+  111111 (62466954971: "Test kartalar uchun OTP — 111111"). Production is https://partner.atmos.uz
+  (several integrations; hurshidbey/P57NewEdition ATMOS-INTEGRATION.md also names the test host
+  https://test-partner.atmos.uz).
+- a success may come as HTTP 201 (`success_status`): the issue's review found integrations accepting
+  either; ATMOS's documentation shows 200.
 
-The code of the sandbox's test cards is 111111, as in ATMOS's sandbox. The card "bank" is the fake's
-own: `issue_card` gives a card its expiry and balance.
+The card "bank" is the fake's own: `issue_card` gives a card its expiry and balance.
 """
 
 from __future__ import annotations
@@ -43,6 +59,8 @@ WRONG_CARD = {"code": "STPIMS-ERR-067", "description": "Неверная кар�
 CLOSED = {"code": "STPIMS-ERR-092", "description": "Транзакция закрыта"}
 NOT_FOUND = {"code": "STPIMS-ERR-061", "description": "Транзакция не найдена"}
 FAULT = {"fault": {"code": 900901, "message": "Invalid Credentials", "description": "Access failure for API"}}
+WRONG_PARAMS = {"code": "STPIMS-ERR-009", "description": "Неверные параметры"}
+ERR_098 = {"code": "STPIMS-ERR-098", "description": "Неверный код подтверждения"}
 CALLS = ("token", "pay/create", "pay/pre-apply", "pay/otp-resend", "pay/apply", "pay/get", "pay/reverse")
 
 
@@ -64,7 +82,10 @@ class FakeAtmos(FakeServer):
         self.bodies: list[dict[str, Any]] = []  # the JSON bodies of the merchant calls
         self.canned: dict[str, list[Answer]] = {}  # answers given instead, per call
         self.lost: dict[str, int] = {}  # calls done, then answered 502
+        self.success_status = 200  # what a success comes as: 200, or 201
+        self.wrong_code_result = WRONG_CODE  # or ERR_098 (sources disagree on what it means)
         self._ids = itertools.count(7001)
+        self._success_ids = itertools.count(880_001)
 
     # --- what tests arrange and read -------------------------------------------------------------
 
@@ -118,7 +139,7 @@ class FakeAtmos(FakeServer):
             if self.lost.get(call):
                 self.lost[call] -= 1
                 return 502, {"error": "bad_gateway"}
-            return 200, answer
+            return self.success_status, answer
 
     def _token(self, headers: dict[str, str], body: bytes, query: str) -> Answer:
         expected = base64.b64encode(f"{CONSUMER_KEY}:{CONSUMER_SECRET}".encode()).decode()
@@ -135,14 +156,14 @@ class FakeAtmos(FakeServer):
             return {"result": {"code": "STPIMS-ERR-002", "description": "Неверный store_id"}}
         if call == "pay/create":
             return self._create(request)
+        if call == "pay/reverse":
+            return {"result": self._reverse(request.get("transaction_id"))}
         transaction = self.transactions.get(request.get("transaction_id"))  # type: ignore[arg-type]
         if transaction is None:
             return {"result": NOT_FOUND}
         closed = transaction["confirmed"]
         if call == "pay/get":
             return {"result": CLOSED if closed else OK, "store_transaction": _shown(transaction)}
-        if call == "pay/reverse":
-            return {"result": self._reverse(transaction)}
         if closed:
             return {"result": CLOSED}
         if call == "pay/pre-apply":
@@ -152,12 +173,12 @@ class FakeAtmos(FakeServer):
             return {"result": OK}
         if call == "pay/apply" and transaction.get("card"):
             return self._apply(transaction, request)
-        return {"result": {"code": "STPIMS-ERR-009", "description": "Неверные параметры"}}
+        return {"result": WRONG_PARAMS}
 
     def _create(self, request: dict[str, Any]) -> dict[str, Any]:
         amount = request.get("amount")
         if not isinstance(amount, int) or amount <= 0 or not isinstance(request.get("account"), str):
-            return {"result": {"code": "STPIMS-ERR-009", "description": "Неверные параметры"}}
+            return {"result": WRONG_PARAMS}
         transaction_id = next(self._ids)
         self.transactions[transaction_id] = {
             "trans_id": transaction_id,
@@ -180,19 +201,29 @@ class FakeAtmos(FakeServer):
 
     def _apply(self, transaction: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
         if str(request.get("otp")) != TEST_OTP:
-            return {"result": WRONG_CODE}
+            return {"result": self.wrong_code_result}
         card = self.cards[transaction["card"]]
         if card.balance < transaction["amount"]:
             return {"result": NO_MONEY}
         card.balance -= transaction["amount"]
-        transaction.update(confirmed=True, status_code="0", success_trans_id=transaction["trans_id"] + 500_000)
-        return {"result": OK, "store_transaction": _shown(transaction)}
+        transaction.update(confirmed=True, status_code="0", success_trans_id=next(self._success_ids))
+        # apply's answer: the charge and its success_trans_id, without status_code
+        shown = {
+            key: value for key, value in _shown(transaction).items() if key not in ("status_code", "status_message")
+        }
+        return {"result": OK, "store_transaction": shown}
 
-    def _reverse(self, transaction: dict[str, Any]) -> dict[str, str]:
-        if not transaction["confirmed"] or transaction["status_code"] != "0":
+    def _reverse(self, success_trans_id: Any) -> dict[str, str]:
+        """Reverse the charge whose `success_trans_id` is given; any other id is not found."""
+        charged = [t for t in self.transactions.values() if t.get("success_trans_id") == success_trans_id]
+        if not charged:
+            return NOT_FOUND
+        transaction = charged[0]
+        if transaction["status_code"] != "0":
             return CLOSED
         self.cards[transaction["card"]].balance += transaction["amount"]
         transaction["status_code"] = "-20"
+        transaction["reversals"] = transaction.get("reversals", 0) + 1
         return OK
 
 

@@ -1,14 +1,20 @@
-"""A fake OneID (the government SSO, id.egov.uz), written from OneID's integration guide, not from our
-adapter: one OAuth endpoint, `POST /sso/oauth/Authorization.do`, form-encoded, whose `grant_type` says
-what is asked:
+"""A fake OneID (the government SSO, id.egov.uz), written from OneID's integration guide and what public
+integrations report, not from our adapter: one OAuth endpoint, `POST /sso/oauth/Authorization.do`,
+form-encoded, whose `grant_type` says what is asked:
 
 - `one_authorization_code` (client_id, client_secret, code, redirect_uri): the code the user's browser
-  brought back from `response_type=one_code` -> {access_token, token_type, expires_in, refresh_token,
-  scope}. Codes are single-use. A wrong client is 401 `invalid_client`; a code OneID did not issue, or
-  already redeemed, or sent with another redirect URI, is 400 `invalid_grant` (OAuth2's error names).
+  brought back from `response_type=one_code` to the redirect URI it was issued for -> {access_token,
+  token_type, expires_in, refresh_token, scope}. Codes are single-use and bound to their redirect URI:
+  a partner app with its own URI registered with OneID gets codes for that URI (`issue_code(...,
+  redirect_uri=...)`), redeemed only with it. A wrong client is 401 `invalid_client`; a code OneID did
+  not issue, already redeemed, or sent with another redirect URI is an `invalid_grant` error (OAuth2's
+  error names).
 - `one_access_token_identify` (client_id, client_secret, access_token, scope) -> the person in OneID's
   field names: valid, pin, user_id, full_name, first_name, sur_name, mid_name, birth_date, pport_no,
-  user_type, sess_id, ret_cd, auth_method, pkey, legal_info. An unknown token is 401 `invalid_token`.
+  user_type, sess_id, ret_cd, auth_method, pkey, legal_info. An unknown token is an `invalid_token` error.
+- OneID answers errors with HTTP 200 as well as with 4xx: `errors_as_200` (on by default, as the
+  issue's review of public integrations found) answers each refusal above as HTTP 200
+  `{"error", "error_description"}`; off, as 400/401.
 """
 
 from __future__ import annotations
@@ -35,13 +41,16 @@ class FakeOneId(FakeServer):
         self.client_secret = CLIENT_SECRET
         self._tokens: dict[str, dict[str, Any]] = {}
         self._redeemed: set[str] = set()
+        self._redirects: dict[str, str] = {}  # code -> the redirect URI it was issued for
+        self.errors_as_200 = True
 
     @property
     def url(self) -> str:
         return f"{self.base_url}{PATH}"
 
-    def add_person(self, code: str, pin: str, **fields: Any) -> None:
-        """A person who signed in to OneID and whose browser brought `code` back."""
+    def add_person(self, code: str, pin: str, *, redirect_uri: str = REDIRECT_URI, **fields: Any) -> None:
+        """A person who signed in to OneID and whose browser brought `code` back to `redirect_uri`."""
+        self._redirects[code] = redirect_uri
         person = {
             "valid": "true",
             "pin": pin,
@@ -89,18 +98,22 @@ class FakeOneId(FakeServer):
             return "token", lambda: self._redeem(form)
         if grant == "one_access_token_identify":
             return "identify", lambda: self._identify(form)
-        return "token", lambda: (400, {"error": "unsupported_grant_type"})
+        return "token", lambda: self._refuse(400, "unsupported_grant_type")
+
+    def _refuse(self, status: int, error: str, description: str = "") -> Answer:
+        return (200 if self.errors_as_200 else status), {"error": error, "error_description": description or error}
 
     def _client_is_known(self, form: dict[str, str]) -> bool:
         return form.get("client_id") == CLIENT_ID and form.get("client_secret") == self.client_secret
 
     def _redeem(self, form: dict[str, str]) -> Answer:
         if not self._client_is_known(form):
-            return 401, {"error": "invalid_client"}
+            return self._refuse(401, "invalid_client")
         code = form.get("code", "")
         with self.lock:
-            if code not in self.people or code in self._redeemed or form.get("redirect_uri") != REDIRECT_URI:
-                return 400, {"error": "invalid_grant", "error_description": "code is invalid or expired"}
+            issued_for = self._redirects.get(code)
+            if code not in self.people or code in self._redeemed or form.get("redirect_uri") != issued_for:
+                return self._refuse(400, "invalid_grant", "code is invalid or expired")
             self._redeemed.add(code)
             token = secrets.token_urlsafe(16)
             self._tokens[token] = self.people[code]
@@ -114,11 +127,11 @@ class FakeOneId(FakeServer):
 
     def _identify(self, form: dict[str, str]) -> Answer:
         if not self._client_is_known(form):
-            return 401, {"error": "invalid_client"}
+            return self._refuse(401, "invalid_client")
         with self.lock:
             person = self._tokens.get(form.get("access_token", ""))
         if person is None:
-            return 401, {"error": "invalid_token"}
+            return self._refuse(401, "invalid_token")
         return 200, person
 
 

@@ -1,22 +1,34 @@
 """A fake Payme Subscribe API, written from Payme's public documentation
 (https://developer.help.paycom.uz: "Протокол Subscribe API", "Методы Subscribe API" — cards.create,
-cards.get_verify_code, cards.verify, receipts.create, receipts.pay, receipts.check, receipts.cancel —
-"Тестирование в песочнице" and the Subscribe API error codes), not from our adapter.
+cards.get_verify_code, cards.verify, cards.check, receipts.create, receipts.pay, receipts.check,
+receipts.cancel — "Тестирование в песочнице" and the Subscribe API error codes) and public
+integrations, not from our adapter.
 
 - JSON-RPC 2.0: every call a POST of {id, method, params} to one endpoint; the answer, HTTP 200,
   carries `result` or `error {code, message {ru, uz, en}}` and echoes the request id.
 - `X-Auth`: the cashbox id for the card methods (`id` or `id:key`), `id:key` for the receipt methods;
-  anything else is error -32504 (not enough privileges).
+  anything else is error -32504 (not enough privileges). The card methods with the id alone are the
+  front-end's: Payme's rules forbid a merchant's server from receiving card numbers, so the partner's
+  app calls cards.create itself (`tokenize`, as the app would) and hands our API the token.
 - Cards: cards.create {card {number, expire (MMYY)}, save} -> {card {number (masked), expire, token,
-  recurrent, verify: false}}; cards.get_verify_code {token} -> {sent, phone, wait}; cards.verify
-  {token, code} -> {card {..., verify: true}}. Errors: -31300 wrong card data, -31301 card blocked,
-  expired or without SMS, -31103 wrong code, -31101 code expired, -31102 too many attempts.
+  recurrent, verify: false, type}} (bultakov/aiopay's README shows this answer); cards.check {token} ->
+  {card {...}}; cards.get_verify_code {token} -> {sent, phone, wait} where `wait` is how long the code
+  is valid, in milliseconds (the method's page: "Период времени, в течении которого OTP валиден",
+  example 60000; `code_wait_ms` here); cards.verify {token, code} -> {card {..., verify: true}}.
+  Errors: -31300 wrong card data, -31301 card blocked, expired or without SMS, -31103 wrong code,
+  -31101 code expired, -31102 too many attempts, -31400 no such card. A code verifies once: sending
+  cards.verify again for a verified card is refused as an expired code (-31101; the fake's reading,
+  no source shows the answer — what matters is that a second verify does not succeed).
 - Receipts: receipts.create {amount (tiyin), account} -> {receipt {_id, state: 0, amount, account}};
-  receipts.pay {id, token} -> {receipt {state: 4}} (-31303 not enough money); receipts.check {id} ->
-  {state}; receipts.cancel {id}: a paid receipt is queued for cancellation (21), then cancelled (50)
-  and the money given back; an unpaid one is cancelled at once.
+  an amount below or above what the cashbox takes is -31611 / -31612 (Payme's error list, as the
+  issue's review of it reports); receipts.pay {id, token} -> {receipt {state: 4}} (-31303 not enough
+  money; a card not verified, -31400); receipts.check {id} -> {state}; receipts.cancel {id}: a paid
+  receipt is queued for cancellation (21), then cancelled (50) and the money given back; an unpaid one
+  is cancelled at once. (The fake's previous -31611 for "receipt not payable" was not from Payme's
+  list; a receipt paid already is refused here with -31614, a code our adapter does not know.)
 
-Test cards of Payme's sandbox (code 666666 for all, expiry 03/99) are issued by default.
+Test cards of Payme's sandbox (code 666666 for all, expiry 03/99; also Muhammadali-Akbarov/payme_pkg's
+README) are issued by default.
 """
 
 from __future__ import annotations
@@ -36,8 +48,10 @@ PAID_CARDS = ("8600069195406311", "8600495473316478")
 NO_SMS_CARD, EXPIRED_CARD, BLOCKED_CARD = "8600060921090842", "3333336415804657", "4444445987459073"
 CREATED, PAID, CANCEL_QUEUED, CANCELLED = 0, 4, 21, 50
 MAX_ATTEMPTS = 3
+MIN_AMOUNT, MAX_AMOUNT = 100_000, 1_000_000_000  # tiyin a receipt may hold (1,000 to 10,000,000 sums)
 METHODS = (
     "cards.create",
+    "cards.check",
     "cards.get_verify_code",
     "cards.verify",
     "receipts.create",
@@ -70,6 +84,8 @@ class FakePayme(FakeServer):
         self.auth: list[str] = []  # the X-Auth header of each call
         self.canned: dict[str, list[Answer]] = {}
         self.lost: dict[str, int] = {}
+        self.code_wait_ms = 60_000
+        self.min_amount, self.max_amount = MIN_AMOUNT, MAX_AMOUNT
         self._receipt_numbers = itertools.count(1)
         for number in (*PAID_CARDS, NO_SMS_CARD, EXPIRED_CARD, BLOCKED_CARD):
             self.issue_card(number, 3, 2099)
@@ -80,6 +96,15 @@ class FakePayme(FakeServer):
 
     def issue_card(self, number: str, month: int, year: int, balance: int = 10**12) -> None:
         self.cards[number] = Card(expire=f"{month:02d}{year % 100:02d}", balance=balance)
+
+    def tokenize(self, number: str, expire: str = "0399") -> str:
+        """The partner app's cards.create with the cashbox id (Payme's front-end method): the card's token."""
+        with self.lock:
+            outcome = self._cards_create({"card": {"number": number, "expire": expire}, "save": False})
+        if "error" in outcome:
+            raise ValueError(f"Payme refused the card: {outcome['error']['code']}")
+        token: str = outcome["result"]["card"]["token"]
+        return token
 
     def answer_instead(self, method: str, *answers: Answer) -> None:
         self.canned.setdefault(method, []).extend(answers)
@@ -137,6 +162,7 @@ class FakePayme(FakeServer):
     def _method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         handlers = {
             "cards.create": self._cards_create,
+            "cards.check": self._cards_check,
             "cards.get_verify_code": self._get_verify_code,
             "cards.verify": self._verify,
             "receipts.create": self._receipts_create,
@@ -158,6 +184,11 @@ class FakePayme(FakeServer):
         self.tokens[token] = {"number": number, "verified": False, "code_sent": False, "attempts": 0}
         return {"result": {"card": self._card(token)}}
 
+    def _cards_check(self, params: dict[str, Any]) -> dict[str, Any]:
+        if params.get("token", "") not in self.tokens:
+            return {"error": _error(-31400, "Карта не найдена")}
+        return {"result": {"card": self._card(params["token"])}}
+
     def _get_verify_code(self, params: dict[str, Any]) -> dict[str, Any]:
         token = self.tokens.get(params.get("token", ""))
         if token is None:
@@ -165,13 +196,13 @@ class FakePayme(FakeServer):
         if not self.cards[token["number"]].sms:
             return {"error": _error(-31301, "SMS-информирование не подключено")}
         token.update(code_sent=True, code_expired=False, attempts=0)
-        return {"result": {"sent": True, "phone": "99890*****31", "wait": 60000}}
+        return {"result": {"sent": True, "phone": "99890*****31", "wait": self.code_wait_ms}}
 
     def _verify(self, params: dict[str, Any]) -> dict[str, Any]:
         token = self.tokens.get(params.get("token", ""))
         if token is None or not token["code_sent"]:
             return {"error": _error(-31400, "Карта не найдена")}
-        if token.get("code_expired"):
+        if token.get("code_expired") or token["verified"]:  # a code verifies once
             return {"error": _error(-31101, "Время ожидания ввода кода истекло")}
         if token["attempts"] >= MAX_ATTEMPTS:
             return {"error": _error(-31102, "Превышено количество попыток ввода кода")}
@@ -185,6 +216,10 @@ class FakePayme(FakeServer):
         amount, account = params.get("amount"), params.get("account")
         if not isinstance(amount, int) or amount <= 0 or not isinstance(account, dict):
             return {"error": _error(-32602, "Неверные параметры")}
+        if amount < self.min_amount:
+            return {"error": _error(-31611, "Сумма меньше минимально допустимой")}
+        if amount > self.max_amount:
+            return {"error": _error(-31612, "Сумма больше максимально допустимой")}
         receipt_id = f"{next(self._receipt_numbers):024x}"
         self.receipts[receipt_id] = {"_id": receipt_id, "state": CREATED, "amount": amount, "account": account}
         return {"result": {"receipt": self._receipt(receipt_id)}}
@@ -197,7 +232,7 @@ class FakePayme(FakeServer):
         if token is None or not token["verified"]:
             return {"error": _error(-31400, "Карта не найдена или не верифицирована")}
         if receipt["state"] != CREATED:
-            return {"error": _error(-31611, "Неверное состояние чека")}
+            return {"error": _error(-31614, "Чек не может быть оплачен")}
         card = self.cards[token["number"]]
         if card.balance < receipt["amount"]:
             return {"error": _error(-31303, "Недостаточно средств на карте")}

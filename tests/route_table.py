@@ -18,6 +18,7 @@ ROUTES = [
     Route("POST", "/api/v1/auth/login", "Auth", "public"),
     Route("GET", "/api/v1/auth/me", "Auth", "jwt"),
     Route("POST", "/api/v1/users/limit", "Auth", "jwt"),
+    Route("POST", "/api/v1/users/limit/myid-session", "Auth", "jwt"),
     Route("POST", "/api/v1/orders", "Orders", "jwt"),
     Route("GET", "/api/v1/orders", "Orders", "jwt"),
     Route("POST", "/api/v1/orders/apply-promo-code", "Orders", "jwt"),

@@ -5,7 +5,16 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler import Response
 
 from auth import service
-from auth.models import LimitBody, LoginBody, LoginCodeSent, Profile, RefreshBody, Tokens, VerifiedProfile
+from auth.models import (
+    IdentitySession,
+    LimitBody,
+    LoginBody,
+    LoginCodeSent,
+    Profile,
+    RefreshBody,
+    Tokens,
+    VerifiedProfile,
+)
 from domain.identity import callers
 from edge import context, responses
 from edge.access import JWT, PUBLIC
@@ -90,7 +99,22 @@ def me() -> Response[Envelope[Profile]]:
     },
 )
 def verify_identity(body: LimitBody) -> Response[Envelope[VerifiedProfile]]:
-    return responses.ok(service.verify_identity(context.caller_id(), body.code))
+    return responses.ok(service.verify_identity(context.caller_id(), body.code, body.redirectUri))
+
+
+@app.post(
+    "/api/v1/users/limit/myid-session",
+    operation_id="startIdentitySession",
+    middlewares=[JWT],
+    summary="Start a MyID SDK session for identity verification",
+    description="The app starts MyID's SDK with the answer (`sessionId`, `clientHash`, `clientHashId`), under the "
+    "retailer's MyID registration, then sends the `code` the SDK returns to POST /api/v1/users/limit. Where the "
+    "stage verifies with OneID there is no SDK: 409. The sandbox answers a session whose codes are its own "
+    "(`sandbox-verified`...).",
+    responses={409: {"description": "The stage's identity provider is not MyID"}},
+)
+def start_identity_session() -> Response[Envelope[IdentitySession]]:
+    return responses.ok(service.start_identity_session(context.caller_id()))
 
 
 lambda_handler = lambda_entry(app)

@@ -78,6 +78,15 @@ class LimitBody(RequestModel):
     code: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2048), NOT_BLANK] = Field(
         description="one-time code from the identity provider: MyID SDK `code` or OneID authorization `code`"
     )
+    redirectUri: Annotated[str, StringConstraints(min_length=1, max_length=2048, pattern=r"^https?://\S+$")] | None = (
+        Field(
+            default=None,
+            description="OneID only: the redirect URI the code was issued for, when the partner app has its own "
+            "registered with OneID (one the stage allows, else 400 `REDIRECT_URI_NOT_ALLOWED`); without it, the "
+            "stage's own. Other providers ignore it",
+            examples=["https://partner.example/oneid/callback"],
+        )
+    )
 
 
 # Responses
@@ -107,6 +116,15 @@ class Profile(ApiModel):
     phone: str | None = Field(description="E.164; null for a user who signed in by PINFL", examples=["+998901234567"])
     balance: int = Field(description="in sums (UZS)", examples=[0])
     verified: bool = Field(description="identity verified through MyID or OneID (POST /api/v1/users/limit)")
+
+
+class IdentitySession(ApiModel):
+    """What the partner app starts MyID's SDK with (`MyIdConfig`), under the retailer's MyID registration."""
+
+    sessionId: str = Field(description="MyID's SDK session (`sessionId`)", examples=["0c9b8f3e-5e0b-4d7e-9c1a-2f6d"])
+    clientHash: str = Field(description="the registration's client hash (`clientHash`)", examples=["sandbox"])
+    clientHashId: str = Field(description="the registration's client hash id (`clientHashId`)", examples=["sandbox"])
+    expiresIn: int | None = Field(description="seconds the session is valid, when MyID says", examples=[3600])
 
 
 class VerifiedProfile(Profile):

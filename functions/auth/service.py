@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aws_lambda_powertools.metrics import MetricUnit
 
-from auth.models import LoginBody, LoginCodeSent, Profile, Tokens, VerifiedProfile
+from auth.models import IdentitySession, LoginBody, LoginCodeSent, Profile, Tokens, VerifiedProfile
 from core.observability import metrics
 from domain.identity import login as sign_in
 from domain.identity import tokens, users, verification
@@ -58,9 +58,19 @@ def _profile_fields(user: User) -> dict[str, object]:
     }
 
 
-def verify_identity(user_id: str, code: str) -> VerifiedProfile:
+def start_identity_session(user_id: str) -> IdentitySession:
+    session = verification.start_sdk_session(user_id)
+    return IdentitySession(
+        sessionId=session.session_id,
+        clientHash=session.client_hash,
+        clientHashId=session.client_hash_id,
+        expiresIn=session.expires_in,
+    )
+
+
+def verify_identity(user_id: str, code: str, redirect_uri: str | None = None) -> VerifiedProfile:
     """Verify the caller through the identity provider; on any failure the user and the code are untouched."""
-    user, person = verification.verify_identity(user_id, code)
+    user, person = verification.verify_identity(user_id, code, redirect_uri=redirect_uri)
     return VerifiedProfile.model_validate(
         {
             **_profile_fields(user),

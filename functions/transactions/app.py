@@ -20,6 +20,7 @@ from edge.idempotency import IDEMPOTENT
 from edge.validation import Limit, MongoId, Offset
 from transactions import service
 from transactions.models import (
+    CARD_ENTRY,
     AppliedPayment,
     ApplyBody,
     CardCheck,
@@ -65,7 +66,8 @@ def check_card(
     operation_id="createCardPayment",
     middlewares=[JWT, IDEMPOTENT],
     summary="Start a card payment: the processor sends a code to the card holder",
-    description="Sandbox: test card 8600 4954 7331 6478, any future expiry, code 666666.",
+    description=CARD_ENTRY + " The answer says how long the code is valid (`codeValidSeconds`, `codeExpiresAt`). "
+    "Sandbox: test card 8600 4954 7331 6478, any future expiry, or any card token; code 666666.",
     responses=CONFLICT,
 )
 def create(body: CreateBody) -> Response[Envelope[TransactionRef]]:
@@ -89,6 +91,8 @@ def apply(body: ApplyBody) -> Response[Envelope[AppliedPayment]]:
     operation_id="resendPaymentCode",
     middlewares=[JWT, IDEMPOTENT],
     summary="Send the code of a pending payment again",
+    description="The card as create was given it: `cardNumber`, or `cardToken`. The answer says how long the new "
+    "code is valid.",
     responses={**CONFLICT, 429: {"description": "Too soon or too many resends; `Retry-After` says when"}},
 )
 def resend_code(body: ResendBody) -> Response[Envelope[TransactionRef]]:

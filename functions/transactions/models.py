@@ -3,7 +3,7 @@ or a code, and neither does a body's repr (Powertools logs the handler's argumen
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, ConfigDict, Field, StringConstraints, WithJsonSchema
+from pydantic import AfterValidator, ConfigDict, Field, StringConstraints, WithJsonSchema, model_validator
 
 from core.errors import invalid_value
 from core.models import ApiModel, Id, Sums, Timestamp
@@ -64,34 +64,89 @@ Otp = Annotated[
     AfterValidator(_otp),
     DocumentedAs(pattern="^[0-9]{6}$", description="the 6-digit code sent to the card holder", examples=["666666"]),
 ]
+CardToken = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=4096),
+    DocumentedAs(
+        pattern="^[!-~]+$",
+        description="the card token the card processor gave the partner's app (Payme: `result.card.token` of "
+        "`cards.create`, called from the app with the cashbox id): the card number never reaches us",
+        examples=["NTg0YTg0ZDYyYWJiNWNhYTMxMDc5OTE0X1VnYU02ME92IUttWHVHRThJODRJNWE0"],
+    ),
+]
+CARD_ENTRY = (
+    "The card comes one of two ways, as the stage's card processor takes it: `cardNumber`, `expiry` and "
+    "`cardType` (ATMOS), or `cardToken` (Payme: its rules forbid a merchant's server from receiving card "
+    "numbers, so the app tokenizes the card with Payme's front-end `cards.create`). The sandbox takes both; "
+    "a form the processor does not take is 400 `CARD_ENTRY_NOT_ACCEPTED`, `details.accepted` naming what it takes."
+)
+
+
+def _token_text(value: str) -> str:
+    if not value.isascii() or not value.isprintable() or " " in value:
+        raise invalid_value("CARD_TOKEN_FORMAT")
+    return value
+
+
 # Transaction ids stay within what a JSON number holds exactly in every client (2^53 - 1).
 TransactionId = Annotated[int, Field(gt=0, le=2**53 - 1)]
 
 
+NUMBER_FIELDS = ("cardNumber", "expiry", "cardType")
+
+
 def _payable_card_schema(schema: dict[str, Any]) -> None:
-    """Card payments take UZCARD and HUMO only, and `cardType` must be the number's network: one
-    branch per payable network, its number's prefix from the table of networks."""
+    """The card by number or by token, never both. By number: UZCARD and HUMO only, and `cardType` must
+    be the number's network (one branch per payable network, its number's prefix from the table of
+    networks)."""
     schema["oneOf"] = [
-        {
-            "properties": {
-                "cardType": {"const": card_type.value},
-                "cardNumber": {"pattern": "^" + " ?".join(prefix)},
+        *(
+            {
+                "required": list(NUMBER_FIELDS),
+                "not": {"required": ["cardToken"]},
+                "properties": {
+                    "cardType": {"const": card_type.value},
+                    "cardNumber": {"type": "string", "pattern": "^" + " ?".join(prefix)},
+                    "expiry": {"type": "string"},
+                },
             }
-        }
-        for prefix, _, card_type in PREFIXES
-        if card_type in PAYABLE_TYPES
+            for prefix, _, card_type in PREFIXES
+            if card_type in PAYABLE_TYPES
+        ),
+        {
+            "required": ["cardToken"],
+            "not": {"anyOf": [{"required": [name]} for name in NUMBER_FIELDS]},
+            "properties": {"cardToken": {"type": "string"}},
+        },
     ]
+
+
+def _by_number_or_token(body: "CreateBody | ResendBody", number_fields: tuple[str, ...]) -> None:
+    """The card's number fields, all of them and not null, or its token (not null) alone: what was sent
+    counts, a null too, as the schema's `oneOf` reads the body."""
+    sent = body.model_fields_set
+    if "cardToken" in sent:
+        if body.cardToken is None or any(name in sent for name in number_fields):
+            raise invalid_value("CARD_NUMBER_OR_TOKEN")
+    elif any(getattr(body, name) is None for name in number_fields):
+        raise invalid_value("CARD_NUMBER_OR_TOKEN")
 
 
 class CreateBody(RequestModel):
     model_config = ConfigDict(json_schema_extra=_payable_card_schema)
 
     amount: Amount
-    cardNumber: CardNumber = Field(repr=False)
-    expiry: Expiry = Field(repr=False)
-    cardType: ECardType
+    cardNumber: CardNumber | None = Field(default=None, repr=False)
+    expiry: Expiry | None = Field(default=None, repr=False)
+    cardType: ECardType | None = None
+    cardToken: Annotated[CardToken, AfterValidator(_token_text)] | None = Field(default=None, repr=False)
     brandId: MongoId
     orderId: MongoId
+
+    @model_validator(mode="after")
+    def number_or_token(self) -> "CreateBody":
+        _by_number_or_token(self, NUMBER_FIELDS)
+        return self
 
 
 class ApplyBody(RequestModel):
@@ -102,9 +157,34 @@ class ApplyBody(RequestModel):
     orderId: MongoId
 
 
+def _number_or_token_schema(schema: dict[str, Any]) -> None:
+    schema["oneOf"] = [
+        {
+            "required": ["cardNumber"],
+            "not": {"required": ["cardToken"]},
+            "properties": {"cardNumber": {"type": "string"}},
+        },
+        {
+            "required": ["cardToken"],
+            "not": {"required": ["cardNumber"]},
+            "properties": {"cardToken": {"type": "string"}},
+        },
+    ]
+
+
 class ResendBody(RequestModel):
+    """The card of the pending payment, as create was given it: its number, or its token."""
+
+    model_config = ConfigDict(json_schema_extra=_number_or_token_schema)
+
     amount: Amount
-    cardNumber: CardNumber = Field(repr=False)
+    cardNumber: CardNumber | None = Field(default=None, repr=False)
+    cardToken: Annotated[CardToken, AfterValidator(_token_text)] | None = Field(default=None, repr=False)
+
+    @model_validator(mode="after")
+    def number_or_token(self) -> "ResendBody":
+        _by_number_or_token(self, ("cardNumber",))
+        return self
 
 
 # Responses
@@ -121,6 +201,13 @@ class CardCheck(ApiModel):
 
 class TransactionRef(ApiModel):
     transactionId: int = Field(gt=0, description="pass it to apply with the code sent to the card holder")
+    codeExpiresAt: Timestamp = Field(description="until when the code sent is valid (after it: resend-code)")
+    codeValidSeconds: int = Field(
+        gt=0,
+        description="how long the code is valid from its sending: as long as the card processor says (Payme's "
+        "`wait`), else 120 s",
+        examples=[120],
+    )
 
 
 class AppliedPayment(ApiModel):

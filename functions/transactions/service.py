@@ -33,20 +33,20 @@ def _card_check(card_type: ECardType) -> CardCheck:
 
 
 def create(user_id: str, body: CreateBody) -> TransactionRef:
-    transaction_id = flow.create(
-        user_id,
-        order_id=body.orderId,
-        brand_id=body.brandId,
-        amount=body.amount,
-        card_number=body.cardNumber,
-        expiry=body.expiry,
-        card_type=body.cardType,
-    )
-    return TransactionRef(transactionId=transaction_id)
+    card = flow.CardEntered(number=body.cardNumber, expiry=body.expiry, card_type=body.cardType, token=body.cardToken)
+    sent = flow.create(user_id, order_id=body.orderId, brand_id=body.brandId, amount=body.amount, card=card)
+    return _reference(sent)
 
 
 def resend(user_id: str, body: ResendBody) -> TransactionRef:
-    return TransactionRef(transactionId=flow.resend(user_id, card_number=body.cardNumber, amount=body.amount))
+    card = flow.CardEntered(number=body.cardNumber, token=body.cardToken)
+    return _reference(flow.resend(user_id, card=card, amount=body.amount))
+
+
+def _reference(sent: flow.CodeSent) -> TransactionRef:
+    return TransactionRef(
+        transactionId=sent.transaction_id, codeExpiresAt=sent.code_expires_at, codeValidSeconds=sent.code_valid_seconds
+    )
 
 
 def apply(user_id: str, body: ApplyBody) -> AppliedPayment:

@@ -79,6 +79,11 @@ class Settings(BaseModel):
     # them itself). Their signing key and delivery: domain.partners.settings.
     webhook_queue_url: str | None = None
 
+    # What one request may spend on calls to partners (card processors, identity providers), all of them
+    # together: below the functions' 10 s timeout, so what is unfinished is our 503 and the payment
+    # reconciliation's to settle, never API Gateway's timeout (core.deadline).
+    provider_budget_seconds: float = Field(default=7.0, gt=0, le=9)
+
     @model_validator(mode="after")
     def _assets_base_url_is_absolute(self) -> Self:
         """An assets base URL, when given, is absolute; https outside `local` (partner web apps are served

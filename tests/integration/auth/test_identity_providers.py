@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from core.clock import FrozenClock
+from core.errors import InvalidInput
 from domain.identity import myid
 from domain.identity.myid import MyIdProvider
 from domain.identity.oneid import OneIdProvider
@@ -27,6 +28,11 @@ from tests.fake_myid import FakeMyId, running_fake_myid
 from tests.fake_oneid import FakeOneId, running_fake_oneid
 
 PIN = valid_pinfl("5020591000042")
+
+
+def made(fake: FakeServer) -> dict[str, int]:
+    """The calls a fake got, by step (the steps never called left out)."""
+    return {step: count for step, count in fake.calls.items() if count}
 
 
 class FakeTime:
@@ -85,7 +91,7 @@ def test_a_code_is_exchanged_for_the_persons_data(provider: Provider) -> None:
     assert person.birth_date is not None
     assert person.birth_date.isoformat() == "1991-05-17"
     assert person.document == "AB1234567"
-    assert provider.fake.calls == {"token": 1, provider.person_step: 1}
+    assert made(provider.fake) == {"token": 1, provider.person_step: 1}
     assert provider.time.sleeps == []
 
 
@@ -277,7 +283,7 @@ def test_myid_token_is_fetched_again_once_it_expires(myid_server: FakeMyId, froz
     frozen_clock.advance(3600 - 59)
     myid_adapter(myid_server).verify("code-2")
     # Then a new token was taken before the call, not after a refusal
-    assert myid_server.calls == {"token": 2, "data": 2}
+    assert made(myid_server) == {"token": 2, "data": 2}
 
 
 def test_myid_token_dying_mid_flow_is_renewed_and_the_call_repeated(myid_server: FakeMyId) -> None:
@@ -288,16 +294,118 @@ def test_myid_token_dying_mid_flow_is_renewed_and_the_call_repeated(myid_server:
     person = myid_adapter(myid_server).verify("code-2")
     # Then the 401 brought a fresh token and one retry, and the person came through
     assert person.pin == PIN
-    assert myid_server.calls == {"token": 2, "data": 3}
+    assert made(myid_server) == {"token": 2, "data": 3}
 
 
-def test_myid_refusing_even_a_fresh_token_is_our_outage(myid_server: FakeMyId) -> None:
+def test_myid_401_with_a_fresh_token_is_the_codes_refusal_not_our_outage(myid_server: FakeMyId) -> None:
+    # Given a cached token, and MyID refusing the data call twice (the second time with a fresh token)
+    myid_adapter(myid_server).verify("code-1")
     myid_server.fail("data", 401, 401)
-    with pytest.raises(ProviderUnavailable):
+    # When the next code is redeemed
+    with pytest.raises(CodeRejected) as raised:
+        myid_adapter(myid_server).verify("code-2")
+    # Then the token was renewed once, and the second 401 is the code's: the buyer's 400
+    assert status_of(raised.value) == 400
+    assert made(myid_server) == {"token": 2, "data": 3}
+
+
+def test_myid_used_code_is_the_buyers_400_as_myid_answers_401(myid_server: FakeMyId) -> None:
+    # Given a code already redeemed, which MyID answers 401
+    myid_adapter(myid_server).verify("code-1")
+    # When it is sent again
+    with pytest.raises(CodeRejected) as raised:
         myid_adapter(myid_server).verify("code-1")
-    assert myid_server.calls == {"token": 2, "data": 2}
+    # Then the buyer gets a 400 (not a 503), after one renewal of the cached token
+    assert status_of(raised.value) == 400
+    assert made(myid_server) == {"token": 2, "data": 3}
+
+
+def test_myid_expired_code_is_the_buyers_400(myid_server: FakeMyId) -> None:
+    # Given a code MyID no longer knows (400) / When it is redeemed / Then a 400 without retry
+    with pytest.raises(CodeRejected):
+        myid_adapter(myid_server).verify("expired-code")
+    assert made(myid_server) == {"token": 1, "data": 1}
+
+
+def test_myid_answer_without_profile_is_a_re_verification_the_app_started(myid_server: FakeMyId) -> None:
+    # Given a code of an SDK started for re-verification: MyID compares the face and names nobody
+    myid_server.add_reverification("reverified")
+    # When it is redeemed / Then a 400 that says so, not an outage
+    with pytest.raises(CodeRejected, match="IDENTITY_NO_PROFILE") as raised:
+        myid_adapter(myid_server).verify("reverified")
+    assert status_of(raised.value) == 400
+
+
+def test_myid_sdk_session_is_opened_under_our_registration(myid_server: FakeMyId) -> None:
+    # Given the adapter with the client hash MyID gave the registration
+    transport = ProviderHttp(timeout_seconds=2.0)
+    client = ProviderClient(myid_server.base_url, fake_myid.CLIENT_ID, fake_myid.CLIENT_SECRET)
+    adapter = MyIdProvider(
+        client, transport, client_hash=fake_myid.CLIENT_HASH, client_hash_id=fake_myid.CLIENT_HASH_ID
+    )
+    # When a session is started
+    session = adapter.start_session()
+    # Then MyID opened an empty one with our token, and the app gets what its SDK needs
+    assert myid_server.sessions[0]["request"] == {}
+    assert session.session_id == myid_server.sessions[0]["session_id"]
+    assert (session.client_hash, session.client_hash_id, session.expires_in) == (
+        fake_myid.CLIENT_HASH,
+        fake_myid.CLIENT_HASH_ID,
+        3600,
+    )
 
 
 def test_myid_code_goes_in_the_query_escaped(myid_server: FakeMyId) -> None:
     myid_server.add_person("a&b=c d", PIN)
     assert myid_adapter(myid_server).verify("a&b=c d").pin == PIN
+
+
+# -- OneID: redirect URIs and errors in a 200
+
+
+def oneid_adapter(fake: FakeOneId, *, allowed: frozenset[str] = frozenset()) -> OneIdProvider:
+    transport = ProviderHttp(sleep=FakeTime().sleep, timeout_seconds=2.0)
+    client = ProviderClient(fake.url, fake_oneid.CLIENT_ID, fake_oneid.CLIENT_SECRET)
+    return OneIdProvider(client, redirect_uri=fake_oneid.REDIRECT_URI, http=transport, allowed_redirect_uris=allowed)
+
+
+PARTNER_REDIRECT = "https://other-partner.example/oneid/back"
+
+
+def test_oneid_code_issued_for_a_partners_own_redirect_uri_is_redeemed_with_it(oneid: FakeOneId) -> None:
+    # Given a partner app with its own redirect URI, allowed on the stage, and a code OneID issued for it
+    oneid.add_person("partner-code", PIN, redirect_uri=PARTNER_REDIRECT)
+    adapter = oneid_adapter(oneid, allowed=frozenset({PARTNER_REDIRECT}))
+    # When the code comes with that URI
+    person = adapter.verify("partner-code", redirect_uri=PARTNER_REDIRECT)
+    # Then it was redeemed with it
+    assert person.pin == PIN
+    assert oneid.token_forms[-1]["redirect_uri"] == PARTNER_REDIRECT
+
+
+def test_oneid_code_without_its_redirect_uri_is_refused_by_oneid(oneid: FakeOneId) -> None:
+    # Given a code issued for a partner's own URI / When it comes without it (the stage's is sent)
+    oneid.add_person("partner-code", PIN, redirect_uri=PARTNER_REDIRECT)
+    with pytest.raises(CodeRejected):
+        oneid_adapter(oneid, allowed=frozenset({PARTNER_REDIRECT})).verify("partner-code")
+
+
+def test_oneid_redirect_uri_not_allowed_is_a_400_before_asking_oneid(oneid: FakeOneId) -> None:
+    with pytest.raises(InvalidInput, match="REDIRECT_URI_NOT_ALLOWED") as raised:
+        oneid_adapter(oneid).verify("good-code", redirect_uri="https://evil.example/cb")
+    assert status_of(raised.value) == 400
+    assert oneid.forms == []
+
+
+@pytest.mark.parametrize("errors_as_200", [True, False], ids=["http-200", "http-4xx"])
+def test_oneid_errors_are_errors_whatever_their_http_status(oneid: FakeOneId, errors_as_200: bool) -> None:
+    oneid.errors_as_200 = errors_as_200
+    # A code it will not redeem: the buyer's 400
+    with pytest.raises(CodeRejected):
+        oneid_adapter(oneid).verify("code-nobody-issued")
+    # Our client refused: our 503
+    wrong = OneIdProvider(
+        ProviderClient(oneid.url, fake_oneid.CLIENT_ID, "wrong"), redirect_uri=fake_oneid.REDIRECT_URI
+    )
+    with pytest.raises(ProviderUnavailable):
+        wrong.verify("good-code")

@@ -7,6 +7,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -153,7 +154,11 @@ def test_check_create_resend_apply_pays_an_order_in_two_parts_to_paid(
     frozen_clock.advance(61)
     resent = api.post(RESEND, json={"amount": 400_000, "cardNumber": CARD})
     assert resent.status_code == 200, resent.text
-    assert resent.json()["data"] == {"transactionId": first}
+    assert resent.json()["data"]["transactionId"] == first
+    # with the code's life from its new sending: the sandbox says none, so our own 120 s
+    assert resent.json()["data"]["codeValidSeconds"] == 120
+    expires_at = datetime.fromisoformat(resent.json()["data"]["codeExpiresAt"])
+    assert expires_at == frozen_clock.current + timedelta(seconds=120)
     applied = api.post(APPLY, json=apply_body(order, first, 400_000))
     # Then the order is partially paid
     assert applied.status_code == 200, applied.text
@@ -895,3 +900,61 @@ def test_an_amount_may_be_a_number_or_a_numeric_string(
     response = api.post(CREATE, json={**create_body(order, 1_000), "amount": amount})
     assert response.status_code == 200, response.text
     assert db.transactions.find_one({})["amount"] == 1_000  # type: ignore[index]
+
+
+# --- the card as a token (issue 38: Payme stages; the sandbox takes both forms) ---------------------
+
+
+def token_body(order: dict[str, Any], amount: int, token: str) -> dict[str, Any]:
+    return {"amount": amount, "cardToken": token, "brandId": str(order["brandId"]), "orderId": str(order["_id"])}
+
+
+def test_the_sandbox_pays_with_a_card_token_and_resends_by_it(
+    api: ApiClient, db: Db, payable_order: OrderFactory, frozen_clock: FrozenClock
+) -> None:
+    # Given an order and a card token the app got from the processor
+    order = payable_order(amount_due=300_000)
+    created = api.post(CREATE, json=token_body(order, 300_000, "sandbox-token-8600495473316478"))
+    assert created.status_code == 200, created.text
+    transaction_id = created.json()["data"]["transactionId"]
+    # When the code is resent by the token after the cooldown, then applied
+    frozen_clock.advance(61)
+    resent = api.post(RESEND, json={"amount": 300_000, "cardToken": "sandbox-token-8600495473316478"})
+    assert resent.status_code == 200, resent.text
+    applied = api.post(APPLY, json=apply_body(order, transaction_id, 300_000))
+    # Then the order is paid, the card shown masked as the processor shows it
+    assert applied.status_code == 200, applied.text
+    assert (applied.json()["data"]["cardMask"], applied.json()["data"]["cardType"]) == ("860049******6478", "UZCARD")
+    assert resent.json()["data"]["transactionId"] == transaction_id
+    assert "8600495473316478" not in str(db.transactions.find_one({"_id": transaction_id}))
+
+
+def test_a_sandbox_token_of_the_poor_test_card_is_declined_at_apply(
+    api: ApiClient, payable_order: OrderFactory
+) -> None:
+    order = payable_order(amount_due=300_000)
+    created = api.post(CREATE, json=token_body(order, 300_000, f"sandbox-token-{INSUFFICIENT_FUNDS_CARD}"))
+    assert created.status_code == 200, created.text
+    applied = api.post(APPLY, json=apply_body(order, created.json()["data"]["transactionId"], 300_000))
+    assert (applied.status_code, applied.json()["code"]) == (400, "PAYMENT_DECLINED_INSUFFICIENT_FUNDS")
+
+
+@pytest.mark.parametrize(
+    "card",
+    [
+        {"cardNumber": CARD, "expiry": EXPIRY, "cardType": "UZCARD", "cardToken": "sandbox-token-x"},
+        {"cardNumber": CARD, "cardType": "UZCARD"},
+        {"cardToken": "has a space"},
+        {"cardToken": None},
+        {},
+    ],
+    ids=["both", "number-without-expiry", "token-with-space", "null-token", "neither"],
+)
+def test_a_body_with_both_forms_or_neither_is_refused(
+    api: ApiClient, payable_order: OrderFactory, card: dict[str, str | None]
+) -> None:
+    order = payable_order(amount_due=300_000)
+    body = {"amount": 300_000, "brandId": str(order["brandId"]), "orderId": str(order["_id"]), **card}
+    response = api.post(CREATE, json=body)
+    assert response.status_code == 400, response.text
+    assert response.json()["errors"][0]["code"] in ("CARD_NUMBER_OR_TOKEN", "CARD_TOKEN_FORMAT")

@@ -25,6 +25,7 @@ EXPECTED_STATUS = {
     "auth/refresh-token.json": 201,
     "auth/me.json": 200,
     "auth/users-limit.json": 200,
+    "auth/myid-session.json": 200,
     "orders/list.json": 200,
     "orders/apply-promo-code.json": 200,
     "transactions/check-card.json": 200,

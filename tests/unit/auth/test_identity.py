@@ -118,9 +118,12 @@ def test_myid_sdk_data_becomes_the_person() -> None:
         assert (str(person.birth_date), person.document) == ("1977-02-09", "AD1234567")
 
 
-def test_myid_data_without_a_profile_is_unexpected() -> None:
-    with pytest.raises(ProviderUnavailable):
-        parse_sdk_data({"data": {"comparison_value": 0.4}})
+def test_myid_data_without_a_profile_is_a_re_verification_not_an_outage() -> None:
+    # Given MyID's answer to a re-verification: the comparison, no profile (absent or null)
+    for data in ({"comparison_value": 0.4}, {"comparison_value": 0.4, "profile": None}):
+        # When it is read / Then it is the app's 400, not a 503 a retry would repeat
+        with pytest.raises(CodeRejected, match="IDENTITY_NO_PROFILE"):
+            parse_sdk_data({"data": data})
 
 
 @pytest.mark.parametrize("provider", ["myid", "oneid"])

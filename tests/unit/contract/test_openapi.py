@@ -299,6 +299,7 @@ OPERATION_IDS = {
     ("POST", "/api/v1/auth/refresh-token"): "refreshToken",
     ("GET", "/api/v1/auth/me"): "getProfile",
     ("POST", "/api/v1/users/limit"): "verifyIdentity",
+    ("POST", "/api/v1/users/limit/myid-session"): "startIdentitySession",
     ("GET", "/api/v1/cars"): "listCars",
     ("GET", "/api/v1/cars/{id}"): "getCar",
     ("GET", "/api/v1/cars/{id}/info"): "listCarInfoBlocks",

@@ -10,7 +10,11 @@ redirect URI; the service redeems it with two form POSTs to OneID's one OAuth en
    -> the person in OneID's field names: `valid`, `pin`, `first_name`, `sur_name`, `mid_name`,
    `birth_date`, `pport_no` (and `user_id`, `full_name`, `user_type`, `legal_info`, ... unused here).
 
-The access token serves that one identify call and is never kept.
+The access token serves that one identify call and is never kept. A partner app with its own redirect
+URI registered with OneID sends it with the code: a code is redeemed with the URI it was issued for, one
+of the stage's allowed list (ONEID_REDIRECT_URI and ONEID_REDIRECT_URIS), else a 400 before OneID is
+asked. OneID also answers errors with HTTP 200 (`{"error", "error_description"}` in place of the token
+or the person): an error for all that, the code's unless it names our client.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.errors import InvalidInput
 from core.observability import logger
 from domain.identity.provider import CodeRejected, ProviderUnavailable, VerifiedPerson, person_from
 from domain.identity.provider_http import ProviderClient, ProviderHttp, Refused, form_request
@@ -29,6 +34,7 @@ class OneIdProvider:
     client: ProviderClient
     redirect_uri: str | None = None
     scope: str | None = None
+    allowed_redirect_uris: frozenset[str] = frozenset()
     http: ProviderHttp = field(default_factory=ProviderHttp)
 
     def __post_init__(self) -> None:
@@ -42,9 +48,13 @@ class OneIdProvider:
             redirect_uri=settings.oneid_redirect_uri,
             scope=settings.oneid_scope,
             http=ProviderHttp.from_settings(settings),
+            allowed_redirect_uris=settings.allowed_redirect_uris,
         )
 
-    def verify(self, code: str) -> VerifiedPerson:
+    def verify(self, code: str, *, redirect_uri: str | None = None) -> VerifiedPerson:
+        if redirect_uri is not None and redirect_uri not in self.allowed_redirect_uris | {self.redirect_uri}:
+            logger.info("OneID code sent with a redirect URI not allowed on this stage")
+            raise InvalidInput.field("body.redirectUri", "REDIRECT_URI_NOT_ALLOWED")
         deadline = self.http.deadline()
         client = {"client_id": self.client.client_id, "client_secret": self.client.client_secret}
         try:
@@ -52,12 +62,17 @@ class OneIdProvider:
                 "token",
                 form_request(
                     self.client.url,
-                    {"grant_type": "one_authorization_code", **client, "code": code, "redirect_uri": self.redirect_uri},
+                    {
+                        "grant_type": "one_authorization_code",
+                        **client,
+                        "code": code,
+                        "redirect_uri": redirect_uri or self.redirect_uri,
+                    },
                 ),
                 deadline,
             )
             access_token = token.get("access_token")
-            if not isinstance(access_token, str) or not access_token:
+            if token.get("error") or not isinstance(access_token, str) or not access_token:
                 raise _without_token(token)
             profile = self.http.call(
                 "identify",
@@ -72,16 +87,17 @@ class OneIdProvider:
                 ),
                 deadline,
             )
+            if profile.get("error"):
+                raise Refused("identify", 200, profile)
         except Refused as refused:
             raise _refusal(refused) from None
         return parse_profile(profile)
 
 
 def _without_token(answer: dict[str, Any]) -> Exception:
-    """OneID answers a code it will not redeem with an OAuth2 error in place of the token."""
+    """OneID answers a code it will not redeem with an OAuth2 error in place of the token, in an HTTP 200."""
     if answer.get("error"):
-        logger.info("identity provider refused the code", extra={"error": str(answer["error"])[:64]})
-        return CodeRejected()
+        return _refusal(Refused("token", 200, answer))
     logger.warning("identity provider token response without an access token")
     return ProviderUnavailable()
 

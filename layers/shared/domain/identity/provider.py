@@ -44,9 +44,20 @@ class ProviderUnavailable(Unavailable):
     default_code = "IDENTITY_PROVIDER_UNAVAILABLE"
 
 
+class SdkSession(NamedTuple):
+    """What a partner app starts the provider's SDK with (MyID): the session, and the registration's
+    client hash and hash id."""
+
+    session_id: str
+    client_hash: str
+    client_hash_id: str
+    expires_in: int | None = None  # seconds, when the provider says
+
+
 class IdentityProvider(Protocol):
-    def verify(self, code: str) -> VerifiedPerson:
-        """The person behind `code`; raises CodeRejected (400) or ProviderUnavailable (503)."""
+    def verify(self, code: str, *, redirect_uri: str | None = None) -> VerifiedPerson:
+        """The person behind `code` (issued for `redirect_uri`, OneID's, when the partner app has its own);
+        raises CodeRejected (400) or ProviderUnavailable (503)."""
         ...
 
 

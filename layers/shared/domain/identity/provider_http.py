@@ -1,8 +1,10 @@
 """HTTP to an identity provider, for the MyID and OneID adapters (standard library, no dependency).
 
 Every answer must be a JSON object. 5xx answers, timeouts and connection errors are retried with
-exponential backoff, bounded by a retry count and by one time budget for the whole verification (the
-Lambda must answer before its own timeout); a 4xx is never retried: it is handed to the adapter as
+exponential backoff, bounded by a retry count and by one time budget for the whole verification, itself
+within the request's budget for partner calls (core.deadline: the Lambda must answer before its own
+timeout); each request is bounded as a whole, not per socket read, so a provider trickling its answer
+cannot hold the request past its budget. A 4xx is never retried: it is handed to the adapter as
 `Refused`, for it to say what the provider's refusal means. Nothing of a request or an answer is logged
 but the step, the status and the provider's error name: codes, tokens, secrets and people stay out.
 """
@@ -19,6 +21,7 @@ from urllib.error import HTTPError
 from urllib.parse import urlencode
 from urllib.request import Request, urlopen
 
+from core import deadline as budgets
 from core.observability import logger
 from core.serialization import json_object
 from domain.identity.provider import ProviderUnavailable
@@ -45,8 +48,9 @@ def form_request(url: str, fields: Mapping[str, str | None]) -> Request:
     return _request(url, data=data, content_type="application/x-www-form-urlencoded")
 
 
-def json_request(url: str, body: Mapping[str, Any]) -> Request:
-    return _request(url, data=json.dumps(body).encode(), content_type="application/json")
+def json_request(url: str, body: Mapping[str, Any], *, bearer: str = "") -> Request:
+    authorization = f"Bearer {bearer}" if bearer else ""
+    return _request(url, data=json.dumps(body).encode(), content_type="application/json", authorization=authorization)
 
 
 def get_request(url: str, *, bearer: str) -> Request:
@@ -103,8 +107,13 @@ class ProviderHttp:
         attempt, failure = 0, "time budget spent"
         while (remaining := deadline - self.monotonic()) > 0:
             try:
-                with urlopen(request, timeout=min(self.timeout_seconds, remaining)) as response:  # noqa: S310 (configured http(s) URL)
-                    return _json_object(step, response.read())
+                allowed = budgets.bounded(min(self.timeout_seconds, remaining))
+            except budgets.DeadlineExceeded:
+                failure = "request budget spent"
+                break
+            try:
+                raw = budgets.call_within(lambda: _read(request, allowed), allowed)  # noqa: B023 (called at once)
+                return _json_object(step, raw)
             except HTTPError as exc:
                 with exc:
                     if exc.code < 500:
@@ -119,6 +128,12 @@ class ProviderHttp:
             self.sleep(delay)
         logger.warning("identity provider unavailable", extra={"step": step, "attempts": attempt, "failure": failure})
         raise ProviderUnavailable()
+
+
+def _read(request: Request, timeout: float) -> bytes:
+    with urlopen(request, timeout=timeout) as response:  # noqa: S310 (configured http(s) URL)
+        body: bytes = response.read()
+        return body
 
 
 def _request(url: str, *, data: bytes | None = None, content_type: str = "", authorization: str = "") -> Request:

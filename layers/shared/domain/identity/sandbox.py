@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import re
+import uuid
 from datetime import date
 
 from core.pinfl import pinfl_check_digit
-from domain.identity.provider import CodeRejected, ProviderUnavailable, VerifiedPerson
+from domain.identity.provider import CodeRejected, ProviderUnavailable, SdkSession, VerifiedPerson
 
 # Sandbox codes (documented in README and docs/DECISIONS.md):
 #   sandbox-verified                 person 1
@@ -39,10 +40,16 @@ def sandbox_person(number: int) -> VerifiedPerson:
 class SandboxIdentityProvider:
     """Behaves like a provider's sandbox: fixed codes give fixed outcomes, nothing leaves the process."""
 
-    def verify(self, code: str) -> VerifiedPerson:
+    def verify(self, code: str, *, redirect_uri: str | None = None) -> VerifiedPerson:
         if code.startswith("sandbox-outage"):
             raise ProviderUnavailable()
         match = SANDBOX_VERIFIED.match(code)
         if match is None:
             raise CodeRejected()
         return sandbox_person(int(match["n"] or 1))
+
+    def start_session(self) -> SdkSession:
+        """A session as MyID's would be; the sandbox's codes verify whatever the app does with it."""
+        return SdkSession(
+            session_id=str(uuid.uuid4()), client_hash="sandbox", client_hash_id="sandbox", expires_in=3600
+        )

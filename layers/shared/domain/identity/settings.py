@@ -49,6 +49,14 @@ class IdentitySettings(BaseModel):
     identity_client_secret: str | None = None
     identity_client_secret_id: str | None = None
     oneid_redirect_uri: str | None = Field(default=None, description="the redirect URI registered with OneID")
+    # Partners with their own redirect URI registered with OneID for this stage send it with the code
+    # (`redirectUri`); comma-separated, exact URIs.
+    oneid_redirect_uris: str | None = Field(default=None, description="more redirect URIs allowed, comma-separated")
+    # What MyID gave this service's registration for the partner apps' SDK (not secrets: apps embed them).
+    myid_client_hash: str | None = None
+    myid_client_hash_id: str | None = None
+    myid_session_rate_limit: int = Field(default=10, ge=1, description="MyID SDK sessions per user per window")
+    myid_session_rate_window_seconds: int = Field(default=600, ge=1)
     oneid_scope: str | None = Field(default=None, description="OneID scope; OneID's default is the client id")
     identity_timeout_seconds: float = Field(default=3.0, gt=0, description="per HTTP request")
     identity_max_retries: int = Field(default=2, ge=0, le=5, description="retries on 5xx and connection errors")
@@ -59,6 +67,12 @@ class IdentitySettings(BaseModel):
         default=8.0, gt=0, description="budget of one verification, retries included"
     )
     verified_purchase_limit: int = Field(default=500_000_000, ge=0, description="sums unlocked by verification")
+
+    @property
+    def allowed_redirect_uris(self) -> frozenset[str]:
+        """Every redirect URI a OneID code may have been issued for: the stage's own and the partners'."""
+        listed = (self.oneid_redirect_uris or "").split(",")
+        return frozenset(uri.strip() for uri in [*listed, self.oneid_redirect_uri or ""] if uri.strip())
 
 
 @cached_settings

@@ -8,16 +8,31 @@ our `store_id`; amounts in tiyin:
     POST /merchant/pay/create     {amount, account, store_id}                          -> {transaction_id}
     POST /merchant/pay/pre-apply  {transaction_id, card_number, expiry (YYMM), store_id}  sends the SMS code
     POST /merchant/pay/otp-resend {transaction_id, store_id}                           sends it again
-    POST /merchant/pay/apply      {transaction_id, otp, store_id}   debits -> {store_transaction {confirmed}}
+    POST /merchant/pay/apply      {transaction_id, otp, store_id}
+                                  debits -> {store_transaction {success_trans_id, confirmed, ...}}
     POST /merchant/pay/get        {transaction_id, store_id}        -> {store_transaction}
-    POST /merchant/pay/reverse    {transaction_id, store_id, reason}  cancels a confirmed payment (refund)
+    POST /merchant/pay/reverse    {transaction_id: <success_trans_id>, store_id, reason}  refunds a charge
 
 Every answer carries `result {code, description}`: `OK`, or an error code (`STPIMS-ERR-...`), in an
-HTTP 200. `store_transaction.confirmed` says whether the card was debited; `status_code` "-20" marks
-a payment reversed after it. The access token is cached until shortly before it expires and fetched
-again once when ATMOS answers 401. Our flow: create = pay/create + pre-apply, resend = otp-resend,
-confirm = apply (after pay/get: a payment already confirmed is not applied again), status = pay/get,
-cancel = reverse.
+HTTP 200 (201 is taken as well: integrations report either for a success). `store_transaction.
+confirmed: true` is a charge, whether or not `status_code` comes with it (apply's answer often has
+none); `status_code` "-20" marks a payment reversed after it. A charge has its own id,
+`success_trans_id`, which apply answers and pay/get reports: the reverse takes that id, not the
+create-time `transaction_id` (a reverse by the create-time id is answered "not found" and the money
+stays on our side), so it is kept with the payment (`ProcessorPayment.charge_id`) and, for a payment
+charged before it was kept, read again from pay/get. The access token is cached until shortly before
+it expires and fetched again once when ATMOS answers 401. Our flow: create = pay/create + pre-apply,
+resend = otp-resend, confirm = apply (after pay/get: a payment already confirmed is not applied again),
+status = pay/get, cancel = reverse.
+
+Where the public sources disagree (a check to make on ATMOS's test platform before going live,
+docs/OPERATIONS.md "Card processors"):
+- the reverse's body: the ATMOS documentation and one integration send the charge's id as
+  `transaction_id`; another integration sends it as `success_trans_id`. We send `transaction_id`.
+- STPIMS-ERR-098: one integration keeps the buyer on the code screen after it (a wrong code), another
+  files it as insufficient funds. Either way nothing was debited: we answer it as a wrong code.
+- the codes of an expired code, too many wrong codes, a blocked or expired card and a card's limit are
+  in no public source we found: until confirmed they are unknown codes (503, then reconciliation).
 """
 
 from __future__ import annotations
@@ -34,15 +49,18 @@ from typing import Any
 from core import clock
 from core.observability import logger
 from domain.payments.processor import (
-    CARD_DECLINED,
+    CARD_DATA_WRONG,
     INSUFFICIENT_FUNDS,
     CardDetails,
+    CardEntry,
+    CardToken,
     PaymentDeclined,
     PaymentState,
     PaymentStatus,
     ProcessorError,
     ProcessorPayment,
     ProcessorUnavailable,
+    SentCode,
     WrongOtp,
 )
 from domain.payments.processor_http import Reply, not_understood, post
@@ -51,15 +69,20 @@ from domain.payments.settings import card_processor_credentials
 NAME = "atmos"
 TOKEN_REFRESH_MARGIN_SECONDS = 30
 OK = "OK"
+SUCCESS_STATUSES = (200, 201)
 CLOSED = "STPIMS-ERR-092"  # "the transaction is closed": pay/get still describes it
-CONFIRMED_STATUS, REVERSED_STATUS = "0", "-20"  # store_transaction.status_code of a confirmed payment
+CONFIRMED_STATUSES = (None, "0")  # store_transaction.status_code of a charge: "0", or none at all
+REVERSED_STATUS = "-20"
 
-# ATMOS result codes that refuse a payment for the card's or the buyer's reason; any other is an
-# outage to us (503): the outcome is unknown, and only the codes below say nothing was debited.
+# ATMOS result codes that are the buyer's or the card's outcome: final declines, nothing debited. Any
+# other code is an outage to us (503): the outcome is unknown, and only these say nothing was debited.
+# Sources: the ATMOS documentation's examples and public integrations tested against ATMOS (cited in
+# tests/fake_atmos.py); where they disagree, the module's docstring says so.
 REFUSALS: dict[str, Callable[[], ProcessorError]] = {
-    "STPIMS-ERR-044": WrongOtp,  # wrong code
-    "STPIMS-ERR-112": partial(PaymentDeclined, INSUFFICIENT_FUNDS),  # not enough money on the card
-    "STPIMS-ERR-067": partial(PaymentDeclined, CARD_DECLINED),  # wrong card
+    "STPIMS-ERR-044": WrongOtp,  # "Неверный код"
+    "STPIMS-ERR-098": WrongOtp,  # sources disagree (module docstring); nothing debited either way
+    "STPIMS-ERR-112": partial(PaymentDeclined, INSUFFICIENT_FUNDS),  # "Недостаточно средств на балансе карты"
+    "STPIMS-ERR-067": partial(PaymentDeclined, CARD_DATA_WRONG),  # "Неверная карта": number or expiry
 }
 
 
@@ -69,6 +92,7 @@ class _Refused(Exception):
 
 class AtmosProcessor:
     name = NAME
+    card_entries: frozenset[CardEntry] = frozenset({"number"})
 
     def __init__(self, base_url: str, *, timeout: float) -> None:
         self.base_url = base_url.rstrip("/")
@@ -76,7 +100,9 @@ class AtmosProcessor:
         self._lock = threading.Lock()
         self._token: tuple[str, datetime] | None = None
 
-    def create(self, card: CardDetails, amount_tiyin: int, reference: str) -> ProcessorPayment:
+    def create(self, card: CardDetails | CardToken, amount_tiyin: int, reference: str) -> ProcessorPayment:
+        if not isinstance(card, CardDetails):
+            raise not_understood(NAME, "pay/create", "ATMOS takes a card number, not a token")
         created = self._call("pay/create", {"amount": amount_tiyin, "account": reference})
         transaction_id = created.get("transaction_id")
         if not isinstance(transaction_id, int):
@@ -85,20 +111,32 @@ class AtmosProcessor:
         self._call("pay/pre-apply", {"transaction_id": transaction_id, "card_number": card.number, "expiry": expiry})
         return ProcessorPayment(processor_id=str(transaction_id), token="")
 
-    def resend_otp(self, payment: ProcessorPayment) -> str | None:
+    def resend_otp(self, payment: ProcessorPayment) -> SentCode:
         self._call("pay/otp-resend", {"transaction_id": _transaction_id(payment)})
-        return None  # ATMOS checks the code itself
+        return SentCode()  # ATMOS checks the code itself, and does not say how long it lives
 
-    def confirm(self, payment: ProcessorPayment, otp: str) -> None:
-        if self.status(payment).state is PaymentState.CHARGED:
-            return  # a previous apply charged it and its answer was lost
+    def confirm(self, payment: ProcessorPayment, otp: str) -> str | None:
+        before = self.status(payment)
+        if before.state is PaymentState.CHARGED:
+            return before.charge_id  # a previous apply charged it and its answer was lost
         applied = self._call("pay/apply", {"transaction_id": _transaction_id(payment), "otp": otp})
-        if _state(applied, "pay/apply") is not PaymentState.CHARGED:
+        after = _status(applied, "pay/apply")
+        if after.state is not PaymentState.CHARGED:
             raise not_understood(NAME, "pay/apply", "OK without a confirmed payment")
+        return after.charge_id
 
     def cancel(self, payment: ProcessorPayment) -> None:
+        """Reverse the charge by its `success_trans_id`; done when ATMOS says nothing is (any longer) debited."""
+        charge_id = payment.charge_id
+        if charge_id is None:
+            now = self.status(payment)
+            if now.state is not PaymentState.CHARGED:
+                return  # never charged, or reversed already: nothing to give back
+            charge_id = now.charge_id
+        if charge_id is None or not charge_id.isdigit():
+            raise not_understood(NAME, "pay/reverse", "a charge without its success_trans_id")
         try:
-            self._call("pay/reverse", {"transaction_id": _transaction_id(payment), "reason": "order cancelled"})
+            self._call("pay/reverse", {"transaction_id": int(charge_id), "reason": "order cancelled"})
         except ProcessorError:
             # Refused, or unknown: done only if ATMOS says nothing is (any longer) debited.
             if self.status(payment).state not in (PaymentState.CANCELLED, PaymentState.NOT_CHARGED):
@@ -106,7 +144,7 @@ class AtmosProcessor:
 
     def status(self, payment: ProcessorPayment) -> PaymentStatus:
         answer = self._call("pay/get", {"transaction_id": _transaction_id(payment)}, also_ok=(CLOSED,))
-        return PaymentStatus(_state(answer, "pay/get"))
+        return _status(answer, "pay/get")
 
     # --- the wire ----------------------------------------------------------------------------------
 
@@ -121,7 +159,7 @@ class AtmosProcessor:
                 reply = self._send(call, body, self._bearer())
             except _Refused:
                 raise not_understood(NAME, call, "bearer token refused twice") from None
-        if reply.status != 200 or not isinstance(reply.body, dict):
+        if reply.status not in SUCCESS_STATUSES or not isinstance(reply.body, dict):
             raise not_understood(NAME, call, "unexpected answer", status=reply.status)
         result = reply.body.get("result")
         code = result.get("code") if isinstance(result, dict) else None
@@ -156,7 +194,7 @@ class AtmosProcessor:
         headers = {"Content-Type": "application/x-www-form-urlencoded", "Authorization": f"Basic {basic}"}
         form = urllib.parse.urlencode({"grant_type": "client_credentials"}).encode()
         reply = post(f"{self.base_url}/token", form, headers, timeout=self.timeout, processor=NAME, call="token")
-        answer = reply.body if reply.status == 200 and isinstance(reply.body, dict) else {}
+        answer = reply.body if reply.status in SUCCESS_STATUSES and isinstance(reply.body, dict) else {}
         token, lifetime = answer.get("access_token"), answer.get("expires_in")
         if not isinstance(token, str) or not token or not isinstance(lifetime, int):
             # 401 here: ATMOS refused our consumer key and secret (docs/OPERATIONS.md, "Card processors")
@@ -181,15 +219,21 @@ def _transaction_id(payment: ProcessorPayment) -> int:
     return int(payment.processor_id)
 
 
-def _state(answer: dict[str, Any], call: str) -> PaymentState:
-    """What `store_transaction` says of the payment; an outage when it says nothing we know."""
+def _status(answer: dict[str, Any], call: str) -> PaymentStatus:
+    """What `store_transaction` says of the payment, with the charge's `success_trans_id`; an outage when
+    it says nothing we know."""
     transaction = answer.get("store_transaction")
-    confirmed = transaction.get("confirmed") if isinstance(transaction, dict) else None
+    if not isinstance(transaction, dict):
+        raise not_understood(NAME, call, "no store_transaction")
+    confirmed = transaction.get("confirmed")
     if confirmed is False:
-        return PaymentState.NOT_CHARGED
-    status_code = str(transaction.get("status_code")) if isinstance(transaction, dict) else None
-    if confirmed is True and status_code == CONFIRMED_STATUS:
-        return PaymentState.CHARGED
+        return PaymentStatus(PaymentState.NOT_CHARGED)
+    raw_status = transaction.get("status_code")
+    status_code = None if raw_status is None else str(raw_status)
     if confirmed is True and status_code == REVERSED_STATUS:
-        return PaymentState.CANCELLED
+        return PaymentStatus(PaymentState.CANCELLED)
+    if confirmed is True and status_code in CONFIRMED_STATUSES:
+        charge = transaction.get("success_trans_id")
+        charge_id = str(charge) if isinstance(charge, int | str) and str(charge).isdigit() else None
+        return PaymentStatus(PaymentState.CHARGED, charge_id=charge_id)
     raise not_understood(NAME, call, "unknown transaction state", status_code=status_code)

@@ -83,6 +83,11 @@ def lookup_hash(digits: str) -> str:
     return keyed_hash("card-number", digits)
 
 
+def token_lookup_hash(token: str) -> str:
+    """A keyed hash of a processor's card token, which stands for the card as `lookup_hash` does."""
+    return keyed_hash("card-token", token)
+
+
 def parse_expiry(raw: str) -> tuple[int, int]:
     """`MM/YY` -> (year, month); refused with its code for another format or a month outside 01-12."""
     month_text, separator, year_text = raw.partition("/")

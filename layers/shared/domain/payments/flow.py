@@ -1,8 +1,15 @@
 """Card payment by OTP: check-card, create, resend-code, apply, history.
 
-Rules (docs/INTERFACE.md): UZCARD and HUMO only; a 6-digit code valid 120 s from the last send; 3 wrong codes
-fail the transaction; a new code after a 60 s cooldown, at most 3 times. Amounts are whole sums, sent
-to the processor in tiyin. Card numbers, expiry dates and codes are never stored in clear or logged.
+Rules (docs/INTERFACE.md): UZCARD and HUMO only; a 6-digit code valid as long as the processor says it
+is (Payme's `wait`), else 120 s, from the last send; 3 wrong codes fail the transaction; a new code after
+a 60 s cooldown, at most 3 times. The card comes as its number and expiry (ATMOS, the sandbox) or as a
+card token the partner's app got from the processor (Payme, the sandbox): each processor says which it
+takes. Amounts are whole sums, sent to the processor in tiyin. Card numbers, expiry dates, card tokens
+and codes are never stored in clear or logged.
+
+Each step that calls the processor runs within the request's budget for partner calls
+(core.deadline): what it cannot finish in time is a 503, and an apply left in doubt is the payment
+reconciliation's to settle.
 
 Apply pays at most once (docs/DECISIONS.md, "Card payments"): one apply claims the transaction
 (PENDING -> CONFIRMING, conditional), and only the holder of the claim settles it (`settlement`: the
@@ -17,7 +24,7 @@ from typing import NamedTuple
 from bson import ObjectId
 from pydantic_core import PydanticCustomError
 
-from core import clock
+from core import clock, deadline
 from core.errors import AppError, Conflict, FieldProblem, InvalidInput, NotFound, TooManyAttempts
 from core.observability import logger
 from data import counters, rate_limit
@@ -26,7 +33,15 @@ from domain.orders import expiry, lifecycle
 from domain.orders.records import OrderRecord
 from domain.payments import cards, deposits, settlement, store
 from domain.payments.cards import ECardType
-from domain.payments.processor import CardDetails, CardProcessor, ProcessorError, to_tiyin
+from domain.payments.processor import (
+    CardDetails,
+    CardEntry,
+    CardProcessor,
+    CardToken,
+    ProcessorError,
+    ProcessorPayment,
+    to_tiyin,
+)
 from domain.payments.processor_factory import get_processor
 from domain.payments.records import RefundState, Status, Transaction
 from domain.payments.settings import get_payment_settings
@@ -38,6 +53,24 @@ from domain.payments.store import (
     RESEND_COOLDOWN_SECONDS,
     ListedTransaction,
 )
+
+
+class CardEntered(NamedTuple):
+    """The card as the buyer's app sent it: its number (16 digits), expiry (MM/YY) and network, or a
+    processor's card token."""
+
+    number: str | None = None
+    expiry: str | None = None
+    card_type: ECardType | None = None
+    token: str | None = None
+
+
+class CodeSent(NamedTuple):
+    """A transaction whose code was sent, and until when the code is valid."""
+
+    transaction_id: int
+    code_expires_at: datetime
+    code_valid_seconds: int
 
 
 class HistoryEntry(NamedTuple):
@@ -66,40 +99,28 @@ def card_type_of(raw_number: str) -> ECardType:
     return card_type
 
 
-def create(
-    user_id: str,
-    *,
-    order_id: str,
-    brand_id: str,
-    amount: int,
-    card_number: str,
-    expiry: str,
-    card_type: ECardType,
-) -> int:
-    """Check the order, the amount and the card, register the payment and send the code; the
-    transaction's id. `card_number` is the 16 digits, `expiry` MM/YY."""
+@deadline.within_request_budget
+def create(user_id: str, *, order_id: str, brand_id: str, amount: int, card: CardEntered) -> CodeSent:
+    """Check the order, the amount and the card, register the payment and send the code."""
     now = clock.now()
     order = _own_order(order_id, user_id)
     if str(order["brandId"]) != brand_id:
         raise InvalidInput.field("body.brandId", "BRAND_NOT_OF_ORDER")
     _check_fits_with_open(order, amount, now)
-    detected = cards.detect_type(card_number)
-    if detected != card_type:
-        raise InvalidInput.field("body.cardType", "CARD_TYPE_MISMATCH")
-    if detected not in cards.PAYABLE_TYPES:
-        raise InvalidInput.field("body.cardType", "CARD_TYPE_NOT_ACCEPTED")
-    year, month = cards.parse_expiry(expiry)
-    if cards.expiry_has_passed(year, month, now):
-        raise InvalidInput.field("body.expiry", "CARD_EXPIRED")
-    card_hash = cards.lookup_hash(card_number)
+    processor = get_processor()
+    entered = _card_for(processor, card, now)
+    card_hash = (
+        cards.token_lookup_hash(entered.token) if isinstance(entered, CardToken) else cards.lookup_hash(entered.number)
+    )
     _limit_creates(user_id, card_hash)
 
     transaction_id = counters.next_value("transaction")
-    processor = get_processor()
     try:
-        payment = processor.create(CardDetails(card_number, year, month), to_tiyin(amount), str(transaction_id))
+        payment = processor.create(entered, to_tiyin(amount), str(transaction_id))
     except ProcessorError as exc:
         raise settlement.processor_refusal(exc) from None
+    card_mask, card_type = _shown_card(processor, entered, payment)
+    valid_for = payment.code_lifetime_seconds or OTP_TTL_SECONDS
     store.insert(
         {
             "_id": transaction_id,
@@ -107,8 +128,8 @@ def create(
             "orderId": order["_id"],
             "brandId": order["brandId"],
             "amount": amount,
-            "cardMask": cards.mask(card_number),
-            "cardType": detected.value,
+            "cardMask": card_mask,
+            "cardType": card_type.value,
             "cardHash": card_hash,
             "processor": processor.name,
             "processorId": payment.processor_id,
@@ -118,7 +139,7 @@ def create(
             "attempts": 0,
             "resends": 0,
             "lastSentAt": now,
-            "expiresAt": now + timedelta(seconds=OTP_TTL_SECONDS),
+            "expiresAt": now + timedelta(seconds=valid_for),
             "createdAt": now,
             "updatedAt": now,
         }
@@ -127,13 +148,61 @@ def create(
         "card transaction created",
         extra={"transaction_id": transaction_id, "order_id": str(order["_id"]), "amount": amount},
     )
-    return transaction_id
+    return CodeSent(transaction_id, now + timedelta(seconds=valid_for), valid_for)
 
 
-def resend(user_id: str, *, card_number: str, amount: int) -> int:
-    """A new code for the caller's pending transaction of this card and amount; the transaction's id."""
+def _card_for(processor: CardProcessor, card: CardEntered, now: datetime) -> CardDetails | CardToken:
+    """The card in the form the processor takes (400 for a form it does not take), its number checked."""
+    entry: CardEntry = "token" if card.token is not None else "number"
+    if entry not in processor.card_entries:
+        accepted = sorted(processor.card_entries)
+        field = "body.cardToken" if entry == "token" else "body.cardNumber"
+        raise InvalidInput(
+            "CARD_ENTRY_NOT_ACCEPTED",
+            errors=[{"field": field, "code": "CARD_ENTRY_NOT_ACCEPTED", "params": {}}],
+            details={"accepted": accepted},
+        )
+    if card.token is not None:
+        return CardToken(card.token)
+    if card.number is None or card.expiry is None or card.card_type is None:
+        raise InvalidInput.field("body.cardNumber", "CARD_ENTRY_NOT_ACCEPTED")  # the model requires all three
+    detected = cards.detect_type(card.number)
+    if detected != card.card_type:
+        raise InvalidInput.field("body.cardType", "CARD_TYPE_MISMATCH")
+    if detected not in cards.PAYABLE_TYPES:
+        raise InvalidInput.field("body.cardType", "CARD_TYPE_NOT_ACCEPTED")
+    year, month = cards.parse_expiry(card.expiry)
+    if cards.expiry_has_passed(year, month, now):
+        raise InvalidInput.field("body.expiry", "CARD_EXPIRED")
+    return CardDetails(card.number, year, month)
+
+
+def _shown_card(
+    processor: CardProcessor, entered: CardDetails | CardToken, payment: ProcessorPayment
+) -> tuple[str, ECardType]:
+    """The card's mask and network: from its number, or as the processor shows a tokenized card (a
+    network we do not take: the registered payment is cancelled and the card refused)."""
+    if isinstance(entered, CardDetails):
+        detected = cards.detect_type(entered.number)
+        assert detected is not None  # checked by _card_for
+        return cards.mask(entered.number), detected
+    shown = payment.card_mask or ""
+    detected = cards.detect_type(shown) if shown[:6].isdigit() else None
+    if detected not in cards.PAYABLE_TYPES or detected is None:
+        try:
+            processor.cancel(payment)
+        except ProcessorError:
+            logger.warning("a refused tokenized card's payment could not be cancelled; it was never charged")
+        raise InvalidInput.field("body.cardToken", "CARD_TYPE_NOT_ACCEPTED")
+    return shown, detected
+
+
+@deadline.within_request_budget
+def resend(user_id: str, *, card: CardEntered, amount: int) -> CodeSent:
+    """A new code for the caller's pending transaction of this card and amount."""
     now = clock.now()
-    transaction = store.find_pending_for_card(user_id, cards.lookup_hash(card_number), amount)
+    card_hash = cards.token_lookup_hash(card.token) if card.token is not None else cards.lookup_hash(card.number or "")
+    transaction = store.find_pending_for_card(user_id, card_hash, amount)
     if transaction is None:
         raise NotFound("NO_PENDING_TRANSACTION")
     processor = _processor_of(transaction)
@@ -154,15 +223,17 @@ def resend(user_id: str, *, card_number: str, amount: int) -> int:
             "OTP_RESEND_TOO_EARLY", seconds=RESEND_COOLDOWN_SECONDS, retry_after=RESEND_COOLDOWN_SECONDS
         )
     try:
-        otp_hash = processor.resend_otp(settlement.payment_of(transaction))
+        sent = processor.resend_otp(settlement.payment_of(transaction))
     except ProcessorError as exc:
         store.undo_resend(transaction, now)
         raise settlement.processor_refusal(exc) from None
-    store.record_resend(transaction["_id"], now, otp_hash)
+    valid_for = sent.lifetime_seconds or OTP_TTL_SECONDS
+    store.record_resend(transaction["_id"], now, sent.otp_hash, now + timedelta(seconds=valid_for))
     logger.info("card transaction code resent", extra={"transaction_id": transaction["_id"]})
-    return int(transaction["_id"])
+    return CodeSent(int(transaction["_id"]), now + timedelta(seconds=valid_for), valid_for)
 
 
+@deadline.within_request_budget
 def apply(
     user_id: str, *, transaction_id: int, otp: str, amount: int, brand_id: str, order_id: str
 ) -> ConfirmedPayment:

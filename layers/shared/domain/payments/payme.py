@@ -3,10 +3,14 @@
 
 JSON-RPC 2.0 over HTTPS, every call a POST of {id, method, params} to the one endpoint, with the
 `X-Auth` header: the cashbox id for the card methods, `cashbox_id:key` for the receipt methods.
-Amounts in tiyin; errors as `error {code, message}` (in an HTTP 200):
+Amounts in tiyin; errors as `error {code, message}` (in an HTTP 200).
 
-    cards.create          {card {number, expire (MMYY)}, save: false} -> {card {token}}
-    cards.get_verify_code {token}           sends the SMS code (again on resend)
+Payme's rules forbid a merchant's server from receiving card numbers: the partner's app tokenizes the
+card with Payme's front-end method (`cards.create` with the cashbox id alone) and our API receives the
+card token (`cardToken`), never the number. So this adapter takes tokens only (`card_entries`):
+
+    cards.check           {token}           -> {card {number (masked), expire, token, verify}}
+    cards.get_verify_code {token}           sends the SMS code -> {sent, phone, wait (ms the code lives)}
     cards.verify          {token, code}     -> {card {verify: true}}
     receipts.create       {amount, account} -> {receipt {_id, state: 0}}
     receipts.pay          {id, token}       debits -> {receipt {state: 4}}
@@ -14,10 +18,12 @@ Amounts in tiyin; errors as `error {code, message}` (in an HTTP 200):
     receipts.cancel       {id}              cancels a paid receipt -> {receipt {state: 21 | 50}}
 
 Receipt states: 0 created (not paid), 1-3, 5, 6, 20, 30 being processed, 4 paid, 21 queued for
-cancellation, 50 cancelled. Our flow: create = cards.create + receipts.create + cards.get_verify_code,
-resend = cards.get_verify_code, confirm = cards.verify + receipts.pay (after receipts.check: a paid
-receipt is not paid again), status = receipts.check, cancel = receipts.cancel. The receipt's account
-is `{"transaction_id": <our transaction id>}`: the cashbox's account field (docs/OPERATIONS.md).
+cancellation, 50 cancelled. Our flow: create = cards.check (the card's mask) + receipts.create +
+cards.get_verify_code (the code's lifetime is Payme's `wait`), resend = cards.get_verify_code, confirm
+= receipts.check (a paid receipt is not paid again) + cards.check (a card this payment's earlier apply
+verified is not verified again: its code is spent) + cards.verify + receipts.pay, status =
+receipts.check, cancel = receipts.cancel. The receipt's account is `{"transaction_id": <our
+transaction id>}`: the cashbox's account field (docs/OPERATIONS.md).
 """
 
 from __future__ import annotations
@@ -30,10 +36,13 @@ from typing import Any
 
 from core.observability import logger
 from domain.payments.processor import (
+    AMOUNT_OUT_OF_RANGE,
     CARD_BLOCKED,
-    CARD_DECLINED,
+    CARD_DATA_WRONG,
     INSUFFICIENT_FUNDS,
     CardDetails,
+    CardEntry,
+    CardToken,
     OtpExpired,
     PaymentDeclined,
     PaymentState,
@@ -41,6 +50,7 @@ from domain.payments.processor import (
     ProcessorError,
     ProcessorPayment,
     ProcessorUnavailable,
+    SentCode,
     WrongOtp,
 )
 from domain.payments.processor_http import not_understood, post
@@ -55,9 +65,11 @@ STATES = {
     QUEUED_FOR_CANCEL: PaymentState.CANCELLED,
     CANCELLED: PaymentState.CANCELLED,
 }
+MILLISECONDS = 1000
 
-# Payme's error codes that refuse a payment for the card's or the buyer's reason; any other (access
-# denied -32504, processing centre unavailable -31002, system error -32400...) is an outage to us.
+# Payme's error codes that refuse a payment for the card's or the buyer's reason (Payme's list of
+# Subscribe API errors); any other (access denied -32504, processing centre unavailable -31002, system
+# error -32400...) is an outage to us.
 REFUSALS: dict[int, Callable[[], ProcessorError]] = {
     -31103: WrongOtp,  # wrong code
     -31101: OtpExpired,  # the code has expired
@@ -65,46 +77,57 @@ REFUSALS: dict[int, Callable[[], ProcessorError]] = {
     -31303: partial(PaymentDeclined, INSUFFICIENT_FUNDS),
     -31630: partial(PaymentDeclined, INSUFFICIENT_FUNDS),
     -31301: partial(PaymentDeclined, CARD_BLOCKED),  # blocked, expired, or without SMS notifications
-    -31300: partial(PaymentDeclined, CARD_DECLINED),  # wrong card number or expiry
-    -31400: partial(PaymentDeclined, CARD_DECLINED),  # no such card
+    -31300: partial(PaymentDeclined, CARD_DATA_WRONG),  # wrong card number or expiry
+    -31400: partial(PaymentDeclined, CARD_DATA_WRONG),  # no such card (token)
+    -31611: partial(PaymentDeclined, AMOUNT_OUT_OF_RANGE),  # below the smallest amount Payme takes
+    -31612: partial(PaymentDeclined, AMOUNT_OUT_OF_RANGE),  # above the largest
 }
 
 
 class PaymeProcessor:
     name = NAME
+    card_entries: frozenset[CardEntry] = frozenset({"token"})
 
     def __init__(self, endpoint: str, *, timeout: float) -> None:
         self.endpoint = endpoint
         self.timeout = timeout
         self._ids = itertools.count(1)
 
-    def create(self, card: CardDetails, amount_tiyin: int, reference: str) -> ProcessorPayment:
-        expire = f"{card.expiry_month:02d}{card.expiry_year % 100:02d}"
-        created = self._rpc("cards.create", {"card": {"number": card.number, "expire": expire}, "save": False})
-        card_token = _field(created, "cards.create", "card", "token")
+    def create(self, card: CardDetails | CardToken, amount_tiyin: int, reference: str) -> ProcessorPayment:
+        if not isinstance(card, CardToken):
+            raise not_understood(NAME, "cards.create", "Payme takes a card token, never a card number")
+        checked = self._rpc("cards.check", {"token": card.token})
+        card_mask = _field(checked, "cards.check", "card", "number")
         receipt = self._rpc("receipts.create", {"amount": amount_tiyin, "account": {ACCOUNT_FIELD: reference}})
         receipt_id = _field(receipt, "receipts.create", "receipt", "_id")
-        payment = ProcessorPayment(processor_id=receipt_id, token=card_token)
-        self.resend_otp(payment)
-        return payment
+        payment = ProcessorPayment(processor_id=receipt_id, token=card.token, card_mask=card_mask)
+        sent = self.resend_otp(payment)
+        return payment._replace(code_lifetime_seconds=sent.lifetime_seconds)
 
-    def resend_otp(self, payment: ProcessorPayment) -> str | None:
+    def resend_otp(self, payment: ProcessorPayment) -> SentCode:
         sent = self._rpc("cards.get_verify_code", {"token": payment.token})
         if sent.get("sent") is not True:
             raise not_understood(NAME, "cards.get_verify_code", "code not sent")
-        return None  # Payme checks the code itself
+        # Payme checks the code itself; `wait` is how long it lives, in milliseconds.
+        wait = sent.get("wait")
+        if isinstance(wait, int | float) and not isinstance(wait, bool) and wait >= MILLISECONDS:
+            return SentCode(lifetime_seconds=int(wait // MILLISECONDS))
+        return SentCode()
 
-    def confirm(self, payment: ProcessorPayment, otp: str) -> None:
+    def confirm(self, payment: ProcessorPayment, otp: str) -> str | None:
         if self.status(payment).state is PaymentState.CHARGED:
-            return  # a previous apply paid it and its answer was lost
-        verified = self._rpc("cards.verify", {"token": payment.token, "code": otp})
-        card = verified.get("card")
-        if not isinstance(card, dict) or card.get("verify") is not True:
-            raise not_understood(NAME, "cards.verify", "card not verified")
+            return None  # a previous apply paid it and its answer was lost
+        checked = self._rpc("cards.check", {"token": payment.token}).get("card")
+        if not isinstance(checked, dict) or checked.get("verify") is not True:
+            verified = self._rpc("cards.verify", {"token": payment.token, "code": otp})
+            card = verified.get("card")
+            if not isinstance(card, dict) or card.get("verify") is not True:
+                raise not_understood(NAME, "cards.verify", "card not verified")
         paid = self._rpc("receipts.pay", {"id": payment.processor_id, "token": payment.token})
         receipt = paid.get("receipt")
         if not isinstance(receipt, dict) or receipt.get("state") != PAID:
             raise not_understood(NAME, "receipts.pay", "receipt not paid")
+        return None  # a receipt is cancelled by its own id
 
     def cancel(self, payment: ProcessorPayment) -> None:
         try:

@@ -123,6 +123,12 @@ def _reconcile_confirming(processor: CardProcessor, transaction: Transaction, no
             return _give_back(
                 held, claim_id, now, {"status": Status.FAILED.value, "failureReason": reason}, Outcome.FAILED
             )
+        if status.charge_id is not None:
+            # Kept as an apply keeps it: a refund of this charge is asked with it.
+            kept = store.update_claimed(int(held["_id"]), claim_id, now, {"processorChargeId": status.charge_id})
+            if kept is None:
+                return None  # moved meanwhile
+            held = kept
     try:
         settlement.record_charged(processor, held, claim_id, now)
     except Conflict:

@@ -46,6 +46,7 @@ class Transaction(TypedDict):
     claimedAt: NotRequired[datetime]
     confirmStartedAt: NotRequired[datetime]  # an apply asked the processor to charge
     processorConfirmedAt: NotRequired[datetime]  # the processor said charged
+    processorChargeId: NotRequired[str]  # its id of the charge, when it gives one (ATMOS success_trans_id)
     confirmedAt: NotRequired[datetime]
     failureReason: NotRequired[str]
     # "PENDING" | "DONE": the charge is (to be) given back to the card: the order refused it, or was
@@ -64,6 +65,7 @@ class TransactionChanges(TypedDict, total=False):
     expiresAt: datetime
     confirmStartedAt: datetime
     processorConfirmedAt: datetime
+    processorChargeId: str
     refund: RefundState
     refundRequestedAt: datetime
     refundedAt: datetime

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from bson import ObjectId
 from pymongo.client_session import ClientSession
 
-from core import clock
+from core import clock, deadline
 from core.errors import AppError
 from core.observability import logger
 from domain.orders import lifecycle
@@ -31,8 +31,8 @@ from domain.payments.processor import CardProcessor, PaymentState, ProcessorErro
 from domain.payments.processor_factory import get_processor
 from domain.payments.records import RefundState, Transaction
 
-# Longer than one attempt takes (the processor's timeout is at most 8 s); a dead attempt's refund is
-# free for the next after it.
+# Longer than one attempt takes (the processor's timeout is at most 8 s, and a request's partner calls
+# together at most PROVIDER_BUDGET_SECONDS); a dead attempt's refund is free for the next after it.
 REFUND_LEASE_SECONDS = 60
 
 PENDING: RefundState = "PENDING"
@@ -46,6 +46,7 @@ class Cancellation:
     refunds_pending: int  # how many the processor could not do yet (the reconciliation retries them)
 
 
+@deadline.within_request_budget
 def cancel_order(order_id: ObjectId, *, cause: str) -> Cancellation:
     """Cancel the order (409 unless it may be cancelled), give its unit of stock back, and refund its card
     payments."""

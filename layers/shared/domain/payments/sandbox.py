@@ -2,6 +2,9 @@
 
 Every code is `666666`, as in the processors' sandboxes. A few documented test cards simulate the
 answers a real processor gives (README, "Sandbox test cards"); any other valid UZCARD or HUMO card pays.
+It takes both ways a card reaches a processor: its number and expiry (as ATMOS), or a card token the
+partner's app got from the processor (as Payme): `sandbox-token-<test card number>` behaves as that
+test card, any other token as the paying UZCARD test card.
 The code is never stored: `create` and `resend_otp` return its keyed hash, salted with the payment id,
 and `confirm` compares hashes.
 
@@ -18,15 +21,19 @@ import uuid
 from core import clock
 from core.secrets import keyed_hash
 from domain.payments import store
+from domain.payments.cards import mask
 from domain.payments.processor import (
     CARD_BLOCKED,
     CARD_DECLINED,
     INSUFFICIENT_FUNDS,
     CardDetails,
+    CardEntry,
+    CardToken,
     PaymentDeclined,
     PaymentState,
     PaymentStatus,
     ProcessorPayment,
+    SentCode,
     WrongOtp,
 )
 
@@ -39,6 +46,7 @@ INSUFFICIENT_FUNDS_CARD = "8600060000000027"  # declined at confirm, after a cor
 BLOCKED_CARD = "9860111111111113"  # declined at create
 
 INSUFFICIENT_TOKEN_PREFIX = "sandbox-insufficient-"  # noqa: S105 (a sandbox marker, not a secret)
+CARD_TOKEN_PREFIX = "sandbox-token-"  # noqa: S105 (a sandbox card token names its test card)
 
 NOT_CHARGED, CHARGED = PaymentState.NOT_CHARGED.value, PaymentState.CHARGED.value
 
@@ -47,26 +55,34 @@ def _otp_hash(processor_id: str, otp: str) -> str:
     return keyed_hash("sandbox-otp", f"{processor_id}:{otp}")
 
 
+def _test_card_of(token: CardToken) -> str:
+    named = token.token.removeprefix(CARD_TOKEN_PREFIX)
+    return named if token.token.startswith(CARD_TOKEN_PREFIX) and named.isdigit() else PAYS_UZCARD
+
+
 class SandboxProcessor:
     name = "sandbox"
+    card_entries: frozenset[CardEntry] = frozenset({"number", "token"})
 
-    def create(self, card: CardDetails, amount_tiyin: int, reference: str) -> ProcessorPayment:
-        if card.number == BLOCKED_CARD:
+    def create(self, card: CardDetails | CardToken, amount_tiyin: int, reference: str) -> ProcessorPayment:
+        number = card.number if isinstance(card, CardDetails) else _test_card_of(card)
+        if number == BLOCKED_CARD:
             raise PaymentDeclined(CARD_BLOCKED)
         # Like a real processor's card token, opaque to us; the sandbox keeps its scenario in it.
-        prefix = INSUFFICIENT_TOKEN_PREFIX if card.number == INSUFFICIENT_FUNDS_CARD else "sandbox-"
+        prefix = INSUFFICIENT_TOKEN_PREFIX if number == INSUFFICIENT_FUNDS_CARD else "sandbox-"
         processor_id = f"sandbox-{reference}"
         store.record_sandbox_payment(processor_id, NOT_CHARGED, clock.now())
         return ProcessorPayment(
             processor_id=processor_id,
             token=f"{prefix}{uuid.uuid4().hex}",
             otp_hash=_otp_hash(processor_id, SANDBOX_OTP),
+            card_mask=None if isinstance(card, CardDetails) else mask(number),
         )
 
-    def resend_otp(self, payment: ProcessorPayment) -> str | None:
-        return _otp_hash(payment.processor_id, SANDBOX_OTP)
+    def resend_otp(self, payment: ProcessorPayment) -> SentCode:
+        return SentCode(otp_hash=_otp_hash(payment.processor_id, SANDBOX_OTP))
 
-    def confirm(self, payment: ProcessorPayment, otp: str) -> None:
+    def confirm(self, payment: ProcessorPayment, otp: str) -> str | None:
         if payment.otp_hash is None or not hmac.compare_digest(_otp_hash(payment.processor_id, otp), payment.otp_hash):
             raise WrongOtp("wrong code")
         now = clock.now()
@@ -79,6 +95,7 @@ class SandboxProcessor:
         after = store.move_sandbox_payment(payment.processor_id, (NOT_CHARGED, CHARGED), CHARGED, now)
         if after is None or after["state"] != CHARGED:
             raise PaymentDeclined((after["reason"] if after else None) or CARD_DECLINED)
+        return None  # the sandbox cancels by the payment's own id
 
     def cancel(self, payment: ProcessorPayment) -> None:
         """A charged payment is refunded; one never charged has nothing to give back."""

@@ -21,8 +21,12 @@ from core.observability import logger, metrics
 from domain.orders import lifecycle
 from domain.payments import store
 from domain.payments.processor import (
+    AMOUNT_OUT_OF_RANGE,
     CARD_BLOCKED,
+    CARD_DATA_WRONG,
+    CARD_EXPIRED,
     INSUFFICIENT_FUNDS,
+    LIMIT_EXCEEDED,
     CardProcessor,
     OtpExpired,
     PaymentDeclined,
@@ -37,6 +41,10 @@ from domain.payments.store import CLAIM_LEASE_SECONDS, MAX_OTP_ATTEMPTS, MAX_RES
 DECLINES = {
     INSUFFICIENT_FUNDS: "PAYMENT_DECLINED_INSUFFICIENT_FUNDS",
     CARD_BLOCKED: "PAYMENT_DECLINED_CARD_BLOCKED",
+    CARD_EXPIRED: "PAYMENT_DECLINED_CARD_EXPIRED",
+    CARD_DATA_WRONG: "PAYMENT_DECLINED_CARD_DATA",
+    LIMIT_EXCEEDED: "PAYMENT_DECLINED_LIMIT_EXCEEDED",
+    AMOUNT_OUT_OF_RANGE: "PAYMENT_DECLINED_AMOUNT_OUT_OF_RANGE",
 }
 
 # What became of a charge the order refused, told to the client (`_fail`): not charged, reversed, or
@@ -157,7 +165,7 @@ def _charge(processor: CardProcessor, transaction: Transaction, claim_id: str, o
         lifecycle.release_charge(order_id, payment_id)
         raise
     try:
-        processor.confirm(payment_of(transaction), otp)
+        charge_id = processor.confirm(payment_of(transaction), otp)
     except WrongOtp:
         lifecycle.release_charge(order_id, payment_id)
         raise _wrong_otp(transaction, claim_id, now) from None
@@ -173,7 +181,10 @@ def _charge(processor: CardProcessor, transaction: Transaction, claim_id: str, o
         # The outcome is unknown: keep the claim and the order's charging lease. After the lease a retry
         # asks the processor again (its apply is idempotent); until then the amount stays reserved.
         raise Unavailable("PROCESSOR_NO_ANSWER", retry_after=CLAIM_LEASE_SECONDS) from None
-    _update_claimed(transaction, claim_id, now, {"processorConfirmedAt": now})
+    charged: TransactionChanges = {"processorConfirmedAt": now}
+    if charge_id is not None:
+        charged["processorChargeId"] = charge_id  # what a refund of this charge is asked with
+    _update_claimed(transaction, claim_id, now, charged)
 
 
 def _update_claimed(
@@ -245,6 +256,7 @@ def payment_of(transaction: Transaction) -> ProcessorPayment:
         processor_id=str(transaction["processorId"]),
         token=str(transaction["processorToken"]),
         otp_hash=transaction.get("otpHash"),
+        charge_id=transaction.get("processorChargeId"),
     )
 
 

@@ -184,10 +184,12 @@ def take_resend_slot(transaction: Transaction, now: datetime) -> bool:
     return result.modified_count == 1
 
 
-def record_resend(transaction_id: int, sent_at: datetime, otp_hash: str | None) -> None:
-    """Keep what the new send produced: the sandbox's hash of the new code."""
+def record_resend(transaction_id: int, sent_at: datetime, otp_hash: str | None, expires_at: datetime) -> None:
+    """Keep what the new send produced: the sandbox's hash of the new code, and how long the processor
+    says the code lives."""
     _transactions().update_one(
-        {"_id": transaction_id, "status": Status.PENDING.value, "lastSentAt": sent_at}, {"$set": {"otpHash": otp_hash}}
+        {"_id": transaction_id, "status": Status.PENDING.value, "lastSentAt": sent_at},
+        {"$set": {"otpHash": otp_hash, "expiresAt": expires_at}},
     )
 
 

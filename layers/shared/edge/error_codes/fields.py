@@ -189,6 +189,20 @@ CODES: dict[str, ErrorCode] = {
         ru="Должно быть числом, а не true или false",
         uz="true yoki false emas, son boʻlishi kerak",
     ),
+    "CARD_NUMBER_OR_TOKEN": ErrorCode(
+        kind=InvalidInput,
+        action=CLIENT_BUG + ": send `cardNumber`, `expiry` and `cardType`, or `cardToken` alone",
+        en="Send the card's number, expiry and type, or its token, not both",
+        ru="Передайте номер, срок действия и тип карты или её токен, но не то и другое",
+        uz="Karta raqami, amal qilish muddati va turini yoki uning tokenini yuboring, ikkalasini emas",
+    ),
+    "CARD_TOKEN_FORMAT": ErrorCode(
+        kind=InvalidInput,
+        action=CLIENT_BUG + ": send the token as the card processor gave it",
+        en="The card token must be printable ASCII without spaces",
+        ru="Токен карты должен состоять из печатных символов ASCII без пробелов",
+        uz="Karta tokeni boʻsh joylarsiz bosma ASCII belgilaridan iborat boʻlishi kerak",
+    ),
     "OTP_FORMAT": ErrorCode(
         kind=InvalidInput,
         action=FIX_INPUT,

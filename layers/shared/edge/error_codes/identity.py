@@ -209,6 +209,36 @@ CODES: dict[str, ErrorCode] = {
         ru="Провайдер идентификации не предоставил профиль человека",
         uz="Identifikatsiya provayderi shaxs profilini bermadi",
     ),
+    "IDENTITY_NO_PROFILE": ErrorCode(
+        kind=InvalidInput,
+        action=CLIENT_BUG + ": start MyID's SDK for identification with a session from "
+        "POST /api/v1/users/limit/myid-session, not for re-verification",
+        en="The identity provider compared the face but named nobody",
+        ru="Провайдер идентификации сверил лицо, но не сообщил данные человека",
+        uz="Identifikatsiya provayderi yuzni solishtirdi, lekin shaxs maʼlumotlarini bermadi",
+    ),
+    "REDIRECT_URI_NOT_ALLOWED": ErrorCode(
+        kind=InvalidInput,
+        action=CLIENT_BUG + ": send the redirect URI the OneID code was issued for; the operator allows a "
+        "partner's own URI on the stage (ONEID_REDIRECT_URIS)",
+        en="This redirect URI is not allowed here",
+        ru="Этот адрес перенаправления здесь не разрешён",
+        uz="Bu qayta yoʻnaltirish manzili bu yerda ruxsat etilmagan",
+    ),
+    "IDENTITY_SDK_NOT_OFFERED": ErrorCode(
+        kind=Conflict,
+        action="Verify with the stage's identity provider (OneID: its authorization code)",
+        en="Identity verification here does not go through MyID's SDK",
+        ru="Идентификация здесь проходит не через SDK MyID",
+        uz="Bu yerda identifikatsiya MyID SDK orqali oʻtmaydi",
+    ),
+    "TOO_MANY_IDENTITY_SESSIONS": ErrorCode(
+        kind=TooManyAttempts,
+        action="Wait `Retry-After` seconds before starting another verification",
+        en="Too many identity verifications started; try again later",
+        ru="Начато слишком много проверок личности; попробуйте позже",
+        uz="Juda koʻp shaxsni tekshirish boshlandi; keyinroq urinib koʻring",
+    ),
     "IDENTITY_NOT_CONFIRMED": ErrorCode(
         kind=InvalidInput,
         action="Tell the user their identity could not be confirmed",

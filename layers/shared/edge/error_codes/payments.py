@@ -207,6 +207,42 @@ CODES: dict[str, ErrorCode] = {
         ru="Платёж отклонён: карта заблокирована",
         uz="Toʻlov rad etildi: karta bloklangan",
     ),
+    "PAYMENT_DECLINED_CARD_EXPIRED": ErrorCode(
+        kind=InvalidInput,
+        action="Ask for another card",
+        en="Payment declined: the card has expired",
+        ru="Платёж отклонён: срок действия карты истёк",
+        uz="Toʻlov rad etildi: karta muddati tugagan",
+    ),
+    "PAYMENT_DECLINED_CARD_DATA": ErrorCode(
+        kind=InvalidInput,
+        action="Ask the buyer to check the card number and expiry, or for another card",
+        en="Payment declined: no such card, or the expiry date is wrong",
+        ru="Платёж отклонён: такой карты нет или неверен срок действия",
+        uz="Toʻlov rad etildi: bunday karta yoʻq yoki amal qilish muddati notoʻgʻri",
+    ),
+    "PAYMENT_DECLINED_LIMIT_EXCEEDED": ErrorCode(
+        kind=InvalidInput,
+        action="Ask for another card or a smaller amount",
+        en="Payment declined: the card's payment limit is exceeded",
+        ru="Платёж отклонён: превышен лимит платежей по карте",
+        uz="Toʻlov rad etildi: karta boʻyicha toʻlov limiti oshib ketdi",
+    ),
+    "PAYMENT_DECLINED_AMOUNT_OUT_OF_RANGE": ErrorCode(
+        kind=InvalidInput,
+        action="Offer to pay the amount in smaller or larger parts, or another way",
+        en="Payment declined: the amount is outside what the card processor takes in one payment",
+        ru="Платёж отклонён: сумма вне пределов, которые принимает платёжная система за один платёж",
+        uz="Toʻlov rad etildi: summa toʻlov tizimi bir toʻlovda qabul qiladigan chegaradan tashqarida",
+    ),
+    "CARD_ENTRY_NOT_ACCEPTED": ErrorCode(
+        kind=InvalidInput,
+        action=CLIENT_BUG + ": send `cardToken` (Payme) or `cardNumber`, `expiry` and `cardType` (ATMOS), "
+        "as `details.accepted` says",
+        en="The card processor does not take the card this way",
+        ru="Платёжная система не принимает карту в таком виде",
+        uz="Toʻlov tizimi kartani bu koʻrinishda qabul qilmaydi",
+    ),
     "PROCESSOR_UNAVAILABLE": ErrorCode(
         kind=Unavailable,
         action=RETRY_LATER,
