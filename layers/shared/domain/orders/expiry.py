@@ -6,11 +6,12 @@ Run every minute by the UnpaidOrderExpiry function (so a unit is back on sale wi
 hold's end), by hand with `python -m ops orders expire`, and where a late order is met: a card payment
 of it is refused and expires it on the spot (`expire_if_late`).
 
-An order that took a payment (PARTIALLY_PAID) is not expired here: the back office decides. Neither is
-one whose card payment is being charged at that moment; the next run looks at it again.
+An order that paid its deposit (PARTIALLY_PAID) is not expired here: the back office decides; one with
+less paid is (`expire_underpaid`). Neither is expired while a card payment of it is being charged; the
+next run looks at it again.
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
@@ -92,43 +93,39 @@ def expire_underpaid(along_with: lifecycle.AlongWith) -> list[Expired]:
     """Cancel every PARTIALLY_PAID order with less than its deposit paid whose hold has ended, oldest
     first; `along_with` (in each cancellation's transaction) marks its card payments to be refunded."""
     condition = late(clock.now())
-    expired: list[Expired] = []
-    while True:
-        candidates = store.underpaid_orders(Status.PARTIALLY_PAID.value, late=condition, limit=BATCH)
-        batch = [
-            Expired(order["_id"], order.get("contractNumber"), order["createdAt"])
-            for order in candidates
-            if lifecycle.expire_underpaid(order, late=condition, along_with=along_with) is not None
-        ]
-        for order in batch:
-            logger.info(
-                "underpaid order expired",
-                extra={"order_id": str(order.order_id), "contract_number": order.contract_number},
-            )
-        expired += batch
-        if len(candidates) < BATCH or not batch:
-            return expired
+    return _in_batches(
+        lambda: store.underpaid_orders(Status.PARTIALLY_PAID.value, late=condition, limit=BATCH),
+        lambda order: lifecycle.expire_underpaid(order, late=condition, along_with=along_with),
+        "underpaid order expired",
+    )
 
 
 def expire_unpaid() -> list[Expired]:
     """Cancel every NEW order with nothing paid whose hold has ended, oldest first."""
-    now = clock.now()
-    condition = late(now)
+    condition = late(clock.now())
+    return _in_batches(
+        lambda: store.unpaid_orders(Status.NEW.value, late=condition, limit=BATCH),
+        lambda order: lifecycle.expire(order, late=condition),
+        "unpaid order expired",
+    )
+
+
+def _in_batches(
+    candidates: Callable[[], list[OrderRecord]], expire: Callable[[OrderRecord], object], said: str
+) -> list[Expired]:
+    """Expire the candidates, a batch at a time, until none is left; each one expired is logged."""
     expired: list[Expired] = []
     while True:
-        candidates = store.unpaid_orders(Status.NEW.value, late=condition, limit=BATCH)
+        found = candidates()
         batch = [
             Expired(order["_id"], order.get("contractNumber"), order["createdAt"])
-            for order in candidates
-            if lifecycle.expire(order, late=condition) is not None
+            for order in found
+            if expire(order) is not None
         ]
         for order in batch:
-            logger.info(
-                "unpaid order expired",
-                extra={"order_id": str(order.order_id), "contract_number": order.contract_number},
-            )
+            logger.info(said, extra={"order_id": str(order.order_id), "contract_number": order.contract_number})
         expired += batch
         # A candidate that changed meanwhile (paid, cancelled) is not a candidate any more; stop when a
         # batch was not full, so one that stays (its charge is in progress) is not looked at forever.
-        if len(candidates) < BATCH or not batch:
+        if len(found) < BATCH or not batch:
             return expired
