@@ -54,15 +54,10 @@ def hold_end(order: Mapping[str, Any]) -> datetime:
     return placed_at + hold()
 
 
-def kept(order: Mapping[str, Any]) -> bool:
-    """Whether what was paid keeps the car past the hold: its `deposit`, else any payment."""
-    return int(order.get("paidAmount", 0)) >= max(int(order.get("deposit", 0)), 1)
-
-
 def pay_by(order: Mapping[str, Any]) -> datetime | None:
     """When the order is cancelled unless it is paid (its deposit, else anything): a NEW or PARTIALLY_PAID
     order that did not pay that yet, its hold's end; None for any other."""
-    if order["statusSlug"] not in (Status.NEW.value, Status.PARTIALLY_PAID.value) or kept(order):
+    if order["statusSlug"] not in (Status.NEW.value, Status.PARTIALLY_PAID.value) or lifecycle.kept(order):
         return None
     return hold_end(order)
 

@@ -276,6 +276,11 @@ def _change_status(
 DUE_NOW = {"$ifNull": ["$amountDueNow", "$amountDue"]}
 
 
+def kept(order: Mapping[str, Any]) -> bool:
+    """Whether what was paid keeps the car past its hold: its `deposit`, else any payment."""
+    return int(order.get("paidAmount", 0)) >= max(int(order.get("deposit", 0)), 1)
+
+
 def due_now(order: Mapping[str, Any]) -> int:
     """What card payments may take in all: `amountDueNow` (`amountDue` for an order stored before it)."""
     stored = order.get("amountDueNow")
@@ -324,8 +329,7 @@ def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: dateti
     order = _load(order_id)
     ensure_can_take(order, amount)
     pay_by = order.get("payBy")
-    kept = int(order.get("paidAmount", 0)) >= max(int(order.get("deposit", 0)), 1)
-    if not kept and pay_by is not None and now >= pay_by:
+    if not kept(order) and pay_by is not None and now >= pay_by:
         # Its hold has ended: the expiry cancels it within a minute (`domain.orders.expiry`).
         raise Conflict("ORDER_HOLD_EXPIRED", details={"payBy": pay_by})
     # When to try again: what is left of the holder's lease (a retry then may take it over).

@@ -150,7 +150,7 @@ def underpaid_orders(status: str, *, late: Document, limit: int) -> list[OrderRe
     return list(_orders().find(query).sort([("createdAt", 1), ("_id", 1)]).limit(limit))
 
 
-# What keeps an order's car past its hold: its deposit paid, else any payment (domain.orders.expiry.kept).
+# What keeps an order's car past its hold: its deposit paid, else any payment (domain.orders.lifecycle.kept).
 KEPT_PAID = {"$ifNull": ["$paidAmount", 0]}
 KEPT_AT = {"$max": [{"$ifNull": ["$deposit", 0]}, 1]}
 
@@ -179,7 +179,7 @@ def take_charge(
                 {"chargingSince": {"$lte": now - timedelta(seconds=lease_seconds)}},
             ],
             # Not past its hold: an order that has not paid its deposit (else anything) takes no charge
-            # after its `payBy` (domain.orders.expiry.kept).
+            # after its `payBy` (domain.orders.lifecycle.kept).
             "$and": [{"$or": [{"$expr": {"$gte": [KEPT_PAID, KEPT_AT]}}, {"payBy": None}, {"payBy": {"$gt": now}}]}],
         },
         {"$set": {"chargingPaymentId": payment_id, "chargingSince": now}},
