@@ -5,11 +5,12 @@
     python -m ops orders expire
 
 An order is named by its id or its contract number. Transitions go through `domain.orders.lifecycle`: only
-legal ones happen (READY after PAID, IMPLEMENTED after READY, CANCELLED before READY), each is logged
-with its cause and published as an `OrderStatusChanged` event. CANCELLED gives the order's unit of
-stock back and refunds its card payments (`domain.payments.refunds`). Payments are not set here: they
-come from confirmed card transactions. `orders expire` cancels the unpaid orders older than
-ORDER_HOLD_HOURS, as the scheduled UnpaidOrderExpiry function does (`domain.orders.expiry`).
+legal ones happen (PAID when nothing is left to pay by card: a financing confirmed; READY after PAID,
+IMPLEMENTED after READY, CANCELLED before READY), each is logged with its cause and published as an
+`OrderStatusChanged` event. CANCELLED gives the order's unit of stock back and refunds its card payments
+(`domain.payments.refunds`). Payments are not set here: they come from confirmed card transactions.
+`orders expire` cancels the late orders (`domain.orders.holds`), as the scheduled UnpaidOrderExpiry
+function does (`domain.orders.expiry`).
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ from core.errors import NotFound
 from core.serialization import to_json
 from data import outbox
 from domain.orders import expiry, lifecycle, store
-from domain.orders.lifecycle import BACK_OFFICE_TARGETS, Status
+from domain.orders.lifecycle import BACK_OFFICE_TARGETS
 from domain.orders.records import OrderRecord
-from domain.payments import deposits, refunds
+from domain.orders.states import Status
+from domain.payments import cancellations, refunds
 from domain.payments import store as payments
 
 # What `show` leaves out of each log entry: the order says them once.
@@ -99,7 +101,7 @@ def publish_now() -> None:
 
 
 def expire() -> dict[str, Any]:
-    expired = expiry.expire_unpaid() + deposits.expire_underpaid()
+    expired = expiry.expire_late(cancellations.card_refunds)
     if expired:
         publish_now()
     return {"expired": [order.contract_number or str(order.order_id) for order in expired]}
@@ -110,14 +112,18 @@ def add_commands(commands: Any) -> None:
     actions = order.add_subparsers(dest="action", required=True)
     show_cmd = actions.add_parser("show", help="print an order and its log")
     show_cmd.add_argument("order", help="order id or contract number")
-    move = actions.add_parser("transition", help="move an order to READY, IMPLEMENTED or CANCELLED")
+    move = actions.add_parser(
+        "transition",
+        help="move an order to PAID (its financing confirmed: nothing left to pay by card), READY, IMPLEMENTED "
+        "or CANCELLED",
+    )
     move.add_argument("order", help="order id or contract number")
     move.add_argument("status", choices=[status.value for status in BACK_OFFICE_TARGETS])
     move.add_argument("--cause", required=True, help="why, for the order log (e.g. who and what happened)")
     many = commands.add_parser("orders", help="jobs over many orders")
     jobs = many.add_subparsers(dest="action", required=True)
     jobs.add_parser(
-        "expire", help="cancel the NEW orders with nothing paid older than ORDER_HOLD_HOURS, giving their stock back"
+        "expire", help="cancel the orders that missed their deposit's or payment's deadline, giving their stock back"
     )
 
 

@@ -62,10 +62,11 @@ def settings_names() -> frozenset[str]:
     """Every setting the settings models read from the environment (each field's name in capitals)."""
     from core.settings import Settings
     from domain.identity.settings import IdentitySettings
+    from domain.orders.settings import OrderSettings
     from domain.partners.settings import WebhookSettings
     from domain.payments.settings import PaymentSettings
 
-    models: list[Any] = [Settings, IdentitySettings, PaymentSettings, WebhookSettings]
+    models: list[Any] = [Settings, IdentitySettings, OrderSettings, PaymentSettings, WebhookSettings]
     return frozenset(name.upper() for model in models for name in model.model_fields)
 
 

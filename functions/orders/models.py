@@ -17,7 +17,7 @@ from core.errors import invalid_value
 from core.models import ApiModel, Id, Timestamp
 from domain.catalog.payment_types import PaymentType
 from domain.financing.models import CreditFigures, InstallmentFigures, LeasingFigures
-from domain.orders.lifecycle import Status
+from domain.orders.states import Status
 from edge.validation import NOT_BLANK, Money, MongoId, RequestModel
 
 FinancingId = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64), NOT_BLANK]
@@ -213,16 +213,21 @@ class OrderItem(ApiModel):
     paidAmount: int = Field(ge=0, description="paid so far, in sums", examples=[0])
     deposit: int = Field(
         ge=0,
-        description="what must be paid by payBy to keep the car, in sums, and the least a first card payment may "
-        "be (PAYMENT_BELOW_DEPOSIT): the car's sale deposit, else a share of amountDueNow set per environment "
+        description="what must be paid by depositBy to keep the car, in sums, and the least a first card payment "
+        "may be (PAYMENT_BELOW_DEPOSIT): the car's sale deposit, else a share of amountDueNow set per environment "
         "(10 % by default); 0 when nothing is due now",
         examples=[4740000],
     )
+    depositBy: Timestamp | None = Field(
+        description="unless at least the deposit is paid by then, the order is cancelled (not paid in time) and "
+        "its car goes back on sale: minutes after it was placed (30 by default; the car's sale may say otherwise); "
+        "null once the deposit is paid, and for an order that is not NEW or PARTIALLY_PAID"
+    )
     payBy: Timestamp | None = Field(
-        description="an order that has not paid yet holds its car until then (its car's sale may hold it for "
-        "minutes): unless at least the deposit is paid by this time "
-        "the order is cancelled (not paid in time, what was paid refunded) and the car goes back on sale; null "
-        "for any other order"
+        description="unless amountDueNow is paid in full by then (a financed order with nothing to pay by card: "
+        "its financing confirmed by the dealer), the order is cancelled (not paid in time, what was paid by card "
+        "refunded) and its car goes back on sale: 72 hours after it was placed unless the environment says "
+        "otherwise; null for an order that is not NEW or PARTIALLY_PAID"
     )
     paymentTypeId: PaymentType
     brandName: str | None = Field(examples=["Chevrolet"])

@@ -17,7 +17,7 @@ from core.models import CountedPage, Page
 from core.observability import metrics
 from data.reference_cache import preload
 from domain.identity import callers
-from domain.orders import expiry, lifecycle, placement, promo_codes, views
+from domain.orders import holds, lifecycle, placement, promo_codes, views
 from domain.orders.buyers import Buyer
 from domain.orders.records import OrderRecord
 from domain.orders.requests import (
@@ -92,7 +92,8 @@ def _item_fields(order: OrderRecord, locale: Locale) -> dict[str, Any]:
         "amountDueNow": lifecycle.due_now(order),
         "paidAmount": order.get("paidAmount", 0),
         "deposit": order.get("deposit", 0),
-        "payBy": expiry.pay_by(order),
+        "depositBy": holds.deposit_by(order),
+        "payBy": holds.pay_by(order),
         "paymentTypeId": order["paymentTypeId"],
         "brandName": order.get("brandName"),
         "carName": localize(order.get("carName"), locale),

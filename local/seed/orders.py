@@ -20,10 +20,10 @@ from domain.dataset.models import DataSet
 from domain.dataset.transfer import documents
 from domain.dealers.records import BranchRecord
 from domain.orders import store
-from domain.orders.lifecycle import Status
 from domain.orders.placement import new_order
 from domain.orders.purchase import Purchase
 from domain.orders.records import OrderLogRecord, OrderRecord
+from domain.orders.states import Status
 from local.seed.core import DEMO_PARTNER, DEMO_USER_ID
 from local.seed.support import stable_id
 
@@ -84,11 +84,18 @@ def demo_purchase(data: DataSet) -> Purchase | None:
 
 def _demo_orders(purchase: Purchase) -> tuple[list[OrderRecord], list[OrderLogRecord]]:
     placed = clock.now() - timedelta(days=3)
-    fresh = new_order(purchase, owner=DEMO_USER_ID, partner=DEMO_PARTNER, payment_type="CASH")
+    fresh = new_order(purchase, owner=DEMO_USER_ID, partner=DEMO_PARTNER, payment_type="CASH", now=clock.now())
+    # Payable for the whole hold from the seeding: its deposit is due by its `payBy`, not in minutes.
     fresh.update(
-        {"_id": DEMO_NEW_ORDER_ID, "contractNumber": "CR-DEMO-000001", "createdAt": placed, "updatedAt": placed}
+        {
+            "_id": DEMO_NEW_ORDER_ID,
+            "contractNumber": "CR-DEMO-000001",
+            "depositBy": fresh["payBy"],
+            "createdAt": placed,
+            "updatedAt": placed,
+        }
     )
-    paid = new_order(purchase, owner=DEMO_USER_ID, partner=DEMO_PARTNER, payment_type="CASH")
+    paid = new_order(purchase, owner=DEMO_USER_ID, partner=DEMO_PARTNER, payment_type="CASH", now=placed)
     paid_at = placed + timedelta(hours=2)
     paid.update(
         {

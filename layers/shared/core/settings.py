@@ -2,8 +2,9 @@
 
 `Settings` holds what every function needs. A concern only some functions have keeps its settings in
 its domain package, a model of the same kind read by `from_env` and cached by `cached_settings`
-(`domain.identity.settings`: sign-in limits, the identity provider; `domain.payments.settings`: the card
-processor, card-payment limits; `domain.partners.settings`: the webhook signing key, delivery), so the
+(`domain.identity.settings`: sign-in limits, the identity provider; `domain.orders.settings`: holds and
+a person's limits; `domain.payments.settings`: the card processor, card-payment limits;
+`domain.partners.settings`: the webhook signing key, delivery), so the
 functions without that concern never define it (each field is paid for at cold start).
 `read_settings` reads every one the process defined, `reset_settings` forgets them all.
 
@@ -56,15 +57,6 @@ class Settings(BaseModel):
     partner_cache_seconds: int = Field(default=60, ge=0)
     # Reference data (brands, regions, banks, financing programs...) is cached per instance this long; 0: never.
     reference_cache_seconds: int = Field(default=60, ge=0)
-    # A NEW order with nothing paid is cancelled (its unit of stock given back) this long after it was placed.
-    order_hold_hours: int = Field(default=72, ge=1)
-    # The unpaid (NEW) orders one person may hold at once, for any car: a person is the verified PINFL,
-    # else the account (domain.orders.buyers). Small, so one buyer cannot hold a branch's stock.
-    order_open_holds_per_person: int = Field(default=2, ge=1)
-    # What an order must pay by its `payBy` to keep its car when the car's sale rules set no
-    # depositAmount, in percent of what card payments may take: a token payment never keeps a car. 0: any.
-    order_deposit_percent: int = Field(default=10, ge=0, le=100)
-
     # Browser origins allowed to call the API (CORS), comma-separated: exact origins, or `scheme://host:*`
     # for any port. Unset: none, except locally (LOCAL_ORIGINS).
     allowed_origins: str | None = None

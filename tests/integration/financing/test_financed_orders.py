@@ -17,7 +17,7 @@ from pymongo.database import Database
 from domain.catalog import store as catalog_store
 from domain.dealers import store as dealers_store
 from domain.financing import store as financing_store
-from domain.orders import lifecycle, placement
+from domain.orders import placement
 from domain.orders import store as orders_store
 from tests.data import CatalogCar, insert_promo_code, order_body, purchasable_car
 from tests.factories import ApiClient
@@ -155,7 +155,7 @@ def test_a_credit_order_asks_each_area_once_in_order(
         for name, function in inspect.getmembers(module, inspect.isfunction):
             if function.__module__ == module.__name__:
                 monkeypatch.setattr(module, name, watched(area, function))
-    monkeypatch.setattr(lifecycle, "create", watched("orders", lifecycle.create))
+    monkeypatch.setattr(placement, "write_order", watched("orders", placement.write_order))
     place_order = placement.place_order
 
     def placed(*args: Any, **kwargs: Any) -> Any:

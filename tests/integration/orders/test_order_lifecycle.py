@@ -14,8 +14,8 @@ from core.clock import FrozenClock
 from core.errors import Conflict
 from data import outbox
 from domain.orders import lifecycle, views
-from domain.orders.lifecycle import Status
 from domain.orders.records import OrderRecord
+from domain.orders.states import Status
 from edge.errors import status_of
 from tests.data import insert_order
 from tests.factories import race

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -16,8 +17,10 @@ from core.clock import FrozenClock
 from core.settings import reset_settings
 from data import outbox
 from domain.orders import lifecycle
-from domain.orders.lifecycle import Status
+from domain.orders.states import Status
+from local.context import LocalLambdaContext
 from orders import service
+from orders.expiry import lambda_handler as expiry_handler
 from orders.models import CreateOrderBody
 from tests.data import (
     CatalogCar,
@@ -302,10 +305,11 @@ def test_the_list_is_newest_first_and_paged(
     api: ApiClient, db: Db, frozen_clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Given three orders placed a minute apart (in an environment that lets a buyer hold three)
-    monkeypatch.setenv("ORDER_OPEN_HOLDS_PER_PERSON", "3")
+    monkeypatch.setenv("ORDER_UNPAID_CARS_PER_PERSON", "3")
     reset_settings()
     car = purchasable_car(db)
     api.login()
+    api.verify()
     numbers = []
     for _ in range(3):
         numbers.append(place(api, car)["contractNumber"])
@@ -362,14 +366,42 @@ def test_an_offset_past_any_database_limit_is_just_past_the_end(api: ApiClient, 
     assert response.json()["data"] == {"items": [], "total": 1, "exact": True}
 
 
-def test_an_order_a_promo_pays_in_full_is_paid_at_once(api: ApiClient, db: Db) -> None:
+def test_an_order_a_promo_pays_in_full_holds_its_car_until_the_back_office_confirms_it(
+    api: ApiClient, db: Db, frozen_clock: FrozenClock
+) -> None:
     # Given a promo worth more than the car
-    car = purchasable_car(db, prices=(1_000_000,))
+    car = purchasable_car(db, prices=(1_000_000,), quantity=2)
     insert_promo_code(db, "GIFT", discount_type="FIXED", value=5_000_000)
     api.login()
     # When the car is ordered with it
     order = place(api, car, promoCode="GIFT")
-    # Then nothing is left to pay, so the order is PAID (not a NEW order no payment could ever settle)
-    assert (order["amountDue"], order["statusSlug"]) == (0, "PAID")
-    steps = api.get("/api/v1/order-logs/steps", params={"orderId": order["_id"]}).json()["data"]["items"]
-    assert [step["slug"] for step in steps if step["isCurrent"]] == ["PAID"]
+    # Then nothing is left to pay by card, yet the order is a hold like any other: NEW, with a deadline
+    assert (order["amountDueNow"], order["deposit"], order["statusSlug"]) == (0, 0, "NEW")
+    assert order["payBy"] is not None
+    assert order["depositBy"] == order["payBy"]
+    # And it counts against the buyer's unpaid cars
+    assert api.post(ORDERS, json=order_body(car)).json()["code"] == "OPEN_ORDERS_LIMIT_REACHED"
+    # When the back office confirms it
+    lifecycle.transition(ObjectId(order["_id"]), Status.PAID, cause="gift confirmed by the dealer")
+    # Then it is PAID, and no longer a hold
+    shown = api.get(f"{ORDERS}/{order['_id']}").json()["data"]
+    assert (shown["statusSlug"], shown["payBy"]) == ("PAID", None)
+
+
+def test_an_order_with_nothing_to_pay_that_nobody_confirms_expires_at_pay_by(
+    api: ApiClient, db: Db, frozen_clock: FrozenClock
+) -> None:
+    # Given an order a promo pays in full, and the promo's uses
+    car = purchasable_car(db, prices=(1_000_000,))
+    insert_promo_code(db, "GIFT", discount_type="FIXED", value=5_000_000)
+    api.login()
+    order = place(api, car, promoCode="GIFT")
+    # When nobody confirms it by its payBy and the expiry runs
+    frozen_clock.current = datetime.fromisoformat(order["payBy"])
+    assert expiry_handler({}, LocalLambdaContext(function_name="UnpaidOrderExpiry")) == {
+        "expired": [order["contractNumber"]]
+    }
+    # Then it is cancelled, its car back on sale and its promo use given back
+    assert (db.orders.find_one({"_id": ObjectId(order["_id"])}) or {})["statusSlug"] == "CANCELLED"
+    assert (db.promo_codes.find_one({"_id": "GIFT"}) or {})["used"] == 0
+    outbox.flush()

@@ -18,8 +18,10 @@ from typing import Any
 
 import pytest
 import requests
+from bson import ObjectId
 from pymongo.database import Database
 
+from domain.orders import lifecycle
 from local.mongod import free_port
 from local.template import ROOT
 from local.workers import WORKER_HEADER
@@ -98,15 +100,18 @@ def race_db(mongo_uri: str, race_database: str, monkeypatch: pytest.MonkeyPatch)
 
 
 @pytest.fixture
-def buyers(workers_server: str) -> Iterator[Callable[[int, str], list[ApiClient]]]:
-    """`buyers(n, prefix)`: n signed-in clients of the worker server, each a different user."""
+def buyers(workers_server: str) -> Iterator[Callable[..., list[ApiClient]]]:
+    """`buyers(n, prefix)`: n signed-in clients of the worker server, each a different verified person
+    (`verified=False`: accounts nobody verified)."""
     clients: list[ApiClient] = []
 
-    def make(count: int, prefix: str) -> list[ApiClient]:
+    def make(count: int, prefix: str, *, verified: bool = True) -> list[ApiClient]:
         made = [ApiClient(workers_server) for _ in range(count)]
         clients.extend(made)
         for number, client in enumerate(made):
             client.login(f"+99890{prefix}{number:05d}")
+            if verified:
+                client.verify(int(f"{prefix}{number:03d}"))
         return made
 
     yield make
@@ -293,7 +298,7 @@ TEN_COLORS = tuple((f"Color {n}", f"#0000{n:02d}") for n in range(10))
 def test_twenty_parallel_orders_of_one_person_never_hold_more_than_the_open_holds_limit(
     buyers: Callable[[int, str], list[ApiClient]], workers_server: str, race_db: Db
 ) -> None:
-    # Given one signed-in buyer (two open holds allowed, the default) and a car in twenty stock rows
+    # Given one verified buyer (two unpaid cars allowed, the default) and a car in twenty stock rows
     car = purchasable_car(race_db, brand="Race Open Holds", quantity=1, colors=TEN_COLORS)
     [buyer] = buyers(1, "55")
     clients = copies_of(buyer, workers_server, 20)
@@ -326,7 +331,6 @@ def test_twenty_parallel_orders_of_one_person_keep_a_cars_per_person_limit(
         sale={"perPersonLimit": {"count": 1, "days": 365}},
     )
     [buyer] = buyers(1, "66")
-    assert buyer.post("/api/v1/users/limit", json={"code": "sandbox-verified-6601"}).status_code == 200
     clients = copies_of(buyer, workers_server, 20)
     # When twenty copies of their app order it at once, each another modification or color
     bodies = spread_bodies(car, 20)
@@ -341,3 +345,45 @@ def test_twenty_parallel_orders_of_one_person_keep_a_cars_per_person_limit(
     assert race_db.orders.count_documents({"carId": car.car_id}) == 1
     for client in clients:
         client.session.close()
+
+
+def test_a_person_with_a_deposit_paid_order_holds_one_more_car_under_twenty_parallel_attempts(
+    buyers: Callable[..., list[ApiClient]], workers_server: str, race_db: Db
+) -> None:
+    # Given a verified buyer whose first order paid its deposit (not paid in full: it still counts)
+    car = purchasable_car(race_db, brand="Race Deposit Paid", quantity=2, colors=TEN_COLORS)
+    [buyer] = buyers(1, "77")
+    bodies = spread_bodies(car, 20)
+    first = buyer.post(ORDERS, json=bodies[0]).json()["data"]
+    lifecycle.record_payment(ObjectId(first["_id"]), first["deposit"], payment_id="desk-77", cause="deposit")
+    clients = copies_of(buyer, workers_server, 20)
+    # When twenty copies of their app order at once
+    placed = all_at_once(
+        [partial(client.post, ORDERS, json=body) for client, body in zip(clients, bodies, strict=True)]
+    )
+    # Then one more order is placed: unpaid and deposit-paid cars together stay within the limit
+    statuses = sorted(response.status_code for response in placed)
+    assert statuses == [201] + [409] * 19, [response.text for response in placed]
+    assert {response.json()["code"] for response in placed if response.status_code == 409} == {
+        "OPEN_ORDERS_LIMIT_REACHED"
+    }
+    assert race_db.orders.count_documents({"carId": car.car_id}) == 2
+    for client in clients:
+        client.session.close()
+
+
+def test_ninety_fresh_unverified_accounts_of_one_partner_hold_at_most_the_partners_ceiling(
+    buyers: Callable[..., list[ApiClient]], race_db: Db
+) -> None:
+    # Given ninety accounts nobody verified, signed in through one partner key, and a branch of ninety cars
+    car = purchasable_car(race_db, brand="Race Unverified", quantity=90)
+    clients = buyers(90, "88", verified=False)
+    # When they all order at once, through several worker processes
+    placed = all_at_once([partial(client.post, ORDERS, json=order_body(car)) for client in clients])
+    # Then they hold the partner's ceiling for unverified accounts (20 by default), not the branch
+    statuses = sorted(response.status_code for response in placed)
+    assert statuses == [201] * 20 + [409] * 70, [r.text for r in placed if r.status_code not in (201, 409)]
+    assert {response.json()["code"] for response in placed if response.status_code == 409} == {
+        "UNVERIFIED_ORDERS_LIMIT_REACHED"
+    }
+    assert stock_quantity(race_db, car) == 70

@@ -13,7 +13,7 @@ from pymongo.database import Database
 
 from core.clock import FrozenClock
 from domain.orders import lifecycle
-from domain.orders.lifecycle import Status
+from domain.orders.states import Status
 from tests.data import order_body, purchasable_car
 from tests.factories import ApiClient
 
@@ -79,9 +79,10 @@ def test_a_verified_buyers_only_car_asks_an_unverified_buyer_to_verify_first(api
 
 
 def test_a_person_holds_at_most_two_unpaid_orders_and_a_paid_one_frees_a_place(api: ApiClient, db: Db) -> None:
-    # Given a buyer holding two unpaid orders (the default limit)
+    # Given a verified buyer holding two unpaid orders (the default limit)
     car = purchasable_car(db, brand="Open Holds", quantity=5)
     api.login()
+    api.verify()
     first, _second = (api.post(ORDERS, json=order_body(car)).json()["data"] for _ in range(2))
     # When they place a third
     refused = api.post(ORDERS, json=order_body(car), headers={"accept-language": "uz"})
@@ -126,6 +127,7 @@ def test_a_cars_per_person_limit_counts_its_orders_within_the_days_but_not_cance
     # Given a car one person may order twice in 30 days, and a buyer who ordered it twice
     car = purchasable_car(db, brand="Per Person", quantity=9, sale={"perPersonLimit": {"count": 2, "days": 30}})
     api.login()
+    api.verify()
     first, second = (api.post(ORDERS, json=order_body(car)).json()["data"] for _ in range(2))
     for order in (first, second):
         lifecycle.record_payment(ObjectId(order["_id"]), order["amountDueNow"], payment_id=order["_id"], cause="desk")

@@ -11,7 +11,7 @@ from bson import ObjectId
 from pymongo.database import Database
 
 from domain.orders import lifecycle
-from domain.orders.lifecycle import Status
+from domain.orders.states import Status
 from ops.__main__ import main as ops_main
 from tests.data import insert_order, order_body, purchasable_car, stock_quantity
 from tests.factories import ApiClient, branch_offered, race

@@ -20,7 +20,7 @@ from core.clock import FrozenClock
 from core.errors import AppError
 from core.settings import reset_settings
 from domain.orders import lifecycle
-from domain.orders.lifecycle import Status
+from domain.orders.states import Status
 from domain.payments import store
 from domain.payments.processor import ProcessorUnavailable
 from domain.payments.sandbox import BLOCKED_CARD, INSUFFICIENT_FUNDS_CARD, PAYS_HUMO, PAYS_UZCARD, SandboxProcessor

@@ -36,8 +36,11 @@ DATACLASSES_PROBE = (
 # handler modules whose functions have their concern; the other functions define none of them.
 DOMAIN_SETTINGS = {
     "auth.app": {"domain.identity.settings"},  # sign-in limits, identity verification
-    "transactions.app": {"domain.payments.settings"},  # the card processor, card-payment limits
-    "transactions.reconciliation": {"domain.payments.settings"},
+    "orders.app": {"domain.orders.settings"},  # holds and a person's limits
+    "orders.expiry": {"domain.orders.settings"},
+    # the card processor, card-payment limits; an order's hold, which a payment meets
+    "transactions.app": {"domain.payments.settings", "domain.orders.settings"},
+    "transactions.reconciliation": {"domain.payments.settings", "domain.orders.settings"},
     "webhooks.app": {"domain.partners.settings"},  # the signing key, delivery's timeout and retries
 }
 

@@ -44,7 +44,7 @@ def variable_cells(text: str) -> list[str]:
 
 def not_settings() -> frozenset[str]:
     """The API's error codes and order statuses, which the runbook names too."""
-    from domain.orders.lifecycle import Status
+    from domain.orders.states import Status
     from edge.error_codes import CODES
 
     return frozenset(CODES) | frozenset(status.value for status in Status)

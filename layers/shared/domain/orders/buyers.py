@@ -1,35 +1,42 @@
-"""Who buys, and how much one person may hold: the limits that follow a person rather than an account.
+"""Who buys, and how many cars one person may hold: the limits that follow a person rather than an account.
 
 A person is the verified PINFL when the account has one (identity verification), else the account: one
 partner key can mint any number of accounts (any phone number signs in), but not PINFLs. Orders carry
 the person as `buyer`, a key that names the PINFL only by its keyed hash ("pin:<hmac>"; "user:<id>"
 for an unverified account).
 
-Two limits are counted against the person's orders when an order is placed:
-- open holds, for every car: at most ORDER_OPEN_HOLDS_PER_PERSON unpaid NEW orders at once;
-- a car's sale rule `perPersonLimit` (`domain.catalog.sale`): at most `count` orders of that car not
-  cancelled within the last `days` days.
+What a person holds (`holdings`) is counted when an order is placed, and `refusal` says whether they may
+place it (ORDER_VERIFIED_BUYERS_ONLY, on everywhere but `local`, asks every buyer to be verified):
+- unpaid cars, for every car: at most ORDER_UNPAID_CARS_PER_PERSON orders not paid in full at once
+  (unpaid, deposit-paid, financed ones waiting for their bank), ORDER_UNVERIFIED_UNPAID_CARS for an
+  unverified account;
+- the unverified accounts of one partner together hold at most ORDER_UNVERIFIED_CARS_PER_PARTNER unpaid
+  cars, so one leaked partner key cannot hold a branch;
+- a car's sale rule `perPersonLimit` (`domain.catalog.sale`): at most `count` orders of that car within
+  the last `days` days, not cancelled, or cancelled because they were not paid in time (a hold is not
+  renewed by letting it expire).
 
 Race-safe: MongoDB transactions are snapshot-isolated, so two transactions that each count the person's
 orders and then insert one would both pass (write skew: they write different documents). Each order's
-transaction therefore first writes the person's guard document in `order_buyers` (`store.guard_buyer`),
-then counts: two orders of one person write the same guard, so one of them meets a write conflict and
+transaction therefore first writes the person's guard documents in `order_buyers` (`guard`), then
+counts again: two orders of one person write the same guard, so one of them meets a write conflict and
 the driver runs it again after the other committed, counting its order (docs/DECISIONS.md, "Orders").
-Buyers who are different people never touch the same guard."""
+The account's guard is written by every order of the account and the PINFL's by every order of a verified
+person, so a verification between two orders cannot split them; an unverified order also writes its
+partner's guard. Buyers who are different people never touch the same guard."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from bson import ObjectId
 from pymongo.client_session import ClientSession
 
-from core import clock
-from core.errors import Conflict
+from core.errors import AppError, Conflict, NotPermitted
 from core.secrets import keyed_hash
-from core.settings import get_settings
-from domain.catalog.sale import PerPersonLimit
+from domain.catalog.sale import SaleRules
 from domain.orders import store
-from domain.orders.lifecycle import Status
+from domain.orders.settings import get_order_settings
+from domain.orders.states import UNPAID_VALUES, Status
 
 
 class Buyer(NamedTuple):
@@ -49,39 +56,83 @@ class Buyer(NamedTuple):
             return "pin:" + keyed_hash("order-buyer", self.verified_pin)
         return f"user:{self.user_id}"
 
+    @property
+    def unpaid_allowance(self) -> int:
+        """How many cars the person may hold not paid in full."""
+        settings = get_order_settings()
+        if self.verified:
+            return settings.order_unpaid_cars_per_person
+        return min(settings.order_unpaid_cars_per_person, settings.order_unverified_unpaid_cars)
 
-def check_limits(
-    buyer: Buyer, car_id: ObjectId, per_person: PerPersonLimit | None, *, session: ClientSession | None = None
-) -> None:
-    """Refuse (409) an order the person may not place now: OPEN_ORDERS_LIMIT_REACHED when they hold as
-    many unpaid orders as allowed, PURCHASE_LIMIT_REACHED past the car's `perPersonLimit`. Without a
-    session, a fast check before the order's transaction (it spends no contract number nor promo use on a
-    refusal); `hold_limits` is the one that holds under races."""
-    limit = get_settings().order_open_holds_per_person
-    if store.count_open_orders(buyer.key, buyer.user_id, Status.NEW.value, limit=limit, session=session) >= limit:
-        raise Conflict("OPEN_ORDERS_LIMIT_REACHED", limit=limit, details={"limit": limit})
-    if per_person is not None:
-        since = clock.now() - timedelta(days=per_person.days)
-        placed = store.count_orders_of_car(
+
+class Holdings(NamedTuple):
+    """What a buyer holds when an order is placed, counted up to what the limits need."""
+
+    unpaid_cars: int  # the person's orders not paid in full, of any car
+    of_car: int  # the person's orders of this car that count against its `perPersonLimit`
+    partner_unverified: int  # unpaid cars of the partner's unverified accounts (0 for a verified buyer)
+
+
+def holdings(
+    buyer: Buyer,
+    car_id: ObjectId,
+    rules: SaleRules,
+    *,
+    partner: str,
+    now: datetime,
+    session: ClientSession | None = None,
+) -> Holdings:
+    """Count what the buyer holds (in the order's transaction when `session` is given)."""
+    limit = rules.per_person_limit
+    of_car = 0
+    if limit is not None:
+        since = now - timedelta(days=limit.days)
+        of_car = store.count_orders_of_car(
             buyer.key,
             buyer.user_id,
             car_id,
             since=since,
             cancelled=Status.CANCELLED.value,
-            limit=per_person.orders,
+            limit=limit.orders,
             session=session,
         )
-        if placed >= per_person.orders:
-            raise Conflict(
-                "PURCHASE_LIMIT_REACHED",
-                count=per_person.orders,
-                days=per_person.days,
-                details={"count": per_person.orders, "days": per_person.days},
-            )
+    ceiling = get_order_settings().order_unverified_cars_per_partner
+    return Holdings(
+        unpaid_cars=store.count_orders_in(
+            buyer.key, buyer.user_id, UNPAID_VALUES, limit=buyer.unpaid_allowance, session=session
+        ),
+        of_car=of_car,
+        partner_unverified=0
+        if buyer.verified
+        else store.count_unverified_orders_of_partner(partner, UNPAID_VALUES, limit=ceiling, session=session),
+    )
 
 
-def hold_limits(buyer: Buyer, car_id: ObjectId, per_person: PerPersonLimit | None, session: ClientSession) -> None:
-    """`check_limits` inside the order's transaction, after writing the person's guard: of two orders
-    of one person, the second counts the first (see the module's docstring)."""
-    store.guard_buyer(buyer.key, at=clock.now(), session=session)
-    check_limits(buyer, car_id, per_person, session=session)
+def refusal(buyer: Buyer, held: Holdings, rules: SaleRules) -> AppError | None:
+    """Why the buyer may not place an order of a car with these sale `rules` while holding `held`, or None:
+    403 IDENTITY_VERIFICATION_REQUIRED, 409 OPEN_ORDERS_LIMIT_REACHED, UNVERIFIED_ORDERS_LIMIT_REACHED or
+    PURCHASE_LIMIT_REACHED."""
+    settings = get_order_settings()
+    if not buyer.verified and (rules.verified_buyers_only or settings.verified_buyers_only):
+        return NotPermitted("IDENTITY_VERIFICATION_REQUIRED")
+    allowed = buyer.unpaid_allowance
+    if held.unpaid_cars >= allowed:
+        return Conflict("OPEN_ORDERS_LIMIT_REACHED", limit=allowed, details={"limit": allowed})
+    if held.partner_unverified >= settings.order_unverified_cars_per_partner and not buyer.verified:
+        return Conflict("UNVERIFIED_ORDERS_LIMIT_REACHED")
+    per_person = rules.per_person_limit
+    if per_person is not None and held.of_car >= per_person.orders:
+        return Conflict(
+            "PURCHASE_LIMIT_REACHED",
+            count=per_person.orders,
+            days=per_person.days,
+            details={"count": per_person.orders, "days": per_person.days},
+        )
+    return None
+
+
+def guard(buyer: Buyer, *, partner: str, now: datetime, session: ClientSession) -> None:
+    """Write the buyer's guard documents in the order's transaction (see the module's docstring)."""
+    keys = [f"user:{buyer.user_id}"] + ([buyer.key] if buyer.verified else [f"partner-unverified:{partner}"])
+    for key in keys:
+        store.guard_buyer(key, at=now, session=session)

@@ -1,7 +1,5 @@
-"""The order lifecycle: one state machine, every change a conditional update on the expected state.
-
-    NEW -> PARTIALLY_PAID -> PAID -> READY -> IMPLEMENTED
-    NEW | PARTIALLY_PAID | PAID -> CANCELLED
+"""The order lifecycle: one state machine over the states of `domain.orders.states`, every change a
+conditional update on the expected state.
 
 What card payments may take is `amountDueNow` (`due_now`): the price after discount for CASH, the
 initial payment of a financed order, whose rest the bank, lessor or installments pay. PAID means that
@@ -16,12 +14,13 @@ its log entry and the event (in the outbox, `data.outbox`) are one MongoDB trans
 (`partner`) also sends that partner's webhook (`domain.partners.webhooks`) with every change. The
 documents are read and written by `domain.orders.store`.
 
-Stock holds: an order holds one unit of its branch's stock from the moment it is placed (`create` takes
-it in the transaction that stores the order: no unit, no order), so the last car is sold once. The
-order's `stockHold` says where that unit is: HELD; RETURNED to the branch when the order is cancelled
-(by the back office, or by `expire` when nothing was paid in time: `domain.orders.expiry`); SOLD when
-the car is handed over (IMPLEMENTED). It changes in the same conditional update as the status, and
-the stock in the same transaction, so a unit goes back exactly once.
+Stock holds: an order holds one unit of its branch's stock from the moment it is placed (the order's
+transaction takes it: `domain.orders.placement`), so the last car is sold once. The order's `stockHold`
+says where that unit is: HELD; RETURNED to the branch when the order is cancelled (by the back office,
+or by `expire` when it was not paid in time: `domain.orders.holds`); SOLD when the car is handed over
+(IMPLEMENTED). It changes in the same conditional update as the status, and the stock in the same
+transaction, so a unit goes back exactly once. A cancellation of an order not paid in full gives its
+promo use back in that transaction too.
 """
 
 from __future__ import annotations
@@ -29,7 +28,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from enum import StrEnum
 from typing import Any
 
 from bson import ObjectId
@@ -41,8 +39,9 @@ from core.ids import new_id
 from data import outbox
 from data.mongo import in_transaction
 from domain.dealers import store as dealers
-from domain.orders import store
+from domain.orders import holds, store
 from domain.orders.records import ChangeFacts, OrderRecord
+from domain.orders.states import UNPAID, UNPAID_VALUES, Status, StockHold
 from domain.partners import webhooks
 
 MAX_CAS_ATTEMPTS = 10
@@ -61,43 +60,16 @@ class ChargeInProgress(Conflict):
     default_code = "CHARGE_IN_PROGRESS"
 
 
-class OutOfStock(Conflict):
-    """The branch has no unit of the car left to sell (the buyer may choose another branch or color)."""
-
-    default_code = "OUT_OF_STOCK"
-
-    def __init__(self) -> None:
-        super().__init__(details={"quantity": 0})
-
-
-class StockHold(StrEnum):
-    """Where the unit of stock an order took is (`stockHold`; orders placed before holds have none)."""
-
-    HELD = "HELD"  # taken from the branch's stock for this order
-    RETURNED = "RETURNED"  # the order was cancelled: back in the branch's stock
-    SOLD = "SOLD"  # the car was handed over (IMPLEMENTED)
-
-
 # The cause logged when `expire` cancels an order.
 NOT_PAID_IN_TIME = "not paid in time"
 
 
-class Status(StrEnum):
-    NEW = "NEW"
-    PARTIALLY_PAID = "PARTIALLY_PAID"
-    PAID = "PAID"
-    READY = "READY"
-    IMPLEMENTED = "IMPLEMENTED"
-    CANCELLED = "CANCELLED"
-
-
 # What becomes of a held unit when the order reaches these states.
 HOLD_ENDS = {Status.CANCELLED: StockHold.RETURNED, Status.IMPLEMENTED: StockHold.SOLD}
-HAPPY_PATH = (Status.NEW, Status.PARTIALLY_PAID, Status.PAID, Status.READY, Status.IMPLEMENTED)
-PAYABLE = frozenset({Status.NEW, Status.PARTIALLY_PAID})
-# Only a recorded payment moves an order to PARTIALLY_PAID or PAID (`record_payment`), never `transition`.
+# A recorded payment moves an order to PARTIALLY_PAID or PAID (`record_payment`); the back office moves it
+# to PAID only when nothing is left to pay by card (its financing confirmed: `transition`).
 PAID_BY_PAYMENT = frozenset({Status.PARTIALLY_PAID, Status.PAID})
-BACK_OFFICE_TARGETS = (Status.READY, Status.IMPLEMENTED, Status.CANCELLED)
+BACK_OFFICE_TARGETS = (Status.PAID, Status.READY, Status.IMPLEMENTED, Status.CANCELLED)
 TRANSITIONS: dict[Status, frozenset[Status]] = {
     Status.NEW: frozenset({Status.PARTIALLY_PAID, Status.PAID, Status.CANCELLED}),
     Status.PARTIALLY_PAID: frozenset({Status.PAID, Status.CANCELLED}),
@@ -160,27 +132,6 @@ def log_change(
     )
 
 
-def create(order: OrderRecord, *, cause: str, first: Callable[[ClientSession], None] | None = None) -> None:
-    """Store a new order with its first log entry and event, and take its unit of the branch's stock, all
-    or nothing: 409 `OutOfStock` (and nothing stored) when the branch has no unit left.
-
-    `first` runs in the same transaction before anything else (the buyer's limits, which may refuse the
-    order: `domain.orders.buyers.hold_limits`); the stock is taken last of the reads, so other buyers of
-    the same car wait on its document as briefly as possible."""
-
-    def insert(session: ClientSession) -> None:
-        if first is not None:
-            first(session)
-        taken = dealers.take_unit(order["branchId"], order["modificationId"], order["colorId"], session=session)
-        if taken is None:
-            raise OutOfStock()
-        order["stockHold"] = StockHold.HELD.value
-        store.insert_order(order, session=session)
-        log_change(order, None, cause, session=session)
-
-    in_transaction(insert)
-
-
 def _load(order_id: ObjectId) -> OrderRecord:
     order = store.find_order(order_id)
     if order is None:
@@ -194,13 +145,14 @@ AlongWith = Callable[[OrderRecord, ClientSession], ChangeFacts]
 
 
 def transition(order_id: ObjectId, target: Status, *, cause: str, along_with: AlongWith | None = None) -> OrderRecord:
-    """Move an order to `target` (READY, IMPLEMENTED or CANCELLED) if that is legal from its current
-    state; 409 otherwise. Paid states are reached only by `record_payment`, so nothing marks an order
-    paid without the money. CANCELLED gives the order's unit of stock back, IMPLEMENTED sells it.
+    """Move an order to `target` (PAID, READY, IMPLEMENTED or CANCELLED) if that is legal from its current
+    state; 409 otherwise. PAID only when nothing is left to pay by card (a financed order with no initial
+    payment, a promo covering the price: the back office confirms its financing), so nothing marks an
+    order paid without the money. CANCELLED gives the order's unit of stock back, IMPLEMENTED sells it.
 
     `along_with` runs in the same transaction. Cancelling an order with card payments goes through
     `domain.payments.refunds`, which refunds them this way."""
-    if target in PAID_BY_PAYMENT:
+    if target is Status.PARTIALLY_PAID:
         raise Conflict("ORDER_STATUS_NEEDS_PAYMENT", target=target.value, details={"target": target.value})
     for _ in range(MAX_CAS_ATTEMPTS):
         order = _load(order_id)
@@ -213,35 +165,27 @@ def transition(order_id: ObjectId, target: Status, *, cause: str, along_with: Al
                 target=target.value,
                 details={"statusSlug": current.value, "allowed": allowed},
             )
-        updated = _change_status(order, target, cause=cause, along_with=along_with)
+        if target is Status.PAID and remaining(order) > 0:
+            raise Conflict("ORDER_STATUS_NEEDS_PAYMENT", target=target.value, details={"target": target.value})
+        # A PAID order without its payments is confirmed with nothing left to pay: `paidAmount` as read.
+        also = {"paidAmount": order.get("paidAmount", 0)} if target is Status.PAID else None
+        updated = _change_status(order, target, cause=cause, along_with=along_with, also=also)
         if updated is not None:
             return updated
     raise Conflict("ORDER_CHANGED_CONCURRENTLY")
 
 
-def expire(order: OrderRecord, *, late: Mapping[str, Any]) -> OrderRecord | None:
-    """Cancel a NEW order whose hold has ended (the condition `late`: `domain.orders.expiry.late`) with
-    nothing paid and no card payment being charged (it holds no charging lease), logged "not paid in
-    time", its unit given back; None (and nothing changed) when it no longer is such an order."""
-    if order["statusSlug"] != Status.NEW.value:
+def expire(order: OrderRecord, *, now: datetime, along_with: AlongWith) -> OrderRecord | None:
+    """Cancel an order that is late by `now` (`domain.orders.holds`) and has no card payment being
+    charged (it holds no charging lease), with what it paid as read (a payment recorded meanwhile wins),
+    logged "not paid in time" with `expiredAt`, its unit given back; `along_with` marks its card payments
+    to be refunded (`domain.payments.refunds`). None (and nothing changed) when it no longer is late."""
+    if not holds.is_late(order, now):
         return None
-    unpaid = {"paidAmount": 0, "chargingPaymentId": None, **late}
-    return _change_status(order, Status.CANCELLED, cause=NOT_PAID_IN_TIME, along_with=_nothing_refunded, also=unpaid)
-
-
-def expire_underpaid(order: OrderRecord, *, late: Mapping[str, Any], along_with: AlongWith) -> OrderRecord | None:
-    """Cancel a PARTIALLY_PAID order whose hold has ended (`late`) with less than its `deposit` paid (as
-    read: a payment recorded meanwhile wins) and no card payment being charged, logged "not paid in time",
-    its unit given back; `along_with` marks its payments to be refunded (`domain.payments.deposits`)."""
-    paid = int(order.get("paidAmount", 0))
-    if order["statusSlug"] != Status.PARTIALLY_PAID.value or paid >= int(order.get("deposit", 0)):
-        return None
-    underpaid = {"paidAmount": paid, "chargingPaymentId": None, **late}
-    return _change_status(order, Status.CANCELLED, cause=NOT_PAID_IN_TIME, along_with=along_with, also=underpaid)
-
-
-def _nothing_refunded(_order: OrderRecord, _session: ClientSession) -> ChangeFacts:
-    return {"refundAmount": 0}  # an expired order took no payment
+    late = {"paidAmount": order.get("paidAmount", 0), "chargingPaymentId": None, **holds.late(now)}
+    return _change_status(
+        order, Status.CANCELLED, cause=NOT_PAID_IN_TIME, along_with=along_with, also=late, stamp={"expiredAt": now}
+    )
 
 
 def _change_status(
@@ -251,22 +195,27 @@ def _change_status(
     cause: str,
     along_with: AlongWith | None,
     also: Mapping[str, Any] | None = None,
+    stamp: Mapping[str, Any] | None = None,
 ) -> OrderRecord | None:
     """One compare-and-set of the order's status, from what `order` says (and the conditions `also`),
-    with its stock hold: a held unit goes back to the branch on CANCELLED (in the same transaction), and
-    is sold on IMPLEMENTED. None when the order changed meanwhile."""
+    setting `stamp` too, with its stock hold: a held unit goes back to the branch on CANCELLED (in the
+    same transaction), and is sold on IMPLEMENTED; an order cancelled before it was paid in full gives
+    its promo use back. None when the order changed meanwhile."""
     hold = order.get("stockHold")
     query: dict[str, Any] = {"_id": order["_id"], "statusSlug": order["statusSlug"], "stockHold": hold, **(also or {})}
-    changes: dict[str, Any] = {"statusSlug": target.value, "updatedAt": clock.now()}
+    changes: dict[str, Any] = {"statusSlug": target.value, "updatedAt": clock.now(), **(stamp or {})}
     ends_hold = hold == StockHold.HELD and target in HOLD_ENDS
     if ends_hold:
         changes["stockHold"] = HOLD_ENDS[target].value
+    promo_back = target is Status.CANCELLED and holds.unpaid(order) and order.get("promoCode")
 
     def along(updated: OrderRecord, session: ClientSession) -> ChangeFacts:
         if ends_hold and HOLD_ENDS[target] is StockHold.RETURNED:
             dealers.give_back_unit(
                 updated["branchId"], updated["carId"], updated["modificationId"], updated["colorId"], session=session
             )
+        if promo_back:
+            store.give_back_promo_use(str(updated["promoCode"]), updated["userId"], session=session)
         return along_with(updated, session) if along_with else {}
 
     return _change(query, {"$set": changes}, previous=Status(order["statusSlug"]), cause=cause, along_with=along)
@@ -276,11 +225,6 @@ def _change_status(
 DUE_NOW = {"$ifNull": ["$amountDueNow", "$amountDue"]}
 
 
-def kept(order: Mapping[str, Any]) -> bool:
-    """Whether what was paid keeps the car past its hold: its `deposit`, else any payment."""
-    return int(order.get("paidAmount", 0)) >= max(int(order.get("deposit", 0)), 1)
-
-
 def due_now(order: Mapping[str, Any]) -> int:
     """What card payments may take in all: `amountDueNow` (`amountDue` for an order stored before it)."""
     stored = order.get("amountDueNow")
@@ -288,8 +232,8 @@ def due_now(order: Mapping[str, Any]) -> int:
 
 
 def remaining(order: Mapping[str, Any]) -> int:
-    """What the order can still take: 0 unless it is payable."""
-    if Status(order["statusSlug"]) not in PAYABLE:
+    """What the order can still take: 0 unless it is unpaid."""
+    if not holds.unpaid(order):
         return 0
     return due_now(order) - int(order.get("paidAmount", 0))
 
@@ -298,7 +242,7 @@ def ensure_can_take(order: Mapping[str, Any], amount: int) -> int:
     """What the order can still take; 409 if it takes no payments or less than `amount`. The one rule
     for card transactions (create, resend, apply) and `record_payment`."""
     current = Status(order["statusSlug"])
-    if current not in PAYABLE:
+    if current not in UNPAID:
         raise Conflict("ORDER_NOT_PAYABLE", status=current.value, details={"statusSlug": current.value})
     left = remaining(order)
     if amount > left:
@@ -308,8 +252,8 @@ def ensure_can_take(order: Mapping[str, Any], amount: int) -> int:
 
 def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: datetime, lease_seconds: int) -> OrderRecord:
     """Take the order's charging lease for `payment_id`, with one conditional update: free, already this
-    payment's, or older than `lease_seconds` (its holder died), and only while the order is payable, can
-    take `amount`, and is not past its hold with nothing paid (`payBy`: 409 ORDER_HOLD_EXPIRED). At most
+    payment's, or older than `lease_seconds` (its holder died), and only while the order is unpaid, can
+    take `amount`, and is not late (`domain.orders.holds`: 409 `HoldExpired`). At most
     one payment of an order is being charged at a time, so two charges can never both land on an order
     that can take only one. Released by `record_payment` of the same payment id, or `release_charge`.
 
@@ -319,8 +263,9 @@ def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: dateti
         order_id,
         payment_id,
         amount,
-        payable=[status.value for status in PAYABLE],
+        payable=UNPAID_VALUES,
         due_now=DUE_NOW,
+        not_late=holds.not_late(now),
         now=now,
         lease_seconds=lease_seconds,
     )
@@ -328,10 +273,7 @@ def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: dateti
         return claimed
     order = _load(order_id)
     ensure_can_take(order, amount)
-    pay_by = order.get("payBy")
-    if not kept(order) and pay_by is not None and now >= pay_by:
-        # Its hold has ended: the expiry cancels it within a minute (`domain.orders.expiry`).
-        raise Conflict("ORDER_HOLD_EXPIRED", details={"payBy": pay_by})
+    holds.refuse_if_late(order, now)
     # When to try again: what is left of the holder's lease (a retry then may take it over).
     held_since = order.get("chargingSince") or now
     wait = max(1, math.ceil(lease_seconds - (now - held_since).total_seconds()))

@@ -1,28 +1,35 @@
-"""Placing an order at the server's price: the request checked against the catalog and the dealers
-(`purchase`), then its payment type and financing against financing (`financed`), the promo applied, the
-order stored as NEW with a contract number. Each area is asked once, in that order."""
+"""Placing an order at the server's price, top to bottom (`place_order`):
+
+1. read: what is bought, with its sale rules, branch and stock (`purchase`), the deal of a financed order
+   (`financed`), the promo, and what the buyer holds (`buyers`); each area asked once, in that order;
+2. decide: `decide` turns them into the finished order document, or raises the refusal, writing nothing;
+3. write: one transaction whose steps are in order in `write_order`: the buyer's guards, their limits
+   counted again (a racing order of theirs is counted now), the promo's use, the unit of stock, the
+   order, its log entry and its event. No unit, no order; no order, no promo use.
+"""
 
 from __future__ import annotations
 
-from functools import partial
+from datetime import datetime
 
 from bson import ObjectId
+from pymongo.client_session import ClientSession
 
 from core import clock
-from core.errors import Conflict, NotPermitted
+from core.errors import Conflict
 from core.ids import new_id
-from core.settings import get_settings
 from data import counters
+from data.mongo import in_transaction
 from domain.catalog import store as catalog
 from domain.dealers import store as dealers
 from domain.financing import store as financing
-from domain.orders import buyers, expiry, lifecycle, promo_codes
-from domain.orders.buyers import Buyer
+from domain.orders import buyers, holds, lifecycle, promo_codes, store
+from domain.orders.buyers import Buyer, Holdings
 from domain.orders.financed import FinancedDeal, financed_deal
-from domain.orders.lifecycle import Status
-from domain.orders.purchase import Purchase, resolve_purchase
+from domain.orders.purchase import OutOfStock, Purchase, resolve_purchase
 from domain.orders.records import OrderRecord, PromoCodeRecord
 from domain.orders.requests import OrderRequest
+from domain.orders.states import Status, StockHold
 
 CONTRACT_PREFIX = "CR"
 # The cached reference data placing an order reads (its brand, region and financing organization): a function
@@ -40,38 +47,30 @@ def next_contract_number() -> str:
     return contract_number(year, counters.next_value(f"contract:{year}"))
 
 
-def deposit_of(sale_deposit: int | None, due_now: int) -> int:
-    """What must be paid by `payBy` to keep the car: the sale's deposit, else ORDER_DEPOSIT_PERCENT of what
-    card payments may take (rounded up to a sum), never more than that."""
-    share = -(-due_now * get_settings().order_deposit_percent // 100)
-    return min(share if sale_deposit is None else sale_deposit, due_now)
-
-
 def new_order(
     purchase: Purchase,
     *,
     owner: ObjectId,
     partner: str,
     payment_type: str,
+    now: datetime,
     promo: PromoCodeRecord | None = None,
     deal: FinancedDeal | None = None,
-    hold_minutes: int | None = None,
-    deposit_amount: int | None = None,
 ) -> OrderRecord:
-    """The document of a NEW order for this purchase, with a snapshot of the names of what was bought
-    (the catalog may rename or drop a car later; the order keeps what was sold). No contract number yet.
+    """The document of a NEW order for this purchase placed at `now`, with a snapshot of the names of what
+    was bought (the catalog may rename or drop a car later; the order keeps what was sold). No contract
+    number nor buyer yet.
 
     `amountDue` is what the car costs the buyer (price - discount); `amountDueNow` what card payments
     may take: all of it for CASH, the deal's initial payment for a financed order (the bank, lessor or
     installments pay the rest). A promo on a financed order lowers the initial payment, never below 0.
-    `payBy` ends the unit's hold unless the `deposit` is paid: `hold_minutes` (the car's sale rule) after,
-    else ORDER_HOLD_HOURS (`domain.orders.expiry`); the deposit is `deposit_amount` (the sale rule's)
-    or a share of `amountDueNow` (`deposit_of`)."""
+    Its `deposit`, `depositBy` and `payBy` are the hold's terms (`domain.orders.holds.terms`)."""
     discount = promo_codes.discount_for(promo, purchase.price) if promo else 0
     if deal is not None:
         discount = min(discount, deal.initial_payment)
     due_now = purchase.price - discount if deal is None else deal.initial_payment - discount
-    now = clock.now()
+    rules = purchase.rules
+    terms = holds.terms(now, due_now, hold_minutes=rules.hold_minutes, sale_deposit=rules.deposit_amount)
     return {
         "_id": new_id(),
         "userId": owner,
@@ -93,56 +92,86 @@ def new_order(
         "amountDue": purchase.price - discount,
         "amountDueNow": due_now,
         "paidAmount": 0,
-        "deposit": deposit_of(deposit_amount, due_now),
+        "deposit": terms.deposit,
+        "depositBy": terms.deposit_by,
+        "payBy": terms.pay_by,
         "paymentIds": [],
         "carName": purchase.car.get("name"),
         "brandName": purchase.brand.get("name") if purchase.brand else None,
         "modificationName": purchase.modification.get("name"),
         "colorName": purchase.color.get("name"),
-        "payBy": now + expiry.hold_of(hold_minutes),
         "createdAt": now,
         "updatedAt": now,
     }
 
 
 def place_order(request: OrderRequest, *, buyer: Buyer, partner: str) -> OrderRecord:
-    """Check the request against the catalog, apply the promo, store the order as NEW and log it.
-    `partner` is the app it was placed through: its webhook hears of every change of the order. The
-    buyer's limits (`domain.orders.buyers`) are checked before anything is spent, and again, race-safe,
-    in the order's transaction."""
+    """Place the order: read, decide, write (the module's docstring). `partner` is the app it was placed
+    through: its webhook hears of every change of the order."""
     purchase = resolve_purchase(request)
     deal = financed_deal(request, purchase)
-    if deal is not None and deal.initial_payment == 0 and request.promo_code:
-        raise Conflict("PROMO_CODE_NEEDS_INITIAL_PAYMENT")
-    rules = purchase.rules
-    if rules.verified_buyers_only and not buyer.verified:
-        raise NotPermitted("IDENTITY_VERIFICATION_REQUIRED")
-    car_id = purchase.car["_id"]
-    buyers.check_limits(buyer, car_id, rules.per_person_limit)
-    owner = buyer.user_id
-    promo = promo_codes.consume(request.promo_code, owner) if request.promo_code else None
-    order = new_order(
+    promo = promo_codes.check(request.promo_code, buyer.user_id) if request.promo_code else None
+    now = clock.now()
+    held = buyers.holdings(buyer, purchase.car["_id"], purchase.rules, partner=partner, now=now)
+    order = decide(
         purchase,
-        owner=owner,
+        buyer=buyer,
+        held=held,
         partner=partner,
         payment_type=request.payment_type.value,
+        now=now,
         promo=promo,
         deal=deal,
-        hold_minutes=rules.hold_minutes,
-        deposit_amount=rules.deposit_amount,
+    )
+    order["contractNumber"] = next_contract_number()
+    write_order(order, purchase, buyer=buyer, partner=partner, promo=promo)
+    return order
+
+
+def decide(
+    purchase: Purchase,
+    *,
+    buyer: Buyer,
+    held: Holdings,
+    partner: str,
+    payment_type: str,
+    now: datetime,
+    promo: PromoCodeRecord | None,
+    deal: FinancedDeal | None,
+) -> OrderRecord:
+    """The finished order document of what was read, or the refusal (raised): a promo on a financed order
+    with no initial payment, and the buyer's limits (`buyers.refusal`). Reads and writes nothing."""
+    if deal is not None and deal.initial_payment == 0 and promo is not None:
+        raise Conflict("PROMO_CODE_NEEDS_INITIAL_PAYMENT")
+    refused = buyers.refusal(buyer, held, purchase.rules)
+    if refused is not None:
+        raise refused
+    order = new_order(
+        purchase, owner=buyer.user_id, partner=partner, payment_type=payment_type, now=now, promo=promo, deal=deal
     )
     order["buyer"] = buyer.key
-    if order["amountDueNow"] == 0:
-        # Nothing is left to pay by card (a promo covered the price, or the deal's initial payment).
-        order["statusSlug"] = Status.PAID.value
-    try:
-        order["contractNumber"] = next_contract_number()
-        # The order, its first log entry and its event: one transaction, so none exists without the others.
-        lifecycle.create(
-            order, cause="created", first=partial(buyers.hold_limits, buyer, car_id, rules.per_person_limit)
-        )
-    except Exception:
-        if promo:
-            promo_codes.release(promo["_id"], owner)
-        raise
     return order
+
+
+def write_order(
+    order: OrderRecord, purchase: Purchase, *, buyer: Buyer, partner: str, promo: PromoCodeRecord | None
+) -> None:
+    """The order's transaction, all or nothing; the stock is taken last of the reads, so other buyers of
+    the same car wait on its document as briefly as possible."""
+
+    def steps(session: ClientSession) -> None:
+        now = clock.now()
+        buyers.guard(buyer, partner=partner, now=now, session=session)
+        held = buyers.holdings(buyer, order["carId"], purchase.rules, partner=partner, now=now, session=session)
+        refused = buyers.refusal(buyer, held, purchase.rules)
+        if refused is not None:
+            raise refused
+        if promo is not None:
+            promo_codes.take_use(promo, buyer.user_id, session=session)
+        if dealers.take_unit(order["branchId"], order["modificationId"], order["colorId"], session=session) is None:
+            raise OutOfStock()
+        order["stockHold"] = StockHold.HELD.value
+        store.insert_order(order, session=session)
+        lifecycle.log_change(order, None, "created", session=session)
+
+    in_transaction(steps)

@@ -4,9 +4,10 @@ A code is stored uppercase as `_id` (codes are case-insensitive). A FIXED promo 
 the price; a PERCENT promo takes `value` percent, rounded down to whole sums and capped at
 `maxDiscount`. A discount never exceeds the price.
 
-`check` only reads. `consume` is one conditional update (`used < usageLimit` and the caller not in
-`usedBy`, then `$inc` + `$addToSet`, `domain.orders.store.take_promo_use`), so of several racing uses of
-the last slot exactly one wins; `release` gives the use back when the order it was for could not be stored.
+`check` only reads. `take_use` is one conditional update in the order's transaction (`used <
+usageLimit` and the caller not in `usedBy`, then `$inc` + `$addToSet`, `domain.orders.store.take_promo_use`),
+so of several racing uses of the last slot exactly one wins, and an order that is not stored takes none.
+An order cancelled before it was paid in full gives its use back (`domain.orders.lifecycle`).
 """
 
 from __future__ import annotations
@@ -77,20 +78,12 @@ def check(code: str, user_id: ObjectId) -> PromoCodeRecord:
     return promo
 
 
-def consume(code: str, user_id: ObjectId) -> PromoCodeRecord:
-    """Take one use of the promo for the caller, atomically; the same errors as `check`."""
-    promo = check(code, user_id)
-    taken = store.take_promo_use(promo["_id"], user_id, promo.get("usageLimit"))
-    if taken is None:
-        # Someone else took the last use, or this caller used it in a racing request: say which.
-        _refuse_unusable(_find(code), user_id, clock.now())
+def take_use(promo: PromoCodeRecord, user_id: ObjectId, *, session: ClientSession) -> None:
+    """Take one use of the promo for the caller, in the order's transaction; the same errors as `check`
+    when someone else took the last use meanwhile, or this caller used it in a racing order."""
+    if store.take_promo_use(promo["_id"], user_id, promo.get("usageLimit"), session=session) is None:
+        _refuse_unusable(store.find_promo_code(promo["_id"], session=session) or promo, user_id, clock.now())
         raise Conflict("PROMO_CODE_USED_UP")
-    return taken
-
-
-def release(code: str, user_id: ObjectId) -> None:
-    """Give back a use taken by `consume` (the order it was for was not stored)."""
-    store.give_back_promo_use(normalize(code), user_id)
 
 
 # --- operators (python -m ops promo) ------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Checks an order request against the catalog, then the dealers (docs/DATA_MODEL.md): every id exists and
 belongs to the others, the price is current, the car's sale has started (`domain.catalog.sale`) and the
-branch has the car in stock (placing the order takes the unit: `lifecycle.create`). Whether the car is
-sold by the payment type is financing's to say, asked next (`domain.orders.financed`).
+branch has the car in stock (placing the order takes the unit in its transaction: `domain.orders.placement`).
+Whether the car is sold by the payment type is financing's to say, asked next (`domain.orders.financed`).
 
 404 names the reference that does not exist or does not belong; 409 is a state the client can
 refresh and retry (price changed, payment type withdrawn, out of stock), with the current values.
@@ -19,8 +19,16 @@ from domain.catalog.records import BrandRecord, CarRecord, ColorRecord, Modifica
 from domain.catalog.sale import SaleRules
 from domain.dealers import store as dealers
 from domain.dealers.records import BranchRecord
-from domain.orders.lifecycle import OutOfStock
 from domain.orders.requests import OrderRequest
+
+
+class OutOfStock(Conflict):
+    """The branch has no unit of the car left to sell (the buyer may choose another branch or color)."""
+
+    default_code = "OUT_OF_STOCK"
+
+    def __init__(self) -> None:
+        super().__init__(details={"quantity": 0})
 
 
 class Purchase(NamedTuple):
@@ -31,6 +39,7 @@ class Purchase(NamedTuple):
     color: ColorRecord
     branch: BranchRecord
     brand: BrandRecord | None
+    rules: SaleRules = sale.NO_RULES  # of the modification bought (`domain.catalog.sale.rules_of`)
 
     @property
     def brand_id(self) -> ObjectId:
@@ -39,11 +48,6 @@ class Purchase(NamedTuple):
     @property
     def price(self) -> int:
         return int(self.modification["price"])
-
-    @property
-    def rules(self) -> SaleRules:
-        """The sale rules of what is bought (`domain.catalog.sale`)."""
-        return sale.rules_of(self.car, self.modification)
 
 
 def resolve_purchase(request: OrderRequest) -> Purchase:
@@ -60,10 +64,10 @@ def resolve_purchase(request: OrderRequest) -> Purchase:
         raise NotFound("BRANCH_NOT_IN_REGION")
     if car["brandId"] not in branch.get("brandIds", []):
         raise NotFound("BRANCH_DOES_NOT_SELL_BRAND")
-    purchase = Purchase(car=car, modification=modification, color=color, branch=branch, brand=brand)
+    rules = sale.rules_of(car, modification)
+    purchase = Purchase(car=car, modification=modification, color=color, branch=branch, brand=brand, rules=rules)
     if request.price != purchase.price:
         raise Conflict("PRICE_CHANGED", details={"currentPrice": purchase.price})
-    rules = purchase.rules
     if not rules.started(clock.now()):
         # To the second, by the server's clock; the catalog lists the same moment (`saleStartsAt`).
         raise Conflict("SALE_NOT_STARTED", details={"startsAt": rules.starts_at})

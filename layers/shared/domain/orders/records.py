@@ -39,8 +39,12 @@ class OrderRecord(TypedDict, total=False):
     amountDue: int
     amountDueNow: int
     paidAmount: int
-    deposit: int  # paid by `payBy` or the order expires: the sale's depositAmount, else ORDER_DEPOSIT_PERCENT
-    payBy: datetime  # when the hold of a NEW order with nothing paid ends (orders stored before it have none)
+    # What keeps the car (domain.orders.holds): `deposit` paid by `depositBy`, all of `amountDueNow` by `payBy`
+    # (orders placed before `depositBy` existed: the deposit by `payBy`).
+    deposit: int
+    depositBy: datetime
+    payBy: datetime
+    expiredAt: datetime  # when it was cancelled for not being paid in time
     paymentIds: list[str]
     chargingPaymentId: str | None
     chargingSince: datetime | None

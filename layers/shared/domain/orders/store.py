@@ -27,12 +27,15 @@ INDEXES = [
         name="orders_contract_number_unique",
         options={"unique": True},
     ),
-    # the expiry of unpaid orders: NEW ones whose hold ended (payBy; createdAt for orders stored before it)
+    # The expiry of late orders (domain.orders.holds.late): unpaid ones past `depositBy` or `payBy`, oldest first.
     Index(collection="orders", keys=[("statusSlug", 1), ("createdAt", 1), ("_id", 1)], name="orders_by_status_created"),
     Index(collection="orders", keys=[("statusSlug", 1), ("payBy", 1)], name="orders_by_status_pay_by"),
-    # A person's orders (domain.orders.buyers): their unpaid ones, and those of one car since a time.
+    Index(collection="orders", keys=[("statusSlug", 1), ("depositBy", 1)], name="orders_by_status_deposit_by"),
+    # A person's orders (domain.orders.buyers): their unpaid ones, and those of one car since a time; the
+    # unpaid ones of a partner's unverified accounts ("user:" buyers).
     Index(collection="orders", keys=[("buyer", 1), ("statusSlug", 1)], name="orders_by_buyer_status"),
     Index(collection="orders", keys=[("buyer", 1), ("carId", 1), ("createdAt", 1)], name="orders_by_buyer_car"),
+    Index(collection="orders", keys=[("partner", 1), ("statusSlug", 1), ("buyer", 1)], name="orders_by_partner_buyer"),
     # An order's log in its order: a handful of entries, one per status change (steps, ops order show).
     Index(collection="order_logs", keys=[("orderId", 1), ("at", 1), ("_id", 1)], name="order_logs_of_order"),
     # promo codes are found by _id (the code)
@@ -92,7 +95,8 @@ def find_order_by_contract_number(contract_numbers: list[str]) -> OrderRecord | 
     return _orders().find_one({"contractNumber": {"$in": contract_numbers}})
 
 
-# What a line of the caller's list shows of an order (its financing, ids and history are the detail's).
+# What a line of the caller's list shows of an order (its financing, ids and history are the detail's):
+# every stored field a listed answer is computed from, so a line and the order's page agree.
 LISTED_FIELDS = dict.fromkeys(
     (
         "userId",
@@ -103,6 +107,9 @@ LISTED_FIELDS = dict.fromkeys(
         "amountDue",
         "amountDueNow",
         "paidAmount",
+        "deposit",
+        "depositBy",
+        "payBy",
         "paymentTypeId",
         "brandName",
         "carName",
@@ -126,33 +133,11 @@ def update_order(
     return _orders().find_one_and_update(query, update, return_document=ReturnDocument.AFTER, session=session)
 
 
-def unpaid_orders(status: str, *, late: Document, limit: int) -> list[OrderRecord]:
-    """Orders in `status` with nothing paid and no payment being charged whose hold has ended (`late`: an
-    `$or` of `payBy`, else `createdAt`, each branch served by its index), oldest first."""
-    return list(
-        _orders()
-        .find({"statusSlug": status, "paidAmount": 0, "chargingPaymentId": None, **late})
-        .sort([("createdAt", 1), ("_id", 1)])
-        .limit(limit)
-    )
-
-
-def underpaid_orders(status: str, *, late: Document, limit: int) -> list[OrderRecord]:
-    """Orders in `status` with less than their `deposit` paid and no payment being charged whose hold has
-    ended (`late`), oldest first."""
-    query = {
-        "statusSlug": status,
-        "deposit": {"$gt": 0},
-        "chargingPaymentId": None,
-        "$expr": {"$lt": ["$paidAmount", "$deposit"]},
-        **late,
-    }
+def late_orders(statuses: list[str], *, late: Document, limit: int) -> list[OrderRecord]:
+    """Orders in one of `statuses` with no payment being charged that are `late` (an `$or` of deadlines,
+    each branch served by its index: domain.orders.holds.late), oldest first."""
+    query = {"statusSlug": {"$in": statuses}, "chargingPaymentId": None, **late}
     return list(_orders().find(query).sort([("createdAt", 1), ("_id", 1)]).limit(limit))
-
-
-# What keeps an order's car past its hold: its deposit paid, else any payment (domain.orders.lifecycle.kept).
-KEPT_PAID = {"$ifNull": ["$paidAmount", 0]}
-KEPT_AT = {"$max": [{"$ifNull": ["$deposit", 0]}, 1]}
 
 
 def take_charge(
@@ -162,12 +147,13 @@ def take_charge(
     *,
     payable: list[str],
     due_now: Document,
+    not_late: Document,
     now: datetime,
     lease_seconds: int,
 ) -> OrderRecord | None:
     """Give `payment_id` the order's charging lease if it is free, already this payment's, or older than
     `lease_seconds`, and the order is in a `payable` status with room for `amount` below `due_now` (an
-    aggregation expression), and not past its hold with nothing paid (`payBy`); None when it does not match."""
+    aggregation expression), and `not_late`; None when it does not match."""
     return update_order(
         {
             "_id": order_id,
@@ -178,9 +164,7 @@ def take_charge(
                 {"chargingPaymentId": payment_id},
                 {"chargingSince": {"$lte": now - timedelta(seconds=lease_seconds)}},
             ],
-            # Not past its hold: an order that has not paid its deposit (else anything) takes no charge
-            # after its `payBy` (domain.orders.lifecycle.kept).
-            "$and": [{"$or": [{"$expr": {"$gte": [KEPT_PAID, KEPT_AT]}}, {"payBy": None}, {"payBy": {"$gt": now}}]}],
+            "$and": [not_late],
         },
         {"$set": {"chargingPaymentId": payment_id, "chargingSince": now}},
     )
@@ -203,18 +187,18 @@ def _of_person(buyer: str, user_id: ObjectId) -> Document:
 
 
 def guard_buyer(buyer: str, *, at: datetime, session: ClientSession) -> None:
-    """Write the person's guard document in the order's transaction: two transactions of one person
-    conflict on it, so the second counts what the first inserted."""
+    """Write a guard document in the order's transaction: two transactions that write the same guard
+    conflict on it, so the second counts what the first inserted (domain.orders.buyers)."""
     _order_buyers().update_one(
         {"_id": buyer}, {"$inc": {"orders": 1}, "$set": {"at": at}}, upsert=True, session=session
     )
 
 
-def count_open_orders(
-    buyer: str, user_id: ObjectId, status: str, *, limit: int, session: ClientSession | None = None
+def count_orders_in(
+    buyer: str, user_id: ObjectId, statuses: list[str], *, limit: int, session: ClientSession | None = None
 ) -> int:
-    """How many of the person's orders are in `status` (counted up to `limit`)."""
-    query = {"statusSlug": status, **_of_person(buyer, user_id)}
+    """How many of the person's orders are in one of `statuses` (counted up to `limit`)."""
+    query = {"statusSlug": {"$in": statuses}, **_of_person(buyer, user_id)}
     return _orders().count_documents(query, limit=limit, session=session)
 
 
@@ -228,13 +212,22 @@ def count_orders_of_car(
     limit: int,
     session: ClientSession | None = None,
 ) -> int:
-    """How many of the person's orders of the car placed since `since` are not `cancelled` (up to `limit`)."""
+    """How many of the person's orders of the car placed since `since` are not `cancelled`, or were
+    cancelled for not being paid in time (`expiredAt`), counted up to `limit`."""
     query = {
         "carId": car_id,
         "createdAt": {"$gte": since},
-        "statusSlug": {"$ne": cancelled},
+        "$and": [{"$or": [{"statusSlug": {"$ne": cancelled}}, {"expiredAt": {"$ne": None}}]}],
         **_of_person(buyer, user_id),
     }
+    return _orders().count_documents(query, limit=limit, session=session)
+
+
+def count_unverified_orders_of_partner(
+    partner: str, statuses: list[str], *, limit: int, session: ClientSession | None = None
+) -> int:
+    """How many orders placed through `partner` by unverified accounts are in one of `statuses` (up to `limit`)."""
+    query = {"partner": partner, "statusSlug": {"$in": statuses}, "buyer": {"$regex": "^user:"}}
     return _orders().count_documents(query, limit=limit, session=session)
 
 
@@ -253,25 +246,32 @@ def order_log(order_id: ObjectId) -> list[OrderLogRecord]:
 # --- promo codes ------------------------------------------------------------------------------------
 
 
-def find_promo_code(code: str) -> PromoCodeRecord | None:
+def find_promo_code(code: str, *, session: ClientSession | None = None) -> PromoCodeRecord | None:
     """The promo code stored under this (normalized) code."""
-    return _promo_codes().find_one({"_id": code})
+    return _promo_codes().find_one({"_id": code}, session=session)
 
 
-def take_promo_use(code: str, user_id: ObjectId, usage_limit: int | None) -> PromoCodeRecord | None:
+def take_promo_use(
+    code: str, user_id: ObjectId, usage_limit: int | None, *, session: ClientSession
+) -> PromoCodeRecord | None:
     """Count one use of the code by the user, if the user has not used it and a use is left (`usage_limit`
     as read; None for unlimited); the code as it is afterwards, or None when no use was taken."""
     condition: dict[str, Any] = {"_id": code, "usageLimit": usage_limit, "usedBy": {"$ne": user_id}}
     if usage_limit is not None:
         condition["used"] = {"$lt": usage_limit}
     return _promo_codes().find_one_and_update(
-        condition, {"$inc": {"used": 1}, "$addToSet": {"usedBy": user_id}}, return_document=ReturnDocument.AFTER
+        condition,
+        {"$inc": {"used": 1}, "$addToSet": {"usedBy": user_id}},
+        return_document=ReturnDocument.AFTER,
+        session=session,
     )
 
 
-def give_back_promo_use(code: str, user_id: ObjectId) -> None:
-    """Undo `take_promo_use` of the user."""
-    _promo_codes().update_one({"_id": code, "usedBy": user_id}, {"$inc": {"used": -1}, "$pull": {"usedBy": user_id}})
+def give_back_promo_use(code: str, user_id: ObjectId, *, session: ClientSession) -> None:
+    """Undo `take_promo_use` of the user (in the transaction that cancels their order)."""
+    _promo_codes().update_one(
+        {"_id": code, "usedBy": user_id}, {"$inc": {"used": -1}, "$pull": {"usedBy": user_id}}, session=session
+    )
 
 
 def insert_promo_code(promo: PromoCodeRecord, *, session: ClientSession | None = None) -> bool:

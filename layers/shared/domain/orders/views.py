@@ -11,8 +11,8 @@ from core.errors import NotFound
 from core.locale import Locale
 from data.mongo import FoundPage
 from domain.orders import store
-from domain.orders.lifecycle import HAPPY_PATH, Status
 from domain.orders.records import OrderRecord
+from domain.orders.states import HAPPY_PATH, Status
 
 STEP_NAMES: dict[Status, dict[str, str]] = {
     Status.NEW: {"ru": "Заказ оформлен", "uz": "Buyurtma rasmiylashtirildi", "en": "Order placed"},

@@ -29,9 +29,9 @@ from core.errors import AppError, Conflict, FieldProblem, InvalidInput, NotFound
 from core.observability import logger
 from data import counters, rate_limit
 from data.mongo import FoundPage
-from domain.orders import expiry, lifecycle
+from domain.orders import expiry, holds, lifecycle
 from domain.orders.records import OrderRecord
-from domain.payments import cards, deposits, settlement, store
+from domain.payments import cancellations, cards, settlement, store
 from domain.payments.cards import ECardType
 from domain.payments.processor import (
     CardDetails,
@@ -261,7 +261,12 @@ def apply(
     claimed = store.claim(transaction_id, user_id, claim_id, now)
     if claimed is None:
         raise _not_claimable(store.find_own(transaction_id, user_id) or transaction, now)
-    return settlement.settle(processor, claimed, claim_id, otp, now)
+    try:
+        return settlement.settle(processor, claimed, claim_id, otp, now)
+    except holds.HoldExpired as late:
+        # The order is late: it is cancelled now, as when a payment of it is created.
+        expiry.expire_if_late(late.order, cancellations.card_refunds)
+        raise
 
 
 def history(user_id: str, order_id: str, *, offset: int, limit: int) -> FoundPage[HistoryEntry]:
@@ -301,11 +306,11 @@ def _own_order(order_id: str, user_id: str) -> OrderRecord:
 def _check_fits_with_open(order: OrderRecord, amount: int, now: datetime, *, excluding: int | None = None) -> None:
     """409 unless the order can take `amount` on top of its other open transactions. Advisory: it reads
     and the transaction is stored later, so two racing creates may both pass; the charging lease taken at
-    apply (`lifecycle.take_charge`) is what keeps the charges within what is due. An order past its hold
-    (`payBy`) with nothing paid takes no payment: it is expired here and now (409 ORDER_HOLD_EXPIRED)."""
-    expiry.expire_if_late(order)
+    apply (`lifecycle.take_charge`) is what keeps the charges within what is due. A late order takes no
+    payment: it is expired here and now (409 ORDER_HOLD_EXPIRED, `domain.orders.holds`)."""
+    expiry.expire_if_late(order, cancellations.card_refunds)
     remaining = lifecycle.ensure_can_take(order, amount)
-    deposits.check_first(order, amount, remaining)
+    holds.check_first_payment(order, amount, remaining)
     in_progress = store.reserved_amount(order["_id"], now, excluding=excluding)
     if amount > remaining - in_progress:
         raise Conflict(

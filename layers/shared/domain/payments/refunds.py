@@ -26,7 +26,8 @@ from core.errors import AppError
 from core.observability import logger
 from domain.orders import lifecycle
 from domain.orders.records import ChangeFacts, OrderRecord
-from domain.payments import settlement, store
+from domain.orders.states import Status
+from domain.payments import cancellations, settlement, store
 from domain.payments.processor import CardProcessor, PaymentState, ProcessorError
 from domain.payments.processor_factory import get_processor
 from domain.payments.records import RefundState, Transaction
@@ -53,12 +54,11 @@ def cancel_order(order_id: ObjectId, *, cause: str) -> Cancellation:
     asked: list[int] = []
 
     def refund_payments(order: OrderRecord, session: ClientSession) -> ChangeFacts:
-        card_payments = [int(payment) for payment in order.get("paymentIds", []) if payment.isdigit()]
-        amount = store.request_refunds(order["_id"], card_payments, clock.now(), session=session)
-        asked[:] = [amount]  # the transaction may run more than once: its last run is what committed
-        return {"refundAmount": amount}
+        facts = cancellations.card_refunds(order, session)
+        asked[:] = [facts["refundAmount"]]  # the transaction may run more than once: its last run committed
+        return facts
 
-    order = lifecycle.transition(order_id, lifecycle.Status.CANCELLED, cause=cause, along_with=refund_payments)
+    order = lifecycle.transition(order_id, Status.CANCELLED, cause=cause, along_with=refund_payments)
     pending = [transaction for transaction in store.refunds_of_order(order_id) if transaction["refund"] == PENDING]
     try:
         processor = get_processor()

@@ -18,7 +18,7 @@ from bson import ObjectId
 
 from core.errors import AppError, Conflict, InvalidInput, NotFound, Unavailable
 from core.observability import logger, metrics
-from domain.orders import lifecycle
+from domain.orders import holds, lifecycle
 from domain.payments import store
 from domain.payments.processor import (
     AMOUNT_OUT_OF_RANGE,
@@ -157,6 +157,11 @@ def _charge(processor: CardProcessor, transaction: Transaction, claim_id: str, o
         # Nothing charged by this apply: give the transaction back so the client can apply again.
         _update_claimed(transaction, claim_id, now, {"status": Status.PENDING.value})
         raise busy from None
+    except holds.HoldExpired as late:
+        # The transaction fails as for any refusal by the order; the caller expires the order and answers
+        # the late order's own code (`domain.payments.flow.apply`).
+        _fail(transaction, claim_id, now, late, processor if maybe_charged else None)
+        raise
     except (Conflict, NotFound) as refused:
         raise _fail(transaction, claim_id, now, refused, processor if maybe_charged else None) from None
     try:

@@ -25,6 +25,16 @@ CODES: dict[str, ErrorCode] = {
         ru="У вас уже {limit} неоплаченных заказа: оплатите один из них, прежде чем оформить новый",
         uz="Sizda allaqachon {limit} ta toʻlanmagan buyurtma bor: yangisini berishdan oldin ulardan birini toʻlang",
     ),
+    "UNVERIFIED_ORDERS_LIMIT_REACHED": ErrorCode(
+        kind=Conflict,
+        action="Have the user verify their identity (POST /api/v1/users/limit), then order again",
+        en="Buyers who have not verified their identity hold as many cars as allowed now: verify your identity "
+        "to order",
+        ru="Покупатели, не подтвердившие личность, уже удерживают допустимое число автомобилей: подтвердите "
+        "личность, чтобы оформить заказ",
+        uz="Shaxsini tasdiqlamagan xaridorlar hozir ruxsat etilgancha avtomobilni band qilgan: buyurtma berish "
+        "uchun shaxsingizni tasdiqlang",
+    ),
     "PURCHASE_LIMIT_REACHED": ErrorCode(
         kind=Conflict,
         action="Tell the user how many of this car one person may order (`details.count`, `details.days`)",
@@ -86,7 +96,8 @@ CODES: dict[str, ErrorCode] = {
     ),
     "ORDER_HOLD_EXPIRED": ErrorCode(
         kind=Conflict,
-        action="Tell the user the order was not paid in time (`details.payBy`) and its car is back on sale",
+        action="Tell the user the order was not paid in time (`details.depositBy`, `details.payBy`) and its car "
+        "is back on sale",
         en="The order was not paid in time and is cancelled; its car is back on sale",
         ru="Заказ не был оплачен вовремя и отменён; автомобиль снова в продаже",
         uz="Buyurtma oʻz vaqtida toʻlanmadi va bekor qilindi; avtomobil yana sotuvda",
