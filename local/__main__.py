@@ -31,11 +31,16 @@ def serve(port: int, host: str, database: LocalDatabase | None, lock: RunLock) -
     import threading
 
     from data.mongo import reset_client
-    from local import webhooks
+    from local import scheduler, webhooks
     from local.docs import DOCS_PREFIX
     from local.seed.core import DEMO_PARTNER, DEMO_PARTNER_KEY
+    from local.template import UnsupportedSchedule
     from local.workers import WorkerPool, worker_count
 
+    try:
+        jobs = scheduler.local_schedule()  # before anything starts: a schedule it cannot keep stops it here
+    except UnsupportedSchedule as why:
+        raise SystemExit(f"template.yaml: {why}; make run cannot run it on its schedule") from None
     os.environ.setdefault("ASSETS_BASE_URL", assets_base_url(host, port))  # images and files of the seed
     workers = worker_count()
     try:
@@ -66,13 +71,14 @@ def serve(port: int, host: str, database: LocalDatabase | None, lock: RunLock) -
             f"{DEMO_PARTNER}'s webhooks go to {webhooks.receiver_url(receiver)}: each delivery is printed here "
             "(LOCAL_WEBHOOK_PORT=0 turns this off)"
         )
-    stop_publisher = threading.Event()
-    webhooks.publish_pending_forever(stop_publisher)
-    print("Press CTRL+C to quit")
+    print(f"scheduled jobs (template.yaml): {', '.join(job.describe() for job in jobs)}")
+    print("Press CTRL+C to quit", flush=True)
+    stop_jobs = threading.Event()
+    scheduler.Scheduler(jobs).start(stop_jobs)
     try:
         pool.run(supervise=database_watch(database))
     finally:
-        stop_publisher.set()
+        stop_jobs.set()
         if receiver is not None:
             receiver.shutdown()
 

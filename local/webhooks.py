@@ -2,12 +2,13 @@
 prints what it gets and checks the signature, with the demo partner's endpoint pointed at it.
 
 No request waits on an endpoint, here either: `make run`'s workers (`defer_to_publisher`) leave a
-request's webhooks in the outbox, and the serving process's own outbox publisher, a thread run every
-PUBLISH_EVERY_SECONDS (`publish_pending_forever`), hands them to `InProcessDelivery`: the deployed
-delivery code, one attempt at a time, with the deployed backoff (and `Retry-After`) kept in memory
-between its runs. A webhook not delivered stays in the outbox, so it is tried again, in order. A single
-process without `make run` (`python -m local invoke`, the operators' commands) installs
-`InProcessDelivery` itself (`install`) and delivers right after its change.
+request's webhooks in the outbox, and the serving process's outbox publisher (the deployed
+OutboxPublisher function, which `make run`'s scheduler runs every few seconds: local.scheduler) hands
+them to `InProcessDelivery`: the deployed delivery code, one attempt at a time, with the deployed
+backoff (and `Retry-After`) kept in memory between its runs. A webhook not delivered stays in the
+outbox, so it is tried again, in order. A single process without `make run` (`python -m local invoke`,
+the operators' commands) installs `InProcessDelivery` itself (`install`) and delivers right after its
+change.
 """
 
 from __future__ import annotations
@@ -23,9 +24,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from core import clock
-from core.observability import logger
 from core.settings import get_settings
-from data import outbox, webhook_queue
+from data import webhook_queue
 from data.webhook_queue import QueuedWebhook
 from domain.partners import delivery, store, webhooks
 from local.template import ROOT
@@ -33,7 +33,6 @@ from local.template import ROOT
 DEFAULT_RECEIVER_PORT = 3001
 LOOPBACK = "127.0.0.1"
 RECEIVER_PATH = "/webhooks"
-PUBLISH_EVERY_SECONDS = 2.0
 
 
 class InProcessDelivery:
@@ -74,7 +73,7 @@ def install() -> None:
 
 def defer_to_publisher() -> None:
     """A `make run` worker: take no webhook, so a request never waits on an endpoint; the serving
-    process's publisher delivers them (`publish_pending_forever`)."""
+    process's outbox publisher delivers them (local.scheduler)."""
     settings = get_settings()
     if settings.is_local and settings.webhook_queue_url is None:
         webhook_queue.use_local_consumer(_not_here)
@@ -188,18 +187,3 @@ def start_receiver(partner: str) -> ThreadingHTTPServer | None:
 
 def receiver_url(server: ThreadingHTTPServer) -> str:
     return f"http://{LOOPBACK}:{server.server_port}{RECEIVER_PATH}"
-
-
-def publish_pending_forever(stop: threading.Event) -> threading.Thread:
-    """The scheduled outbox publisher of a laptop: every few seconds, until `stop` is set."""
-
-    def run() -> None:
-        while not stop.wait(PUBLISH_EVERY_SECONDS):
-            try:
-                outbox.publish_pending()
-            except Exception:
-                logger.exception("local outbox publisher failed; trying again")
-
-    thread = threading.Thread(target=run, name="outbox-publisher", daemon=True)
-    thread.start()
-    return thread

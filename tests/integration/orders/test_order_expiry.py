@@ -20,6 +20,7 @@ from domain.orders import lifecycle
 from domain.orders.settings import get_order_settings
 from domain.payments import reconciliation
 from local.context import LocalLambdaContext
+from local.scheduler import Scheduler, local_schedule
 from ops.__main__ import main as ops_main
 from orders.expiry import lambda_handler as expiry_handler
 from tests.data import CatalogCar, order_body, purchasable_car, stock_quantity
@@ -214,6 +215,35 @@ def test_a_code_confirmed_past_the_deposit_deadline_charges_nothing_and_expires_
     assert (db.transactions.find_one({"_id": transaction_id}) or {})["status"] == "FAILED"
     assert stock_quantity(db, car) == 1
     outbox.flush()
+
+
+def test_under_make_run_an_order_past_its_hold_is_cancelled_by_the_next_expiry_tick_with_nobody_running_a_command(
+    api: ApiClient, db: Db, frozen_clock: FrozenClock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given make run's scheduler, as it reads template.yaml, and the last unit of a car held 2 minutes
+    # ordered by a buyer who does not pay
+    scheduler = Scheduler(local_schedule())
+    car = purchasable_car(db, brand="Two Minutes", quantity=1, prices=(1_000,), sale={"holdMinutes": 2})
+    api.login()
+    order = place(api, car)
+    assert stock_quantity(db, car) == 0
+    # When the expiry's first tick comes, a minute later, within the hold
+    frozen_clock.advance(MINUTE)
+    assert "UnpaidOrderExpiry" in scheduler.tick()
+    # Then the order keeps its unit
+    assert stored(db, order)["statusSlug"] == "NEW"
+    # When its payBy has passed at the next tick
+    frozen_clock.advance(MINUTE)
+    capsys.readouterr()
+    ran = scheduler.tick()
+    # Then it is cancelled, not paid in time, and its unit is back at the branch
+    assert "UnpaidOrderExpiry" in ran
+    assert (stored(db, order)["statusSlug"], stock_quantity(db, car)) == ("CANCELLED", 1)
+    log = db.order_logs.find_one({"orderId": ObjectId(order["_id"]), "to": "CANCELLED"}) or {}
+    assert log["cause"] == "not paid in time"
+    # And make run's console says which order expired
+    expected = f'UnpaidOrderExpiry: {{"expired": ["{order["contractNumber"]}"]}}'
+    assert expected in capsys.readouterr().out.splitlines()
 
 
 def test_the_expiry_follows_each_orders_own_hold(api: ApiClient, db: Db, frozen_clock: FrozenClock) -> None:

@@ -23,6 +23,7 @@ from pymongo.database import Database
 
 from domain.orders import lifecycle
 from local.mongod import free_port
+from local.scheduler import local_schedule
 from local.template import ROOT
 from local.workers import WORKER_HEADER
 from tests.data import CatalogCar, order_body, purchasable_car, stock_quantity
@@ -49,6 +50,7 @@ def race_database(mongo_uri: str) -> Iterator[str]:
 class LocalServer:
     url: str
     process: subprocess.Popen[bytes]
+    console: Path  # what `make run` prints
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +71,7 @@ def local_server(mongo_uri: str, race_database: str, tmp_path_factory: pytest.Te
     base_url = f"http://127.0.0.1:{port}"
     try:
         wait_until_serving(base_url, server, log_path)
-        yield LocalServer(base_url, server)
+        yield LocalServer(base_url, server, log_path)
     finally:
         server.send_signal(signal.SIGTERM)  # the parent stops its workers
         server.wait(timeout=30)
@@ -121,6 +123,16 @@ def buyers(workers_server: str) -> Iterator[Callable[..., list[ApiClient]]]:
 
 def served_by(responses: list[requests.Response]) -> set[str]:
     return {response.headers[WORKER_HEADER] for response in responses}
+
+
+def test_make_run_runs_the_scheduled_jobs_of_the_template_and_says_how_often(local_server: LocalServer) -> None:
+    # Given make run serving
+    console = local_server.console.read_text(encoding="utf-8").splitlines()
+    # Then its console names every function the template schedules, with how often it runs it
+    [line] = [line for line in console if line.startswith("scheduled jobs (template.yaml): ")]
+    jobs = local_schedule()
+    assert line.removeprefix("scheduled jobs (template.yaml): ") == ", ".join(job.describe() for job in jobs)
+    assert {job.scheduled.function for job in jobs} == {"OutboxPublisher", "PaymentReconciliation", "UnpaidOrderExpiry"}
 
 
 def test_thirty_parallel_orders_get_thirty_unique_contract_numbers(

@@ -378,7 +378,7 @@ def test_a_make_run_request_never_waits_on_the_endpoint_and_the_publisher_delive
     assert partner.receiver.refused == partner.receiver.deliveries == []
     pending = db.outbox.find({"status": "PENDING", "webhook": {"$exists": True}}).sort("sequence", 1)
     assert [entry["deliveredTo"] for entry in pending] == [["bus"], []]
-    # When the serving process's publisher runs (make run: every PUBLISH_EVERY_SECONDS)
+    # When the serving process's outbox publisher runs (make run: every local.scheduler.WEBHOOKS_EVERY)
     local_webhooks.install()
     try:
         outbox.publish_pending()

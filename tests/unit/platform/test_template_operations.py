@@ -9,12 +9,14 @@ import re
 import shlex
 import tomllib
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from samtranslator.translator.transform import transform
 from samtranslator.yaml_helper import yaml_parse
 
+from local.scheduler import WEBHOOKS_EVERY, local_schedule
 from local.template import ROOT, TEMPLATE, load_template
 from tests.route_table import FUNCTIONS
 
@@ -298,6 +300,38 @@ def test_a_scheduled_job_runs_on_its_schedule_with_a_failure_queue_and_only_what
     # And it has its log retention and an errors alarm, like every function
     assert resources[f"{job}FunctionLogGroup"]["Type"] == "AWS::Logs::LogGroup"
     assert resources[f"{job}FunctionErrorsAlarm"]["Properties"]["MetricName"] == "Errors"
+
+
+def scheduled_targets(cloudformation: dict[str, Any]) -> list[tuple[str, str]]:
+    """(function, expression) of every schedule CloudFormation creates (EventBridge Scheduler's and rules')."""
+    found = []
+    for kind, targets in (("AWS::Scheduler::Schedule", "Target"), ("AWS::Events::Rule", "Targets")):
+        for schedule in of_type(cloudformation["Resources"], kind).values():
+            properties = schedule["Properties"]
+            if "ScheduleExpression" not in properties:
+                continue
+            for target in [properties[targets]] if kind == "AWS::Scheduler::Schedule" else properties[targets]:
+                alias = re.fullmatch(r"(\w+)FunctionAlias\w+", target["Arn"]["Ref"])
+                assert alias is not None, target
+                found.append((alias.group(1), properties["ScheduleExpression"]))
+    return sorted(found)
+
+
+def test_make_run_runs_exactly_the_functions_the_template_schedules_at_their_rates(
+    cloudformation: dict[str, Any],
+) -> None:
+    # Given the schedules CloudFormation creates from the template
+    deployed = scheduled_targets(cloudformation)
+    # When make run reads its schedule from the template
+    jobs = local_schedule()
+    # Then it runs exactly those functions, each with its handler, at the template's rate
+    assert sorted((job.scheduled.function, job.scheduled.expression) for job in jobs) == deployed
+    assert {job.scheduled.function: (job.scheduled.expression, job.scheduled.handler) for job in jobs} == SCHEDULED_JOBS
+    assert {job.scheduled.function: job.every for job in jobs} == {
+        "OutboxPublisher": WEBHOOKS_EVERY,  # more often than its minute: make run's webhook queue too
+        "PaymentReconciliation": timedelta(minutes=5),
+        "UnpaidOrderExpiry": timedelta(minutes=1),
+    }
 
 
 def test_stuck_events_payments_and_failed_runs_raise_alarms(resources: dict[str, Any]) -> None:
