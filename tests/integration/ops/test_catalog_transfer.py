@@ -486,3 +486,53 @@ def test_a_value_the_database_cannot_keep_is_refused_by_the_dry_run_and_the_impo
     assert last.startswith("error: DATA_SET_REFUSED: ")
     # And nothing was written
     assert unmarked(export(tmp_path, "after.json")) == before
+
+
+def test_a_record_replaced_under_the_same_slug_or_two_swapping_slugs_import_as_the_dry_run_said(
+    demo_db: Db, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a file where a document is replaced by a new one under its slug, and two regions swap slugs
+    data = demo_data()
+    replaced = data["documents"][0]
+    new_id = str(ObjectId())
+    data["documents"][0] = {**replaced, "id": new_id}
+    first, second = data["regions"][0], data["regions"][1]
+    first["slug"], second["slug"] = second["slug"], first["slug"]
+    file = write(tmp_path, data)
+    capsys.readouterr()
+    # When it is imported with --dry-run, then for real
+    assert catalog_import(file, "--dry-run") == 0
+    dry_run = capsys.readouterr().out.splitlines()
+    assert catalog_import(file) == 0, capsys.readouterr().err
+    # Then the import did what the dry run said (and synced the bank offers besides)
+    imported = capsys.readouterr().out.splitlines()
+    assert set(dry_run[dry_run.index("") + 1 : -1]) <= set(imported)
+    assert "documents: added 1, changed 0, deactivated 0, removed 1" in imported
+    assert demo_db.documents.find_one({"slug": replaced["slug"]})["_id"] == ObjectId(new_id)  # type: ignore[index]
+    assert demo_db.regions.find_one({"_id": ObjectId(first["id"])})["slug"] == first["slug"]  # type: ignore[index]
+
+
+def test_a_new_car_taking_the_slug_of_a_kept_car_is_refused_by_the_dry_run_and_the_import(
+    demo_db: Db, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a file that drops the car the demo orders name (it stays, deactivated) for a new car of its slug
+    order = demo_db.orders.find_one({"_id": DEMO_NEW_ORDER_ID}) or {}
+    data = demo_data()
+    [n] = [n for n, car in enumerate(data["cars"]) if car["id"] == str(order["carId"])]
+    new_id = str(ObjectId())
+    data["cars"][n]["id"] = new_id
+    data["stock"] = [row | ({"carId": new_id} if row["carId"] == str(order["carId"]) else {}) for row in data["stock"]]
+    for offer in data["specialOffers"]:
+        offer["carId"] = new_id if offer["carId"] == str(order["carId"]) else offer["carId"]
+    file = write(tmp_path, data)
+    before = unmarked(export(tmp_path, "before.json"))
+    capsys.readouterr()
+    # When it is imported with --dry-run, then for real
+    dry_run = catalog_import(file, "--dry-run"), capsys.readouterr().err
+    real = catalog_import(file), capsys.readouterr().err
+    # Then both refuse it naming the car and the kept car, and nothing was written
+    assert dry_run == real
+    assert real[0] == 1
+    slug = data["cars"][n]["slug"]
+    assert real[1].splitlines()[0].startswith(f"cars[{n}].slug: {slug} is also car {order['carId']}'s, which stays")
+    assert unmarked(export(tmp_path, "after.json")) == before
