@@ -491,25 +491,32 @@ def test_a_value_the_database_cannot_keep_is_refused_by_the_dry_run_and_the_impo
 def test_a_record_replaced_under_the_same_slug_or_two_swapping_slugs_import_as_the_dry_run_said(
     demo_db: Db, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Given a file where a document is replaced by a new one under its slug, and two regions swap slugs
+    # Given a file where a document is replaced by a new one under its slug, two regions swap slugs and two
+    # stock rows of a modification and color swap branches (each key unique in the database)
     data = demo_data()
     replaced = data["documents"][0]
     new_id = str(ObjectId())
     data["documents"][0] = {**replaced, "id": new_id}
     first, second = data["regions"][0], data["regions"][1]
     first["slug"], second["slug"] = second["slug"], first["slug"]
+    rows: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for row in data["stock"]:
+        rows.setdefault((row["modificationId"], row["colorId"]), []).append(row)
+    one, other = next(same[:2] for same in rows.values() if len(same) > 1)
+    one["branchId"], other["branchId"] = other["branchId"], one["branchId"]
     file = write(tmp_path, data)
     capsys.readouterr()
-    # When it is imported with --dry-run, then for real
-    assert catalog_import(file, "--dry-run") == 0
+    # When it is imported with --dry-run, then for real (the stock too, over the demo orders' changes)
+    assert catalog_import(file, "--dry-run", "--with-stock", "--force") == 0
     dry_run = capsys.readouterr().out.splitlines()
-    assert catalog_import(file) == 0, capsys.readouterr().err
+    assert catalog_import(file, "--with-stock", "--force") == 0, capsys.readouterr().err
     # Then the import did what the dry run said (and synced the bank offers besides)
     imported = capsys.readouterr().out.splitlines()
     assert set(dry_run[dry_run.index("") + 1 : -1]) <= set(imported)
     assert "documents: added 1, changed 0, deactivated 0, removed 1" in imported
     assert demo_db.documents.find_one({"slug": replaced["slug"]})["_id"] == ObjectId(new_id)  # type: ignore[index]
     assert demo_db.regions.find_one({"_id": ObjectId(first["id"])})["slug"] == first["slug"]  # type: ignore[index]
+    assert demo_db.stock.find_one({"_id": ObjectId(one["id"])})["branchId"] == ObjectId(one["branchId"])  # type: ignore[index]
 
 
 def test_a_new_car_taking_the_slug_of_a_kept_car_is_refused_by_the_dry_run_and_the_import(

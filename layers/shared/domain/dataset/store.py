@@ -41,7 +41,7 @@ class Changes:
     """What an import does to one collection: each upsert `$set`s its fields (and `on_insert` the
     fields a new record starts with); `retire` `$set`s fields of records kept although missing from the
     file (a car orders point at is deactivated); `removed` are deleted; `moved` are the changed records
-    whose slug (unique) changes."""
+    whose unique key (`UNIQUE_KEYS`) changes."""
 
     collection: str
     added: list[Document] = field(default_factory=list)
@@ -77,22 +77,35 @@ def holds_all(collection: str, ids: list[ObjectId]) -> bool:
     return get_db()[collection].count_documents({"_id": {"$in": ids}}) == len(set(ids))
 
 
-# A slug no file can hold (`Slug` allows letters, digits, - and _), for a record whose slug moves.
-SLUG_IN_TRANSIT = "~{}"
+# The fields of each reference collection's unique index besides `_id` (the owners' INDEXES): a slug,
+# or a stock row's branch, modification and color.
+UNIQUE_KEYS: dict[str, tuple[str, ...]] = {"stock": ("branchId", "modificationId", "colorId")}
+SLUG_KEY = ("slug",)
+
+
+def unique_key(collection: str) -> tuple[str, ...]:
+    return UNIQUE_KEYS.get(collection, SLUG_KEY)
+
+
+def _aside(collection: str, record_id: RecordId) -> Document:
+    """A moving record's unique key set to a value of its own id, which no other record and no file holds
+    (a slug has no `~`; a color id is never a stock row's id)."""
+    if collection == "stock":
+        return {"colorId": record_id}
+    return {"slug": f"~{record_id}"}
 
 
 def apply(changes: Changes, *, session: ClientSession) -> None:
-    """The planned writes, in an order the unique indexes (slugs) accept whenever the end state does:
-    removed records go first (a new record may take a removed one's slug), and moved slugs are set
-    aside before any record takes them (two records may swap theirs), so that an import the plan
-    passed never fails on a duplicate key half-way."""
+    """The planned writes, in an order the unique indexes (slugs, stock rows) accept whenever the end state
+    does: removed records go first (a new record may take a removed one's slug), and moving keys are set
+    aside before any record takes them (two records may swap theirs), so that an import the plan passed
+    never fails on a duplicate key."""
     assert changes.collection in COLLECTIONS, changes.collection
     writes: list[UpdateOne | DeleteMany] = []
     if changes.removed:
         writes.append(DeleteMany({"_id": {"$in": changes.removed}}))
     writes += [
-        UpdateOne({"_id": record_id}, {"$set": {"slug": SLUG_IN_TRANSIT.format(record_id)}})
-        for record_id in changes.moved
+        UpdateOne({"_id": record_id}, {"$set": _aside(changes.collection, record_id)}) for record_id in changes.moved
     ]
     for doc in [*changes.added, *changes.changed]:
         update: Document = {"$set": {key: value for key, value in doc.items() if key != "_id"}}

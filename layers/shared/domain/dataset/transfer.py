@@ -694,7 +694,7 @@ def plan(
                 changes.added.append(doc)
             elif any(before.get(key, _MISSING) != value for key, value in doc.items()):
                 changes.changed.append(doc)
-                if doc.get("slug") is not None and before.get("slug") != doc["slug"]:
+                if any(before.get(key) != doc.get(key) for key in store.unique_key(changes.collection)):
                     changes.moved.append(doc["_id"])
         wanted = {doc["_id"] for doc in docs}
         for record_id, before in existing.items():
