@@ -23,6 +23,7 @@ from domain.catalog import store
 from domain.catalog.records import SaleRecord
 from domain.catalog.sale import set_rules
 from domain.dataset.models import SaleEntry
+from domain.dataset.transfer import location
 from ops.output import CommandRefused, print_result
 from ops.stock import add_who_and_why, object_id, who
 
@@ -52,7 +53,7 @@ def add_commands(commands: Any) -> None:
     set_cmd.add_argument("--modification", type=object_id, help="set this modification's override instead")
     set_cmd.add_argument("--starts-at", type=moment, help="before it the car is not sold (ISO 8601 with its zone)")
     set_cmd.add_argument("--hold-minutes", type=int, help="how long an unpaid order holds its unit")
-    set_cmd.add_argument("--deposit", type=int, help="sums to pay within the hold to keep the car")
+    set_cmd.add_argument("--deposit", type=int, help="sums to pay within the hold to keep the car (at least 1)")
     set_cmd.add_argument("--per-person", type=per_person, help="COUNT/DAYS: orders of the car per person")
     set_cmd.add_argument("--verified-only", action="store_true", help="only buyers who verified their identity")
     add_who_and_why(set_cmd)
@@ -64,8 +65,19 @@ def add_commands(commands: Any) -> None:
     show.add_argument("car", type=object_id, help="car id")
 
 
+# Each member of the rules and the option that gives it, to name a refused one as the operator typed it.
+OPTIONS = {
+    "startsAt": "--starts-at",
+    "holdMinutes": "--hold-minutes",
+    "depositAmount": "--deposit",
+    "perPersonLimit": "--per-person",
+    "verifiedBuyersOnly": "--verified-only",
+}
+
+
 def rules_of(args: argparse.Namespace) -> SaleRecord:
-    """The rules the arguments give, checked as the data set file checks them."""
+    """The rules the arguments give, checked by the data set file's model (SaleEntry): one rule for both,
+    e.g. a deposit of at least 1 sum."""
     given = {
         "startsAt": args.starts_at,
         "holdMinutes": args.hold_minutes,
@@ -79,7 +91,10 @@ def rules_of(args: argparse.Namespace) -> SaleRecord:
         entry = SaleEntry.model_validate(given)
     except ValidationError as error:
         problem = error.errors()[0]
-        raise CommandRefused(f"{'.'.join(map(str, problem['loc']))}: {problem['msg']}") from None
+        member = str(problem["loc"][0])
+        raise CommandRefused(
+            f"{OPTIONS[member]} ({location(problem['loc'])}): {problem['msg']}", code="SALE_RULES_INVALID"
+        ) from None
     rules: SaleRecord = entry.model_dump()  # type: ignore[assignment]
     return rules
 

@@ -52,6 +52,9 @@ Timestamp = Annotated[
 ]
 # Money in whole sums (UZS).
 Sums = Annotated[int, Field(ge=0, description="in sums (UZS)")]
+# The most sums of any amount the service takes in (a request's money; a price, deposit or fee of the
+# reference data set): far above any car, and keeps tiyin (sums x 100) inside 64 bits.
+MAX_SUMS = 10**12
 
 
 class ApiModel(BaseModel):

@@ -18,6 +18,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
 from core.errors import invalid_value
+from core.models import MAX_SUMS
 from core.pinfl import pinfl_is_valid
 
 E164 = re.compile(r"^\+[1-9]\d{7,14}$")
@@ -92,8 +93,8 @@ Pinfl = Annotated[
 # A text that is not blank once trimmed (the server trims every string).
 NOT_BLANK = DocumentedAs(pattern=r"\S")
 
-# Money is whole sums. Far above any car, and keeps tiyin (sums x 100) inside 64 bits.
-MAX_MONEY = 10**12
+# Money is whole sums, at most core.models.MAX_SUMS (why: there).
+MAX_MONEY = MAX_SUMS
 
 
 def _not_a_boolean(value: object) -> object:

@@ -420,3 +420,126 @@ def test_no_file_however_broken_ends_in_a_traceback(
     assert "Traceback" not in err
     assert len(err.splitlines()) <= 102  # at most MAX_PROBLEMS, "... and N more", the error line
     assert re.match(r"error: (DATA_SET_REFUSED|FILE_NOT_UTF8|FILE_TOO_LARGE): ", err.splitlines()[-1]), err
+
+
+def _set(path: str, value: Any) -> Any:
+    """A change of the demo data: `value` at `path` (keys and list indexes, dot-separated)."""
+
+    def change(data: dict[str, Any]) -> None:
+        *parents, last = [int(part) if part.isdigit() else part for part in path.split(".")]
+        node: Any = data
+        for part in parents:
+            node = node[part]
+        node[last] = value
+
+    return change
+
+
+# Values a dry run once passed and the import then failed on (an OverflowError: BSON holds 64-bit
+# integers, and a moment of year 1 or 9999 overflows on its way to UTC), and a deposit of 0, which
+# lets a 1-sum payment keep the car: each refused by the check both share, naming the field.
+UNSTORABLE: dict[str, tuple[str, Any, str]] = {
+    "a deposit of 0": ("cars.1.sale.depositAmount", 0, "Input should be greater than or equal to 1"),
+    "a price of 10**30": ("cars.3.modifications.0.price", 10**30, "Input should be less than or equal to"),
+    "a stock quantity of 10**30": ("stock.4.quantity", 10**30, "Input should be less than or equal to"),
+    "a brand's order of -10**30": ("brands.2.order", -(10**30), "Input should be greater than or equal to"),
+    "a promo code's uses of 10**30": ("promoCodes.0.usageLimit", 10**30, "Input should be less than or equal to"),
+    "a promo code valid from year 1": (
+        "promoCodes.0.validFrom",
+        "0001-01-01T00:00:00+05:00",
+        "Input should be a moment in the years 2000 to 2100",
+    ),
+    "a sale opening at the end of year 9999": (
+        "cars.1.sale.startsAt",
+        "9999-12-31T23:59:59-05:00",
+        "Input should be a moment in the years 2000 to 2100",
+    ),
+    "a special offer valid until year 1": (
+        "specialOffers.0.validUntil",
+        "0001-01-01T00:00:00Z",
+        "Input should be a moment in the years 2000 to 2100",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", UNSTORABLE)
+def test_a_value_the_database_cannot_keep_is_refused_by_the_dry_run_and_the_import_alike(
+    name: str, demo_db: Db, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given the demo data with one value the database cannot keep, or a deposit of 0
+    path, value, message = UNSTORABLE[name]
+    data = demo_data()
+    _set(path, value)(data)
+    file = write(tmp_path, data)
+    before = unmarked(export(tmp_path, "before.json"))
+    capsys.readouterr()
+    # When it is imported with --dry-run, then for real, the stock too
+    dry_run = catalog_import(file, "--dry-run", "--with-stock"), capsys.readouterr().err
+    real = catalog_import(file, "--with-stock"), capsys.readouterr().err
+    # Then both refuse it with the same lines: the record and field, then the one error line
+    assert dry_run == real
+    status, err = real
+    field = re.sub(r"\.(\d+)", r"[\1]", path)  # cars.1.sale.depositAmount: cars[1].sale.depositAmount
+    problem, last = err.splitlines()
+    assert status == 1
+    assert problem.startswith(f"{field}: {message}"), err
+    assert last.startswith("error: DATA_SET_REFUSED: ")
+    # And nothing was written
+    assert unmarked(export(tmp_path, "after.json")) == before
+
+
+def test_a_record_replaced_under_the_same_slug_or_two_swapping_slugs_import_as_the_dry_run_said(
+    demo_db: Db, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a file where a document is replaced by a new one under its slug, two regions swap slugs and two
+    # stock rows of a modification and color swap branches (each key unique in the database)
+    data = demo_data()
+    replaced = data["documents"][0]
+    new_id = str(ObjectId())
+    data["documents"][0] = {**replaced, "id": new_id}
+    first, second = data["regions"][0], data["regions"][1]
+    first["slug"], second["slug"] = second["slug"], first["slug"]
+    rows: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for row in data["stock"]:
+        rows.setdefault((row["modificationId"], row["colorId"]), []).append(row)
+    one, other = next(same[:2] for same in rows.values() if len(same) > 1)
+    one["branchId"], other["branchId"] = other["branchId"], one["branchId"]
+    file = write(tmp_path, data)
+    capsys.readouterr()
+    # When it is imported with --dry-run, then for real (the stock too, over the demo orders' changes)
+    assert catalog_import(file, "--dry-run", "--with-stock", "--force") == 0
+    dry_run = capsys.readouterr().out.splitlines()
+    assert catalog_import(file, "--with-stock", "--force") == 0, capsys.readouterr().err
+    # Then the import did what the dry run said (and synced the bank offers besides)
+    imported = capsys.readouterr().out.splitlines()
+    assert set(dry_run[dry_run.index("") + 1 : -1]) <= set(imported)
+    assert "documents: added 1, changed 0, deactivated 0, removed 1" in imported
+    assert demo_db.documents.find_one({"slug": replaced["slug"]})["_id"] == ObjectId(new_id)  # type: ignore[index]
+    assert demo_db.regions.find_one({"_id": ObjectId(first["id"])})["slug"] == first["slug"]  # type: ignore[index]
+    assert demo_db.stock.find_one({"_id": ObjectId(one["id"])})["branchId"] == ObjectId(one["branchId"])  # type: ignore[index]
+
+
+def test_a_new_car_taking_the_slug_of_a_kept_car_is_refused_by_the_dry_run_and_the_import(
+    demo_db: Db, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a file that drops the car the demo orders name (it stays, deactivated) for a new car of its slug
+    order = demo_db.orders.find_one({"_id": DEMO_NEW_ORDER_ID}) or {}
+    data = demo_data()
+    [n] = [n for n, car in enumerate(data["cars"]) if car["id"] == str(order["carId"])]
+    new_id = str(ObjectId())
+    data["cars"][n]["id"] = new_id
+    data["stock"] = [row | ({"carId": new_id} if row["carId"] == str(order["carId"]) else {}) for row in data["stock"]]
+    for offer in data["specialOffers"]:
+        offer["carId"] = new_id if offer["carId"] == str(order["carId"]) else offer["carId"]
+    file = write(tmp_path, data)
+    before = unmarked(export(tmp_path, "before.json"))
+    capsys.readouterr()
+    # When it is imported with --dry-run, then for real
+    dry_run = catalog_import(file, "--dry-run"), capsys.readouterr().err
+    real = catalog_import(file), capsys.readouterr().err
+    # Then both refuse it naming the car and the kept car, and nothing was written
+    assert dry_run == real
+    assert real[0] == 1
+    slug = data["cars"][n]["slug"]
+    assert real[1].splitlines()[0].startswith(f"cars[{n}].slug: {slug} is also car {order['carId']}'s, which stays")
+    assert unmarked(export(tmp_path, "after.json")) == before

@@ -89,6 +89,57 @@ def test_sale_set_refuses_an_unknown_car_no_rule_or_a_malformed_one(db: Db, caps
     assert db.sale_changes.count_documents({}) == 0
 
 
+@pytest.mark.parametrize(
+    ("rule", "problem"),
+    [
+        (["--deposit", "0"], "--deposit (depositAmount): Input should be greater than or equal to 1"),
+        (["--deposit", str(10**30)], "--deposit (depositAmount): Input should be less than or equal to 1000000000000"),
+        (["--starts-at", "0001-01-01T00:00:00+05:00"], "--starts-at (startsAt): Input should be a moment in the years"),
+        (["--per-person", f"{10**30}/30"], "--per-person (perPersonLimit.count): Input should be less than or equal"),
+    ],
+)
+def test_sale_set_refuses_a_deposit_of_0_or_a_value_the_database_cannot_keep_in_one_line(
+    rule: list[str], problem: str, db: Db, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a car sold with a deposit of 5,000,000 sums
+    car = purchasable_car(db, brand="Ops Sale Deposit")
+    assert ops_main(["sale", "set", str(car.car_id), "--deposit", "5000000", "--cause", "opening"]) == 0
+    capsys.readouterr()
+    # When an operator sets a deposit of 0 (a 1-sum payment would keep the car), or a value out of bounds
+    status = ops_main(["sale", "set", str(car.car_id), *rule, "--cause", "x"])
+    # Then it is refused in one line naming the option, and exits 1
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err.startswith(f"error: SALE_RULES_INVALID: {problem}"), err
+    assert len(err.splitlines()) == 1
+    # And the car keeps its rules, with no change logged
+    assert (db.cars.find_one({"_id": car.car_id}) or {})["sale"] == {
+        "startsAt": None,
+        "holdMinutes": None,
+        "depositAmount": 5_000_000,
+        "perPersonLimit": None,
+        "verifiedBuyersOnly": None,
+    }
+    assert db.sale_changes.count_documents({"carId": car.car_id}) == 1
+
+
+def test_a_deposit_of_0_is_refused_by_the_published_schema_as_by_the_import() -> None:
+    # Given the published schema and the demo data with its sale's deposit set to 0
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    data = json.loads(DEMO_DATA_FILE.read_text(encoding="utf-8"))
+    [n] = [n for n, car in enumerate(data["cars"]) if car["id"] == ONIX]
+    data["cars"][n]["sale"]["depositAmount"] = 0
+    # When the file is validated against the schema
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(data))
+    # Then the deposit is refused: at least 1 sum
+    found, seen = [], list(errors)
+    while seen:
+        error = seen.pop()
+        seen += error.context or []
+        found.append((list(error.absolute_path), error.validator, error.validator_value))
+    assert (["cars", n, "sale", "depositAmount"], "minimum", 1) in found
+
+
 def test_sale_rules_round_trip_through_export_and_import_and_validate_in_the_schema(
     db: Db, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import bson
 import pytest
 from bson import ObjectId
 
@@ -179,3 +180,56 @@ def test_every_text_list_and_section_of_the_schema_is_bounded() -> None:
 
     walk(schema, "#")
     assert unbounded == []
+
+
+def test_every_number_and_moment_of_the_schema_is_bounded_within_what_mongodb_keeps() -> None:
+    # Given the published schema / Then every integer has a minimum and a maximum within 64 bits (BSON's
+    # integers), every number both bounds, and every moment its years (a year 1 overflows in UTC)
+    schema = json.loads(schema_text())
+    unbounded = []
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, dict):
+            if (
+                node.get("type") in ("integer", "number")
+                and "const" not in node
+                and not (node.get("minimum", -(2**64)) >= -(2**63) and node.get("maximum", 2**64) < 2**63)
+            ):
+                unbounded.append(path)
+            if node.get("format") == "date-time" and node.get("pattern") != "^(20[0-9]{2}|2100)-":
+                unbounded.append(path)
+            for key, value in node.items():
+                walk(value, f"{path}/{key}")
+        elif isinstance(node, list):
+            for n, value in enumerate(node):
+                walk(value, f"{path}/{n}")
+
+    walk(schema, "#")
+    assert unbounded == []
+    assert schema["$defs"]["SaleEntry"]["properties"]["depositAmount"]["anyOf"][0]["minimum"] == 1
+
+
+@pytest.mark.parametrize(
+    ("moment", "refused"),
+    [
+        ("0001-01-01T00:00:00+05:00", True),
+        ("1999-12-31T23:59:59+05:00", True),
+        ("2000-01-01T00:00:00+14:00", False),
+        ("2100-12-31T23:59:59-12:00", False),
+        ("2101-01-01T00:00:00Z", True),
+        ("9999-12-31T23:59:59-05:00", True),
+    ],
+)
+def test_a_moment_is_refused_outside_the_years_2000_to_2100_as_written(moment: str, refused: bool) -> None:
+    # Given a promo code valid from that moment / When the file is read
+    text = json.dumps(
+        {"format": 1, "promoCodes": [{"code": "X1", "discountType": "FIXED", "value": 1, "validFrom": moment}]}
+    )
+    problems = read(text).problems
+    # Then it is refused, naming the field, outside those years; inside, even at their edges in any zone, it
+    # is a moment MongoDB keeps
+    assert problems == (
+        ["promoCodes[0].validFrom: Input should be a moment in the years 2000 to 2100"] if refused else []
+    )
+    if not refused:
+        assert bson.decode(bson.encode({"at": parse(text).promoCodes[0].validFrom}))["at"]  # type: ignore[index]

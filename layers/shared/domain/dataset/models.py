@@ -10,14 +10,18 @@ Every text, list and section has an upper bound fit for what it is (a name, a de
 modifications of a car, the brands of a catalog), so that no answer of the API built from the data set
 can grow past Lambda's 6 MB response limit (tests/unit/ops/test_answer_bounds.py computes the worst
 case from these bounds) and a file is checked within bounded memory and time (`SECTION_LIMITS`).
+Every number and moment has both bounds too (`Sums`, `Moment`...): what the file's check accepts (one
+check, a dry run's and an import's alike), MongoDB stores, so an import never fails on a value.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from bson import ObjectId
 from pydantic import (
+    AfterValidator,
     AwareDatetime,
     BaseModel,
     ConfigDict,
@@ -30,7 +34,9 @@ from pydantic import (
     WithJsonSchema,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
+from core.models import MAX_SUMS
 from domain.catalog.payment_types import PaymentType
 
 FORMAT_VERSION = 1
@@ -77,12 +83,52 @@ MODIFICATIONS = 16
 SPEC_SECTIONS = 10
 SPEC_ITEMS = 20
 OFFERS_PER_CAR = 50  # special offers of one car (GET /payments/special-offers lists them all)
-Sums = Annotated[StrictInt, Field(ge=0, description="whole sums (UZS)")]
-Count = Annotated[StrictInt, Field(ge=0)]
+# Numbers: every integer has both bounds, within what MongoDB stores (64 bits) and most far tighter, fit
+# for what it counts; a 10**30 in a file is a problem named by its field, never an import failing on it.
+MAX_INT64 = 2**63 - 1
+MAX_INT32 = 2**31 - 1
+Sums = Annotated[StrictInt, Field(ge=0, le=MAX_SUMS, description="whole sums (UZS)")]
+# A sale's deposit (`depositAmount`), one rule for the data set and `ops sale set` (which checks its
+# arguments with SaleEntry): at least 1 sum, since a deposit of 0 lets a 1-sum payment keep the car.
+Deposit = Annotated[StrictInt, Field(ge=1, le=MAX_SUMS, description="whole sums (UZS), at least 1")]
+MAX_UNITS = 1_000_000  # of one modification and color at one branch: far above any lot
+Units = Annotated[StrictInt, Field(ge=0, le=MAX_UNITS)]
 BasisPoints = Annotated[StrictInt, Field(ge=0, le=100_000, description="hundredths of a percent: 2400 is 24 %")]
 Percent = Annotated[StrictInt, Field(ge=0, le=100)]
 Months = Annotated[StrictInt, Field(ge=1, le=600)]
-Order = Annotated[StrictInt, Field(description="position in lists, ascending")]
+Order = Annotated[
+    StrictInt, Field(ge=-MAX_INT32, le=MAX_INT32, description="position in lists, ascending (a 32-bit integer)")
+]
+
+# Moments (a record's creation, a sale's start, an offer's or a promo code's validity, an export's time)
+# are of this service's life: in the years 2000 to 2100 as written, whatever the zone. A year 1 or 9999 is
+# a typo, and one MongoDB cannot take: Python's datetime ends at those years, so moving such a moment to
+# UTC (as BSON stores it) or to Asia/Tashkent overflows; inside these years a moment of any zone survives both.
+FIRST_YEAR, LAST_YEAR = 2000, 2100
+
+
+def _in_years(value: datetime) -> datetime:
+    if not FIRST_YEAR <= value.year <= LAST_YEAR:
+        raise PydanticCustomError(
+            "moment_out_of_range",
+            "Input should be a moment in the years {first} to {last}",
+            {"first": FIRST_YEAR, "last": LAST_YEAR},
+        )
+    return value
+
+
+Moment = Annotated[
+    AwareDatetime,
+    AfterValidator(_in_years),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "format": "date-time",
+            "pattern": "^(20[0-9]{2}|2100)-",
+            "description": f"ISO 8601 with its zone, in the years {FIRST_YEAR} to {LAST_YEAR}",
+        }
+    ),
+]
 Asset = Annotated[
     str,
     StringConstraints(min_length=1, max_length=ASSET_CHARS, pattern=r"^[!-~]+$"),
@@ -158,7 +204,7 @@ class Brand(Identified):
     country: LocalizedName
     description: LocalizedDescription
     order: Order
-    createdAt: AwareDatetime | None = None
+    createdAt: Moment | None = None
 
 
 class BodyType(Identified):
@@ -197,7 +243,9 @@ class SpecSectionEntry(Record):
 
 
 class PerPersonLimitEntry(Record):
-    count: Annotated[StrictInt, Field(ge=1, description="orders of the car one person may place, not cancelled")]
+    count: Annotated[
+        StrictInt, Field(ge=1, le=1_000, description="orders of the car one person may place, not cancelled")
+    ]
     days: Annotated[StrictInt, Field(ge=1, le=3660, description="within this many days")]
 
 
@@ -205,11 +253,11 @@ class SaleEntry(Record):
     """A car's sale rules (domain.catalog.sale), every member optional; on a modification, the members it
     overrides (a null member is the car's)."""
 
-    startsAt: AwareDatetime | None = Field(default=None, description="before it, the car is listed and not sold")
+    startsAt: Moment | None = Field(default=None, description="before it, the car is listed and not sold")
     holdMinutes: Annotated[StrictInt, Field(ge=1, le=43_200)] | None = Field(
         default=None, description="how long an unpaid order holds its unit; null: ORDER_HOLD_HOURS"
     )
-    depositAmount: Sums | None = Field(
+    depositAmount: Deposit | None = Field(
         default=None, description="sums to pay by the end of the hold to keep the car (an amount, not a share)"
     )
     perPersonLimit: PerPersonLimitEntry | None = None
@@ -237,7 +285,7 @@ class Car(Identified):
     gallery: list[Asset] = Field(default=[], max_length=30)
     paymentTypes: list[PaymentType] = Field(min_length=1, max_length=len(PaymentType))
     isNew: StrictBool = False
-    createdAt: AwareDatetime | None = None
+    createdAt: Moment | None = None
     active: StrictBool = True
     info: list[InfoBlockEntry] = Field(default=[], max_length=20)
     colors: list[Color] = Field(min_length=1, max_length=30)
@@ -276,7 +324,7 @@ class Stock(Identified):
     carId: Id
     modificationId: Id
     colorId: Id
-    quantity: Annotated[Count, Field(description="units the branch can still sell")]
+    quantity: Annotated[Units, Field(description="units the branch can still sell")]
 
 
 # --- financing ------------------------------------------------------------------------------------
@@ -390,7 +438,7 @@ class SpecialOffer(Identified):
     )
     title: LocalizedTitle
     description: LocalizedDescription
-    validUntil: AwareDatetime | None = None
+    validUntil: Moment | None = None
     active: StrictBool = True
     order: Order
     terms: BankTerms | LeasingTermsEntry
@@ -430,11 +478,13 @@ class PromoCodeEntry(Record):
 
     code: Annotated[str, StringConstraints(pattern=r"^[A-Z0-9_-]{2,40}$")]
     discountType: Literal["FIXED", "PERCENT"]
-    value: Annotated[StrictInt, Field(ge=1, description="sums for FIXED, percent (1-100) for PERCENT")]
+    value: Annotated[StrictInt, Field(ge=1, le=MAX_SUMS, description="sums for FIXED, percent (1-100) for PERCENT")]
     maxDiscount: Sums | None = Field(default=None, description="the cap of a PERCENT discount")
-    validFrom: AwareDatetime | None = None
-    validTo: AwareDatetime | None = Field(default=None, description="exclusive")
-    usageLimit: Annotated[StrictInt, Field(ge=1)] | None = Field(default=None, description="uses in all; null: any")
+    validFrom: Moment | None = None
+    validTo: Moment | None = Field(default=None, description="exclusive")
+    usageLimit: Annotated[StrictInt, Field(ge=1, le=MAX_INT32)] | None = Field(
+        default=None, description="uses in all; null: any"
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> PromoCodeEntry:
@@ -452,11 +502,11 @@ class ExportedFrom(Record):
     from another database, is older than every live change."""
 
     database: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{32}$")] = Field(description="the database's id")
-    changeVersion: Annotated[StrictInt, Field(ge=0)] = Field(description="the database's change version")
-    orderEvents: Annotated[StrictInt, Field(ge=0)] = Field(
+    changeVersion: Annotated[StrictInt, Field(ge=0, le=MAX_INT64)] = Field(description="the database's change version")
+    orderEvents: Annotated[StrictInt, Field(ge=0, le=MAX_INT64)] = Field(
         description="order log entries then (orders placed, paid, cancelled, expired: what moves stock)"
     )
-    at: AwareDatetime
+    at: Moment
 
 
 # The most records of each list of the file: far above any real catalog, low enough that every answer

@@ -40,7 +40,8 @@ RecordId = ObjectId | str
 class Changes:
     """What an import does to one collection: each upsert `$set`s its fields (and `on_insert` the
     fields a new record starts with); `retire` `$set`s fields of records kept although missing from the
-    file (a car orders point at is deactivated); `removed` are deleted."""
+    file (a car orders point at is deactivated); `removed` are deleted; `moved` are the changed records
+    whose unique key (`UNIQUE_KEYS`) changes."""
 
     collection: str
     added: list[Document] = field(default_factory=list)
@@ -48,6 +49,7 @@ class Changes:
     retired: list[tuple[RecordId, Document]] = field(default_factory=list)
     removed: list[RecordId] = field(default_factory=list)
     on_insert: Document = field(default_factory=dict)
+    moved: list[RecordId] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         return {
@@ -75,17 +77,42 @@ def holds_all(collection: str, ids: list[ObjectId]) -> bool:
     return get_db()[collection].count_documents({"_id": {"$in": ids}}) == len(set(ids))
 
 
+# The fields of each reference collection's unique index besides `_id` (the owners' INDEXES): a slug,
+# or a stock row's branch, modification and color.
+UNIQUE_KEYS: dict[str, tuple[str, ...]] = {"stock": ("branchId", "modificationId", "colorId")}
+SLUG_KEY = ("slug",)
+
+
+def unique_key(collection: str) -> tuple[str, ...]:
+    return UNIQUE_KEYS.get(collection, SLUG_KEY)
+
+
+def _aside(collection: str, record_id: RecordId) -> Document:
+    """A moving record's unique key set to a value of its own id, which no other record and no file holds
+    (a slug has no `~`; a color id is never a stock row's id)."""
+    if collection == "stock":
+        return {"colorId": record_id}
+    return {"slug": f"~{record_id}"}
+
+
 def apply(changes: Changes, *, session: ClientSession) -> None:
+    """The planned writes, in an order the unique indexes (slugs, stock rows) accept whenever the end state
+    does: removed records go first (a new record may take a removed one's slug), and moving keys are set
+    aside before any record takes them (two records may swap theirs), so that an import the plan passed
+    never fails on a duplicate key."""
     assert changes.collection in COLLECTIONS, changes.collection
     writes: list[UpdateOne | DeleteMany] = []
+    if changes.removed:
+        writes.append(DeleteMany({"_id": {"$in": changes.removed}}))
+    writes += [
+        UpdateOne({"_id": record_id}, {"$set": _aside(changes.collection, record_id)}) for record_id in changes.moved
+    ]
     for doc in [*changes.added, *changes.changed]:
         update: Document = {"$set": {key: value for key, value in doc.items() if key != "_id"}}
         if on_insert := {key: value for key, value in changes.on_insert.items() if key not in doc}:
             update["$setOnInsert"] = on_insert
         writes.append(UpdateOne({"_id": doc["_id"]}, update, upsert=True))
     writes += [UpdateOne({"_id": record_id}, {"$set": fields}) for record_id, fields in changes.retired]
-    if changes.removed:
-        writes.append(DeleteMany({"_id": {"$in": changes.removed}}))
     if writes:
         get_db()[changes.collection].bulk_write(writes, ordered=True, session=session)
 

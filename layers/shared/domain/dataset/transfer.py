@@ -570,6 +570,28 @@ def _staying(
     return staying
 
 
+def _slugs_of_kept(
+    files: dict[str, list[Document]],
+    stored: dict[str, list[Document]],
+    staying: dict[str, set[Any]],
+    *,
+    positions: Mapping[str, list[int]],
+) -> Iterator[str]:
+    """A record of the file whose slug (unique) a stored record missing from the file but staying holds:
+    a car orders name, the brand a kept car needs."""
+    for section, docs in files.items():
+        kept = {
+            doc["slug"]: doc["_id"] for doc in stored[section] if doc["_id"] in staying[section] and doc.get("slug")
+        }
+        for n, doc in enumerate(docs):
+            if (holder := kept.get(doc.get("slug"))) is not None:
+                here = f"{section}[{positions[section][n] if section in positions else n}]"
+                yield (
+                    f"{here}.slug: {doc['slug']} is also {SINGULAR[section]} {holder}'s, which stays (orders or "
+                    "records kept point at it): give the new record another slug, or keep the old one's id"
+                )
+
+
 def differences(before: Any, after: Any, path: str = "") -> Iterator[tuple[str, Any, Any]]:
     """Where a stored value and the file's differ, field by field (`modifications[0].price`, stored, file);
     a field the stored record lacks reads None."""
@@ -660,6 +682,7 @@ def plan(
     stored = _stored(session)
     parsed.refuse(*problems_of(files, stored, positions=parsed.positions, invalid_ids=parsed.invalid_ids))
     staying = _staying(files, stored, session)
+    parsed.refuse(*_slugs_of_kept(files, stored, staying, positions=parsed.positions))
     planned: list[Changes] = []
     records: list[RecordChange] = []
     for section, docs in files.items():
@@ -671,6 +694,8 @@ def plan(
                 changes.added.append(doc)
             elif any(before.get(key, _MISSING) != value for key, value in doc.items()):
                 changes.changed.append(doc)
+                if any(before.get(key) != doc.get(key) for key in store.unique_key(changes.collection)):
+                    changes.moved.append(doc["_id"])
         wanted = {doc["_id"] for doc in docs}
         for record_id, before in existing.items():
             if record_id in wanted:
