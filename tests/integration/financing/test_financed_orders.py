@@ -14,6 +14,7 @@ import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
+from core.settings import reset_settings
 from domain.catalog import store as catalog_store
 from domain.dealers import store as dealers_store
 from domain.financing import store as financing_store
@@ -355,3 +356,35 @@ def test_an_installment_order_stores_the_cell_of_the_matrix_it_chose(api: ApiCli
     for wrong in ({"initialPercent": 40}, {"months": 24}, {"planId": str(ObjectId())}):
         response = api.post(ORDERS, json=order_body(car, paymentTypeId="INSTALLMENT", installment={**choice, **wrong}))
         assert response.status_code == 404, (wrong, response.text)
+
+
+# The list and the order's page
+
+
+def test_the_list_answers_every_field_of_each_order_as_its_page_does(
+    api: ApiClient, db: Db, car: CatalogCar, product: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a verified buyer (allowed five unpaid cars here) with a cash order, a credit order, an order of
+    # a car whose sale asks its own deposit and hold, and an order with a promo, one of them deposit-paid
+    monkeypatch.setenv("ORDER_UNPAID_CARS_PER_PERSON", "5")
+    reset_settings()
+    sale_car = purchasable_car(db, brand="Sale Rules", prices=(2_000,), sale={"holdMinutes": 15, "depositAmount": 700})
+    insert_promo_code(db, "LIST10", discount_type="PERCENT", value=10)
+    api.login()
+    api.verify()
+    cash = place(api, car)
+    credit = place(api, car, paymentTypeId="CREDIT", credit=credit_choice(api, car, product, term=1))
+    sale = place(api, sale_car)
+    promo = place(api, car, promoCode="LIST10")
+    assert data(pay_by_card(api, cash, cash["deposit"]))["orderStatus"] == "PARTIALLY_PAID"
+    # When they read their list and each order's page
+    listed = {item["_id"]: item for item in data(api.get(ORDERS))["items"]}
+    # Then every field a line of the list shows is the same on the order's page, for every kind of order
+    for order in (cash, credit, sale, promo):
+        page = data(api.get(f"{ORDERS}/{order['_id']}"))
+        line = listed[order["_id"]]
+        assert {name: page[name] for name in line} == line
+    # And the deadlines and deposits are the orders' own, not defaults
+    assert (listed[sale["_id"]]["deposit"], listed[sale["_id"]]["depositBy"]) == (700, sale["depositBy"])
+    assert (listed[cash["_id"]]["depositBy"], listed[cash["_id"]]["payBy"]) == (None, cash["payBy"])
+    assert listed[credit["_id"]]["deposit"] == credit["deposit"] > 0

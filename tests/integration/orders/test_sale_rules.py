@@ -8,13 +8,18 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
 from core.clock import FrozenClock
+from core.settings import reset_settings
+from data import outbox
 from domain.orders import lifecycle
+from domain.orders.expiry import expire_late
 from domain.orders.states import Status
-from tests.data import order_body, purchasable_car
+from domain.payments.cancellations import card_refunds
+from tests.data import insert_promo_code, order_body, purchasable_car, stock_quantity
 from tests.factories import ApiClient
 
 Db = Database[dict[str, Any]]
@@ -145,3 +150,60 @@ def test_a_cars_per_person_limit_counts_its_orders_within_the_days_but_not_cance
     frozen_clock.advance(30 * DAY + 1)
     api.login()
     assert api.post(ORDERS, json=order_body(car)).status_code == 201
+
+
+def test_with_verified_buyers_only_an_unverified_buyers_order_is_refused_for_every_car(
+    api: ApiClient, db: Db, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given an environment where every order needs a verified buyer (the default outside local), and a car
+    # whose sale sets no rule
+    monkeypatch.setenv("ORDER_VERIFIED_BUYERS_ONLY", "true")
+    reset_settings()
+    car = purchasable_car(db, brand="Everyone Verified")
+    api.login()
+    # When an unverified buyer orders it
+    refused = api.post(ORDERS, json=order_body(car))
+    # Then they are asked to verify first, and nothing is held
+    assert (refused.status_code, refused.json()["code"]) == (403, "IDENTITY_VERIFICATION_REQUIRED")
+    assert stock_quantity(db, car) == 3
+    # When they verify, the order is placed
+    api.verify()
+    assert api.post(ORDERS, json=order_body(car)).status_code == 201
+
+
+def test_holds_left_to_expire_count_against_a_cars_per_person_limit_so_they_cannot_be_renewed(
+    api: ApiClient, db: Db, frozen_clock: FrozenClock
+) -> None:
+    # Given a car one person may order twice a year, and a verified buyer who held two and let both expire
+    car = purchasable_car(db, brand="Two A Year", quantity=9, sale={"perPersonLimit": {"count": 2, "days": 365}})
+    api.login()
+    api.verify()
+    for _ in range(2):
+        assert api.post(ORDERS, json=order_body(car)).status_code == 201
+    frozen_clock.advance(DAY)
+    assert len(expire_late(card_refunds)) == 2
+    api.login()
+    # When they order it again within the year
+    refused = api.post(ORDERS, json=order_body(car))
+    # Then the expired holds count: the car's limit is reached
+    assert (refused.status_code, refused.json()["code"]) == (409, "PURCHASE_LIMIT_REACHED")
+    # And a hold the dealer cancelled would not have counted
+    frozen_clock.advance(365 * DAY)
+    api.login()
+    assert api.post(ORDERS, json=order_body(car)).status_code == 201
+    outbox.flush()
+
+
+def test_a_promo_use_of_an_order_cancelled_unpaid_is_given_back(api: ApiClient, db: Db) -> None:
+    # Given a promo with one use left, taken by an order that was never paid
+    car = purchasable_car(db, brand="Promo Back")
+    insert_promo_code(db, "ONCE", usage_limit=1)
+    api.login()
+    order = api.post(ORDERS, json=order_body(car, promoCode="ONCE")).json()["data"]
+    assert (db.promo_codes.find_one({"_id": "ONCE"}) or {})["used"] == 1
+    # When the dealer cancels it
+    lifecycle.transition(ObjectId(order["_id"]), Status.CANCELLED, cause="customer changed their mind")
+    # Then the use is back, and the buyer may use the code again
+    assert (db.promo_codes.find_one({"_id": "ONCE"}) or {})["used"] == 0
+    assert api.post(ORDERS, json=order_body(car, promoCode="ONCE")).status_code == 201
+    outbox.flush()
