@@ -55,6 +55,7 @@ SIGN_IN_THREADS = 8
 STOP_TIMEOUT_S = 30.0
 ORDERS = "/api/v1/orders"
 LOGIN = "/api/v1/auth/login"
+VERIFY = "/api/v1/users/limit"
 PHONE_PREFIX = "+99897"  # + 7 digits: the buyers' numbers
 # The server's environment: the sign-in limits per IP and partner are what stops K sign-ins from one
 # address in a minute; the bench signs its buyers in to measure their orders, not those limits.
@@ -296,13 +297,18 @@ def request(
 
 
 def sign_in(port: int, count: int) -> list[str]:
-    """`count` buyers signed in through the demo partner (distinct phone numbers): their access tokens."""
+    """`count` buyers signed in through the demo partner (distinct phone numbers), each verified as a person
+    of their own through the sandbox provider, as buyers of a deployed stage must be: their access tokens."""
 
     def one(number: int) -> str:
         status, answer = request(port, "POST", LOGIN, {"phone": f"{PHONE_PREFIX}{number:07d}"})
         if status != 201:
             raise SystemExit(f"signing buyer {number} in answered {status}: {answer.get('code') or answer}")
-        return str(answer["data"]["accessToken"])
+        token = str(answer["data"]["accessToken"])
+        status, answer = request(port, "POST", VERIFY, {"code": f"sandbox-verified-{number + 1}-bench"}, token)
+        if status != 200:
+            raise SystemExit(f"verifying buyer {number} answered {status}: {answer.get('code') or answer}")
+        return token
 
     with ThreadPoolExecutor(max_workers=SIGN_IN_THREADS) as pool:
         return list(pool.map(one, range(count)))

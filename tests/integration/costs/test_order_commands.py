@@ -23,7 +23,8 @@ ORDERS = "/api/v1/orders"
 # holds (docs/DECISIONS.md, "The limits hold under races"), then the unit (a buyer who loses the race
 # fails before writing an order), the order, its log entry and its event, then the commit.
 ORDER_TRANSACTION = [
-    ("update", "order_buyers"),
+    ("update", "order_buyers"),  # the account's guard
+    ("update", "order_buyers"),  # the verified person's guard
     ("aggregate", "orders"),
     ("findAndModify", "stock"),
     ("insert", "orders"),
@@ -68,8 +69,10 @@ def in_transaction(counts: Counts) -> list[tuple[str, str | None]]:
 
 
 def warm_buyer(api: ApiClient, car: CatalogCar) -> None:
-    """A signed-in buyer whose instance has placed an order already (its caches filled, connections open)."""
+    """A signed-in verified buyer whose instance has placed an order already (its caches filled, connections
+    open)."""
     api.login("+998901230001")
+    api.verify()
     assert api.post(ORDERS, json=order_body(car)).status_code == 201
 
 
@@ -82,7 +85,7 @@ def test_an_order_is_one_transaction_that_counts_the_person_then_takes_the_unit(
     # When a buyer orders it
     with counter.counting() as counts:
         placed = api.post(ORDERS, json=order_body(car))
-    # Then its transaction is the person's guard and count, the unit, the order, its log entry, its event
+    # Then its transaction is the buyer's guards and count, the unit, the order, its log entry, its event
     # and the commit, nothing else
     assert placed.status_code == 201, placed.text
     assert in_transaction(counts) == ORDER_TRANSACTION, in_transaction(counts)

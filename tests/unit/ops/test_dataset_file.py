@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -153,32 +154,31 @@ def test_a_file_that_is_no_utf8_text_or_too_large_is_refused_before_it_is_parsed
     assert refused.value.code == code
 
 
+def schema_nodes(node: Any, path: str = "#") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every object of the schema, with where it is."""
+    if isinstance(node, dict):
+        yield path, node
+        for key, value in node.items():
+            yield from schema_nodes(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for n, value in enumerate(node):
+            yield from schema_nodes(value, f"{path}/{n}")
+
+
 def test_every_text_list_and_section_of_the_schema_is_bounded() -> None:
     # Given the published schema / Then every string has a maxLength (or a pattern of bounded length, or is
     # a closed set) and every array a maxItems
-    schema = json.loads(schema_text())
     unbounded = []
-
-    def walk(node: Any, path: str) -> None:
-        if isinstance(node, dict):
-            kind = node.get("type")
-            if (
-                kind == "string"
-                and not ({"maxLength", "enum", "const", "format"} & node.keys())
-                and not (
-                    node.get("pattern", "").endswith("}$")  # ids, phones: a fixed number of characters
-                )
-            ):
-                unbounded.append(path)
-            if kind == "array" and "maxItems" not in node and "prefixItems" not in node:
-                unbounded.append(path)
-            for key, value in node.items():
-                walk(value, f"{path}/{key}")
-        elif isinstance(node, list):
-            for n, value in enumerate(node):
-                walk(value, f"{path}/{n}")
-
-    walk(schema, "#")
+    for path, node in schema_nodes(json.loads(schema_text())):
+        kind = node.get("type")
+        if (
+            kind == "string"
+            and not ({"maxLength", "enum", "const", "format"} & node.keys())
+            and not node.get("pattern", "").endswith("}$")  # ids, phones: a fixed number of characters
+        ):
+            unbounded.append(path)
+        if kind == "array" and "maxItems" not in node and "prefixItems" not in node:
+            unbounded.append(path)
     assert unbounded == []
 
 
@@ -187,24 +187,15 @@ def test_every_number_and_moment_of_the_schema_is_bounded_within_what_mongodb_ke
     # integers), every number both bounds, and every moment its years (a year 1 overflows in UTC)
     schema = json.loads(schema_text())
     unbounded = []
-
-    def walk(node: Any, path: str) -> None:
-        if isinstance(node, dict):
-            if (
-                node.get("type") in ("integer", "number")
-                and "const" not in node
-                and not (node.get("minimum", -(2**64)) >= -(2**63) and node.get("maximum", 2**64) < 2**63)
-            ):
-                unbounded.append(path)
-            if node.get("format") == "date-time" and node.get("pattern") != "^(20[0-9]{2}|2100)-":
-                unbounded.append(path)
-            for key, value in node.items():
-                walk(value, f"{path}/{key}")
-        elif isinstance(node, list):
-            for n, value in enumerate(node):
-                walk(value, f"{path}/{n}")
-
-    walk(schema, "#")
+    for path, node in schema_nodes(schema):
+        if (
+            node.get("type") in ("integer", "number")
+            and "const" not in node
+            and not (node.get("minimum", -(2**64)) >= -(2**63) and node.get("maximum", 2**64) < 2**63)
+        ):
+            unbounded.append(path)
+        if node.get("format") == "date-time" and node.get("pattern") != "^(20[0-9]{2}|2100)-":
+            unbounded.append(path)
     assert unbounded == []
     assert schema["$defs"]["SaleEntry"]["properties"]["depositAmount"]["anyOf"][0]["minimum"] == 1
 
