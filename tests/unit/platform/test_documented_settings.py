@@ -22,6 +22,7 @@ NOT_OUR_SETTINGS = {
     "CARD_BLOCKED": "a card payment's decline reason",
     "FILE_TOO_LARGE": "an operator command's own failure code (ops.catalog)",
     "FILE_NOT_UTF8": "an operator command's own failure code (ops.catalog)",
+    "SALE_RULES_INVALID": "an operator command's own failure code (ops.sale)",
 }
 
 
