@@ -51,11 +51,17 @@ def test_a_new_order_can_be_cancelled(db: Db) -> None:
     assert (db.orders.find_one({"_id": order["_id"]}) or {})["statusSlug"] == "CANCELLED"
 
 
-def test_payment_states_are_not_back_office_targets(db: Db, capsys: pytest.CaptureFixture[str]) -> None:
-    # Given a new order / When an operator asks for PAID / Then it is a bad argument (exit 2), in one line
+def test_an_order_with_something_left_to_pay_by_card_is_not_marked_paid_by_the_back_office(
+    db: Db, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a new order with its price still to pay / When an operator asks for PAID
     order = insert_order(db, ObjectId(), status="NEW")
-    assert main(["order", "transition", str(order["_id"]), "PAID", "--cause", "cash at the desk"]) == 2
-    assert capsys.readouterr().err.startswith("error: BAD_ARGUMENT: argument status: invalid choice: 'PAID'")
+    # Then it is refused in one line, and the order is unchanged
+    assert main(["order", "transition", str(order["_id"]), "PAID", "--cause", "cash at the desk"]) == 1
+    assert capsys.readouterr().err.startswith("error: ORDER_STATUS_NEEDS_PAYMENT")
+    assert (db.orders.find_one({"_id": order["_id"]}) or {})["statusSlug"] == "NEW"
+    # And PARTIALLY_PAID is never a back-office target
+    assert main(["order", "transition", str(order["_id"]), "PARTIALLY_PAID", "--cause", "x"]) == 2
 
 
 def test_show_prints_the_order_and_its_log_and_unknown_orders_are_refused(
