@@ -94,7 +94,7 @@ def test_a_person_holds_at_most_two_unpaid_orders_and_a_paid_one_frees_a_place(a
     # Then it is refused with the limit, in their language, and no unit is taken
     assert (refused.status_code, refused.json()["code"]) == (409, "OPEN_ORDERS_LIMIT_REACHED")
     assert refused.json()["details"] == {"limit": 2}
-    assert refused.json()["message"].startswith("Sizda allaqachon 2 ta")
+    assert refused.json()["message"].startswith("Siz toʻliq toʻlanmagan avtomobillarning ruxsat etilgan sonini")
     assert db.orders.count_documents({"carId": car.car_id}) == 2
     # When one of their orders is paid
     lifecycle.record_payment(ObjectId(first["_id"]), first["amountDueNow"], payment_id="desk-1", cause="desk")

@@ -156,8 +156,9 @@ def decide(
 def write_order(
     order: OrderRecord, purchase: Purchase, *, buyer: Buyer, partner: str, promo: PromoCodeRecord | None
 ) -> None:
-    """The order's transaction, all or nothing; the stock is taken last of the reads, so other buyers of
-    the same car wait on its document as briefly as possible."""
+    """The order's transaction, all or nothing, its steps in order: the buyer's guards, their limits
+    counted again under them, the promo's use, the unit of stock, the order, its log entry and event. A
+    refusal at any step writes nothing (docs/DECISIONS.md, "Orders")."""
 
     def steps(session: ClientSession) -> None:
         now = clock.now()

@@ -20,10 +20,14 @@ CODES: dict[str, ErrorCode] = {
     ),
     "OPEN_ORDERS_LIMIT_REACHED": ErrorCode(
         kind=Conflict,
-        action="Tell the user to pay one of their unpaid orders first, or to wait until one expires",
-        en="You already have {limit} unpaid orders: pay one of them before placing another",
-        ru="У вас уже {limit} неоплаченных заказа: оплатите один из них, прежде чем оформить новый",
-        uz="Sizda allaqachon {limit} ta toʻlanmagan buyurtma bor: yangisini berishdan oldin ulardan birini toʻlang",
+        action="Tell the user to pay for one of their orders first (`details.limit`: the cars one person may hold "
+        "not paid in full), or to wait until one expires",
+        en="You hold as many cars not paid in full as allowed ({limit}): pay for one of them before placing "
+        "another order",
+        ru="Вы удерживаете максимум автомобилей без полной оплаты ({limit}): оплатите один из заказов, прежде "
+        "чем оформить новый",
+        uz="Siz toʻliq toʻlanmagan avtomobillarning ruxsat etilgan sonini band qilgansiz ({limit}): yangi "
+        "buyurtmadan oldin ulardan birini toʻlang",
     ),
     "UNVERIFIED_ORDERS_LIMIT_REACHED": ErrorCode(
         kind=Conflict,
