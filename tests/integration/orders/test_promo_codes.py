@@ -13,7 +13,6 @@ from pymongo.errors import DuplicateKeyError
 
 from core import clock
 from core.clock import FrozenClock
-from core.settings import reset_settings
 from domain.orders import promo_codes
 from domain.orders.records import PromoCodeRecord
 from orders import service
@@ -212,9 +211,6 @@ def test_racing_buyers_for_the_last_use_of_a_promo_give_one_winner(db: Db, monke
 def test_one_buyer_racing_the_same_promo_in_several_orders_uses_it_once(
     db: Db, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("ORDER_UNVERIFIED_UNPAID_CARS", "6")  # the promo, not the buyer's allowance, decides
-    monkeypatch.setenv("ORDER_UNPAID_CARS_PER_PERSON", "6")
-    reset_settings()
     car = purchasable_car(db)
     insert_promo_code(db, "MINE", usage_limit=None)
     everyone_checks_before_anyone_consumes(monkeypatch, 6)

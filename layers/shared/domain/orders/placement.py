@@ -3,9 +3,9 @@
 1. read: what is bought, with its sale rules, branch and stock (`purchase`), the deal of a financed order
    (`financed`), the promo, and what the buyer holds (`buyers`); each area asked once, in that order;
 2. decide: `decide` turns them into the finished order document, or raises the refusal, writing nothing;
-3. write: one transaction whose steps are in order in `write_order`: the buyer's guards, their limits
-   counted again (a racing order of theirs is counted now), the promo's use, the unit of stock, the
-   order, its log entry and its event. No unit, no order; no order, no promo use.
+3. write (`write_order`, its steps in order): the promo's use and a contract number, then one
+   transaction: the buyer's guards, their limits counted again (a racing order of theirs is counted now),
+   the unit of stock, the order, its log entry and its event. No unit, no order; no order, no promo use.
 """
 
 from __future__ import annotations
@@ -123,7 +123,6 @@ def place_order(request: OrderRequest, *, buyer: Buyer, partner: str) -> OrderRe
         promo=promo,
         deal=deal,
     )
-    order["contractNumber"] = next_contract_number()
     write_order(order, purchase, buyer=buyer, partner=partner, promo=promo)
     return order
 
@@ -156,9 +155,12 @@ def decide(
 def write_order(
     order: OrderRecord, purchase: Purchase, *, buyer: Buyer, partner: str, promo: PromoCodeRecord | None
 ) -> None:
-    """The order's transaction, all or nothing, its steps in order: the buyer's guards, their limits
-    counted again under them, the promo's use, the unit of stock, the order, its log entry and event. A
-    refusal at any step writes nothing (docs/DECISIONS.md, "Orders")."""
+    """Store the order, its steps in order: the promo's use (one conditional update), its contract number,
+    then one transaction, all or nothing: the buyer's guards, their limits counted again under them, the
+    unit of stock, the order, its log entry and event. A refusal in the transaction writes nothing and
+    gives the promo use back. The use and the number are taken outside the transaction so that a popular
+    code and the year's counter are no documents every order's transaction conflicts on, and a buyer
+    refused the last use of a code spends no number (docs/DECISIONS.md, "Orders")."""
 
     def steps(session: ClientSession) -> None:
         now = clock.now()
@@ -167,12 +169,18 @@ def write_order(
         refused = buyers.refusal(buyer, held, purchase.rules)
         if refused is not None:
             raise refused
-        if promo is not None:
-            promo_codes.take_use(promo, buyer.user_id, session=session)
         if dealers.take_unit(order["branchId"], order["modificationId"], order["colorId"], session=session) is None:
             raise OutOfStock()
         order["stockHold"] = StockHold.HELD.value
         store.insert_order(order, session=session)
         lifecycle.log_change(order, None, "created", session=session)
 
-    in_transaction(steps)
+    if promo is not None:
+        promo_codes.take_use(promo, buyer.user_id)
+    try:
+        order["contractNumber"] = next_contract_number()
+        in_transaction(steps)
+    except Exception:
+        if promo is not None:
+            promo_codes.give_back_use(promo["_id"], buyer.user_id)
+        raise

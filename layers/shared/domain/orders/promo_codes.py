@@ -4,10 +4,10 @@ A code is stored uppercase as `_id` (codes are case-insensitive). A FIXED promo 
 the price; a PERCENT promo takes `value` percent, rounded down to whole sums and capped at
 `maxDiscount`. A discount never exceeds the price.
 
-`check` only reads. `take_use` is one conditional update in the order's transaction (`used <
-usageLimit` and the caller not in `usedBy`, then `$inc` + `$addToSet`, `domain.orders.store.take_promo_use`),
-so of several racing uses of the last slot exactly one wins, and an order that is not stored takes none.
-An order cancelled before it was paid in full gives its use back (`domain.orders.lifecycle`).
+`check` only reads. `take_use` is one conditional update (`used < usageLimit` and the caller not in
+`usedBy`, then `$inc` + `$addToSet`, `domain.orders.store.take_promo_use`), so of several racing uses of
+the last slot exactly one wins; `give_back_use` undoes it when the order it was for could not be stored.
+An order cancelled before it was paid in full gives its use back too (`domain.orders.lifecycle`).
 """
 
 from __future__ import annotations
@@ -78,12 +78,17 @@ def check(code: str, user_id: ObjectId) -> PromoCodeRecord:
     return promo
 
 
-def take_use(promo: PromoCodeRecord, user_id: ObjectId, *, session: ClientSession) -> None:
-    """Take one use of the promo for the caller, in the order's transaction; the same errors as `check`
-    when someone else took the last use meanwhile, or this caller used it in a racing order."""
-    if store.take_promo_use(promo["_id"], user_id, promo.get("usageLimit"), session=session) is None:
-        _refuse_unusable(store.find_promo_code(promo["_id"], session=session) or promo, user_id, clock.now())
+def take_use(promo: PromoCodeRecord, user_id: ObjectId) -> None:
+    """Take one use of the promo for the caller, atomically; the same errors as `check` when someone else
+    took the last use meanwhile, or this caller used it in a racing order."""
+    if store.take_promo_use(promo["_id"], user_id, promo.get("usageLimit")) is None:
+        _refuse_unusable(store.find_promo_code(promo["_id"]) or promo, user_id, clock.now())
         raise Conflict("PROMO_CODE_USED_UP")
+
+
+def give_back_use(code: str, user_id: ObjectId) -> None:
+    """Give back a use taken by `take_use` (the order it was for was not stored)."""
+    store.give_back_promo_use(code, user_id)
 
 
 # --- operators (python -m ops promo) ------------------------------------------------------------------

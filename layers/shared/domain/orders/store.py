@@ -246,29 +246,24 @@ def order_log(order_id: ObjectId) -> list[OrderLogRecord]:
 # --- promo codes ------------------------------------------------------------------------------------
 
 
-def find_promo_code(code: str, *, session: ClientSession | None = None) -> PromoCodeRecord | None:
+def find_promo_code(code: str) -> PromoCodeRecord | None:
     """The promo code stored under this (normalized) code."""
-    return _promo_codes().find_one({"_id": code}, session=session)
+    return _promo_codes().find_one({"_id": code})
 
 
-def take_promo_use(
-    code: str, user_id: ObjectId, usage_limit: int | None, *, session: ClientSession
-) -> PromoCodeRecord | None:
+def take_promo_use(code: str, user_id: ObjectId, usage_limit: int | None) -> PromoCodeRecord | None:
     """Count one use of the code by the user, if the user has not used it and a use is left (`usage_limit`
     as read; None for unlimited); the code as it is afterwards, or None when no use was taken."""
     condition: dict[str, Any] = {"_id": code, "usageLimit": usage_limit, "usedBy": {"$ne": user_id}}
     if usage_limit is not None:
         condition["used"] = {"$lt": usage_limit}
     return _promo_codes().find_one_and_update(
-        condition,
-        {"$inc": {"used": 1}, "$addToSet": {"usedBy": user_id}},
-        return_document=ReturnDocument.AFTER,
-        session=session,
+        condition, {"$inc": {"used": 1}, "$addToSet": {"usedBy": user_id}}, return_document=ReturnDocument.AFTER
     )
 
 
-def give_back_promo_use(code: str, user_id: ObjectId, *, session: ClientSession) -> None:
-    """Undo `take_promo_use` of the user (in the transaction that cancels their order)."""
+def give_back_promo_use(code: str, user_id: ObjectId, *, session: ClientSession | None = None) -> None:
+    """Undo `take_promo_use` of the user (in the transaction that cancels their order, if any)."""
     _promo_codes().update_one(
         {"_id": code, "usedBy": user_id}, {"$inc": {"used": -1}, "$pull": {"usedBy": user_id}}, session=session
     )
