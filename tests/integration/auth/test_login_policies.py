@@ -4,6 +4,7 @@ sandbox gateway), tokens bound to their partner, and a PINFL given at login as a
 
 from __future__ import annotations
 
+import functools
 import json
 import uuid
 from collections.abc import Callable
@@ -91,53 +92,122 @@ def test_an_otp_partners_login_without_a_code_never_signs_in(
     assert db.users.count_documents({}) == 0
 
 
-def test_wrong_codes_count_and_lock_the_phone_for_a_while(
+def test_wrong_codes_spend_the_phones_guesses_at_this_address_for_an_hour(
     api: ApiClient, capsys: pytest.CaptureFixture[str], frozen_clock: FrozenClock
 ) -> None:
     # Given a code sent to a phone
     key = add_partner(capsys, "Bank App", "otp")
     assert login(api, key, phone="+998901234502").status_code == 202
-    # When wrong codes are given
-    first = login(api, key, phone="+998901234502", otp="123456")
-    second = login(api, key, phone="+998901234502", otp="654321")
-    third = login(api, key, phone="+998901234502", otp="111111")
-    # Then each is a 400 saying how many tries are left, and the third locks the phone (429)
-    assert (first.status_code, first.json()["code"], first.json()["details"]) == (
-        400,
-        "LOGIN_CODE_WRONG",
-        {"attemptsLeft": 2},
-    )
-    assert second.json()["details"] == {"attemptsLeft": 1}
-    assert (third.status_code, third.json()["code"]) == (429, "LOGIN_CODE_LOCKED")
-    # And while it is locked even the right code, or a new code, is refused
+    # When wrong codes are given from one address
+    wrong = [login(api, key, phone="+998901234502", otp=f"{index:06d}") for index in range(1, 6)]
+    # Then each is a 400 saying how many tries are left, and the fifth spends this address's guesses (429)
+    assert [(answer.status_code, answer.json()["code"]) for answer in wrong[:4]] == [(400, "LOGIN_CODE_WRONG")] * 4
+    assert [answer.json()["details"] for answer in wrong[:4]] == [{"attemptsLeft": left} for left in (4, 3, 2, 1)]
+    assert (wrong[4].status_code, wrong[4].json()["code"]) == (429, "LOGIN_CODE_LOCKED")
+    # And while they are spent even the right code is refused, until the first wrong one is an hour old
     right = login(api, key, phone="+998901234502", otp="666666")
-    resend = login(api, key, phone="+998901234502")
     assert (right.status_code, right.json()["code"]) == (429, "LOGIN_CODE_LOCKED")
-    assert int(right.headers["Retry-After"]) == 900
-    assert (resend.status_code, resend.json()["code"]) == (429, "LOGIN_CODE_LOCKED")
+    assert int(right.headers["Retry-After"]) == 3600
     # And another person's phone is not locked
     assert login(api, key, phone="+998901234503").status_code == 202
-    # When the lock is over, a new code is sent and signs in
-    frozen_clock.advance(901)
+    # When the hour is over, a new code is sent and signs in
+    frozen_clock.advance(3601)
     assert login(api, key, phone="+998901234502").status_code == 202
     assert login(api, key, phone="+998901234502", otp="666666").status_code == 201
 
 
-def test_a_new_code_waits_for_the_cooldown_and_an_old_code_expires(
+def test_a_login_asking_again_during_the_cooldown_is_told_of_the_code_already_sent(
     api: ApiClient, capsys: pytest.CaptureFixture[str], frozen_clock: FrozenClock
 ) -> None:
     # Given a code just sent
     key = add_partner(capsys, "Bank App", "otp")
     sent = login(api, key, phone="+998901234504")
     assert sent.status_code == 202
-    # When another is asked at once / Then it is 429 with the seconds left
-    early = login(api, key, phone="+998901234504")
-    assert (early.status_code, early.json()["code"]) == (429, "LOGIN_CODE_TOO_EARLY")
-    assert int(early.headers["Retry-After"]) == 60
+    # When another is asked at once (someone else may have asked for this phone)
+    again = login(api, key, phone="+998901234504")
+    # Then it is the same code's 202: the phone holds it, nothing new is sent
+    assert again.status_code == 202
+    assert again.json()["data"] == sent.json()["data"]
     # When the code's 5 minutes pass / Then it no longer signs in
     frozen_clock.advance(301)
     late = login(api, key, phone="+998901234504", otp="666666")
     assert (late.status_code, late.json()["code"]) == (400, "LOGIN_CODE_EXPIRED")
+
+
+@functools.cache
+def _auth_handler() -> Callable[[dict[str, Any], Any], dict[str, Any]]:
+    from local.gateway import load_handler
+    from local.invoke import handler_name
+
+    return load_handler(handler_name("Auth"))
+
+
+def _login_from(address: str, device: str, key: str, **body: Any) -> tuple[int, str | None]:
+    """A login as API Gateway hands it to the function, from `address` (its source IP) and `device`."""
+    from local.context import LocalLambdaContext
+    from tests.factories import api_event
+
+    event = api_event("POST", LOGIN, body=body, headers={"client": key, "fingerprint": device})
+    event["requestContext"]["identity"]["sourceIp"] = address
+    answer = _auth_handler()(event, LocalLambdaContext(function_name="Auth"))
+    return answer["statusCode"], json.loads(answer["body"]).get("code")
+
+
+def test_a_phone_takes_at_most_10_wrong_answers_an_hour_however_many_codes_and_addresses(
+    db: Db, capsys: pytest.CaptureFixture[str], frozen_clock: FrozenClock
+) -> None:
+    # Given an otp partner, and guessers at four addresses asking a new code every minute for an hour
+    key = add_partner(capsys, "Bank App", "otp")
+    phone = "+998901234510"
+    answers: list[tuple[int, str | None]] = []
+    for minute in range(60):
+        frozen_clock.advance(60 if minute else 0)
+        address = f"203.0.113.{minute % 4}"
+        assert _login_from(address, f"guesser-{minute}", key, phone=phone)[0] in (202, 429)
+        # When each guesses twice per code
+        answers += [
+            _login_from(address, f"guesser-{minute}", key, phone=phone, otp=f"{minute:04d}{n:02d}") for n in (1, 2)
+        ]
+    # Then the phone took 10 answers in the hour (LOGIN_CODE_GUESSES_PER_PHONE): nine wrong ones told so, the
+    # tenth spending the budget, every later one refused unchecked
+    assert sum(answer == (400, "LOGIN_CODE_WRONG") for answer in answers) == 9
+    assert sum(answer == (429, "LOGIN_CODE_LOCKED") for answer in answers) == len(answers) - 9
+    # And the right code is refused too, from any address, until the hour of the first guess is over
+    assert _login_from("198.51.100.9", "owner", key, phone=phone, otp="666666") == (429, "LOGIN_CODE_LOCKED")
+    frozen_clock.advance(61)
+    assert _login_from("198.51.100.9", "owner", key, phone=phone)[0] == 202
+    assert _login_from("198.51.100.9", "owner", key, phone=phone, otp="666666") == (201, None)
+
+
+def test_from_one_address_1000_logins_naming_10_people_leave_each_able_to_sign_in_at_once(
+    db: Db, capsys: pytest.CaptureFixture[str], frozen_clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from core.settings import reset_settings
+
+    # Given the deployed login limits (the tests' own are lifted: they all log in from 127.0.0.1)
+    for name in ("LOGIN_RATE_LIMIT", "LOGIN_IP_RATE_LIMIT", "LOGIN_DEVICE_RATE_LIMIT"):
+        monkeypatch.delenv(name, raising=False)
+    reset_settings()
+    # And an otp partner, and a stranger at one address naming 10 people's phones 1,000 times within a
+    # minute, with a new device each time: asking codes, giving wrong ones and PINFLs of their own
+    key = add_partner(capsys, "Bank App", "otp")
+    victims = [f"+99890765432{index}" for index in range(10)]
+    attack = []
+    for index in range(1000):
+        phone = victims[index % 10]
+        body = {"phone": phone} if index % 20 < 10 else {"phone": phone, "otp": f"{index % 999_999:06d}"}
+        attack.append(_login_from("203.0.113.66", f"stranger-{index}", key, **body))
+    # When each person signs in from their own address and device at once
+    signed = []
+    for index, phone in enumerate(victims):
+        asked = _login_from(f"198.51.100.{index + 10}", f"phone-of-{index}", key, phone=phone)
+        signed.append(
+            (asked[0], _login_from(f"198.51.100.{index + 10}", f"phone-of-{index}", key, phone=phone, otp="666666"))
+        )
+    # Then every one of them is signed in
+    assert signed == [(202, (201, None))] * 10
+    # And the stranger was stopped by their own address's limit
+    assert sum(answer == (429, "TOO_MANY_LOGINS_FROM_ADDRESS") for answer in attack) == 900
 
 
 def test_a_malformed_code_is_400(api: ApiClient, capsys: pytest.CaptureFixture[str]) -> None:

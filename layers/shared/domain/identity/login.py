@@ -5,7 +5,8 @@
 - `otp`: without `otp` a code is sent to the phone (`CodeSent`, answered 202); with it, the code proves
   the phone (`login_codes`).
 
-Every login, whatever its policy, counts against the limits of `users.limit_logins` first.
+Every login, whatever its policy, counts against the limits of `users.limit_logins` first; an `otp`
+answer then against the phone's guess budgets (`login_codes.check_code`).
 """
 
 from __future__ import annotations
@@ -44,5 +45,5 @@ def log_in(
             raise InvalidInput.field("phone", "PHONE_REQUIRED_FOR_CODE")
         if otp is None:
             return login_codes.send_code(phone)
-        login_codes.check_code(phone, otp)
+        login_codes.check_code(phone, otp, source_ip=source_ip)
     return users.sign_in(phone=phone, pin=pin, first_name=first_name, last_name=last_name, pin_vouched=pin_vouched)

@@ -17,7 +17,11 @@ class IdentitySettings(BaseModel):
 
     # What one caller cannot exhaust for another: no limit is partner-wide (docs/DECISIONS.md, "No
     # partner-wide lockout"); a partner's login rate is a metric with an alarm (template.yaml).
-    login_rate_limit: int = Field(default=20, ge=1, description="logins per phone number and per PINFL per window")
+    # Counted in this order, a refused request counting against nothing after it: the address, the device,
+    # then the person at that address (docs/DECISIONS.md, "Limits an attacker cannot turn against the person").
+    login_rate_limit: int = Field(
+        default=20, ge=1, description="logins per phone number and per PINFL from one address per window"
+    )
     login_ip_rate_limit: int = Field(default=100, ge=1, description="logins per source IP per window")
     login_device_rate_limit: int = Field(default=20, ge=1, description="logins per device (fingerprint) per window")
     login_rate_window_seconds: int = Field(default=60, ge=1)
@@ -25,8 +29,15 @@ class IdentitySettings(BaseModel):
     # One-time sign-in codes of `otp` partners (domain.identity.login_codes), sent by SMS.
     login_code_ttl_seconds: int = Field(default=300, ge=30, le=1800, description="how long a sent code is valid")
     login_code_resend_seconds: int = Field(default=60, ge=1, description="cooldown before another code is sent")
-    login_code_max_attempts: int = Field(default=3, ge=1, le=10, description="wrong codes before the phone is locked")
-    login_code_lock_seconds: int = Field(default=900, ge=1, description="how long a phone is locked after them")
+    # Answers checked against a phone's codes, whatever code they were for (a new code resets nothing):
+    # at most this many an hour from one address, and this many an hour from all addresses together.
+    login_code_guesses_per_address: int = Field(
+        default=5, ge=1, le=20, description="answers to a phone's codes checked from one address per guess window"
+    )
+    login_code_guesses_per_phone: int = Field(
+        default=10, ge=1, le=50, description="answers to a phone's codes checked from all addresses per guess window"
+    )
+    login_code_guess_window_seconds: int = Field(default=3600, ge=60, description="the guess budgets' sliding window")
     login_code_message: str = Field(
         default="Car Retail: your sign-in code is {code}. Do not tell it to anyone.",
         description="the SMS text, `{code}` in it (Eskiz sends only a text its moderators approved)",
