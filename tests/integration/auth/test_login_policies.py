@@ -301,6 +301,49 @@ def test_a_good_assertion_signs_in_once_and_no_other_does(  # noqa: PLR0917 (pyt
     assert db.users.count_documents({}) == 1
 
 
+@pytest.mark.parametrize(
+    "times",
+    [
+        lambda now: {"exp": str(now + 120)},
+        lambda now: {"iat": str(now)},
+        lambda now: {"nbf": str(now)},
+        lambda now: {"exp": True},
+        lambda now: {"iat": [now]},
+    ],
+    ids=["exp-numeric-string", "iat-numeric-string", "nbf-numeric-string", "exp-boolean", "iat-array"],
+)
+def test_an_assertions_times_must_be_json_numbers(
+    api: ApiClient,
+    capsys: pytest.CaptureFixture[str],
+    frozen_clock: FrozenClock,
+    times: Callable[[int], dict[str, Any]],
+) -> None:
+    # Given an assertion partner, and an assertion whose time claim is no JSON number (RFC 7519: NumericDate)
+    key = add_partner(capsys, "Avto Market", "trusted")
+    secret = ops(capsys, "set-login", "Avto Market", "assertion", "--hs256")[-1]
+    now = int(clock.now().timestamp())
+    assertion = assertion_of(secret, "HS256", now, phone="+998901234512", **times(now))
+    # When it signs in / Then it is refused, as the same assertion with numbers is not
+    refused = login(api, key, phone="+998901234512", assertion=assertion)
+    assert (refused.status_code, refused.json()["code"]) == (401, "ASSERTION_INVALID")
+    good = assertion_of(secret, "HS256", now, phone="+998901234512", nbf=now)
+    assert login(api, key, phone="+998901234512", assertion=good).status_code == 201
+
+
+def test_an_assertion_not_valid_before_a_future_time_is_refused_until_then(
+    api: ApiClient, capsys: pytest.CaptureFixture[str], frozen_clock: FrozenClock
+) -> None:
+    # Given an assertion valid only from a minute on (`nbf`), judged by the service's clock
+    key = add_partner(capsys, "Avto Market", "trusted")
+    secret = ops(capsys, "set-login", "Avto Market", "assertion", "--hs256")[-1]
+    now = int(clock.now().timestamp())
+    early = assertion_of(secret, "HS256", now, phone="+998901234513", nbf=now + 60, exp=now + 180)
+    # When it is sent now / Then it is refused; a minute later it signs in
+    assert login(api, key, phone="+998901234513", assertion=early).json()["code"] == "ASSERTION_EXPIRED"
+    frozen_clock.advance(61)
+    assert login(api, key, phone="+998901234513", assertion=early).status_code == 201
+
+
 def test_an_hs256_secret_is_generated_shown_once_and_verifies(
     api: ApiClient, db: Db, capsys: pytest.CaptureFixture[str], frozen_clock: FrozenClock
 ) -> None:
