@@ -280,10 +280,10 @@ def test_a_failed_delivery_comes_again_later_and_the_orders_next_event_waits_for
 
 
 def test_retries_back_off_exponentially_up_to_the_cap() -> None:
-    # Given the default schedule (30 s, doubling, at most 6 hours)
+    # Given the default schedule (30 s, doubling, at most 6 hours), the jitter aside
     reset_settings()
     # When attempts fail one after another / Then each waits twice as long as the one before, up to 6 hours
-    delays = [webhook_delivery.retry_delay_seconds(attempt) for attempt in range(1, 13)]
+    delays = [webhook_delivery.retry_delay_seconds(attempt, spread=0) for attempt in range(1, 13)]
     assert delays == [30, 60, 120, 240, 480, 960, 1920, 3840, 7680, 15360, 21600, 21600]
 
 
@@ -388,7 +388,7 @@ def test_a_make_run_request_never_waits_on_the_endpoint_and_the_publisher_delive
         # And its backoff holds it back on the publisher's next run, until the backoff has passed
         outbox.publish_pending()
         assert len(partner.receiver.refused) == 1
-        partner.clock.advance(webhook_delivery.retry_delay_seconds(1))
+        partner.clock.advance(webhook_delivery.retry_delay_seconds(1, spread=0))
         outbox.publish_pending()
     finally:
         webhook_queue.use_local_consumer(None)
