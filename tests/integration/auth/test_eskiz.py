@@ -4,6 +4,7 @@ an `otp` partner's login with `SMS_PROVIDER=eskiz`."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -158,3 +159,32 @@ def test_a_refused_number_is_400(api: ApiClient, fake: FakeEskiz, otp_partner_on
     fake.refused_numbers.add("998901234566")
     refused = api.post(LOGIN, json={"phone": "+998901234566"}, headers={"client": otp_partner_on_eskiz}, auth=False)
     assert (refused.status_code, refused.json()["code"]) == (400, "SMS_NUMBER_REFUSED")
+
+
+@pytest.mark.parametrize("step", ["login", "send"])
+def test_an_eskiz_that_never_answers_ends_the_login_within_the_request_budget(  # noqa: PLR0917 (fixtures)
+    api: ApiClient,
+    db: Database[Any],
+    fake: FakeEskiz,
+    otp_partner_on_eskiz: str,
+    monkeypatch: pytest.MonkeyPatch,
+    step: str,
+) -> None:
+    from core.settings import reset_settings
+
+    # Given a request budget for partner calls of 1 s, a gateway timeout far above it, and Eskiz never
+    # answering (its login, or the send itself)
+    monkeypatch.setenv("PROVIDER_BUDGET_SECONDS", "1")
+    monkeypatch.setenv("SMS_TIMEOUT_SECONDS", "20")
+    reset_settings()
+    fake.fail(step, "hang")
+    # When a code is asked
+    started = time.monotonic()
+    failed = api.post(LOGIN, json={"phone": "+998901234567"}, headers={"client": otp_partner_on_eskiz}, auth=False)
+    took = time.monotonic() - started
+    # Then the login ends at the budget (generously: well before the gateway's own timeout) with 503, no
+    # tokens, and no code kept
+    assert (failed.status_code, failed.json()["code"]) == (503, "SMS_GATEWAY_UNAVAILABLE")
+    assert "accessToken" not in failed.text
+    assert took < 6
+    assert db.login_codes.count_documents({}) == 0

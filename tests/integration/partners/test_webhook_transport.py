@@ -20,6 +20,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
+from core.deadline import DeadlineExceeded
 from core.settings import reset_settings
 from domain.partners import delivery, destinations, transport, webhooks
 from local.seed.core import DEMO_PARTNER
@@ -89,7 +90,7 @@ def test_a_receiver_trickling_its_headers_cannot_hold_an_attempt_past_its_deadli
     url = f"http://127.0.0.1:{raw_receiver.port}/hooks"
     # When an attempt with a 1 s deadline posts to it
     started = time.monotonic()
-    with pytest.raises(transport.DeadlineExceeded):
+    with pytest.raises(DeadlineExceeded):
         transport.post(url, b"{}", {"Content-Type": "application/json"}, deadline_seconds=DEADLINE_SECONDS)
     took = time.monotonic() - started
     # Then it gave up at the deadline, though the receiver was still sending
@@ -155,6 +156,25 @@ def test_a_name_resolving_to_an_internal_address_is_never_connected_to(raw_recei
             deadline_seconds=5,
             check_address=destinations.is_public_address,
             resolve=lambda host, port: ["127.0.0.1"],
+        )
+    assert raw_receiver.requests == []
+
+
+@pytest.mark.parametrize("address", ["::a9fe:a9fe", "::ffff:0:7f00:1", "fec0::1", "::ffff:127.0.0.1"])
+def test_a_name_resolving_to_an_ipv6_form_of_an_internal_address_is_never_connected_to(
+    raw_receiver: RawReceiver, address: str
+) -> None:
+    # Given a name that resolves, at delivery, to an IPv6 address routed to an internal one
+    url = f"http://rebound.partner.invalid:{raw_receiver.port}/hooks"
+    # When the attempt is made with the public-only check / Then it is refused before any connection
+    with pytest.raises(transport.AddressRefused):
+        transport.post(
+            url,
+            b"{}",
+            {},
+            deadline_seconds=5,
+            check_address=destinations.is_public_address,
+            resolve=lambda host, port: [address],
         )
     assert raw_receiver.requests == []
 
@@ -273,7 +293,7 @@ def test_a_tls_handshake_that_never_comes_ends_at_the_deadline(raw_receiver: Raw
     raw_receiver.pause = 10
     # When an https attempt with a 1 s deadline is made
     started = time.monotonic()
-    with pytest.raises(transport.DeadlineExceeded):
+    with pytest.raises(DeadlineExceeded):
         transport.post(f"https://127.0.0.1:{raw_receiver.port}/", b"{}", {}, deadline_seconds=DEADLINE_SECONDS)
     # Then it gave up at the deadline
     assert time.monotonic() - started < DEADLINE_SECONDS + 0.5

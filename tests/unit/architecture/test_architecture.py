@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.architecture import Project, calls_to, function_packages, this_project
+from tests.architecture import Project, calls_to, function_packages, layer_packages, this_project
 
 # Which top-level packages each kind of code may import (its own included); anything else of ours is refused.
 MAY_IMPORT: dict[str, frozenset[str]] = {
@@ -24,6 +24,10 @@ DATABASE_ENTRY_POINTS = ("get_db", "get_client")
 REQUEST_CONTEXT = "edge.context"
 # What adds keys to every later log line of the process (Powertools Logger).
 LOG_KEY_SETTERS = ("append_keys", "set_correlation_id", "thread_safe_append_keys")
+# How code may reach a partner over the network: only through the outbound port and the webhook transport,
+# which pins the address it checked (docs/DECISIONS.md, "One outbound port").
+OUTBOUND_CALLS = ("urlopen", "build_opener", "create_connection", "HTTPConnection", "HTTPSConnection", "socket")
+OUTBOUND_MODULES = frozenset({"core.outbound", "domain.partners.transport"})
 # The order of the domain areas (docs/ARCHITECTURE.md, "The order of the domain areas"): each area and the
 # areas it may import, every one of them listed before it; a new area is added here and in the document.
 DOMAIN_AREAS: dict[str, frozenset[str]] = {
@@ -108,6 +112,20 @@ def log_keys_appended_outside_observability(project: Project) -> list[str]:
     ]
 
 
+def network_calls_outside_the_outbound_port(project: Project) -> list[str]:
+    """Deployed modules (the layer's and the functions') other than the outbound port and the webhook
+    transport that open a connection of their own: every partner call keeps one deadline, logs no secret
+    and (webhooks) goes only to a checked address."""
+    deployed = {*layer_packages(), *function_packages()}
+    return [
+        f"{module} calls {name}() (line {line})"
+        for module, source in project.modules.items()
+        if top(module) in deployed and module not in OUTBOUND_MODULES
+        for name in OUTBOUND_CALLS
+        for line in calls_to(source, name)
+    ]
+
+
 def area(module: str) -> str:
     """The domain area of a domain module: `domain.orders.lifecycle` -> orders."""
     return module.split(".")[1] if module.count(".") else ""
@@ -151,6 +169,7 @@ RULES: dict[str, Callable[[Project], list[str]]] = {
     "log-keys": log_keys_appended_outside_observability,
     "domain-order": domain_areas_out_of_order,
     "function-stores": functions_importing_stores,
+    "outbound": network_calls_outside_the_outbound_port,
     "circles": circles,
 }
 # A small project breaking each rule once: (module path, source).
@@ -176,6 +195,9 @@ BROKEN: dict[str, dict[str, str]] = {
         "domain/orders/lifecycle.py": "from domain.financing import deals\n",
     },
     "function-stores": {"orders/service.py": "from domain.orders import store\n", "domain/orders/store.py": ""},
+    "outbound": {
+        "domain/identity/eskiz.py": "from urllib.request import urlopen\n\ndef send(url):\n    return urlopen(url)\n"
+    },
     "circles": {"domain/a.py": "from domain import b\n", "domain/b.py": "def f():\n    from domain import a\n"},
 }
 

@@ -18,17 +18,13 @@ token is logged: only the step and the status.
 
 from __future__ import annotations
 
-import http.client
 import json
-import secrets
 import threading
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.error import HTTPError
-from urllib.request import Request, urlopen
 
+from core import outbound
 from core.observability import logger
-from core.serialization import json_object
 from domain.identity.settings import IdentitySettings, eskiz_credentials
 from domain.identity.sms import SmsRefused, SmsUnavailable
 
@@ -131,28 +127,26 @@ class EskizGateway:
     def _call(
         self, step: str, method: str, path: str, fields: dict[str, str] | None, *, token: str | None = None
     ) -> dict[str, Any]:
-        headers = {"Accept": "application/json"}
-        data = None
-        if fields is not None:
-            data, headers["Content-Type"] = _multipart(fields)
-        if token is not None:
-            headers["Authorization"] = f"Bearer {token}"
-        request = Request(self.url + path, data=data, headers=headers, method=method)  # noqa: S310 (http(s), checked)
+        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+        request = (
+            outbound.json_request(method, self.url + path, headers=headers)
+            if fields is None
+            else outbound.multipart_request(method, self.url + path, fields, headers=headers)
+        )
         try:
-            with urlopen(request, timeout=self.timeout_seconds) as response:  # noqa: S310 (http(s), checked)
-                return _json_object(step, response.read())
-        except HTTPError as exc:
-            with exc:
-                if exc.code == 401:
-                    raise _Unauthorized() from None
-                if exc.code < 500 and step == "send":
-                    logger.info("Eskiz refused the message", extra={"step": step, "status": exc.code})
-                    raise SmsRefused() from None
-            logger.warning("Eskiz unavailable", extra={"step": step, "status": exc.code})
-            raise SmsUnavailable() from None
-        except (OSError, http.client.HTTPException) as exc:  # refused, reset, timed out, cut short
+            reply = outbound.exchange(request, timeout=self.timeout_seconds)
+        except (outbound.DeadlineExceeded, outbound.Unreachable) as exc:  # out of time, refused, reset, cut short
             logger.warning("Eskiz unavailable", extra={"step": step, "failure": type(exc).__name__})
             raise SmsUnavailable() from None
+        if reply.status == 401:
+            raise _Unauthorized()
+        if 400 <= reply.status < 500 and step == "send":
+            logger.info("Eskiz refused the message", extra={"step": step, "status": reply.status})
+            raise SmsRefused()
+        if reply.status >= 400:
+            logger.warning("Eskiz unavailable", extra={"step": step, "status": reply.status})
+            raise SmsUnavailable()
+        return _json_object(step, reply.body)
 
 
 def _token_of(answer: dict[str, Any]) -> str:
@@ -164,19 +158,8 @@ def _token_of(answer: dict[str, Any]) -> str:
     return token
 
 
-def _json_object(step: str, raw: bytes) -> dict[str, Any]:
-    value = json_object(raw)
-    if value is None:
+def _json_object(step: str, body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict):
         logger.warning("Eskiz answered something other than a JSON object", extra={"step": step})
         raise SmsUnavailable()
-    return value
-
-
-def _multipart(fields: dict[str, str]) -> tuple[bytes, str]:
-    """A `multipart/form-data` body of text fields, and its Content-Type."""
-    boundary = f"----car-retail-{secrets.token_hex(16)}"
-    parts = [
-        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
-        for name, value in fields.items()
-    ]
-    return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+    return body

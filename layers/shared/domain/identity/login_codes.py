@@ -22,6 +22,7 @@ from typing import NamedTuple
 from aws_lambda_powertools.metrics import MetricUnit
 
 from core import clock
+from core.deadline import within_request_budget
 from core.errors import InvalidInput, TooManyAttempts, Unavailable
 from core.observability import logger, metrics
 from core.secrets import keyed_hash
@@ -87,10 +88,12 @@ def _left(record: LoginGuesses, budget: int, window_start: datetime) -> int:
     return budget - sum(guess["at"] > window_start for guess in record["guesses"])
 
 
+@within_request_budget
 def send_code(phone: str) -> CodeSent:
-    """Send a new code to `phone`, or, while the last one's cooldown runs, tell of that one (the phone
-    holds it); 429 while the phone's guesses are spent (a code could not be checked), 400 for a number
-    the gateway refuses, 503 when the gateway is down (the person may then ask again at once)."""
+    """Send a new code to `phone` within the request's budget for partner calls, or, while the last
+    one's cooldown runs, tell of that one (the phone holds it); 429 while the phone's guesses are spent (a
+    code could not be checked), 400 for a number the gateway refuses, 503 when the gateway is down or out
+    of time (the person may then ask again at once)."""
     settings = get_identity_settings()
     gateway = get_gateway()  # a configuration error surfaces before anything is stored
     now = clock.now()

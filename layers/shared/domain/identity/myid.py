@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 from urllib.parse import quote
-from urllib.request import Request
 
 from core import clock
 from core.errors import Unavailable
 from core.observability import logger
+from core.outbound import Request
 from data.caches import BoundedCache
 from domain.identity.provider import (
     CodeRejected,
