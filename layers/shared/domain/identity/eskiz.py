@@ -9,6 +9,16 @@
   SMS provider", "status": "waiting"}`. A token Eskiz no longer honours is 401: it is refreshed, or taken
   again when refreshing fails, and the message sent once more.
 
+The text is the template the operator registered with Eskiz for the person's language
+(`ESKIZ_LOGIN_TEMPLATE_UZ|RU|EN`, `{code}` marking the code's place), rendered exactly: Eskiz sends only
+texts its moderators approved, character for character. A test account sends only Eskiz's fixed test
+phrases ("This is test from Eskiz", "Bu Eskiz dan test", "Это тест от Eskiz": the public integrations
+listed in tests/fake_eskiz.py agree), so with `ESKIZ_TEST_ACCOUNT` the phrase `ESKIZ_TEST_TEXT` is sent
+and the code is the sandbox's (refused in prod). A refused text is told apart from a refused number
+(`_refusal`). Delivery reports: Eskiz's send takes an optional `callback_url` (the Postman documentation
+and the integrations agree) to which it posts the message's status; none is sent, since no route here
+would receive it (docs/OPERATIONS.md, "Before going live").
+
 Forms are sent as `multipart/form-data`, as the documentation's examples do. The token is kept per
 process (Eskiz's tokens live for days); credentials come from one secret (`ESKIZ_CREDENTIALS_SECRET_ID`,
 the JSON {"email", "password"}). A send is never retried after a 5xx or a timeout: the message may have
@@ -20,17 +30,22 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from aws_lambda_powertools.metrics import MetricUnit
+
 from core import outbound
-from core.observability import logger
-from domain.identity.settings import IdentitySettings, eskiz_credentials
-from domain.identity.sms import SmsRefused, SmsUnavailable
+from core.locale import DEFAULT_LOCALE, LOCALES
+from core.observability import logger, metrics
+from domain.identity.settings import CODE_MARK, IdentitySettings, eskiz_credentials
+from domain.identity.sms import SANDBOX_CODE, SmsRefused, SmsTextRefused, SmsUnavailable
 
 LOGIN_PATH = "/api/auth/login"
 REFRESH_PATH = "/api/auth/refresh"
 SEND_PATH = "/api/message/sms/send"
+TEXT_REFUSED_METRIC = "SmsTextNotApproved"  # the alarm car-retail-<stage>-sms-text-not-approved watches it
 UZBEK_PREFIX = "+998"  # /send delivers to Uzbek numbers; others would need /send-global
 
 
@@ -61,6 +76,8 @@ class EskizGateway:
     password: str = field(repr=False)
     sender: str = "4546"
     timeout_seconds: float = 5.0
+    templates: Mapping[str, str] = field(default_factory=lambda: dict.fromkeys(LOCALES, f"Code: {CODE_MARK}"))
+    test_text: str | None = None  # a test account's fixed phrase: sent instead of any template
 
     def __post_init__(self) -> None:
         if not self.url.startswith(("https://", "http://")):
@@ -80,10 +97,21 @@ class EskizGateway:
             password,
             sender=settings.eskiz_from,
             timeout_seconds=settings.sms_timeout_seconds,
+            templates={language: settings.login_template(language) for language in LOCALES},
+            test_text=settings.eskiz_test_text if settings.eskiz_test_account else None,
         )
 
     def code_for(self, generated: str) -> str:
-        return generated
+        """The generated code; on a test account, whose phrase carries none, the sandbox's fixed code."""
+        return SANDBOX_CODE if self.test_text is not None else generated
+
+    def text_for(self, code: str, language: str) -> str:
+        """The template registered with Eskiz for `language` with the code in its marked place, exactly (a
+        character more or less is a text Eskiz did not approve); a test account's fixed phrase."""
+        if self.test_text is not None:
+            return self.test_text
+        template = self.templates.get(language) or self.templates[DEFAULT_LOCALE]
+        return template.replace(CODE_MARK, code)
 
     def send(self, phone: str, text: str) -> None:
         if not phone.startswith(UZBEK_PREFIX):
@@ -101,7 +129,7 @@ class EskizGateway:
                 logger.error("Eskiz refused a fresh token", extra={"step": "send"})
                 raise SmsUnavailable() from None
         if str(answer.get("status", "")).lower() in ("error", "fail"):
-            raise SmsRefused()
+            raise _refusal(answer)
 
     def _take_token(self, holder: _TokenHolder, *, stale: str | None) -> str:
         """A token Eskiz honours: the one another request just took, a refresh of `stale`, or a new login."""
@@ -141,12 +169,30 @@ class EskizGateway:
         if reply.status == 401:
             raise _Unauthorized()
         if 400 <= reply.status < 500 and step == "send":
-            logger.info("Eskiz refused the message", extra={"step": step, "status": reply.status})
-            raise SmsRefused()
+            raise _refusal(reply.body if isinstance(reply.body, dict) else {}, status=reply.status)
         if reply.status >= 400:
             logger.warning("Eskiz unavailable", extra={"step": step, "status": reply.status})
             raise SmsUnavailable()
         return _json_object(step, reply.body)
+
+
+def _refusal(answer: dict[str, Any], *, status: int = 200) -> SmsRefused | SmsTextRefused:
+    """What a refused send means. Eskiz's documentation names no error code for it; public integrations
+    show a refused number as a validation error of `mobile_phone` (`{"status": "error", "message":
+    {"mobile_phone": [...]}}`), the buyer's to correct. Any other refusal is of what we sent (a text its
+    moderators did not approve, a test account's text other than its phrases, our sender name): ours to
+    fix, never blamed on the buyer, and an alarm."""
+    message = answer.get("message")
+    if isinstance(message, dict) and "mobile_phone" in message:
+        logger.info("Eskiz refused the number", extra={"step": "send", "status": status})
+        return SmsRefused()
+    logger.error(
+        "Eskiz refused the sign-in SMS's text: ESKIZ_LOGIN_TEMPLATE_* must be the text Eskiz approved, "
+        "character for character (on a test account, ESKIZ_TEST_TEXT one of its phrases)",
+        extra={"step": "send", "status": status, "alarm": TEXT_REFUSED_METRIC},
+    )
+    metrics.add_metric(name=TEXT_REFUSED_METRIC, unit=MetricUnit.Count, value=1)
+    return SmsTextRefused()
 
 
 def _token_of(answer: dict[str, Any]) -> str:

@@ -41,15 +41,16 @@ class CodeSent(NamedTuple):
 
 
 def get_gateway() -> SmsGateway:
-    """The configured SMS gateway (`SMS_PROVIDER`): Eskiz, or else the sandbox, which is refused in prod:
-    anyone knowing its code would sign in as anyone."""
+    """The configured SMS gateway (`SMS_PROVIDER`): Eskiz, or else the sandbox. The sandbox and an Eskiz test
+    account (`ESKIZ_TEST_ACCOUNT`), whose code is the sandbox's, are refused in prod: anyone knowing the
+    code would sign in as anyone."""
     settings = get_identity_settings()
-    if settings.sms_provider == "eskiz":
+    if settings.sms_provider == "eskiz" and not (settings.eskiz_test_account and get_settings().stage == "prod"):
         from domain.identity.eskiz import EskizGateway  # imported only where configured
 
         return EskizGateway.from_settings(settings)
     if get_settings().stage == "prod":
-        logger.error("the sandbox SMS gateway is refused in prod; set SMS_PROVIDER=eskiz")
+        logger.error("the sandbox SMS gateway and an Eskiz test account are refused in prod (their code is fixed)")
         raise Unavailable("SERVICE_NOT_CONFIGURED")
     return SandboxSms()
 
@@ -89,7 +90,7 @@ def _left(record: LoginGuesses, budget: int, window_start: datetime) -> int:
 
 
 @within_request_budget
-def send_code(phone: str) -> CodeSent:
+def send_code(phone: str, *, language: str) -> CodeSent:
     """Send a new code to `phone` within the request's budget for partner calls, or, while the last
     one's cooldown runs, tell of that one (the phone holds it); 429 while the phone's guesses are spent (a
     code could not be checked), 400 for a number the gateway refuses, 503 when the gateway is down or out
@@ -117,7 +118,7 @@ def send_code(phone: str) -> CodeSent:
             return CodeSent(expires_at=blocking["expiresAt"], resend_at=blocking["sentAt"] + resend)
         raise TooManyAttempts("LOGIN_CODE_TOO_EARLY", retry_after=_seconds_until(blocking["sentAt"] + resend, now))
     try:
-        gateway.send(phone, settings.login_code_message.replace("{code}", code))
+        gateway.send(phone, gateway.text_for(code, language))
     except Exception:
         store.forget_login_code(record["_id"], record["codeHash"])
         raise

@@ -6,10 +6,12 @@ check tokens, never define this model."""
 # No `from __future__ import annotations`, as in every settings module (docs/DECISIONS.md, "Import-time work").
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from core import secrets
 from core.settings import cached_settings, from_env
+
+CODE_MARK = "{code}"
 
 
 class IdentitySettings(BaseModel):
@@ -38,9 +40,22 @@ class IdentitySettings(BaseModel):
         default=10, ge=1, le=50, description="answers to a phone's codes checked from all addresses per guess window"
     )
     login_code_guess_window_seconds: int = Field(default=3600, ge=60, description="the guess budgets' sliding window")
-    login_code_message: str = Field(
-        default="Car Retail: your sign-in code is {code}. Do not tell it to anyone.",
-        description="the SMS text, `{code}` in it (Eskiz sends only a text its moderators approved)",
+    # The sign-in SMS, per language, as registered with Eskiz (which sends only texts its moderators
+    # approved, character for character): `{code}` marks the code's place, once; rendered exactly.
+    eskiz_login_template_uz: str = Field(
+        default="Car Retail: kirish kodingiz {code}. Uni hech kimga aytmang.", description="the uz sign-in SMS"
+    )
+    eskiz_login_template_ru: str = Field(
+        default="Car Retail: ваш код входа {code}. Никому его не сообщайте.", description="the ru sign-in SMS"
+    )
+    eskiz_login_template_en: str = Field(
+        default="Car Retail: your sign-in code is {code}. Do not tell it to anyone.", description="the en sign-in SMS"
+    )
+    # An Eskiz test account sends only Eskiz's fixed test phrases, which carry no code: the sign-in code is
+    # then the sandbox's (666666), so such an account is refused in prod like the sandbox.
+    eskiz_test_account: bool = Field(default=False, description="the Eskiz account is a test account")
+    eskiz_test_text: Literal["This is test from Eskiz", "Bu Eskiz dan test", "Это тест от Eskiz"] = Field(
+        default="This is test from Eskiz", description="the test phrase a test account sends"
     )
     # The SMS gateway: the sandbox (sends nothing; its code is 666666; refused in prod) or Eskiz
     # (notify.eskiz.uz). Eskiz's credentials are one secret, the JSON {"email": ..., "password": ...}.
@@ -78,6 +93,19 @@ class IdentitySettings(BaseModel):
         default=8.0, gt=0, description="budget of one verification, retries included"
     )
     verified_purchase_limit: int = Field(default=500_000_000, ge=0, description="sums unlocked by verification")
+
+    @field_validator("eskiz_login_template_uz", "eskiz_login_template_ru", "eskiz_login_template_en")
+    @classmethod
+    def _marks_the_code_once(cls, template: str) -> str:
+        if template.count(CODE_MARK) != 1:
+            raise ValueError(f"a sign-in SMS template marks the code's place with {CODE_MARK} exactly once")
+        return template
+
+    def login_template(self, language: str) -> str:
+        """The sign-in SMS template of `language` (ru, uz or en; uz, the default locale, for any other)."""
+        return {"ru": self.eskiz_login_template_ru, "en": self.eskiz_login_template_en}.get(
+            language, self.eskiz_login_template_uz
+        )
 
     @property
     def allowed_redirect_uris(self) -> frozenset[str]:
