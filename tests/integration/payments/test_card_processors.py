@@ -30,6 +30,7 @@ from domain.payments.atmos import AtmosProcessor
 from domain.payments.payme import PaymeProcessor
 from domain.payments.processor import (
     CARD_BLOCKED,
+    CARD_DECLINED,
     INSUFFICIENT_FUNDS,
     CardDetails,
     CardProcessor,
@@ -348,14 +349,30 @@ def test_payme_expired_code_and_too_many_attempts_need_a_new_code(payme: Provide
     assert fake.debited(PAYS_UZCARD) == 0
 
 
-def test_payme_key_goes_only_with_the_receipt_methods(payme: Provider) -> None:
+def test_payme_key_goes_with_cards_check_and_the_receipts_never_with_the_front_end_methods(payme: Provider) -> None:
     fake = payme.fake
     assert isinstance(fake, fake_payme.FakePayme)
+    # When a payment is made (the fake takes either X-Auth for cards.check: the sources disagree)
     payment = payme.processor.create(payme.card(), 100_000, "1")
     payme.processor.confirm(payment, payme.otp)
+    # Then cards.check went as a server method, with the key; the front-end's methods with the id alone
     sent = dict(zip(fake.sequence, fake.auth, strict=True))
-    assert sent["cards.check"] == sent["cards.verify"] == fake_payme.CASHBOX_ID
-    assert sent["receipts.pay"] == f"{fake_payme.CASHBOX_ID}:{fake_payme.KEY}"
+    with_key = f"{fake_payme.CASHBOX_ID}:{fake_payme.KEY}"
+    assert sent["cards.check"] == sent["receipts.pay"] == sent["receipts.create"] == with_key
+    assert sent["cards.verify"] == sent["cards.get_verify_code"] == fake_payme.CASHBOX_ID
+
+
+def test_payme_31630_is_a_decline_that_names_no_cause(payme: Provider) -> None:
+    fake = payme.fake
+    assert isinstance(fake, fake_payme.FakePayme)
+    # Given a card whose debit Payme refuses with -31630 (its cause differs between sources)
+    fake.cards[PAYS_UZCARD].debit_error = -31630
+    payment = payme.processor.create(payme.card(), 100_000, "1")
+    # When it is confirmed / Then it is declined by the bank, not said to lack funds
+    with pytest.raises(PaymentDeclined) as declined:
+        payme.processor.confirm(payment, payme.otp)
+    assert declined.value.reason == CARD_DECLINED
+    assert fake.debited(PAYS_UZCARD) == 0
 
 
 def test_payme_refused_credentials_and_receipts_in_progress_are_outages(
@@ -563,8 +580,11 @@ def test_a_cancelled_atmos_orders_payment_is_reversed_by_its_success_trans_id_on
     # When the back office cancels the order
     cancellation = refunds.cancel_order(order["_id"], cause="test: the buyer changed their mind")
     # Then the gateway got one reverse, by the charge's success_trans_id (not the create-time id)
+    # in both fields the sources name (they disagree on which ATMOS reads)
     reverses = [request for request in fake.bodies if "reason" in request]
     assert [request["transaction_id"] for request in reverses] == [charge["success_trans_id"]]
+    assert [request["success_trans_id"] for request in reverses] == [charge["success_trans_id"]]
+    assert fake.reverse_fields == [["success_trans_id", "transaction_id"]]
     assert charge["success_trans_id"] != charge["trans_id"]
     assert (cancellation.refunds_pending, fake.debited(PAYS_UZCARD), charge["status_code"]) == (0, 0, "-20")
     transaction = db.transactions.find_one({"_id": body["transactionId"]}) or {}
