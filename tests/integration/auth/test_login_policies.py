@@ -153,34 +153,84 @@ def _login_from(address: str, device: str, key: str, **body: Any) -> tuple[int, 
     return answer["statusCode"], json.loads(answer["body"]).get("code")
 
 
-def test_a_phone_takes_at_most_10_wrong_answers_an_hour_however_many_codes_and_addresses(
-    db: Db, capsys: pytest.CaptureFixture[str], frozen_clock: FrozenClock
+def _login_checking(
+    capsys: pytest.CaptureFixture[str], address: str, device: str, key: str, **body: Any
+) -> tuple[tuple[int, str | None], bool]:
+    """`_login_from`'s answer, and whether the answer was checked against the phone's code and found wrong
+    (the `LoginCodesWrong` metric the request published, as CloudWatch would count it)."""
+    capsys.readouterr()
+    answer = _login_from(address, device, key, **body)
+    return answer, '"LoginCodesWrong"' in capsys.readouterr().out
+
+
+def test_a_phone_takes_at_most_10_wrong_answers_in_any_hour_however_many_codes_and_addresses(
+    db: Db, capsys: pytest.CaptureFixture[str], frozen_clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Given an otp partner, and guessers at four addresses asking a new code every minute for an hour
+    # Given published metrics (as deployed), an otp partner, and guessers at four addresses asking a new code
+    # every minute for three hours
+    monkeypatch.setenv("POWERTOOLS_METRICS_DISABLED", "false")
     key = add_partner(capsys, "Bank App", "otp")
     phone = "+998901234510"
     answers: list[tuple[int, str | None]] = []
-    for minute in range(60):
+    wrong_at: list[int] = []  # the minute of each wrong answer the phone's code was checked against
+    for minute in range(180):
         frozen_clock.advance(60 if minute else 0)
-        address = f"203.0.113.{minute % 4}"
-        assert _login_from(address, f"guesser-{minute}", key, phone=phone)[0] in (202, 429)
+        address, device = f"203.0.113.{minute % 4}", f"guesser-{minute}"
+        assert _login_from(address, device, key, phone=phone)[0] in (202, 429)
         # When each guesses twice per code
-        answers += [
-            _login_from(address, f"guesser-{minute}", key, phone=phone, otp=f"{minute:04d}{n:02d}") for n in (1, 2)
-        ]
-    # Then the phone took 10 answers in the hour (LOGIN_CODE_GUESSES_PER_PHONE): nine wrong ones told so, the
-    # tenth spending the budget, every later one refused unchecked
-    assert sum(answer == (400, "LOGIN_CODE_WRONG") for answer in answers) == 9
-    assert sum(answer == (429, "LOGIN_CODE_LOCKED") for answer in answers) == len(answers) - 9
-    # And the right code is refused too, from any address, until the hour of the first guess is over
+        for guess in (f"{minute:04d}01", f"{minute:04d}02"):
+            answer, wrong = _login_checking(capsys, address, device, key, phone=phone, otp=guess)
+            answers.append(answer)
+            wrong_at += [minute] * wrong
+    # Then in no hour were more than 10 wrong answers checked (LOGIN_CODE_GUESSES_PER_PHONE), and each hour
+    # the budget let through as many as left it, however many codes were asked for
+    assert max(sum(start <= minute < start + 60 for minute in wrong_at) for start in range(180)) == 10
+    assert len(wrong_at) == 30
+    # And in the first hour nine wrong answers were told so, the tenth spent the budget, and every later
+    # answer was refused
+    first_hour = answers[:120]
+    assert sum(answer == (400, "LOGIN_CODE_WRONG") for answer in first_hour) == 9
+    assert sum(answer == (429, "LOGIN_CODE_LOCKED") for answer in first_hour) == len(first_hour) - 9
+    # And the right code is refused too, from any address, until the oldest of the last hour's guesses is an
+    # hour old
     assert _login_from("198.51.100.9", "owner", key, phone=phone, otp="666666") == (429, "LOGIN_CODE_LOCKED")
     frozen_clock.advance(61)
     assert _login_from("198.51.100.9", "owner", key, phone=phone)[0] == 202
     assert _login_from("198.51.100.9", "owner", key, phone=phone, otp="666666") == (201, None)
 
 
-def test_from_one_address_1000_logins_naming_10_people_leave_each_able_to_sign_in_at_once(
-    db: Db, capsys: pytest.CaptureFixture[str], frozen_clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
+def test_spent_code_guesses_lock_only_sign_in_by_code_never_the_persons_other_ways_in(
+    db: Db, capsys: pytest.CaptureFixture[str], frozen_clock: FrozenClock
+) -> None:
+    # Given a phone whose code guesses a stranger spent from two addresses (an otp partner's app)
+    otp_key = add_partner(capsys, "Bank App", "otp")
+    phone = "+998901234511"
+    for index in range(10):
+        address = f"203.0.113.{index // 5}"
+        _login_from(address, "stranger", otp_key, phone=phone)
+        _login_from(address, "stranger", otp_key, phone=phone, otp=f"{index:06d}")
+    owner = ("198.51.100.9", "owner")
+    assert _login_from(*owner, otp_key, phone=phone, otp="666666") == (429, "LOGIN_CODE_LOCKED")
+    # When the person signs in at once through a partner whose backend vouches for them, and one whose key does
+    assertion_key = add_partner(capsys, "Avto Market", "assertion")
+    secret = ops(capsys, "set-login", "Avto Market", "assertion", "--hs256")[-1]
+    now = int(clock.now().timestamp())
+    by_assertion = _login_from(
+        *owner, assertion_key, phone=phone, assertion=assertion_of(secret, "HS256", now, phone=phone)
+    )
+    by_key = _login_from(*owner, add_partner(capsys, "Dealer Site", "trusted"), phone=phone)
+    # Then both sign in: only guessing codes is locked
+    assert by_assertion == by_key == (201, None)
+
+
+@pytest.mark.parametrize(("minutes", "refused_by_address"), [(1, 900), (10, 0)], ids=["in-a-minute", "over-10-minutes"])
+def test_from_one_address_1000_logins_naming_10_people_leave_each_able_to_sign_in_at_once(  # noqa: PLR0917 (fixtures)
+    db: Db,
+    capsys: pytest.CaptureFixture[str],
+    frozen_clock: FrozenClock,
+    monkeypatch: pytest.MonkeyPatch,
+    minutes: int,
+    refused_by_address: int,
 ) -> None:
     from core.settings import reset_settings
 
@@ -188,12 +238,15 @@ def test_from_one_address_1000_logins_naming_10_people_leave_each_able_to_sign_i
     for name in ("LOGIN_RATE_LIMIT", "LOGIN_IP_RATE_LIMIT", "LOGIN_DEVICE_RATE_LIMIT"):
         monkeypatch.delenv(name, raising=False)
     reset_settings()
-    # And an otp partner, and a stranger at one address naming 10 people's phones 1,000 times within a
-    # minute, with a new device each time: asking codes, giving wrong ones and PINFLs of their own
+    # And an otp partner, and a stranger at one address naming 10 people's phones 1,000 times, within a minute
+    # (the address's limit stops most) or over ten (every one passes it), with a new device each time:
+    # asking codes and giving wrong ones
     key = add_partner(capsys, "Bank App", "otp")
     victims = [f"+99890765432{index}" for index in range(10)]
     attack = []
     for index in range(1000):
+        if index and index % (1000 // minutes) == 0:
+            frozen_clock.advance(60)
         phone = victims[index % 10]
         body = {"phone": phone} if index % 20 < 10 else {"phone": phone, "otp": f"{index % 999_999:06d}"}
         attack.append(_login_from("203.0.113.66", f"stranger-{index}", key, **body))
@@ -206,8 +259,10 @@ def test_from_one_address_1000_logins_naming_10_people_leave_each_able_to_sign_i
         )
     # Then every one of them is signed in
     assert signed == [(202, (201, None))] * 10
-    # And the stranger was stopped by their own address's limit
-    assert sum(answer == (429, "TOO_MANY_LOGINS_FROM_ADDRESS") for answer in attack) == 900
+    # And the stranger was stopped by their own address's limits: its login limit, and at most 5 answers
+    # checked per phone from its address in the hour (four told wrong, the fifth spending that budget)
+    assert sum(answer == (429, "TOO_MANY_LOGINS_FROM_ADDRESS") for answer in attack) == refused_by_address
+    assert sum(answer == (400, "LOGIN_CODE_WRONG") for answer in attack) == 40
 
 
 def test_a_malformed_code_is_400(api: ApiClient, capsys: pytest.CaptureFixture[str]) -> None:
