@@ -689,11 +689,16 @@ def test_the_operator_replays_a_partners_events_since_a_time_with_their_ids(  # 
     assert f"{DEMO_PARTNER}: 0 events since" in capsys.readouterr().out
 
 
-def test_outside_local_a_delivery_to_a_name_now_resolving_to_loopback_is_not_made(
-    db: Db, partner: Partner, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    "address",
+    ["127.0.0.1", "::a9fe:a9fe", "::ffff:0:7f00:1", "fec0::1"],
+    ids=["loopback", "ipv4-compatible", "ipv4-translated", "site-local"],
+)
+def test_outside_local_a_delivery_to_a_name_now_resolving_to_an_internal_address_is_not_made(
+    db: Db, partner: Partner, monkeypatch: pytest.MonkeyPatch, address: str
 ) -> None:
     # Given a deployed stage and the partner's endpoint (registered when its name was public), whose name
-    # now resolves to this machine (DNS rebinding)
+    # now resolves to this machine or an internal address in an IPv6 form (DNS rebinding)
     monkeypatch.setenv("STAGE", "prod")
     monkeypatch.setenv("WEBHOOK_SIGNING_KEY", "k" * 64)
     reset_settings()
@@ -702,7 +707,7 @@ def test_outside_local_a_delivery_to_a_name_now_resolving_to_loopback_is_not_mad
         {"_id": DEMO_PARTNER}, {"$set": {"url": f"https://hooks.partner.invalid:{port}/hooks"}}
     )
     # When a webhook is delivered
-    attempt = webhook_delivery.deliver(DEMO_PARTNER, "evt1", "{}", resolve=lambda host, port: ["127.0.0.1"])
+    attempt = webhook_delivery.deliver(DEMO_PARTNER, "evt1", "{}", resolve=lambda host, port: [address])
     reset_settings()
     # Then no connection was made, and the attempt failed (to be retried; the operator is alerted)
     assert not attempt.delivered
