@@ -26,8 +26,9 @@ integrations tested against it, not from our adapter:
   answers it 400 `{"status": "error", "message": <text>}`, a message that does not name `mobile_phone`
   (a refused number's validation error does).
 - `callback_url`: an optional send field (php-eskiz-uz's `requestSmsSend(..., callback_url)`, eskiz_sms's
-  `send_sms(..., callback_url=...)`, the Java and Python integrations posting it with the form); the fake
-  records it when sent.
+  `send_sms(..., callback_url=...)`, TypeScript clients' `SMSPayload {mobile_phone, message, from,
+  callback_url}`); the report Eskiz posts to it is in no published source (receivers read `request_id`
+  and `status` "DELIVERED", or `id` and `status`), so the adapter sends none and the fake posts none.
 
 Tokens expire after `token_lifetime` of the test's clock (`core.clock`); wrong credentials are 401; a
 number the fake is told to refuse answers 400 `{"status": "error", "message": {"mobile_phone": [...]}}`.

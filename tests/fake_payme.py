@@ -8,8 +8,10 @@ integrations, not from our adapter.
   carries `result` or `error {code, message {ru, uz, en}}` and echoes the request id.
 - `X-Auth`: the cashbox id for the card methods (`id` or `id:key`), `id:key` for the receipt methods;
   anything else is error -32504 (not enough privileges). Sources disagree on cards.check: Payme's method
-  list names it, with cards.remove, a server method called with `{id}:{key}`, while integrations call
-  every card method with the id alone; the fake takes both and records each call's `X-Auth` (`auth`).
+  list names it, with cards.remove, a server method (the protocol page: back-end calls send
+  `{id}:{password}`), while cards.check's own page shows an example request with the id alone and
+  integrations call every card method with the id alone; the fake takes both and records each call's
+  `X-Auth` (`auth`).
   The card methods with the id alone are the front-end's: Payme's rules forbid a merchant's server from
   receiving card numbers, so the partner's app calls cards.create itself (`tokenize`, as the app would)
   and hands our API the token.

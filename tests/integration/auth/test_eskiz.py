@@ -5,7 +5,7 @@ an `otp` partner's login with `SMS_PROVIDER=eskiz`."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -146,8 +146,10 @@ def test_an_otp_login_signs_in_with_the_code_eskiz_delivered(
     sent = api.post(LOGIN, json={"phone": "+998901234567"}, headers={"client": key}, auth=False)
     assert sent.status_code == 202
     code = fake.last_code()
-    # And the text sent is the registered template of the caller's language with the code in its place, exactly
+    # And the text sent is the registered template of the caller's language with the code in its place,
+    # exactly: Eskiz (which refuses any text its moderators did not approve) took it
     assert fake.sent[-1]["message"] == TEMPLATES["en"].replace("{code}", code)
+    assert fake.refused_texts == []
     # Then the sandbox's code does not sign in, the delivered one does
     sandbox = api.post(LOGIN, json={"phone": "+998901234567", "otp": "666666"}, headers={"client": key}, auth=False)
     signed_in = api.post(LOGIN, json={"phone": "+998901234567", "otp": code}, headers={"client": key}, auth=False)
@@ -267,15 +269,12 @@ def test_a_test_account_sends_eskizs_test_phrase_and_signs_in_with_the_sandbox_c
     assert signed_in.status_code == 201
 
 
-def test_a_test_account_is_refused_in_prod(fake: FakeEskiz, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_test_account_is_refused_in_prod(fake: FakeEskiz, settings_env: Callable[..., None]) -> None:
     from core.errors import Unavailable
-    from core.settings import reset_settings
     from domain.identity.login_codes import get_gateway
 
     # Given a production stage configured with an Eskiz test account (whose code is fixed)
-    for name, value in {**fake_eskiz.settings_env(fake), "ESKIZ_TEST_ACCOUNT": "true", "STAGE": "prod"}.items():
-        monkeypatch.setenv(name, value)
-    reset_settings()
+    settings_env(**fake_eskiz.settings_env(fake), ESKIZ_TEST_ACCOUNT="true", STAGE="prod")
     # When a code is to be sent / Then there is no gateway
     with pytest.raises(Unavailable):
         get_gateway()

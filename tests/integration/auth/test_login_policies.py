@@ -272,14 +272,12 @@ def test_a_malformed_code_is_400(api: ApiClient, capsys: pytest.CaptureFixture[s
         assert refused.status_code == 400, code
 
 
-def test_the_sandbox_gateway_is_refused_in_prod(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_sandbox_gateway_is_refused_in_prod(settings_env: Callable[..., None]) -> None:
     from core.errors import Unavailable
-    from core.settings import reset_settings
     from domain.identity.login_codes import get_gateway
 
     # Given a production stage configured with the sandbox SMS gateway
-    monkeypatch.setenv("STAGE", "prod")
-    reset_settings()
+    settings_env(STAGE="prod")
     # When a code is to be sent / Then there is no gateway: 666666 never signs anyone in in prod
     with pytest.raises(Unavailable):
         get_gateway()

@@ -15,9 +15,9 @@ texts its moderators approved, character for character. A test account sends onl
 phrases ("This is test from Eskiz", "Bu Eskiz dan test", "Это тест от Eskiz": the public integrations
 listed in tests/fake_eskiz.py agree), so with `ESKIZ_TEST_ACCOUNT` the phrase `ESKIZ_TEST_TEXT` is sent
 and the code is the sandbox's (refused in prod). A refused text is told apart from a refused number
-(`_refusal`). Delivery reports: Eskiz's send takes an optional `callback_url` (the Postman documentation
-and the integrations agree) to which it posts the message's status; none is sent, since no route here
-would receive it (docs/OPERATIONS.md, "Before going live").
+(`_refusal`). Delivery reports are not recorded: integrations send an optional `callback_url`, but the
+body Eskiz posts to it is published nowhere found and the integrations receiving it disagree on its
+fields, with nothing to authenticate it by (docs/OPERATIONS.md, "Before going live with Eskiz").
 
 Forms are sent as `multipart/form-data`, as the documentation's examples do. The token is kept per
 process (Eskiz's tokens live for days); credentials come from one secret (`ESKIZ_CREDENTIALS_SECRET_ID`,

@@ -28,12 +28,13 @@ transaction id>}`: the cashbox's account field (docs/OPERATIONS.md).
 
 Where the public sources disagree (checks before going live, docs/OPERATIONS.md "Before going live with
 Payme"; issue 46):
-- cards.check's `X-Auth`: Payme's method list ("Методы Subscribe API") puts cards.check with
-  cards.remove among the methods a merchant's server calls with `{id}:{key}`, while the front-end methods
-  (cards.create, cards.get_verify_code, cards.verify) take the id alone, and integrations call the card
-  methods with the id alone. We send `{id}:{key}` for cards.check (our server is the caller; the key is
-  what a server method may require, and a cashbox that takes the id takes the pair too, per the method
-  list's "X-Auth: {id}:{key}" for server calls), the id alone for the two front-end methods.
+- cards.check's `X-Auth`: "Протокол Subscribe API" gives the front-end `X-Auth: {id}` and the back-end
+  `X-Auth: {id}:{password}`, and the method list ("Методы Subscribe API") puts cards.check with
+  cards.remove among the server's methods; yet cards.check's own page shows its example request with the
+  id alone, and integrations call every card method with the id alone. Our reading: the server is the
+  caller, so cards.check goes with `{id}:{key}` as a back-end call; the front-end's methods
+  (cards.get_verify_code, cards.verify, which the partner's app could call itself) with the id alone.
+  A cashbox refusing that is -32504 at create, an outage to check on the test platform (docs/OPERATIONS.md).
 - -31630: one integration's error list names it a debit error with several causes (insufficient funds
   among them), another's (a Go client) a P2P transfer between identical cards. It refuses the payment
   either way, and names no cause we could tell the buyer: it is `CARD_DECLINED` (PAYMENT_DECLINED,
