@@ -2,7 +2,7 @@
 webhooks keep their own transport, which pins the address it checked: `domain.partners.transport`).
 
 - **One deadline for the whole exchange.** `exchange` gives a call its own timeout or what is left of the
-  request's budget for partner calls, whichever ends first (`core.deadline.Deadline`), for connecting,
+  request's budget for partner calls, whichever ends first (`core.deadline.bounded`), for connecting,
   sending and reading the whole answer: urllib's timeout is per socket operation, so the exchange runs
   on a daemon thread and the request stops waiting when the time is up (`core.deadline.call_within`).
   Out of time is `core.deadline.DeadlineExceeded`, the one such class; a transport failure (refused,

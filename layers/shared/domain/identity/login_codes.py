@@ -8,7 +8,7 @@ of the code already sent). A right code works once.
 Guessing is bounded per phone, not per code, so asking for new codes buys no guesses: at most
 LOGIN_CODE_GUESSES_PER_PHONE answers are checked against a phone's codes in any
 LOGIN_CODE_GUESS_WINDOW_SECONDS, and at most LOGIN_CODE_GUESSES_PER_ADDRESS of them from one source
-address, so a stranger at one address cannot spend the person's budget (docs/DECISIONS.md). A right
+address, so a stranger at one address spends at most that many of the phone's (docs/DECISIONS.md). A right
 answer, or an answer with no code to check, is given back. Codes are never logged; the SMS gateway is
 the configured adapter (`domain.identity.sms`).
 """
