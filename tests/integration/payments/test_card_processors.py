@@ -20,6 +20,7 @@ import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
+from core import outbound
 from core.clock import FrozenClock
 from core.errors import Unavailable
 from core.settings import reset_settings
@@ -602,6 +603,35 @@ def test_an_atmos_charge_kept_without_its_id_is_reversed_by_the_id_pay_get_repor
     atmos.processor.cancel(payment)
     assert atmos.fake.debited(PAYS_UZCARD) == 0
     assert atmos.processor.status(payment).state is PaymentState.CANCELLED
+
+
+@pytest.mark.parametrize("field", ["transaction_id", "success_trans_id"])
+def test_the_atmos_fake_reverses_a_charge_named_by_either_reading_of_the_sources(atmos: Provider, field: str) -> None:
+    fake = atmos.fake
+    assert isinstance(fake, fake_atmos.FakeAtmos)
+    # Given a charge, and a reverse naming it in one field only, as one source or the other sends it
+    payment = atmos.processor.create(atmos.card(), 100_000, "1")
+    charge_id = int(atmos.processor.confirm(payment, atmos.otp) or 0)
+    reverse = {field: charge_id, "store_id": fake_atmos.STORE_ID, "reason": "a test"}
+    headers = {"Authorization": f"Bearer {fake.issued_tokens[-1]}"}
+    # When it is sent / Then the fake reverses it, and records the reading it got
+    sent = outbound.json_request("POST", f"{fake.base_url}/merchant/pay/reverse", reverse, headers=headers)
+    assert outbound.exchange(sent, timeout=5).body == {"result": fake_atmos.OK}
+    assert (fake.debited(PAYS_UZCARD), fake.reverse_fields) == (0, [[field]])
+
+
+@pytest.mark.parametrize(
+    "auth", [fake_payme.CASHBOX_ID, f"{fake_payme.CASHBOX_ID}:{fake_payme.KEY}"], ids=["id", "id-key"]
+)
+def test_the_payme_fake_takes_cards_check_with_either_x_auth_of_the_sources(payme: Provider, auth: str) -> None:
+    fake = payme.fake
+    assert isinstance(fake, fake_payme.FakePayme)
+    # Given a card token, and cards.check with the cashbox id alone or with its key (the sources disagree)
+    call = {"id": 1, "method": "cards.check", "params": {"token": fake.tokenize(PAYS_UZCARD)}}
+    sent = outbound.json_request("POST", f"{fake.base_url}/api", call, headers={"X-Auth": auth})
+    # When it is sent / Then the fake answers the card, and records the X-Auth it got
+    assert "card" in outbound.exchange(sent, timeout=5).body["result"]
+    assert fake.auth[-1] == auth
 
 
 def test_atmos_apply_confirmed_without_status_code_is_a_charge_with_its_id(atmos: Provider) -> None:
