@@ -151,6 +151,29 @@ def frozen_clock() -> Iterator[FrozenClock]:
     clock.reset_clock()
 
 
+@pytest.fixture
+def settings_env() -> Iterator[Callable[..., None]]:
+    """Set environment variables and read the settings anew; afterwards the environment is restored and the
+    settings read anew from it, so a stage a test set (prod) does not stay cached for the next test."""
+    from core.settings import reset_settings
+
+    before: dict[str, str | None] = {}
+
+    def set_env(**values: str) -> None:
+        for name, value in values.items():
+            before.setdefault(name, os.environ.get(name))
+            os.environ[name] = value
+        reset_settings()
+
+    yield set_env
+    for name, value in before.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    reset_settings()
+
+
 AWS_REGION = "eu-central-1"
 
 

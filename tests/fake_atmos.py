@@ -17,9 +17,10 @@ stored code index, readable with `read_file id=...`):
 - the reverse takes the charge's `success_trans_id`, not the create-time `transaction_id`
   (32331923501: `transaction_id: successTransId // Use success_trans_id from confirmed transaction`;
   57765838846 sends it as `success_trans_id`: the sources DISAGREE on the field's name, docs/
-  OPERATIONS.md lists it as a check on ATMOS's test platform). This fake takes it as `transaction_id`
-  and, like the gateway, answers a reverse by any other id "transaction not found" (STPIMS-ERR-061,
-  68351322587's "Topilmadi").
+  OPERATIONS.md lists it as a check on ATMOS's test platform). This fake takes either reading: the charge
+  named by `success_trans_id`, or by `transaction_id` when that is a charge's id, and records which
+  fields were sent (`reverse_fields`); like the gateway, it answers a reverse by any other id
+  "transaction not found" (STPIMS-ERR-061, 68351322587's "Topilmadi").
 - result codes: STPIMS-ERR-044 wrong code (71156153060), STPIMS-ERR-112 not enough money
   (69860200952, "seen in production"), STPIMS-ERR-067 wrong card (69402675050), STPIMS-ERR-009 wrong
   parameters. STPIMS-ERR-098: one integration lets the buyer type the code again after it
@@ -84,6 +85,7 @@ class FakeAtmos(FakeServer):
         self.lost: dict[str, int] = {}  # calls done, then answered 502
         self.success_status = 200  # what a success comes as: 200, or 201
         self.wrong_code_result = WRONG_CODE  # or ERR_098 (sources disagree on what it means)
+        self.reverse_fields: list[list[str]] = []  # which of the readings each reverse named its charge by
         self._ids = itertools.count(7001)
         self._success_ids = itertools.count(880_001)
 
@@ -157,7 +159,9 @@ class FakeAtmos(FakeServer):
         if call == "pay/create":
             return self._create(request)
         if call == "pay/reverse":
-            return {"result": self._reverse(request.get("transaction_id"))}
+            self.reverse_fields.append(sorted(set(request) & {"transaction_id", "success_trans_id"}))
+            named = request.get("success_trans_id", request.get("transaction_id"))
+            return {"result": self._reverse(named)}
         transaction = self.transactions.get(request.get("transaction_id"))  # type: ignore[arg-type]
         if transaction is None:
             return {"result": NOT_FOUND}

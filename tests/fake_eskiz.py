@@ -16,12 +16,29 @@ integrations tested against it, not from our adapter:
   honours with the expired token), or logs in again when refreshing fails, and repeats the call; login
   is sent as a urlencoded form, send as multipart.
 
+- Approved texts: Eskiz sends only a text its moderators approved (a template registered in the cabinet,
+  its variable part filled in; eskiz-pkg's `lib/eskiz/response/templates.py` reads them back as `template`,
+  `original_text`, `status`), and a test account only one of three fixed phrases: "This is test from Eskiz",
+  "Bu Eskiz dan test", "Это тест от Eskiz" (integrations agreeing: a Laravel service's README "Test
+  rejimida faqat shu tekstlar ishlaydi" listing the three, a TypeScript OTP service's ESKIZ_TEST_MESSAGE
+  "rejects any message body other than this exact string", several senders hard-coding one of them for
+  the test sender 4546). The exact body of Eskiz's refusal of a text is in no source found; the fake
+  answers it 400 `{"status": "error", "message": <text>}`, a message that does not name `mobile_phone`
+  (a refused number's validation error does).
+- `callback_url`: an optional send field (php-eskiz-uz's `requestSmsSend(..., callback_url)`, eskiz_sms's
+  `send_sms(..., callback_url=...)`, TypeScript clients' `SMSPayload {mobile_phone, message, from,
+  callback_url}`); the report Eskiz posts to it is in no published source (receivers read `request_id`
+  and `status` "DELIVERED", or `id` and `status`), so the adapter sends none and the fake posts none.
+
 Tokens expire after `token_lifetime` of the test's clock (`core.clock`); wrong credentials are 401; a
-number the fake is told to refuse answers 400 `{"status": "error", "message": ...}`.
+number the fake is told to refuse answers 400 `{"status": "error", "message": {"mobile_phone": [...]}}`.
+The fake is a live account with the templates a test approves (`approve`, `{code}` standing for the
+digits), or a test account (`test_account`).
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 import uuid
 from collections.abc import Callable, Iterator
@@ -38,6 +55,7 @@ from tests.fake_http import Answer, FakeServer, serving
 EMAIL = "car-retail@example.uz"
 PASSWORD = "fake-eskiz-api-password"
 CREDENTIALS = f'{{"email": "{EMAIL}", "password": "{PASSWORD}"}}'
+TEST_PHRASES = ("This is test from Eskiz", "Bu Eskiz dan test", "Это тест от Eskiz")
 
 
 def form_fields(headers: dict[str, str], body: bytes) -> dict[str, str]:
@@ -63,6 +81,20 @@ class FakeEskiz(FakeServer):
         self.sent: list[dict[str, str]] = []
         self.refused_numbers: set[str] = set()
         self.senders = {"4546"}
+        self.test_account = False
+        self.approved: list[re.Pattern[str]] = []
+        self.refused_texts: list[str] = []
+
+    def approve(self, *templates: str) -> None:
+        """Templates Eskiz's moderators approved for this account; `{code}` stands for 4 to 8 digits."""
+        for template in templates:
+            pattern = re.escape(template).replace(re.escape("{code}"), r"\d{4,8}")
+            self.approved.append(re.compile(pattern))
+
+    def _text_allowed(self, text: str) -> bool:
+        if self.test_account:
+            return text in TEST_PHRASES
+        return any(pattern.fullmatch(text) for pattern in self.approved)
 
     def expire_tokens(self) -> None:
         self.tokens = dict.fromkeys(self.tokens, clock.now() - timedelta(seconds=1))
@@ -109,12 +141,20 @@ class FakeEskiz(FakeServer):
             return 400, {"status": "error", "message": {"mobile_phone": ["The mobile phone is invalid."]}}
         if not fields.get("message") or fields.get("from") not in self.senders:
             return 400, {"status": "error", "message": "from or message is invalid"}
+        if not self._text_allowed(fields["message"]):
+            self.refused_texts.append(fields["message"])
+            return 400, {"status": "error", "message": "This text is not approved for sending"}
         self.sent.append(fields)
         return 200, {"id": str(uuid.uuid4()), "message": "Waiting for SMS provider", "status": "waiting"}
 
     def last_code(self) -> str:
         """The code of the last message sent (its digits)."""
-        return "".join(char for char in self.sent[-1]["message"] if char.isdigit())[:6]
+        return code_in(self.sent[-1]["message"])
+
+
+def code_in(text: str) -> str:
+    """The code a text carries (its first 6 digits)."""
+    return "".join(char for char in text if char.isdigit())[:6]
 
 
 @contextmanager

@@ -1,7 +1,7 @@
 """The HTTP plumbing of the fake partner servers (real HTTP on 127.0.0.1, a thread each): what a fake
 provider answers is its own (tests/fake_oneid.py, tests/fake_myid.py); this module serves it and lets a
-test queue failures for a step: an HTTP status, "timeout" (no answer in time) or "garbage" (200 with a
-body that is not JSON)."""
+test queue failures for a step: an HTTP status, "timeout" (no answer in time), "hang" (no answer while the
+fake serves) or "garbage" (200 with a body that is not JSON)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-Outcome = int | Literal["timeout", "garbage"]
+Outcome = int | Literal["timeout", "hang", "garbage"]
 Answer = tuple[int, dict[str, Any]]
 
 
@@ -70,6 +70,8 @@ def _handler(fake: FakeServer) -> type[BaseHTTPRequestHandler]:
             elif outcome == "timeout":
                 fake.stopped.wait(5)
                 self._send(503, {"error": "too_late"})
+            elif outcome == "hang":
+                fake.stopped.wait()
             elif outcome == "garbage":
                 self._send_raw(200, b"<html>maintenance</html>", "text/html")
             else:

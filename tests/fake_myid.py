@@ -7,7 +7,10 @@ readable with `read_file id=...`), not from our adapter:
 - `POST /api/v2/sdk/sessions` with `Authorization: Bearer <access_token>`, JSON {} for an empty session
   (the SDK asks for the passport on the device) or {phone_number, birth_date, pinfl, pass_data,
   is_resident, threshold} -> {"session_id" (a UUID), "expires_in"} (69834801164, 37840876442,
-  38461954248, 38712320473; 38067401756 reads `session_id` alone). The app's SDK starts with that
+  38461954248, 38712320473; 38067401756 reads `session_id` alone). Issue 46's review of the sources found
+  one reading the id inside `data` (`{"data": {"session_id", "expires_in"}}`, the wrapping MyID's
+  `/sdk/data` answer has); the fake answers either (`session_shape`: "top" or "data") and records the
+  shape each session was answered in. The app's SDK starts with that
   `sessionId` and the registration's `clientHash` and `clientHashId` (61536294689, the SDK's config).
 - `GET /api/v1/sdk/data?code=<code>` with the bearer token -> {"data": {"profile": {"common_data":
   {...}, "doc_data": {...}, "contacts": {...}, "address": {...}}, "comparison_value", "job_id"}}, dates
@@ -26,7 +29,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import parse_qs
 
 from tests.fake_http import Answer, FakeServer, serving
@@ -50,6 +53,7 @@ class FakeMyId(FakeServer):
         self._given: set[str] = set()
         self.reverifications: set[str] = set()
         self.sessions: list[dict[str, Any]] = []
+        self.session_shape: Literal["top", "data"] = "top"  # where a session's answer puts its id
 
     def add_person(
         self,
@@ -167,8 +171,10 @@ class FakeMyId(FakeServer):
             except ValueError:
                 return 400, {"detail": "JSON body expected"}
             session = {"session_id": str(uuid.uuid4()), "expires_in": 3600, "request": request}
+            session["shape"] = self.session_shape
             self.sessions.append(session)
-        return 200, {"session_id": session["session_id"], "expires_in": 3600}
+        answer = {"session_id": session["session_id"], "expires_in": 3600}
+        return 200, (answer if self.session_shape == "top" else {"data": answer})
 
 
 @contextmanager

@@ -12,6 +12,9 @@ form-encoded, whose `grant_type` says what is asked:
 - `one_access_token_identify` (client_id, client_secret, access_token, scope) -> the person in OneID's
   field names: valid, pin, user_id, full_name, first_name, sur_name, mid_name, birth_date, pport_no,
   user_type, sess_id, ret_cd, auth_method, pkey, legal_info. An unknown token is an `invalid_token` error.
+  `ret_cd` (a return code) comes with a person as "0" in the answers integrations show; no source found
+  says what another value means or whether every answer carries it: a test may give a person any
+  `ret_cd`, or none (`ret_cd=None`), and the fake records each identify answer it gave (`answered`).
 - OneID answers errors with HTTP 200 as well as with 4xx: `errors_as_200` (on by default, as the
   issue's review of public integrations found) answers each refusal above as HTTP 200
   `{"error", "error_description"}`; off, as 400/401.
@@ -43,6 +46,7 @@ class FakeOneId(FakeServer):
         self._redeemed: set[str] = set()
         self._redirects: dict[str, str] = {}  # code -> the redirect URI it was issued for
         self.errors_as_200 = True
+        self.answered: list[dict[str, Any]] = []  # the identify answers given
 
     @property
     def url(self) -> str:
@@ -69,7 +73,7 @@ class FakeOneId(FakeServer):
             **fields,
         }
         person["full_name"] = " ".join(str(person[name] or "") for name in ("sur_name", "first_name", "mid_name"))
-        self.people[code] = person
+        self.people[code] = {name: value for name, value in person.items() if value is not None}
 
     def env(self) -> dict[str, str]:
         """The settings that point the API's OneID adapter at this server."""
@@ -132,6 +136,7 @@ class FakeOneId(FakeServer):
             person = self._tokens.get(form.get("access_token", ""))
         if person is None:
             return self._refuse(401, "invalid_token")
+        self.answered.append(person)
         return 200, person
 
 

@@ -7,9 +7,14 @@ integrations, not from our adapter.
 - JSON-RPC 2.0: every call a POST of {id, method, params} to one endpoint; the answer, HTTP 200,
   carries `result` or `error {code, message {ru, uz, en}}` and echoes the request id.
 - `X-Auth`: the cashbox id for the card methods (`id` or `id:key`), `id:key` for the receipt methods;
-  anything else is error -32504 (not enough privileges). The card methods with the id alone are the
-  front-end's: Payme's rules forbid a merchant's server from receiving card numbers, so the partner's
-  app calls cards.create itself (`tokenize`, as the app would) and hands our API the token.
+  anything else is error -32504 (not enough privileges). Sources disagree on cards.check: Payme's method
+  list names it, with cards.remove, a server method (the protocol page: back-end calls send
+  `{id}:{password}`), while cards.check's own page shows an example request with the id alone and
+  integrations call every card method with the id alone; the fake takes both and records each call's
+  `X-Auth` (`auth`).
+  The card methods with the id alone are the front-end's: Payme's rules forbid a merchant's server from
+  receiving card numbers, so the partner's app calls cards.create itself (`tokenize`, as the app would)
+  and hands our API the token.
 - Cards: cards.create {card {number, expire (MMYY)}, save} -> {card {number (masked), expire, token,
   recurrent, verify: false, type}} (bultakov/aiopay's README shows this answer); cards.check {token} ->
   {card {...}}; cards.get_verify_code {token} -> {sent, phone, wait} where `wait` is how long the code
@@ -22,10 +27,12 @@ integrations, not from our adapter.
 - Receipts: receipts.create {amount (tiyin), account} -> {receipt {_id, state: 0, amount, account}};
   an amount below or above what the cashbox takes is -31611 / -31612 (Payme's error list, as the
   issue's review of it reports); receipts.pay {id, token} -> {receipt {state: 4}} (-31303 not enough
-  money; a card not verified, -31400); receipts.check {id} -> {state}; receipts.cancel {id}: a paid
-  receipt is queued for cancellation (21), then cancelled (50) and the money given back; an unpaid one
-  is cancelled at once. (The fake's previous -31611 for "receipt not payable" was not from Payme's
-  list; a receipt paid already is refused here with -31614, a code our adapter does not know.)
+  money; a card not verified, -31400; -31630 for a card a test sets `debit_error` on: a debit error whose
+  cause the sources name differently, a refusal either way); receipts.check {id} -> {state};
+  receipts.cancel {id}: a paid receipt is queued for cancellation (21), then cancelled (50) and the
+  money given back; an unpaid one is cancelled at once. (The fake's previous -31611 for "receipt not
+  payable" was not from Payme's list; a receipt paid already is refused here with -31614, a code our
+  adapter does not know.)
 
 Test cards of Payme's sandbox (code 666666 for all, expiry 03/99; also Muhammadali-Akbarov/payme_pkg's
 README) are issued by default.
@@ -70,6 +77,7 @@ class Card:
     expire: str  # MMYY
     balance: int  # tiyin
     trouble: int | None = None  # the error every use of the card gives (-31301 blocked, expired...)
+    debit_error: int | None = None  # the error receipts.pay gives for the card (-31630)
     sms: bool = True
 
 
@@ -234,6 +242,8 @@ class FakePayme(FakeServer):
         if receipt["state"] != CREATED:
             return {"error": _error(-31614, "Чек не может быть оплачен")}
         card = self.cards[token["number"]]
+        if card.debit_error is not None:
+            return {"error": _error(card.debit_error, "Ошибка при списании средств")}
         if card.balance < receipt["amount"]:
             return {"error": _error(-31303, "Недостаточно средств на карте")}
         card.balance -= receipt["amount"]

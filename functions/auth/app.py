@@ -56,6 +56,7 @@ def login(body: LoginBody) -> Response[Envelope[Tokens | LoginCodeSent]]:
         source_ip=app.current_event.request_context.identity.source_ip,
         partner=caller.partner,
         fingerprint=caller.fingerprint,
+        language=caller.locale,
     )
     if isinstance(outcome, LoginCodeSent):
         return responses.ok(outcome, status=202, message="auth.login.code_sent")

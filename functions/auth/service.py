@@ -19,7 +19,7 @@ def _tokens(pair: TokenPair) -> Tokens:
     return Tokens(accessToken=pair.access_token, refreshToken=pair.refresh_token)
 
 
-def login(body: LoginBody, *, source_ip: str, partner: str, fingerprint: str) -> Tokens | LoginCodeSent:
+def login(body: LoginBody, *, source_ip: str, partner: str, fingerprint: str, language: str) -> Tokens | LoginCodeSent:
     """The tokens of the person signed in, or (an `otp` partner's login without a code) the code sent."""
     outcome = sign_in.log_in(
         phone=body.phone,
@@ -31,6 +31,7 @@ def login(body: LoginBody, *, source_ip: str, partner: str, fingerprint: str) ->
         partner=partner,
         source_ip=source_ip,
         device=fingerprint,
+        language=language,
     )
     if isinstance(outcome, CodeSent):
         return LoginCodeSent(codeSent=True, expiresAt=outcome.expires_at, resendAt=outcome.resend_at)

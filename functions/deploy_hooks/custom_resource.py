@@ -5,12 +5,12 @@ on (the stack fails, and rolls back, on FAILED)."""
 from __future__ import annotations
 
 import json
-import urllib.request
 from collections.abc import Callable
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from core import outbound
 from core.observability import logger
 
 RESPONSE_TIMEOUT_SECONDS = 30
@@ -41,7 +41,8 @@ def answer(event: dict[str, Any], context: LambdaContext, step: Callable[[], str
         }
     ).encode()
     # The pre-signed URL wants no content type (it is part of the signature).
-    request = urllib.request.Request(event["ResponseURL"], data=body, method="PUT", headers={"Content-Type": ""})  # noqa: S310 (CloudFormation's https URL)
-    with urllib.request.urlopen(request, timeout=RESPONSE_TIMEOUT_SECONDS) as response:  # noqa: S310
-        response.read()
+    request = outbound.Request("PUT", event["ResponseURL"], body, {"Content-Type": ""})
+    reply = outbound.exchange(request, timeout=RESPONSE_TIMEOUT_SECONDS)
+    if not 200 <= reply.status < 300:
+        raise RuntimeError(f"CloudFormation's response URL answered HTTP {reply.status}")
     return status

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import os
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from typing import Any
+
+from core import outbound
 
 REQUEST_TIMEOUT_SECONDS = 10
 FINGERPRINT = "deploy-smoke-check"
@@ -46,18 +46,14 @@ def check(base_url: str, caller: Caller) -> str:
 
 
 def _call(base_url: str, method: str, path: str, headers: dict[str, str], body: Any, *, expect: int) -> Any:
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(f"{base_url}{path}", data=data, method=method, headers=headers)  # noqa: S310 (https API URL)
+    request = outbound.json_request(method, f"{base_url}{path}", body, headers=headers)
     try:
-        with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT_SECONDS) as response:  # noqa: S310
-            status, payload = response.status, response.read()
-    except urllib.error.HTTPError as exc:
-        status, payload = exc.code, exc.read()
-    except OSError as exc:
-        raise SmokeCheckFailed(f"{method} {path}: no answer ({exc})") from exc
-    if status != expect:
-        raise SmokeCheckFailed(f"{method} {path} answered {status}, expected {expect}: {payload[:300]!r}")
-    return json.loads(payload)
+        reply = outbound.exchange(request, timeout=REQUEST_TIMEOUT_SECONDS)
+    except OSError as exc:  # out of time (DeadlineExceeded) or unreachable
+        raise SmokeCheckFailed(f"{method} {path}: no answer ({type(exc).__name__})") from exc
+    if reply.status != expect:
+        raise SmokeCheckFailed(f"{method} {path} answered {reply.status}, expected {expect}: {str(reply.body)[:300]}")
+    return reply.body
 
 
 def api_url(api_name: str) -> str:

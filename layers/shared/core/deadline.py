@@ -1,4 +1,6 @@
-"""One request's time budget for the calls it makes to partners (card processors, identity providers).
+"""One request's time budget for the calls it makes to partners (card processors, identity providers, the
+SMS gateway), and the deadline of one exchange (`Deadline`), which every outbound call keeps: the
+outbound port (`core.outbound`) and the webhook transport (`domain.partners.transport`).
 
 A request that talks to a partner starts a budget (`budget`, PROVIDER_BUDGET_SECONDS, below the
 function's timeout); every partner call inside it gets what is left of the budget at most, as a whole
@@ -48,6 +50,23 @@ def within_request_budget[**P, R](function: Callable[P, R]) -> Callable[P, R]:
             return function(*args, **kwargs)
 
     return budgeted
+
+
+class Deadline:
+    """When one exchange with a partner must be over: `seconds` from now, or the end of the request's budget
+    if that comes first. Every blocking step asks `left()` for the time it may take."""
+
+    def __init__(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        budget_end = _deadline.get()
+        self.end = end if budget_end is None else min(end, budget_end)
+
+    def left(self) -> float:
+        """Seconds left; DeadlineExceeded when none are."""
+        left = self.end - time.monotonic()
+        if left <= 0:
+            raise DeadlineExceeded("the exchange's deadline passed")
+        return left
 
 
 def remaining() -> float | None:

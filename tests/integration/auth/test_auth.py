@@ -453,6 +453,16 @@ def test_a_token_with_a_time_claim_out_of_range_is_401(api: ApiClient, claim: st
     assert response.json()["code"] == "TOKEN_INVALID"
 
 
+@pytest.mark.parametrize("claim", ["exp", "iat"])
+def test_a_token_whose_time_claim_is_a_numeric_string_is_401(api: ApiClient, claim: str) -> None:
+    # Given a correctly signed token whose time is the string of a valid time (RFC 7519: a JSON number)
+    claims = _claims(_user_id(api))
+    token = _forge({**claims, claim: str(claims[claim])}, "test-signing-key-that-is-long-enough-for-hs256")
+    # When it is used / Then it is refused as an invalid token
+    response = api.get(ME, headers=bearer(token))
+    assert (response.status_code, response.json()["code"]) == (401, "TOKEN_INVALID")
+
+
 def test_a_valid_token_of_a_user_that_no_longer_exists_cannot_act_for_them(
     api: ApiClient, db: Database[dict[str, Any]]
 ) -> None:

@@ -4,7 +4,8 @@ an `otp` partner's login with `SMS_PROVIDER=eskiz`."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -23,10 +24,22 @@ from tests.fake_eskiz import FakeEskiz, running_fake_eskiz
 LOGIN = "/api/v1/auth/login"
 
 
+# The sign-in texts the operator registered with Eskiz, as Eskiz's cabinet holds them (`{code}`: the digits).
+TEMPLATES = {
+    "en": "Car Retail: your sign-in code is {code}. Do not tell it to anyone.",
+    "ru": "Car Retail: ваш код входа {code}. Никому его не сообщайте.",
+    "uz": "Car Retail: kirish kodingiz {code}. Uni hech kimga aytmang.",
+}
+
+
 @pytest.fixture
 def fake() -> Iterator[FakeEskiz]:
     eskiz.forget_tokens()
     with running_fake_eskiz() as running:
+        # Given the texts Eskiz's moderators approved for the account
+        running.approve(
+            "one", "two", "code", "code {code}", "Car Retail: your sign-in code is {code}.", *TEMPLATES.values()
+        )
         yield running
     eskiz.forget_tokens()
 
@@ -116,7 +129,8 @@ def otp_partner_on_eskiz(
 ) -> str:
     from core.settings import reset_settings
 
-    for name, value in fake_eskiz.settings_env(fake).items():
+    templates = {f"ESKIZ_LOGIN_TEMPLATE_{language.upper()}": text for language, text in TEMPLATES.items()}
+    for name, value in {**fake_eskiz.settings_env(fake), **templates}.items():
         monkeypatch.setenv(name, value)
     reset_settings()
     capsys.readouterr()
@@ -132,6 +146,10 @@ def test_an_otp_login_signs_in_with_the_code_eskiz_delivered(
     sent = api.post(LOGIN, json={"phone": "+998901234567"}, headers={"client": key}, auth=False)
     assert sent.status_code == 202
     code = fake.last_code()
+    # And the text sent is the registered template of the caller's language with the code in its place,
+    # exactly: Eskiz (which refuses any text its moderators did not approve) took it
+    assert fake.sent[-1]["message"] == TEMPLATES["en"].replace("{code}", code)
+    assert fake.refused_texts == []
     # Then the sandbox's code does not sign in, the delivered one does
     sandbox = api.post(LOGIN, json={"phone": "+998901234567", "otp": "666666"}, headers={"client": key}, auth=False)
     signed_in = api.post(LOGIN, json={"phone": "+998901234567", "otp": code}, headers={"client": key}, auth=False)
@@ -158,3 +176,105 @@ def test_a_refused_number_is_400(api: ApiClient, fake: FakeEskiz, otp_partner_on
     fake.refused_numbers.add("998901234566")
     refused = api.post(LOGIN, json={"phone": "+998901234566"}, headers={"client": otp_partner_on_eskiz}, auth=False)
     assert (refused.status_code, refused.json()["code"]) == (400, "SMS_NUMBER_REFUSED")
+
+
+@pytest.mark.parametrize("step", ["login", "send"])
+def test_an_eskiz_that_never_answers_ends_the_login_within_the_request_budget(  # noqa: PLR0917 (fixtures)
+    api: ApiClient,
+    db: Database[Any],
+    fake: FakeEskiz,
+    otp_partner_on_eskiz: str,
+    monkeypatch: pytest.MonkeyPatch,
+    step: str,
+) -> None:
+    from core.settings import reset_settings
+
+    # Given a request budget for partner calls of 1 s, a gateway timeout far above it, and Eskiz never
+    # answering (its login, or the send itself)
+    monkeypatch.setenv("PROVIDER_BUDGET_SECONDS", "1")
+    monkeypatch.setenv("SMS_TIMEOUT_SECONDS", "20")
+    reset_settings()
+    fake.fail(step, "hang")
+    # When a code is asked
+    started = time.monotonic()
+    failed = api.post(LOGIN, json={"phone": "+998901234567"}, headers={"client": otp_partner_on_eskiz}, auth=False)
+    took = time.monotonic() - started
+    # Then the login ends at the budget (generously: well before the gateway's own timeout) with 503, no
+    # tokens, and no code kept
+    assert (failed.status_code, failed.json()["code"]) == (503, "SMS_GATEWAY_UNAVAILABLE")
+    assert "accessToken" not in failed.text
+    assert took < 6
+    assert db.login_codes.count_documents({}) == 0
+
+
+def test_the_sms_is_in_the_callers_language(
+    api: ApiClient, fake: FakeEskiz, otp_partner_on_eskiz: str, frozen_clock: FrozenClock
+) -> None:
+    # When a code is asked in Russian, then in Uzbek for another phone
+    headers = {"client": otp_partner_on_eskiz, "accept-language": "ru"}
+    assert api.post(LOGIN, json={"phone": "+998901234561"}, headers=headers, auth=False).status_code == 202
+    headers["accept-language"] = "uz"
+    assert api.post(LOGIN, json={"phone": "+998901234562"}, headers=headers, auth=False).status_code == 202
+    # Then each went in that language's registered text
+    ru, uz = fake.sent
+    assert ru["message"] == TEMPLATES["ru"].replace("{code}", fake_eskiz.code_in(ru["message"]))
+    assert uz["message"] == TEMPLATES["uz"].replace("{code}", fake_eskiz.code_in(uz["message"]))
+
+
+def test_a_template_eskiz_did_not_approve_is_503_with_an_alarm_never_the_buyers_fault(  # noqa: PLR0917 (fixtures)
+    api: ApiClient,
+    db: Database[Any],
+    fake: FakeEskiz,
+    otp_partner_on_eskiz: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from core.settings import reset_settings
+
+    # Given a template changed by one character from the text Eskiz approved
+    monkeypatch.setenv("ESKIZ_LOGIN_TEMPLATE_EN", TEMPLATES["en"].replace("anyone.", "anyone!"))
+    reset_settings()
+    # When a code is asked
+    refused = api.post(LOGIN, json={"phone": "+998901234563"}, headers={"client": otp_partner_on_eskiz}, auth=False)
+    # Then it is our outage (503 SMS_TEXT_NOT_APPROVED), not the buyer's number, with an error line to alarm on
+    assert (refused.status_code, refused.json()["code"]) == (503, "SMS_TEXT_NOT_APPROVED")
+    assert "accessToken" not in refused.text
+    assert fake.sent == []
+    assert len(fake.refused_texts) == 1
+    alarms = [
+        record
+        for record in caplog.records
+        if record.levelname == "ERROR" and "ESKIZ_LOGIN_TEMPLATE" in record.getMessage()
+    ]
+    assert len(alarms) == 1
+    # And no code is kept: once the template is fixed the person asks again at once
+    assert db.login_codes.count_documents({}) == 0
+
+
+def test_a_test_account_sends_eskizs_test_phrase_and_signs_in_with_the_sandbox_code(
+    api: ApiClient, fake: FakeEskiz, otp_partner_on_eskiz: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from core.settings import reset_settings
+
+    # Given Eskiz's test account (it sends only its test phrases), configured as such for staging
+    fake.test_account = True
+    monkeypatch.setenv("ESKIZ_TEST_ACCOUNT", "true")
+    monkeypatch.setenv("ESKIZ_TEST_TEXT", "Bu Eskiz dan test")
+    reset_settings()
+    key = otp_partner_on_eskiz
+    # When a code is asked / Then the phrase went, exactly, and the code is the sandbox's
+    assert api.post(LOGIN, json={"phone": "+998901234564"}, headers={"client": key}, auth=False).status_code == 202
+    assert [sent["message"] for sent in fake.sent] == ["Bu Eskiz dan test"]
+    signed_in = api.post(LOGIN, json={"phone": "+998901234564", "otp": "666666"}, headers={"client": key}, auth=False)
+    assert signed_in.status_code == 201
+
+
+def test_a_test_account_is_refused_in_prod(fake: FakeEskiz, settings_env: Callable[..., None]) -> None:
+    from core.errors import Unavailable
+    from domain.identity.login_codes import get_gateway
+
+    # Given a production stage configured with an Eskiz test account (whose code is fixed)
+    settings_env(**fake_eskiz.settings_env(fake), ESKIZ_TEST_ACCOUNT="true", STAGE="prod")
+    # When a code is to be sent / Then there is no gateway
+    with pytest.raises(Unavailable):
+        get_gateway()

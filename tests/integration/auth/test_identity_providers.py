@@ -251,6 +251,24 @@ def test_oneid_a_person_it_marks_not_valid_is_rejected(oneid: FakeOneId) -> None
         Provider("oneid", oneid, "identify", FakeTime()).adapter().verify("unconfirmed")
 
 
+@pytest.mark.parametrize("ret_cd", ["0", 0, None], ids=["string-0", "number-0", "absent"])
+def test_oneid_a_person_with_a_success_return_code_or_none_is_verified(oneid: FakeOneId, ret_cd: Any) -> None:
+    # Given OneID's identify answer with `ret_cd` 0 (as a string or a number) or without it
+    oneid.add_person("returned", PIN, ret_cd=ret_cd)
+    # When it is redeemed / Then the person is verified
+    assert Provider("oneid", oneid, "identify", FakeTime()).adapter().verify("returned").pin == PIN
+    assert ("ret_cd" in oneid.answered[-1]) is (ret_cd is not None)
+
+
+@pytest.mark.parametrize("ret_cd", ["1", "-1", 2])
+def test_oneid_a_failing_return_code_never_verifies(oneid: FakeOneId, ret_cd: Any) -> None:
+    # Given OneID's identify answer naming a person with a return code other than 0
+    oneid.add_person("failed", PIN, ret_cd=ret_cd)
+    # When it is redeemed / Then nobody is verified: a 400 saying OneID did not confirm the person
+    with pytest.raises(CodeRejected, match="IDENTITY_NOT_CONFIRMED"):
+        Provider("oneid", oneid, "identify", FakeTime()).adapter().verify("failed")
+
+
 # -- MyID's protocol
 
 
@@ -336,8 +354,11 @@ def test_myid_answer_without_profile_is_a_re_verification_the_app_started(myid_s
     assert status_of(raised.value) == 400
 
 
-def test_myid_sdk_session_is_opened_under_our_registration(myid_server: FakeMyId) -> None:
-    # Given the adapter with the client hash MyID gave the registration
+@pytest.mark.parametrize("shape", ["top", "data"])
+def test_myid_sdk_session_is_opened_under_our_registration(myid_server: FakeMyId, shape: Any) -> None:
+    # Given MyID answering the session's id at the top level or inside `data` (the sources disagree)
+    myid_server.session_shape = shape
+    # And the adapter with the client hash MyID gave the registration
     transport = ProviderHttp(timeout_seconds=2.0)
     client = ProviderClient(myid_server.base_url, fake_myid.CLIENT_ID, fake_myid.CLIENT_SECRET)
     adapter = MyIdProvider(
@@ -347,6 +368,7 @@ def test_myid_sdk_session_is_opened_under_our_registration(myid_server: FakeMyId
     session = adapter.start_session()
     # Then MyID opened an empty one with our token, and the app gets what its SDK needs
     assert myid_server.sessions[0]["request"] == {}
+    assert myid_server.sessions[0]["shape"] == shape
     assert session.session_id == myid_server.sessions[0]["session_id"]
     assert (session.client_hash, session.client_hash_id, session.expires_in) == (
         fake_myid.CLIENT_HASH,

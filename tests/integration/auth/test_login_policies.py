@@ -4,6 +4,7 @@ sandbox gateway), tokens bound to their partner, and a PINFL given at login as a
 
 from __future__ import annotations
 
+import functools
 import json
 import uuid
 from collections.abc import Callable
@@ -91,53 +92,177 @@ def test_an_otp_partners_login_without_a_code_never_signs_in(
     assert db.users.count_documents({}) == 0
 
 
-def test_wrong_codes_count_and_lock_the_phone_for_a_while(
+def test_wrong_codes_spend_the_phones_guesses_at_this_address_for_an_hour(
     api: ApiClient, capsys: pytest.CaptureFixture[str], frozen_clock: FrozenClock
 ) -> None:
     # Given a code sent to a phone
     key = add_partner(capsys, "Bank App", "otp")
     assert login(api, key, phone="+998901234502").status_code == 202
-    # When wrong codes are given
-    first = login(api, key, phone="+998901234502", otp="123456")
-    second = login(api, key, phone="+998901234502", otp="654321")
-    third = login(api, key, phone="+998901234502", otp="111111")
-    # Then each is a 400 saying how many tries are left, and the third locks the phone (429)
-    assert (first.status_code, first.json()["code"], first.json()["details"]) == (
-        400,
-        "LOGIN_CODE_WRONG",
-        {"attemptsLeft": 2},
-    )
-    assert second.json()["details"] == {"attemptsLeft": 1}
-    assert (third.status_code, third.json()["code"]) == (429, "LOGIN_CODE_LOCKED")
-    # And while it is locked even the right code, or a new code, is refused
+    # When wrong codes are given from one address
+    wrong = [login(api, key, phone="+998901234502", otp=f"{index:06d}") for index in range(1, 6)]
+    # Then each is a 400 saying how many tries are left, and the fifth spends this address's guesses (429)
+    assert [(answer.status_code, answer.json()["code"]) for answer in wrong[:4]] == [(400, "LOGIN_CODE_WRONG")] * 4
+    assert [answer.json()["details"] for answer in wrong[:4]] == [{"attemptsLeft": left} for left in (4, 3, 2, 1)]
+    assert (wrong[4].status_code, wrong[4].json()["code"]) == (429, "LOGIN_CODE_LOCKED")
+    # And while they are spent even the right code is refused, until the first wrong one is an hour old
     right = login(api, key, phone="+998901234502", otp="666666")
-    resend = login(api, key, phone="+998901234502")
     assert (right.status_code, right.json()["code"]) == (429, "LOGIN_CODE_LOCKED")
-    assert int(right.headers["Retry-After"]) == 900
-    assert (resend.status_code, resend.json()["code"]) == (429, "LOGIN_CODE_LOCKED")
+    assert int(right.headers["Retry-After"]) == 3600
     # And another person's phone is not locked
     assert login(api, key, phone="+998901234503").status_code == 202
-    # When the lock is over, a new code is sent and signs in
-    frozen_clock.advance(901)
+    # When the hour is over, a new code is sent and signs in
+    frozen_clock.advance(3601)
     assert login(api, key, phone="+998901234502").status_code == 202
     assert login(api, key, phone="+998901234502", otp="666666").status_code == 201
 
 
-def test_a_new_code_waits_for_the_cooldown_and_an_old_code_expires(
+def test_a_login_asking_again_during_the_cooldown_is_told_of_the_code_already_sent(
     api: ApiClient, capsys: pytest.CaptureFixture[str], frozen_clock: FrozenClock
 ) -> None:
     # Given a code just sent
     key = add_partner(capsys, "Bank App", "otp")
     sent = login(api, key, phone="+998901234504")
     assert sent.status_code == 202
-    # When another is asked at once / Then it is 429 with the seconds left
-    early = login(api, key, phone="+998901234504")
-    assert (early.status_code, early.json()["code"]) == (429, "LOGIN_CODE_TOO_EARLY")
-    assert int(early.headers["Retry-After"]) == 60
+    # When another is asked at once (someone else may have asked for this phone)
+    again = login(api, key, phone="+998901234504")
+    # Then it is the same code's 202: the phone holds it, nothing new is sent
+    assert again.status_code == 202
+    assert again.json()["data"] == sent.json()["data"]
     # When the code's 5 minutes pass / Then it no longer signs in
     frozen_clock.advance(301)
     late = login(api, key, phone="+998901234504", otp="666666")
     assert (late.status_code, late.json()["code"]) == (400, "LOGIN_CODE_EXPIRED")
+
+
+@functools.cache
+def _auth_handler() -> Callable[[dict[str, Any], Any], dict[str, Any]]:
+    from local.gateway import load_handler
+    from local.invoke import handler_name
+
+    return load_handler(handler_name("Auth"))
+
+
+def _login_from(address: str, device: str, key: str, **body: Any) -> tuple[int, str | None]:
+    """A login as API Gateway hands it to the function, from `address` (its source IP) and `device`."""
+    from local.context import LocalLambdaContext
+    from tests.factories import api_event
+
+    event = api_event("POST", LOGIN, body=body, headers={"client": key, "fingerprint": device})
+    event["requestContext"]["identity"]["sourceIp"] = address
+    answer = _auth_handler()(event, LocalLambdaContext(function_name="Auth"))
+    return answer["statusCode"], json.loads(answer["body"]).get("code")
+
+
+def _login_checking(
+    capsys: pytest.CaptureFixture[str], address: str, device: str, key: str, **body: Any
+) -> tuple[tuple[int, str | None], bool]:
+    """`_login_from`'s answer, and whether the answer was checked against the phone's code and found wrong
+    (the `LoginCodesWrong` metric the request published, as CloudWatch would count it)."""
+    capsys.readouterr()
+    answer = _login_from(address, device, key, **body)
+    return answer, '"LoginCodesWrong"' in capsys.readouterr().out
+
+
+def test_a_phone_takes_at_most_10_wrong_answers_in_any_hour_however_many_codes_and_addresses(
+    db: Db, capsys: pytest.CaptureFixture[str], frozen_clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given published metrics (as deployed), an otp partner, and guessers at four addresses asking a new code
+    # every minute for three hours
+    monkeypatch.setenv("POWERTOOLS_METRICS_DISABLED", "false")
+    key = add_partner(capsys, "Bank App", "otp")
+    phone = "+998901234510"
+    answers: list[tuple[int, str | None]] = []
+    wrong_at: list[int] = []  # the minute of each wrong answer the phone's code was checked against
+    for minute in range(180):
+        frozen_clock.advance(60 if minute else 0)
+        address, device = f"203.0.113.{minute % 4}", f"guesser-{minute}"
+        assert _login_from(address, device, key, phone=phone)[0] in (202, 429)
+        # When each guesses twice per code
+        for guess in (f"{minute:04d}01", f"{minute:04d}02"):
+            answer, wrong = _login_checking(capsys, address, device, key, phone=phone, otp=guess)
+            answers.append(answer)
+            wrong_at += [minute] * wrong
+    # Then in no hour were more than 10 wrong answers checked (LOGIN_CODE_GUESSES_PER_PHONE), and each hour
+    # the budget let through as many as left it, however many codes were asked for
+    assert max(sum(start <= minute < start + 60 for minute in wrong_at) for start in range(180)) == 10
+    assert len(wrong_at) == 30
+    # And in the first hour nine wrong answers were told so, the tenth spent the budget, and every later
+    # answer was refused
+    first_hour = answers[:120]
+    assert sum(answer == (400, "LOGIN_CODE_WRONG") for answer in first_hour) == 9
+    assert sum(answer == (429, "LOGIN_CODE_LOCKED") for answer in first_hour) == len(first_hour) - 9
+    # And the right code is refused too, from any address, until the oldest of the last hour's guesses is an
+    # hour old
+    assert _login_from("198.51.100.9", "owner", key, phone=phone, otp="666666") == (429, "LOGIN_CODE_LOCKED")
+    frozen_clock.advance(61)
+    assert _login_from("198.51.100.9", "owner", key, phone=phone)[0] == 202
+    assert _login_from("198.51.100.9", "owner", key, phone=phone, otp="666666") == (201, None)
+
+
+def test_spent_code_guesses_lock_only_sign_in_by_code_never_the_persons_other_ways_in(
+    db: Db, capsys: pytest.CaptureFixture[str], frozen_clock: FrozenClock
+) -> None:
+    # Given a phone whose code guesses a stranger spent from two addresses (an otp partner's app)
+    otp_key = add_partner(capsys, "Bank App", "otp")
+    phone = "+998901234511"
+    for index in range(10):
+        address = f"203.0.113.{index // 5}"
+        _login_from(address, "stranger", otp_key, phone=phone)
+        _login_from(address, "stranger", otp_key, phone=phone, otp=f"{index:06d}")
+    owner = ("198.51.100.9", "owner")
+    assert _login_from(*owner, otp_key, phone=phone, otp="666666") == (429, "LOGIN_CODE_LOCKED")
+    # When the person signs in at once through a partner whose backend vouches for them, and one whose key does
+    assertion_key = add_partner(capsys, "Avto Market", "assertion")
+    secret = ops(capsys, "set-login", "Avto Market", "assertion", "--hs256")[-1]
+    now = int(clock.now().timestamp())
+    by_assertion = _login_from(
+        *owner, assertion_key, phone=phone, assertion=assertion_of(secret, "HS256", now, phone=phone)
+    )
+    by_key = _login_from(*owner, add_partner(capsys, "Dealer Site", "trusted"), phone=phone)
+    # Then both sign in: only guessing codes is locked
+    assert by_assertion == by_key == (201, None)
+
+
+@pytest.mark.parametrize(("minutes", "refused_by_address"), [(1, 900), (10, 0)], ids=["in-a-minute", "over-10-minutes"])
+def test_from_one_address_1000_logins_naming_10_people_leave_each_able_to_sign_in_at_once(  # noqa: PLR0917 (fixtures)
+    db: Db,
+    capsys: pytest.CaptureFixture[str],
+    frozen_clock: FrozenClock,
+    monkeypatch: pytest.MonkeyPatch,
+    minutes: int,
+    refused_by_address: int,
+) -> None:
+    from core.settings import reset_settings
+
+    # Given the deployed login limits (the tests' own are lifted: they all log in from 127.0.0.1)
+    for name in ("LOGIN_RATE_LIMIT", "LOGIN_IP_RATE_LIMIT", "LOGIN_DEVICE_RATE_LIMIT"):
+        monkeypatch.delenv(name, raising=False)
+    reset_settings()
+    # And an otp partner, and a stranger at one address naming 10 people's phones 1,000 times, within a minute
+    # (the address's limit stops most) or over ten (every one passes it), with a new device each time:
+    # asking codes and giving wrong ones
+    key = add_partner(capsys, "Bank App", "otp")
+    victims = [f"+99890765432{index}" for index in range(10)]
+    attack = []
+    for index in range(1000):
+        if index and index % (1000 // minutes) == 0:
+            frozen_clock.advance(60)
+        phone = victims[index % 10]
+        body = {"phone": phone} if index % 20 < 10 else {"phone": phone, "otp": f"{index % 999_999:06d}"}
+        attack.append(_login_from("203.0.113.66", f"stranger-{index}", key, **body))
+    # When each person signs in from their own address and device at once
+    signed = []
+    for index, phone in enumerate(victims):
+        asked = _login_from(f"198.51.100.{index + 10}", f"phone-of-{index}", key, phone=phone)
+        signed.append(
+            (asked[0], _login_from(f"198.51.100.{index + 10}", f"phone-of-{index}", key, phone=phone, otp="666666"))
+        )
+    # Then every one of them is signed in
+    assert signed == [(202, (201, None))] * 10
+    # And the stranger was stopped by their own address's limits: its login limit, and at most 5 answers
+    # checked per phone from its address in the hour (four told wrong, the fifth spending that budget)
+    assert sum(answer == (429, "TOO_MANY_LOGINS_FROM_ADDRESS") for answer in attack) == refused_by_address
+    assert sum(answer == (400, "LOGIN_CODE_WRONG") for answer in attack) == 40
 
 
 def test_a_malformed_code_is_400(api: ApiClient, capsys: pytest.CaptureFixture[str]) -> None:
@@ -147,14 +272,12 @@ def test_a_malformed_code_is_400(api: ApiClient, capsys: pytest.CaptureFixture[s
         assert refused.status_code == 400, code
 
 
-def test_the_sandbox_gateway_is_refused_in_prod(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_sandbox_gateway_is_refused_in_prod(settings_env: Callable[..., None]) -> None:
     from core.errors import Unavailable
-    from core.settings import reset_settings
     from domain.identity.login_codes import get_gateway
 
     # Given a production stage configured with the sandbox SMS gateway
-    monkeypatch.setenv("STAGE", "prod")
-    reset_settings()
+    settings_env(STAGE="prod")
     # When a code is to be sent / Then there is no gateway: 666666 never signs anyone in in prod
     with pytest.raises(Unavailable):
         get_gateway()
@@ -229,6 +352,49 @@ def test_a_good_assertion_signs_in_once_and_no_other_does(  # noqa: PLR0917 (pyt
     for assertion in (wrong_audience, too_long):
         assert login(api, key, phone=phone, assertion=assertion).json()["code"] == "ASSERTION_INVALID"
     assert db.users.count_documents({}) == 1
+
+
+@pytest.mark.parametrize(
+    "times",
+    [
+        lambda now: {"exp": str(now + 120)},
+        lambda now: {"iat": str(now)},
+        lambda now: {"nbf": str(now)},
+        lambda now: {"exp": True},
+        lambda now: {"iat": [now]},
+    ],
+    ids=["exp-numeric-string", "iat-numeric-string", "nbf-numeric-string", "exp-boolean", "iat-array"],
+)
+def test_an_assertions_times_must_be_json_numbers(
+    api: ApiClient,
+    capsys: pytest.CaptureFixture[str],
+    frozen_clock: FrozenClock,
+    times: Callable[[int], dict[str, Any]],
+) -> None:
+    # Given an assertion partner, and an assertion whose time claim is no JSON number (RFC 7519: NumericDate)
+    key = add_partner(capsys, "Avto Market", "trusted")
+    secret = ops(capsys, "set-login", "Avto Market", "assertion", "--hs256")[-1]
+    now = int(clock.now().timestamp())
+    assertion = assertion_of(secret, "HS256", now, phone="+998901234512", **times(now))
+    # When it signs in / Then it is refused, as the same assertion with numbers is not
+    refused = login(api, key, phone="+998901234512", assertion=assertion)
+    assert (refused.status_code, refused.json()["code"]) == (401, "ASSERTION_INVALID")
+    good = assertion_of(secret, "HS256", now, phone="+998901234512", nbf=now)
+    assert login(api, key, phone="+998901234512", assertion=good).status_code == 201
+
+
+def test_an_assertion_not_valid_before_a_future_time_is_refused_until_then(
+    api: ApiClient, capsys: pytest.CaptureFixture[str], frozen_clock: FrozenClock
+) -> None:
+    # Given an assertion valid only from a minute on (`nbf`), judged by the service's clock
+    key = add_partner(capsys, "Avto Market", "trusted")
+    secret = ops(capsys, "set-login", "Avto Market", "assertion", "--hs256")[-1]
+    now = int(clock.now().timestamp())
+    early = assertion_of(secret, "HS256", now, phone="+998901234513", nbf=now + 60, exp=now + 180)
+    # When it is sent now / Then it is refused; a minute later it signs in
+    assert login(api, key, phone="+998901234513", assertion=early).json()["code"] == "ASSERTION_EXPIRED"
+    frozen_clock.advance(61)
+    assert login(api, key, phone="+998901234513", assertion=early).status_code == 201
 
 
 def test_an_hs256_secret_is_generated_shown_once_and_verifies(

@@ -20,6 +20,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
+from core.deadline import DeadlineExceeded
 from core.settings import reset_settings
 from domain.partners import delivery, destinations, transport, webhooks
 from local.seed.core import DEMO_PARTNER
@@ -89,7 +90,7 @@ def test_a_receiver_trickling_its_headers_cannot_hold_an_attempt_past_its_deadli
     url = f"http://127.0.0.1:{raw_receiver.port}/hooks"
     # When an attempt with a 1 s deadline posts to it
     started = time.monotonic()
-    with pytest.raises(transport.DeadlineExceeded):
+    with pytest.raises(DeadlineExceeded):
         transport.post(url, b"{}", {"Content-Type": "application/json"}, deadline_seconds=DEADLINE_SECONDS)
     took = time.monotonic() - started
     # Then it gave up at the deadline, though the receiver was still sending
@@ -143,8 +144,14 @@ def test_the_connection_goes_to_the_checked_address_and_host_names_the_registere
     assert f"Host: hooks.partner.invalid:{raw_receiver.port}\r\n".encode() in request
 
 
-def test_a_name_resolving_to_an_internal_address_is_never_connected_to(raw_receiver: RawReceiver) -> None:
-    # Given a name that now resolves to loopback (a DNS rebinding after registration) and the public-only check
+@pytest.mark.parametrize(
+    "address",
+    ["127.0.0.1", "::a9fe:a9fe", "::ffff:0:7f00:1", "fec0::1", "::ffff:127.0.0.1"],
+    ids=["loopback", "ipv4-compatible", "ipv4-translated", "site-local", "ipv4-mapped"],
+)
+def test_a_name_resolving_to_an_internal_address_is_never_connected_to(raw_receiver: RawReceiver, address: str) -> None:
+    # Given a name that now resolves to an internal address, in any IPv4 or IPv6 form (a DNS rebinding after
+    # registration), and the public-only check
     url = f"http://rebound.partner.invalid:{raw_receiver.port}/hooks"
     # When the attempt is made / Then it is refused before any connection
     with pytest.raises(transport.AddressRefused):
@@ -154,7 +161,7 @@ def test_a_name_resolving_to_an_internal_address_is_never_connected_to(raw_recei
             {},
             deadline_seconds=5,
             check_address=destinations.is_public_address,
-            resolve=lambda host, port: ["127.0.0.1"],
+            resolve=lambda host, port: [address],
         )
     assert raw_receiver.requests == []
 
@@ -273,7 +280,7 @@ def test_a_tls_handshake_that_never_comes_ends_at_the_deadline(raw_receiver: Raw
     raw_receiver.pause = 10
     # When an https attempt with a 1 s deadline is made
     started = time.monotonic()
-    with pytest.raises(transport.DeadlineExceeded):
+    with pytest.raises(DeadlineExceeded):
         transport.post(f"https://127.0.0.1:{raw_receiver.port}/", b"{}", {}, deadline_seconds=DEADLINE_SECONDS)
     # Then it gave up at the deadline
     assert time.monotonic() - started < DEADLINE_SECONDS + 0.5

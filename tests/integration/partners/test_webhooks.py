@@ -280,10 +280,10 @@ def test_a_failed_delivery_comes_again_later_and_the_orders_next_event_waits_for
 
 
 def test_retries_back_off_exponentially_up_to_the_cap() -> None:
-    # Given the default schedule (30 s, doubling, at most 6 hours)
+    # Given the default schedule (30 s, doubling, at most 6 hours), the jitter aside
     reset_settings()
     # When attempts fail one after another / Then each waits twice as long as the one before, up to 6 hours
-    delays = [webhook_delivery.retry_delay_seconds(attempt) for attempt in range(1, 13)]
+    delays = [webhook_delivery.retry_delay_seconds(attempt, spread=0) for attempt in range(1, 13)]
     assert delays == [30, 60, 120, 240, 480, 960, 1920, 3840, 7680, 15360, 21600, 21600]
 
 
@@ -388,7 +388,7 @@ def test_a_make_run_request_never_waits_on_the_endpoint_and_the_publisher_delive
         # And its backoff holds it back on the publisher's next run, until the backoff has passed
         outbox.publish_pending()
         assert len(partner.receiver.refused) == 1
-        partner.clock.advance(webhook_delivery.retry_delay_seconds(1))
+        partner.clock.advance(webhook_delivery.retry_delay_seconds(1, spread=0))
         outbox.publish_pending()
     finally:
         webhook_queue.use_local_consumer(None)
@@ -689,11 +689,16 @@ def test_the_operator_replays_a_partners_events_since_a_time_with_their_ids(  # 
     assert f"{DEMO_PARTNER}: 0 events since" in capsys.readouterr().out
 
 
-def test_outside_local_a_delivery_to_a_name_now_resolving_to_loopback_is_not_made(
-    db: Db, partner: Partner, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    "address",
+    ["127.0.0.1", "::a9fe:a9fe", "::ffff:0:7f00:1", "fec0::1"],
+    ids=["loopback", "ipv4-compatible", "ipv4-translated", "site-local"],
+)
+def test_outside_local_a_delivery_to_a_name_now_resolving_to_an_internal_address_is_not_made(
+    db: Db, partner: Partner, monkeypatch: pytest.MonkeyPatch, address: str
 ) -> None:
     # Given a deployed stage and the partner's endpoint (registered when its name was public), whose name
-    # now resolves to this machine (DNS rebinding)
+    # now resolves to this machine or an internal address in an IPv6 form (DNS rebinding)
     monkeypatch.setenv("STAGE", "prod")
     monkeypatch.setenv("WEBHOOK_SIGNING_KEY", "k" * 64)
     reset_settings()
@@ -702,7 +707,7 @@ def test_outside_local_a_delivery_to_a_name_now_resolving_to_loopback_is_not_mad
         {"_id": DEMO_PARTNER}, {"$set": {"url": f"https://hooks.partner.invalid:{port}/hooks"}}
     )
     # When a webhook is delivered
-    attempt = webhook_delivery.deliver(DEMO_PARTNER, "evt1", "{}", resolve=lambda host, port: ["127.0.0.1"])
+    attempt = webhook_delivery.deliver(DEMO_PARTNER, "evt1", "{}", resolve=lambda host, port: [address])
     reset_settings()
     # Then no connection was made, and the attempt failed (to be retried; the operator is alerted)
     assert not attempt.delivered

@@ -20,6 +20,7 @@ import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
+from core import outbound
 from core.clock import FrozenClock
 from core.errors import Unavailable
 from core.settings import reset_settings
@@ -30,6 +31,7 @@ from domain.payments.atmos import AtmosProcessor
 from domain.payments.payme import PaymeProcessor
 from domain.payments.processor import (
     CARD_BLOCKED,
+    CARD_DECLINED,
     INSUFFICIENT_FUNDS,
     CardDetails,
     CardProcessor,
@@ -348,14 +350,30 @@ def test_payme_expired_code_and_too_many_attempts_need_a_new_code(payme: Provide
     assert fake.debited(PAYS_UZCARD) == 0
 
 
-def test_payme_key_goes_only_with_the_receipt_methods(payme: Provider) -> None:
+def test_payme_key_goes_with_cards_check_and_the_receipts_never_with_the_front_end_methods(payme: Provider) -> None:
     fake = payme.fake
     assert isinstance(fake, fake_payme.FakePayme)
+    # When a payment is made (the fake takes either X-Auth for cards.check: the sources disagree)
     payment = payme.processor.create(payme.card(), 100_000, "1")
     payme.processor.confirm(payment, payme.otp)
+    # Then cards.check went as a server method, with the key; the front-end's methods with the id alone
     sent = dict(zip(fake.sequence, fake.auth, strict=True))
-    assert sent["cards.check"] == sent["cards.verify"] == fake_payme.CASHBOX_ID
-    assert sent["receipts.pay"] == f"{fake_payme.CASHBOX_ID}:{fake_payme.KEY}"
+    with_key = f"{fake_payme.CASHBOX_ID}:{fake_payme.KEY}"
+    assert sent["cards.check"] == sent["receipts.pay"] == sent["receipts.create"] == with_key
+    assert sent["cards.verify"] == sent["cards.get_verify_code"] == fake_payme.CASHBOX_ID
+
+
+def test_payme_31630_is_a_decline_that_names_no_cause(payme: Provider) -> None:
+    fake = payme.fake
+    assert isinstance(fake, fake_payme.FakePayme)
+    # Given a card whose debit Payme refuses with -31630 (its cause differs between sources)
+    fake.cards[PAYS_UZCARD].debit_error = -31630
+    payment = payme.processor.create(payme.card(), 100_000, "1")
+    # When it is confirmed / Then it is declined by the bank, not said to lack funds
+    with pytest.raises(PaymentDeclined) as declined:
+        payme.processor.confirm(payment, payme.otp)
+    assert declined.value.reason == CARD_DECLINED
+    assert fake.debited(PAYS_UZCARD) == 0
 
 
 def test_payme_refused_credentials_and_receipts_in_progress_are_outages(
@@ -563,8 +581,11 @@ def test_a_cancelled_atmos_orders_payment_is_reversed_by_its_success_trans_id_on
     # When the back office cancels the order
     cancellation = refunds.cancel_order(order["_id"], cause="test: the buyer changed their mind")
     # Then the gateway got one reverse, by the charge's success_trans_id (not the create-time id)
+    # in both fields the sources name (they disagree on which ATMOS reads)
     reverses = [request for request in fake.bodies if "reason" in request]
     assert [request["transaction_id"] for request in reverses] == [charge["success_trans_id"]]
+    assert [request["success_trans_id"] for request in reverses] == [charge["success_trans_id"]]
+    assert fake.reverse_fields == [["success_trans_id", "transaction_id"]]
     assert charge["success_trans_id"] != charge["trans_id"]
     assert (cancellation.refunds_pending, fake.debited(PAYS_UZCARD), charge["status_code"]) == (0, 0, "-20")
     transaction = db.transactions.find_one({"_id": body["transactionId"]}) or {}
@@ -582,6 +603,35 @@ def test_an_atmos_charge_kept_without_its_id_is_reversed_by_the_id_pay_get_repor
     atmos.processor.cancel(payment)
     assert atmos.fake.debited(PAYS_UZCARD) == 0
     assert atmos.processor.status(payment).state is PaymentState.CANCELLED
+
+
+@pytest.mark.parametrize("field", ["transaction_id", "success_trans_id"])
+def test_the_atmos_fake_reverses_a_charge_named_by_either_reading_of_the_sources(atmos: Provider, field: str) -> None:
+    fake = atmos.fake
+    assert isinstance(fake, fake_atmos.FakeAtmos)
+    # Given a charge, and a reverse naming it in one field only, as one source or the other sends it
+    payment = atmos.processor.create(atmos.card(), 100_000, "1")
+    charge_id = int(atmos.processor.confirm(payment, atmos.otp) or 0)
+    reverse = {field: charge_id, "store_id": fake_atmos.STORE_ID, "reason": "a test"}
+    headers = {"Authorization": f"Bearer {fake.issued_tokens[-1]}"}
+    # When it is sent / Then the fake reverses it, and records the reading it got
+    sent = outbound.json_request("POST", f"{fake.base_url}/merchant/pay/reverse", reverse, headers=headers)
+    assert outbound.exchange(sent, timeout=5).body == {"result": fake_atmos.OK}
+    assert (fake.debited(PAYS_UZCARD), fake.reverse_fields) == (0, [[field]])
+
+
+@pytest.mark.parametrize(
+    "auth", [fake_payme.CASHBOX_ID, f"{fake_payme.CASHBOX_ID}:{fake_payme.KEY}"], ids=["id", "id-key"]
+)
+def test_the_payme_fake_takes_cards_check_with_either_x_auth_of_the_sources(payme: Provider, auth: str) -> None:
+    fake = payme.fake
+    assert isinstance(fake, fake_payme.FakePayme)
+    # Given a card token, and cards.check with the cashbox id alone or with its key (the sources disagree)
+    call = {"id": 1, "method": "cards.check", "params": {"token": fake.tokenize(PAYS_UZCARD)}}
+    sent = outbound.json_request("POST", f"{fake.base_url}/api", call, headers={"X-Auth": auth})
+    # When it is sent / Then the fake answers the card, and records the X-Auth it got
+    assert "card" in outbound.exchange(sent, timeout=5).body["result"]
+    assert fake.auth[-1] == auth
 
 
 def test_atmos_apply_confirmed_without_status_code_is_a_charge_with_its_id(atmos: Provider) -> None:

@@ -4,12 +4,13 @@ stopped finding anything would fail too."""
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.architecture import Project, calls_to, function_packages, this_project
+from tests.architecture import Project, calls_to, function_packages, layer_packages, this_project
 
 # Which top-level packages each kind of code may import (its own included); anything else of ours is refused.
 MAY_IMPORT: dict[str, frozenset[str]] = {
@@ -24,6 +25,14 @@ DATABASE_ENTRY_POINTS = ("get_db", "get_client")
 REQUEST_CONTEXT = "edge.context"
 # What adds keys to every later log line of the process (Powertools Logger).
 LOG_KEY_SETTERS = ("append_keys", "set_correlation_id", "thread_safe_append_keys")
+# How code may reach a partner over the network: only through the outbound port and the webhook transport,
+# which pins the address it checked (docs/DECISIONS.md, "One outbound port").
+OUTBOUND_CALLS = ("urlopen", "build_opener", "create_connection", "HTTPConnection", "HTTPSConnection", "socket")
+# The modules that open connections, standard library or not (boto3 reaches AWS, pymongo the database: neither
+# calls a partner).
+NETWORK_MODULES = ("socket", "ssl", "http.client", "urllib.request", "urllib3", "requests", "httpx", "aiohttp")
+NETWORK_PREFIXES = tuple(f"{name}." for name in NETWORK_MODULES)
+OUTBOUND_MODULES = frozenset({"core.outbound", "domain.partners.transport"})
 # The order of the domain areas (docs/ARCHITECTURE.md, "The order of the domain areas"): each area and the
 # areas it may import, every one of them listed before it; a new area is added here and in the document.
 DOMAIN_AREAS: dict[str, frozenset[str]] = {
@@ -108,6 +117,41 @@ def log_keys_appended_outside_observability(project: Project) -> list[str]:
     ]
 
 
+def network_calls_outside_the_outbound_port(project: Project) -> list[str]:
+    """Deployed modules (the layer's and the functions') other than the outbound port and the webhook
+    transport that open a connection of their own, or import what would: every partner call keeps one
+    deadline, logs no secret and (webhooks) goes only to a checked address."""
+    deployed = {*layer_packages(), *function_packages()}
+    found = []
+    for module, source in project.modules.items():
+        if top(module) not in deployed or module in OUTBOUND_MODULES:
+            continue
+        calls = [f"calls {name}() (line {line})" for name in OUTBOUND_CALLS for line in calls_to(source, name)]
+        imports = [f"imports {name} (line {line})" for name, line in network_imports(source)]
+        if calls or imports:
+            found.append(f"{module} {', '.join(imports + calls)}")
+    return found
+
+
+def network_imports(source: Path) -> list[tuple[str, int]]:
+    """The NETWORK_MODULES `source` imports (`import http.client`, `from urllib import request`, ...)."""
+    found = []
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"), filename=str(source))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            # `from urllib.request import Request` names the module; `from http import client` a submodule
+            names = [node.module] if _network(node.module) else [f"{node.module}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        found += [(name, node.lineno) for name in names if _network(name)]
+    return found
+
+
+def _network(module: str) -> bool:
+    return module in NETWORK_MODULES or module.startswith(NETWORK_PREFIXES)
+
+
 def area(module: str) -> str:
     """The domain area of a domain module: `domain.orders.lifecycle` -> orders."""
     return module.split(".")[1] if module.count(".") else ""
@@ -151,6 +195,7 @@ RULES: dict[str, Callable[[Project], list[str]]] = {
     "log-keys": log_keys_appended_outside_observability,
     "domain-order": domain_areas_out_of_order,
     "function-stores": functions_importing_stores,
+    "outbound": network_calls_outside_the_outbound_port,
     "circles": circles,
 }
 # A small project breaking each rule once: (module path, source).
@@ -176,6 +221,9 @@ BROKEN: dict[str, dict[str, str]] = {
         "domain/orders/lifecycle.py": "from domain.financing import deals\n",
     },
     "function-stores": {"orders/service.py": "from domain.orders import store\n", "domain/orders/store.py": ""},
+    "outbound": {
+        "domain/identity/eskiz.py": "from urllib import request\n\ndef send(url):\n    return request.urlopen(url)\n"
+    },
     "circles": {"domain/a.py": "from domain import b\n", "domain/b.py": "def f():\n    from domain import a\n"},
 }
 

@@ -257,6 +257,17 @@ def resolver(names: dict[str, list[str]]) -> Any:
         "https://[fd00::1]/hooks",
         "https://[64:ff9b::a9fe:a9fe]/hooks",
         "https://[2002:7f00:1::]/hooks",
+        "https://[::a9fe:a9fe]/hooks",
+        "https://[::169.254.169.254]/hooks",
+        "https://[::ffff:0:7f00:1]/hooks",
+        "https://[::ffff:0:808:808]/hooks",
+        "https://[fec0::1]/hooks",
+        "https://[64:ff9b:1::808:808]/hooks",
+        "https://[2606:4700::5efe:a00:1]/hooks",
+        "https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hooks",
+        "https://compatible.partner.uz/hooks",
+        "https://translated.partner.uz/hooks",
+        "https://site-local.partner.uz/hooks",
         "https://internal.partner.uz/hooks",
         "https://rebound.partner.uz/hooks",
     ],
@@ -264,7 +275,13 @@ def resolver(names: dict[str, list[str]]) -> Any:
 def test_outside_local_an_endpoint_on_an_internal_address_is_refused_in_any_spelling(stage: Any, url: str) -> None:
     # Given a deployed stage, and names that resolve to internal addresses (one of two, for one of them)
     stage("prod")
-    names = {"internal.partner.uz": ["10.1.2.3"], "rebound.partner.uz": [PUBLIC, "127.0.0.1"]}
+    names = {
+        "internal.partner.uz": ["10.1.2.3"],
+        "rebound.partner.uz": [PUBLIC, "127.0.0.1"],
+        "compatible.partner.uz": ["::a9fe:a9fe"],
+        "translated.partner.uz": ["::ffff:0:7f00:1"],
+        "site-local.partner.uz": ["fec0::1"],
+    }
     # When such an endpoint is registered / Then it is refused, naming the field
     with pytest.raises(InvalidInput) as refused:
         destinations.check_destination(url, resolver(names))
@@ -323,9 +340,11 @@ def test_the_retry_schedule_spans_about_three_days_within_the_queues_receive_cou
     # Given the default schedule and the queue's redrive policy
     reset_settings()
     receives = load_template()["Resources"]["WebhookQueue"]["Properties"]["RedrivePolicy"]["maxReceiveCount"]
-    # When every attempt fails / Then the last one is about three days after the first
-    waited = sum(delivery.retry_delay_seconds(attempt) for attempt in range(1, receives))
-    assert timedelta(days=2.5) <= timedelta(seconds=waited) <= timedelta(days=3.5)
+    # When every attempt fails / Then the last one is about three days after the first, however the
+    # retries' jitter falls
+    shortest = sum(delivery.retry_delay_seconds(attempt, spread=0.999) for attempt in range(1, receives))
+    waited = sum(delivery.retry_delay_seconds(attempt, spread=0) for attempt in range(1, receives))
+    assert timedelta(days=2.5) <= timedelta(seconds=shortest) < timedelta(seconds=waited) <= timedelta(days=3.5)
     # And the queue keeps a message longer than that even behind an order's earlier event (14 days)
     retention = load_template()["Resources"]["WebhookQueue"]["Properties"]["MessageRetentionPeriod"]
     assert retention >= 2 * waited
@@ -352,7 +371,20 @@ def test_a_retry_waits_at_least_what_retry_after_asks_and_at_most_sqs_longest_de
     # Given the default schedule
     reset_settings()
     # When the endpoint asks for more than the backoff / Then it gets it, up to 12 hours
-    assert delivery.retry_delay_seconds(1, retry_after=600) == 600
-    assert delivery.retry_delay_seconds(1, retry_after=5) == 30
-    assert delivery.retry_delay_seconds(3, retry_after=None) == 120
-    assert delivery.retry_delay_seconds(1, retry_after=10**9) == 43200
+    assert delivery.retry_delay_seconds(1, retry_after=600, spread=0) == 600
+    assert delivery.retry_delay_seconds(1, retry_after=5, spread=0) == 30
+    assert delivery.retry_delay_seconds(3, retry_after=None, spread=0) == 120
+    assert delivery.retry_delay_seconds(1, retry_after=10**9, spread=0.5) == 43200
+
+
+def test_retries_are_spread_by_jitter_below_the_backoff_never_below_retry_after() -> None:
+    # Given the default schedule and its 10 % jitter
+    reset_settings()
+    # When many events' fourth attempts fail together (a partner's outage)
+    delays = {delivery.retry_delay_seconds(4) for _ in range(200)}
+    # Then they come back spread over the tenth of the backoff below it, not all at once
+    assert len(delays) > 10
+    assert min(delays) >= 216
+    assert max(delays) <= 240
+    # And a Retry-After above the jittered delay is still honoured
+    assert delivery.retry_delay_seconds(4, retry_after=240, spread=0.9) == 240

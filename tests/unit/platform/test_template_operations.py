@@ -10,7 +10,7 @@ import shlex
 import tomllib
 from collections.abc import Iterator
 from datetime import timedelta
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from samtranslator.translator.transform import transform
@@ -397,3 +397,32 @@ def test_every_environment_sets_its_throttles_and_an_order_burst_its_functions_c
             assert throttles[f"{prefix}ThrottleBurst"] <= throttles["ApiThrottleBurst"], environment
             reserved = int(overrides["ReservedConcurrency"])
             assert reserved == 0 or throttles[f"{prefix}ThrottleBurst"] <= reserved, environment
+
+
+def test_the_sign_in_sms_is_set_per_deploy_with_the_settings_defaults_and_prod_refuses_a_test_account(
+    resources: dict[str, Any],
+) -> None:
+    from domain.identity.settings import IdentitySettings
+
+    # Given the template's Eskiz parameters and the Auth function's environment
+    template = load_template()
+    parameters = template["Parameters"]
+    variables = resources["AuthFunction"]["Properties"]["Environment"]["Variables"]
+    fields = IdentitySettings.model_fields
+    settings = {
+        "EskizLoginTemplateUz": "eskiz_login_template_uz",
+        "EskizLoginTemplateRu": "eskiz_login_template_ru",
+        "EskizLoginTemplateEn": "eskiz_login_template_en",
+        "EskizTestAccount": "eskiz_test_account",
+        "EskizTestText": "eskiz_test_text",
+    }
+    for parameter, field in settings.items():
+        # Then each reaches its setting, defaulting to the setting's own default
+        default = fields[field].default
+        assert variables[field.upper()] == {"Ref": parameter}, parameter
+        assert parameters[parameter]["Default"] == (str(default).lower() if isinstance(default, bool) else default)
+    # And a test account's phrases are the ones the setting takes
+    assert parameters["EskizTestText"]["AllowedValues"] == list(get_args(fields["eskiz_test_text"].annotation))
+    # And prod refuses an Eskiz test account (its code is the sandbox's 666666)
+    prod = template["Rules"]["ProdUsesRealPartners"]["Assertions"]
+    assert {"Equals": [{"Ref": "EskizTestAccount"}, "false"]} in [assertion["Assert"] for assertion in prod]

@@ -2,8 +2,9 @@
 which the app sends in the login body (docs/INTERFACE.md, "Who the caller is").
 
 Checked here: the signature, with the key registered for the partner and only its algorithm (never
-`none`, never another); `aud` is `car-retail:<stage>`; `iat` and `exp` are present, `exp` is after now
-and at most MAX_LIFETIME_SECONDS after `iat`, and `iat` is not in the future (CLOCK_SKEW_SECONDS
+`none`, never another); `aud` is `car-retail:<stage>`; `iat` and `exp` are present, they and `nbf` are JSON
+numbers (RFC 7519's NumericDate: a string of digits is refused), `exp` is after now and at most
+MAX_LIFETIME_SECONDS after `iat`, and neither `iat` nor `nbf` is in the future (CLOCK_SKEW_SECONDS
 allowed); `jti` is a string, used once per partner (a replay is refused); and the `phone` and `pin` the
 login names are the ones the assertion vouches for (each one the login names must be in it).
 """
@@ -11,7 +12,7 @@ login names are the ones the assertion vouches for (each one the login names mus
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 import jwt
@@ -20,6 +21,7 @@ from core import clock
 from core.errors import NotAuthenticated
 from core.settings import get_settings
 from domain.identity import store
+from domain.identity.tokens import numeric_date
 from domain.partners.login import verification_key
 from domain.partners.store import PartnerLogin
 
@@ -51,14 +53,21 @@ def check(assertion: str, login: PartnerLogin | None, *, partner: str, phone: st
             verification_key(key),
             algorithms=[key["alg"]],
             audience=audience(),
-            # The times are checked against our clock below (PyJWT reads the system's).
-            options={"require": ["aud", "iat", "exp", "jti"], "verify_exp": False, "verify_iat": False},
+            # The times are checked below, against our clock (PyJWT reads the system's) and as JSON numbers
+            # (PyJWT's check is `int(value)`, which takes "1700000000"; no documented option makes it strict).
+            options={
+                "require": ["aud", "iat", "exp", "jti"],
+                "verify_exp": False,
+                "verify_iat": False,
+                "verify_nbf": False,
+            },
         )
     except (jwt.PyJWTError, ValueError, TypeError) as exc:
         raise NotAuthenticated("ASSERTION_INVALID") from exc
     issued, expires = _time(claims["iat"]), _time(claims["exp"])
+    not_before = _time(claims["nbf"]) if "nbf" in claims else issued
     now = clock.now()
-    if expires <= now or issued > now + timedelta(seconds=CLOCK_SKEW_SECONDS):
+    if expires <= now or max(issued, not_before) > now + timedelta(seconds=CLOCK_SKEW_SECONDS):
         raise NotAuthenticated("ASSERTION_EXPIRED")
     if expires - issued > timedelta(seconds=MAX_LIFETIME_SECONDS):
         raise NotAuthenticated("ASSERTION_INVALID")
@@ -75,10 +84,10 @@ def check(assertion: str, login: PartnerLogin | None, *, partner: str, phone: st
 
 
 def _time(value: Any) -> datetime:
-    try:
-        return datetime.fromtimestamp(int(value), tz=UTC)
-    except (TypeError, ValueError, OverflowError, OSError) as exc:
-        raise NotAuthenticated("ASSERTION_INVALID") from exc
+    moment = numeric_date(value)
+    if moment is None:
+        raise NotAuthenticated("ASSERTION_INVALID")
+    return moment
 
 
 def _text(value: Any) -> str | None:

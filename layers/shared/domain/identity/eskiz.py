@@ -9,6 +9,16 @@
   SMS provider", "status": "waiting"}`. A token Eskiz no longer honours is 401: it is refreshed, or taken
   again when refreshing fails, and the message sent once more.
 
+The text is the template the operator registered with Eskiz for the person's language
+(`ESKIZ_LOGIN_TEMPLATE_UZ|RU|EN`, `{code}` marking the code's place), rendered exactly: Eskiz sends only
+texts its moderators approved, character for character. A test account sends only Eskiz's fixed test
+phrases ("This is test from Eskiz", "Bu Eskiz dan test", "Это тест от Eskiz": the public integrations
+listed in tests/fake_eskiz.py agree), so with `ESKIZ_TEST_ACCOUNT` the phrase `ESKIZ_TEST_TEXT` is sent
+and the code is the sandbox's (refused in prod). A refused text is told apart from a refused number
+(`_refusal`). Delivery reports are not recorded: integrations send an optional `callback_url`, but the
+body Eskiz posts to it is published nowhere found and the integrations receiving it disagree on its
+fields, with nothing to authenticate it by (docs/OPERATIONS.md, "Before going live with Eskiz").
+
 Forms are sent as `multipart/form-data`, as the documentation's examples do. The token is kept per
 process (Eskiz's tokens live for days); credentials come from one secret (`ESKIZ_CREDENTIALS_SECRET_ID`,
 the JSON {"email", "password"}). A send is never retried after a 5xx or a timeout: the message may have
@@ -18,23 +28,24 @@ token is logged: only the step and the status.
 
 from __future__ import annotations
 
-import http.client
 import json
-import secrets
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.error import HTTPError
-from urllib.request import Request, urlopen
 
-from core.observability import logger
-from core.serialization import json_object
-from domain.identity.settings import IdentitySettings, eskiz_credentials
-from domain.identity.sms import SmsRefused, SmsUnavailable
+from aws_lambda_powertools.metrics import MetricUnit
+
+from core import outbound
+from core.locale import DEFAULT_LOCALE, LOCALES
+from core.observability import logger, metrics
+from domain.identity.settings import CODE_MARK, IdentitySettings, eskiz_credentials
+from domain.identity.sms import SANDBOX_CODE, SmsRefused, SmsTextRefused, SmsUnavailable
 
 LOGIN_PATH = "/api/auth/login"
 REFRESH_PATH = "/api/auth/refresh"
 SEND_PATH = "/api/message/sms/send"
+TEXT_REFUSED_METRIC = "SmsTextNotApproved"  # the alarm car-retail-<stage>-sms-text-not-approved watches it
 UZBEK_PREFIX = "+998"  # /send delivers to Uzbek numbers; others would need /send-global
 
 
@@ -65,6 +76,8 @@ class EskizGateway:
     password: str = field(repr=False)
     sender: str = "4546"
     timeout_seconds: float = 5.0
+    templates: Mapping[str, str] = field(default_factory=lambda: dict.fromkeys(LOCALES, f"Code: {CODE_MARK}"))
+    test_text: str | None = None  # a test account's fixed phrase: sent instead of any template
 
     def __post_init__(self) -> None:
         if not self.url.startswith(("https://", "http://")):
@@ -84,10 +97,21 @@ class EskizGateway:
             password,
             sender=settings.eskiz_from,
             timeout_seconds=settings.sms_timeout_seconds,
+            templates={language: settings.login_template(language) for language in LOCALES},
+            test_text=settings.eskiz_test_text if settings.eskiz_test_account else None,
         )
 
     def code_for(self, generated: str) -> str:
-        return generated
+        """The generated code; on a test account, whose phrase carries none, the sandbox's fixed code."""
+        return SANDBOX_CODE if self.test_text is not None else generated
+
+    def text_for(self, code: str, language: str) -> str:
+        """The template registered with Eskiz for `language` with the code in its marked place, exactly (a
+        character more or less is a text Eskiz did not approve); a test account's fixed phrase."""
+        if self.test_text is not None:
+            return self.test_text
+        template = self.templates.get(language) or self.templates[DEFAULT_LOCALE]
+        return template.replace(CODE_MARK, code)
 
     def send(self, phone: str, text: str) -> None:
         if not phone.startswith(UZBEK_PREFIX):
@@ -105,7 +129,7 @@ class EskizGateway:
                 logger.error("Eskiz refused a fresh token", extra={"step": "send"})
                 raise SmsUnavailable() from None
         if str(answer.get("status", "")).lower() in ("error", "fail"):
-            raise SmsRefused()
+            raise _refusal(answer)
 
     def _take_token(self, holder: _TokenHolder, *, stale: str | None) -> str:
         """A token Eskiz honours: the one another request just took, a refresh of `stale`, or a new login."""
@@ -131,28 +155,44 @@ class EskizGateway:
     def _call(
         self, step: str, method: str, path: str, fields: dict[str, str] | None, *, token: str | None = None
     ) -> dict[str, Any]:
-        headers = {"Accept": "application/json"}
-        data = None
-        if fields is not None:
-            data, headers["Content-Type"] = _multipart(fields)
-        if token is not None:
-            headers["Authorization"] = f"Bearer {token}"
-        request = Request(self.url + path, data=data, headers=headers, method=method)  # noqa: S310 (http(s), checked)
+        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+        request = (
+            outbound.json_request(method, self.url + path, headers=headers)
+            if fields is None
+            else outbound.multipart_request(method, self.url + path, fields, headers=headers)
+        )
         try:
-            with urlopen(request, timeout=self.timeout_seconds) as response:  # noqa: S310 (http(s), checked)
-                return _json_object(step, response.read())
-        except HTTPError as exc:
-            with exc:
-                if exc.code == 401:
-                    raise _Unauthorized() from None
-                if exc.code < 500 and step == "send":
-                    logger.info("Eskiz refused the message", extra={"step": step, "status": exc.code})
-                    raise SmsRefused() from None
-            logger.warning("Eskiz unavailable", extra={"step": step, "status": exc.code})
-            raise SmsUnavailable() from None
-        except (OSError, http.client.HTTPException) as exc:  # refused, reset, timed out, cut short
+            reply = outbound.exchange(request, timeout=self.timeout_seconds)
+        except (outbound.DeadlineExceeded, outbound.Unreachable) as exc:  # out of time, refused, reset, cut short
             logger.warning("Eskiz unavailable", extra={"step": step, "failure": type(exc).__name__})
             raise SmsUnavailable() from None
+        if reply.status == 401:
+            raise _Unauthorized()
+        if 400 <= reply.status < 500 and step == "send":
+            raise _refusal(reply.body if isinstance(reply.body, dict) else {}, status=reply.status)
+        if reply.status >= 400:
+            logger.warning("Eskiz unavailable", extra={"step": step, "status": reply.status})
+            raise SmsUnavailable()
+        return _json_object(step, reply.body)
+
+
+def _refusal(answer: dict[str, Any], *, status: int = 200) -> SmsRefused | SmsTextRefused:
+    """What a refused send means. Eskiz's documentation names no error code for it; public integrations
+    show a refused number as a validation error of `mobile_phone` (`{"status": "error", "message":
+    {"mobile_phone": [...]}}`), the buyer's to correct. Any other refusal is of what we sent (a text its
+    moderators did not approve, a test account's text other than its phrases, our sender name): ours to
+    fix, never blamed on the buyer, and an alarm."""
+    message = answer.get("message")
+    if isinstance(message, dict) and "mobile_phone" in message:
+        logger.info("Eskiz refused the number", extra={"step": "send", "status": status})
+        return SmsRefused()
+    logger.error(
+        "Eskiz refused the sign-in SMS's text: ESKIZ_LOGIN_TEMPLATE_* must be the text Eskiz approved, "
+        "character for character (on a test account, ESKIZ_TEST_TEXT one of its phrases)",
+        extra={"step": "send", "status": status, "alarm": TEXT_REFUSED_METRIC},
+    )
+    metrics.add_metric(name=TEXT_REFUSED_METRIC, unit=MetricUnit.Count, value=1)
+    return SmsTextRefused()
 
 
 def _token_of(answer: dict[str, Any]) -> str:
@@ -164,19 +204,8 @@ def _token_of(answer: dict[str, Any]) -> str:
     return token
 
 
-def _json_object(step: str, raw: bytes) -> dict[str, Any]:
-    value = json_object(raw)
-    if value is None:
+def _json_object(step: str, body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict):
         logger.warning("Eskiz answered something other than a JSON object", extra={"step": step})
         raise SmsUnavailable()
-    return value
-
-
-def _multipart(fields: dict[str, str]) -> tuple[bytes, str]:
-    """A `multipart/form-data` body of text fields, and its Content-Type."""
-    boundary = f"----car-retail-{secrets.token_hex(16)}"
-    parts = [
-        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
-        for name, value in fields.items()
-    ]
-    return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+    return body

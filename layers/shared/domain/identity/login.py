@@ -5,7 +5,8 @@
 - `otp`: without `otp` a code is sent to the phone (`CodeSent`, answered 202); with it, the code proves
   the phone (`login_codes`).
 
-Every login, whatever its policy, counts against the limits of `users.limit_logins` first.
+Every login, whatever its policy, counts against the limits of `users.limit_logins` first; an `otp`
+answer then against the phone's guess budgets (`login_codes.check_code`).
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ def log_in(
     partner: str,
     source_ip: str,
     device: str,
+    language: str,
 ) -> User | CodeSent:
-    """The signed-in user, or, for an `otp` partner's login without a code, the code sent."""
+    """The signed-in user, or, for an `otp` partner's login without a code, the code sent (its SMS in
+    `language`, the caller's locale)."""
     users.limit_logins(phone=phone, pin=pin, source_ip=source_ip, device=device, partner=partner)
     login = login_of(partner)
     policy = policy_of(login)
@@ -43,6 +46,6 @@ def log_in(
         if phone is None:
             raise InvalidInput.field("phone", "PHONE_REQUIRED_FOR_CODE")
         if otp is None:
-            return login_codes.send_code(phone)
-        login_codes.check_code(phone, otp)
+            return login_codes.send_code(phone, language=language)
+        login_codes.check_code(phone, otp, source_ip=source_ip)
     return users.sign_in(phone=phone, pin=pin, first_name=first_name, last_name=last_name, pin_vouched=pin_vouched)

@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 from urllib.parse import quote
-from urllib.request import Request
 
 from core import clock
 from core.errors import Unavailable
 from core.observability import logger
+from core.outbound import Request
 from data.caches import BoundedCache
 from domain.identity.provider import (
     CodeRejected,
@@ -100,11 +100,11 @@ class MyIdProvider:
             _refusal(refused)
             logger.error("identity provider refused to start an SDK session")
             raise ProviderUnavailable() from None
-        session_id = answer.get("session_id")
-        if not isinstance(session_id, str) or not session_id:
+        session_id = _session_id(answer)
+        if session_id is None:
             logger.warning("identity provider session answer without a session_id")
             raise ProviderUnavailable()
-        lifetime = answer.get("expires_in")
+        lifetime = _object(answer.get("data")).get("expires_in", answer.get("expires_in"))
         return SdkSession(
             session_id=session_id,
             client_hash=self.client_hash,
@@ -152,6 +152,16 @@ class MyIdProvider:
         )
         tokens.put(key, token, expires=now + valid_for - TOKEN_MARGIN, now=now)
         return token, True
+
+
+def _session_id(answer: dict[str, Any]) -> str | None:
+    """The session's id, at the top level of the answer or inside `data`: the public sources disagree
+    (tests/fake_myid.py names them; docs/OPERATIONS.md "Before going live with MyID"), and MyID wraps its
+    SDK data in `data` (`parse_sdk_data`); either reading names one session, so both are taken."""
+    for found in (answer.get("session_id"), _object(answer.get("data")).get("session_id")):
+        if isinstance(found, str) and found:
+            return found
+    return None
 
 
 def _refusal(refused: Refused) -> Exception:

@@ -117,8 +117,15 @@ def _refusal(refused: Refused) -> Exception:
 
 
 def parse_profile(data: dict[str, Any]) -> VerifiedPerson:
-    """OneID's identify answer -> VerifiedPerson; a person OneID marks not valid is a 400."""
+    """OneID's identify answer -> VerifiedPerson; a person OneID marks not valid, or answers with a return
+    code (`ret_cd`) other than 0, is a 400. Public sources list `ret_cd` among the identify answer's
+    fields without saying what its values mean (tests/fake_oneid.py); 0 is the one they show with a
+    person. Since no source says another value still names a confirmed person, only 0 or no `ret_cd`
+    at all verifies (docs/OPERATIONS.md "Before going live with OneID")."""
     if str(data.get("valid", "true")).lower() == "false":
+        raise CodeRejected("IDENTITY_NOT_CONFIRMED")
+    if "ret_cd" in data and str(data["ret_cd"]).strip() != "0":
+        logger.info("OneID answered a person with a failing return code", extra={"ret_cd": str(data["ret_cd"])[:16]})
         raise CodeRejected("IDENTITY_NOT_CONFIRMED")
     return person_from(
         pin=data.get("pin"),

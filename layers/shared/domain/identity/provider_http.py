@@ -1,4 +1,4 @@
-"""HTTP to an identity provider, for the MyID and OneID adapters (standard library, no dependency).
+"""HTTP to an identity provider, for the MyID and OneID adapters, through the outbound port (`core.outbound`).
 
 Every answer must be a JSON object. 5xx answers, timeouts and connection errors are retried with
 exponential backoff, bounded by a retry count and by one time budget for the whole verification, itself
@@ -11,19 +11,15 @@ but the step, the status and the provider's error name: codes, tokens, secrets a
 
 from __future__ import annotations
 
-import http.client
-import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.error import HTTPError
-from urllib.parse import urlencode
-from urllib.request import Request, urlopen
 
 from core import deadline as budgets
+from core import outbound
 from core.observability import logger
-from core.serialization import json_object
+from core.outbound import Request
 from domain.identity.provider import ProviderUnavailable
 from domain.identity.settings import IdentitySettings, identity_client_secret
 
@@ -44,17 +40,19 @@ class Refused(Exception):
 
 
 def form_request(url: str, fields: Mapping[str, str | None]) -> Request:
-    data = urlencode({name: value for name, value in fields.items() if value is not None}).encode()
-    return _request(url, data=data, content_type="application/x-www-form-urlencoded")
+    return outbound.form_request(url, fields)
 
 
 def json_request(url: str, body: Mapping[str, Any], *, bearer: str = "") -> Request:
-    authorization = f"Bearer {bearer}" if bearer else ""
-    return _request(url, data=json.dumps(body).encode(), content_type="application/json", authorization=authorization)
+    return outbound.json_request("POST", url, body, headers=_bearer(bearer))
 
 
 def get_request(url: str, *, bearer: str) -> Request:
-    return _request(url, authorization=f"Bearer {bearer}")
+    return outbound.json_request("GET", url, headers=_bearer(bearer))
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
 
 
 @dataclass
@@ -107,20 +105,19 @@ class ProviderHttp:
         attempt, failure = 0, "time budget spent"
         while (remaining := deadline - self.monotonic()) > 0:
             try:
-                allowed = budgets.bounded(min(self.timeout_seconds, remaining))
-            except budgets.DeadlineExceeded:
-                failure = "request budget spent"
-                break
-            try:
-                raw = budgets.call_within(lambda: _read(request, allowed), allowed)  # noqa: B023 (called at once)
-                return _json_object(step, raw)
-            except HTTPError as exc:
-                with exc:
-                    if exc.code < 500:
-                        raise Refused(step, exc.code, _error_body(exc)) from None
-                failure = f"HTTP {exc.code}"
-            except (OSError, http.client.HTTPException) as exc:  # refused, reset, timed out, cut short
-                failure = type(exc).__name__
+                reply = outbound.exchange(request, timeout=min(self.timeout_seconds, remaining))
+            except outbound.DeadlineExceeded:
+                failure = "out of time"
+                if budgets.remaining() == 0:  # the request's budget is spent: no retry can answer in time
+                    break
+            except outbound.Unreachable as exc:  # refused, reset, cut short
+                failure = str(exc)
+            else:
+                if reply.status < 400:
+                    return _json_object(step, reply.body)
+                if reply.status < 500:
+                    raise Refused(step, reply.status, reply.body if isinstance(reply.body, dict) else {})
+                failure = f"HTTP {reply.status}"
             delay = self.backoff_seconds * 2**attempt
             attempt += 1
             if attempt > self.max_retries or self.monotonic() + delay >= deadline:
@@ -130,31 +127,8 @@ class ProviderHttp:
         raise ProviderUnavailable()
 
 
-def _read(request: Request, timeout: float) -> bytes:
-    with urlopen(request, timeout=timeout) as response:  # noqa: S310 (configured http(s) URL)
-        body: bytes = response.read()
-        return body
-
-
-def _request(url: str, *, data: bytes | None = None, content_type: str = "", authorization: str = "") -> Request:
-    headers = {"Accept": "application/json", "Content-Type": content_type, "Authorization": authorization}
-    return Request(  # noqa: S310 (http(s) only, checked by ProviderClient)
-        url, data=data, headers={name: value for name, value in headers.items() if value}
-    )
-
-
-def _json_object(step: str, raw: bytes) -> dict[str, Any]:
-    value = json_object(raw)
-    if value is None:
+def _json_object(step: str, body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict):
         logger.warning("identity provider answered with something other than a JSON object", extra={"step": step})
         raise ProviderUnavailable()
-    return value
-
-
-def _error_body(exc: HTTPError) -> dict[str, Any]:
-    """A 4xx's JSON body, or nothing: the status alone must be enough to decide."""
-    try:
-        value = json.loads(exc.read())
-    except (ValueError, OSError, http.client.HTTPException):  # not JSON, or cut short
-        return {}
-    return value if isinstance(value, dict) else {}
+    return body

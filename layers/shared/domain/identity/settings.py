@@ -6,10 +6,12 @@ check tokens, never define this model."""
 # No `from __future__ import annotations`, as in every settings module (docs/DECISIONS.md, "Import-time work").
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from core import secrets
 from core.settings import cached_settings, from_env
+
+CODE_MARK = "{code}"
 
 
 class IdentitySettings(BaseModel):
@@ -17,7 +19,11 @@ class IdentitySettings(BaseModel):
 
     # What one caller cannot exhaust for another: no limit is partner-wide (docs/DECISIONS.md, "No
     # partner-wide lockout"); a partner's login rate is a metric with an alarm (template.yaml).
-    login_rate_limit: int = Field(default=20, ge=1, description="logins per phone number and per PINFL per window")
+    # Counted in this order, a refused request counting against nothing after it: the address, the device,
+    # then the person at that address (docs/DECISIONS.md, "Limits an attacker cannot turn against the person").
+    login_rate_limit: int = Field(
+        default=20, ge=1, description="logins per phone number and per PINFL from one address per window"
+    )
     login_ip_rate_limit: int = Field(default=100, ge=1, description="logins per source IP per window")
     login_device_rate_limit: int = Field(default=20, ge=1, description="logins per device (fingerprint) per window")
     login_rate_window_seconds: int = Field(default=60, ge=1)
@@ -25,11 +31,31 @@ class IdentitySettings(BaseModel):
     # One-time sign-in codes of `otp` partners (domain.identity.login_codes), sent by SMS.
     login_code_ttl_seconds: int = Field(default=300, ge=30, le=1800, description="how long a sent code is valid")
     login_code_resend_seconds: int = Field(default=60, ge=1, description="cooldown before another code is sent")
-    login_code_max_attempts: int = Field(default=3, ge=1, le=10, description="wrong codes before the phone is locked")
-    login_code_lock_seconds: int = Field(default=900, ge=1, description="how long a phone is locked after them")
-    login_code_message: str = Field(
-        default="Car Retail: your sign-in code is {code}. Do not tell it to anyone.",
-        description="the SMS text, `{code}` in it (Eskiz sends only a text its moderators approved)",
+    # Answers checked against a phone's codes, whatever code they were for (a new code resets nothing):
+    # at most this many an hour from one address, and this many an hour from all addresses together.
+    login_code_guesses_per_address: int = Field(
+        default=5, ge=1, le=20, description="answers to a phone's codes checked from one address per guess window"
+    )
+    login_code_guesses_per_phone: int = Field(
+        default=10, ge=1, le=50, description="answers to a phone's codes checked from all addresses per guess window"
+    )
+    login_code_guess_window_seconds: int = Field(default=3600, ge=60, description="the guess budgets' sliding window")
+    # The sign-in SMS, per language, as registered with Eskiz (which sends only texts its moderators
+    # approved, character for character): `{code}` marks the code's place, once; rendered exactly.
+    eskiz_login_template_uz: str = Field(
+        default="Car Retail: kirish kodingiz {code}. Uni hech kimga aytmang.", description="the uz sign-in SMS"
+    )
+    eskiz_login_template_ru: str = Field(
+        default="Car Retail: ваш код входа {code}. Никому его не сообщайте.", description="the ru sign-in SMS"
+    )
+    eskiz_login_template_en: str = Field(
+        default="Car Retail: your sign-in code is {code}. Do not tell it to anyone.", description="the en sign-in SMS"
+    )
+    # An Eskiz test account sends only Eskiz's fixed test phrases, which carry no code: the sign-in code is
+    # then the sandbox's (666666), so such an account is refused in prod like the sandbox.
+    eskiz_test_account: bool = Field(default=False, description="the Eskiz account is a test account")
+    eskiz_test_text: Literal["This is test from Eskiz", "Bu Eskiz dan test", "Это тест от Eskiz"] = Field(
+        default="This is test from Eskiz", description="the test phrase a test account sends"
     )
     # The SMS gateway: the sandbox (sends nothing; its code is 666666; refused in prod) or Eskiz
     # (notify.eskiz.uz). Eskiz's credentials are one secret, the JSON {"email": ..., "password": ...}.
@@ -67,6 +93,19 @@ class IdentitySettings(BaseModel):
         default=8.0, gt=0, description="budget of one verification, retries included"
     )
     verified_purchase_limit: int = Field(default=500_000_000, ge=0, description="sums unlocked by verification")
+
+    @field_validator("eskiz_login_template_uz", "eskiz_login_template_ru", "eskiz_login_template_en")
+    @classmethod
+    def _marks_the_code_once(cls, template: str) -> str:
+        if template.count(CODE_MARK) != 1:
+            raise ValueError(f"a sign-in SMS template marks the code's place with {CODE_MARK} exactly once")
+        return template
+
+    def login_template(self, language: str) -> str:
+        """The sign-in SMS template of `language` (ru, uz or en; uz, the default locale, for any other)."""
+        return {"ru": self.eskiz_login_template_ru, "en": self.eskiz_login_template_en}.get(
+            language, self.eskiz_login_template_uz
+        )
 
     @property
     def allowed_redirect_uris(self) -> frozenset[str]:

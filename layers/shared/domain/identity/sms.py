@@ -17,6 +17,13 @@ class SmsRefused(InvalidInput):
     default_code = "SMS_NUMBER_REFUSED"
 
 
+class SmsTextRefused(Unavailable):
+    """The gateway refused the text we sent (not approved by its moderators, or not its test phrase on a test
+    account): our configuration, never the buyer's number; it alarms."""
+
+    default_code = "SMS_TEXT_NOT_APPROVED"
+
+
 class SmsUnavailable(Unavailable):
     """The gateway did not take the message: down, timed out, answered an error of its own."""
 
@@ -28,8 +35,12 @@ class SmsGateway(Protocol):
         """The code to send and expect: the one generated, or the sandbox's own."""
         ...
 
+    def text_for(self, code: str, language: str) -> str:
+        """The SMS that carries `code` to a person reading `language`."""
+        ...
+
     def send(self, phone: str, text: str) -> None:
-        """Send `text` to `phone` (E.164); raises SmsRefused or SmsUnavailable."""
+        """Send `text` to `phone` (E.164); raises SmsRefused, SmsTextRefused or SmsUnavailable."""
         ...
 
 
@@ -38,6 +49,9 @@ class SandboxSms:
 
     def code_for(self, generated: str) -> str:
         return SANDBOX_CODE
+
+    def text_for(self, code: str, language: str) -> str:
+        return ""
 
     def send(self, phone: str, text: str) -> None:
         return None

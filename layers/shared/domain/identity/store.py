@@ -1,5 +1,5 @@
-"""The identity collections: `users`, `refresh_tokens`, `identity_codes`, `login_codes` and
-`login_assertions`. Only this module reads and
+"""The identity collections: `users`, `refresh_tokens`, `identity_codes`, `login_codes`, `login_guesses`
+and `login_assertions`. Only this module reads and
 writes them; the rules that decide what to write are beside it (users, tokens, codes).
 
 A unique index answers for a value another document holds (a phone, a PINFL, a code's hash): the
@@ -48,6 +48,11 @@ INDEXES = [
     Index(collection="refresh_tokens", keys=[("family", 1)], name="refresh_tokens_family"),
     # A phone's one-time sign-in code (`_id` the phone's keyed hash), gone once neither valid nor locked.
     Index(collection="login_codes", keys=[("purgeAt", 1)], name="login_codes_ttl", options={"expireAfterSeconds": 0}),
+    # The answers checked against a phone's codes in the last window (`_id` a keyed hash of the phone, or of
+    # the phone and an address), gone once the window after the last one has passed.
+    Index(
+        collection="login_guesses", keys=[("purgeAt", 1)], name="login_guesses_ttl", options={"expireAfterSeconds": 0}
+    ),
     # Used login assertions (`_id` a digest of the partner and the jti), kept while they could be replayed.
     Index(
         collection="login_assertions",
@@ -88,8 +93,20 @@ class LoginCode(TypedDict):
     codeHash: str
     sentAt: datetime
     expiresAt: datetime
-    attempts: int  # wrong codes given
-    lockedUntil: datetime | None
+    purgeAt: datetime
+
+
+class Guess(TypedDict):
+    at: datetime
+    id: str  # this check's own, to give the guess back when it was no guess (a right answer, no code)
+
+
+class LoginGuesses(TypedDict):
+    """The answers checked against a phone's codes (from one address, or from all), newest last, at most
+    the budget's count of them."""
+
+    _id: str
+    guesses: list[Guess]
     purgeAt: datetime
 
 
@@ -265,14 +282,14 @@ def _login_codes() -> Collection[LoginCode]:
 
 
 def start_login_code(code: LoginCode, *, resend_before: datetime) -> LoginCode | None:
-    """Store a phone's new code, unless its last one was sent at or after `resend_before` or the phone is
-    locked: None when stored, else the record that stands in the way. One conditional upsert: of two
-    racing requests, one stores."""
-    now = code["sentAt"]
-    blocking = [{"sentAt": {"$gte": resend_before}}, {"lockedUntil": {"$gt": now}}]
+    """Store a phone's new code, unless its last one was sent at or after `resend_before`: None when
+    stored, else the record that stands in the way. One conditional upsert: of two racing requests, one
+    stores."""
     try:
         _login_codes().find_one_and_update(
-            {"_id": code["_id"], "$nor": blocking}, {"$set": {k: v for k, v in code.items() if k != "_id"}}, upsert=True
+            {"_id": code["_id"], "sentAt": {"$not": {"$gte": resend_before}}},
+            {"$set": {k: v for k, v in code.items() if k != "_id"}},
+            upsert=True,
         )
         return None
     except DuplicateKeyError:
@@ -284,33 +301,51 @@ def forget_login_code(phone_key: str, code_hash: str) -> None:
     _login_codes().delete_one({"_id": phone_key, "codeHash": code_hash})
 
 
-def count_login_code_attempt(phone_key: str, *, now: datetime, max_attempts: int) -> LoginCode | None:
-    """Count one attempt at the phone's code if it is valid, unlocked and has attempts left: the record
-    after (its `attempts` counts this one), or None."""
-    return _login_codes().find_one_and_update(
-        {
-            "_id": phone_key,
-            "expiresAt": {"$gt": now},
-            "attempts": {"$lt": max_attempts},
-            "lockedUntil": {"$not": {"$gt": now}},
-        },
-        {"$inc": {"attempts": 1}},
-        return_document=ReturnDocument.AFTER,
-    )
-
-
 def find_login_code(phone_key: str) -> LoginCode | None:
     return _login_codes().find_one({"_id": phone_key})
-
-
-def lock_login_code(phone_key: str, *, until: datetime) -> None:
-    _login_codes().update_one({"_id": phone_key}, {"$set": {"lockedUntil": until, "purgeAt": until}})
 
 
 def use_login_code(phone_key: str, code_hash: str, sent_at: datetime) -> bool:
     """Consume the code: of two racing right answers, one signs in."""
     result = _login_codes().delete_one({"_id": phone_key, "codeHash": code_hash, "sentAt": sent_at})
     return result.deleted_count == 1
+
+
+# -- login_guesses
+
+
+def _login_guesses() -> Collection[LoginGuesses]:
+    return collection("login_guesses", LoginGuesses)
+
+
+def take_login_guess(key: str, guess: Guess, *, budget: int, window_start: datetime) -> LoginGuesses | None:
+    """Count `guess` under `key` if fewer than `budget` guesses fall after `window_start`: the record after
+    (its newest `budget` guesses), or None when the budget is spent. One conditional upsert keeping the
+    newest `budget` guesses: the oldest of them is in the window only when all of them are, so racing
+    checks never exceed the budget in any window."""
+    try:
+        return _login_guesses().find_one_and_update(
+            {
+                "_id": key,
+                "$or": [{f"guesses.{budget - 1}": {"$exists": False}}, {"guesses.0.at": {"$lte": window_start}}],
+            },
+            {
+                "$push": {"guesses": {"$each": [guess], "$slice": -budget}},
+                "$set": {"purgeAt": guess["at"] + (guess["at"] - window_start)},
+            },
+            upsert=True,
+            return_document=ReturnDocument.AFTER,
+        )
+    except DuplicateKeyError:
+        return None
+
+
+def find_login_guesses(key: str) -> LoginGuesses | None:
+    return _login_guesses().find_one({"_id": key})
+
+
+def give_back_login_guess(key: str, guess_id: str) -> None:
+    _login_guesses().update_one({"_id": key}, {"$pull": {"guesses": {"id": guess_id}}})
 
 
 # -- login_assertions

@@ -180,11 +180,23 @@ def _has_our_claims(payload: Any) -> bool:
 
 
 def _timestamp(value: Any) -> datetime:
-    """A NumericDate claim as a time; a value no calendar holds (1e20, NaN, a string) is an invalid token."""
+    """A NumericDate claim as a time; a value no calendar holds (1e20, NaN) or no JSON number (a string) is
+    an invalid token."""
+    moment = numeric_date(value)
+    if moment is None:
+        raise NotAuthenticated("TOKEN_INVALID")
+    return moment
+
+
+def numeric_date(value: Any) -> datetime | None:
+    """RFC 7519's NumericDate as a time: a JSON number (never a string of digits nor a boolean, which
+    PyJWT's own check, `int(value)`, would take) that a calendar holds; None otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
     try:
         return datetime.fromtimestamp(int(value), tz=UTC)
-    except (TypeError, ValueError, OverflowError, OSError) as exc:
-        raise NotAuthenticated("TOKEN_INVALID") from exc
+    except (ValueError, OverflowError, OSError):
+        return None
 
 
 def issue_pair(user_id: str, *, partner: str | None = None) -> TokenPair:

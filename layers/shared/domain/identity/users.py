@@ -64,20 +64,15 @@ def sign_in(
 
 
 def limit_logins(*, phone: str | None, pin: str | None, source_ip: str, device: str, partner: str) -> None:
-    """Count the login against the person it signs in (phone, PINFL), the network address it comes from
-    (API Gateway's source IP) and the device (the fingerprint header): each limit stops one caller, and
-    none is shared by a partner's users, so nobody can exhaust it for everyone else. The partner's rate
-    is a metric, `LoginsByPartner`, which an alarm watches (template.yaml), never a refusal."""
+    """Count the login against the network address it comes from (API Gateway's source IP), then the
+    device (the fingerprint header), then the person it signs in (phone, PINFL) at that address. A request
+    refused by one limit counts against none after it, and the person's limit is theirs at one address:
+    a stranger hammering a person's phone from elsewhere spends only their own address's and device's
+    limits, never the person's. None is shared by a partner's users, so nobody can exhaust it for
+    everyone else. The partner's rate is a metric, `LoginsByPartner`, which an alarm watches
+    (template.yaml), never a refusal."""
     settings = get_identity_settings()
     window = settings.login_rate_window_seconds
-    for kind, value in (("phone", phone), ("pin", pin)):
-        if value is not None:
-            rate_limit.hit(
-                f"login:{kind}:{keyed_hash('login-rate-limit', value)}",
-                limit=settings.login_rate_limit,
-                window_seconds=window,
-                error_code="TOO_MANY_LOGINS_FOR_PERSON",
-            )
     rate_limit.hit(
         f"login:ip:{source_ip}",
         limit=settings.login_ip_rate_limit,
@@ -90,6 +85,14 @@ def limit_logins(*, phone: str | None, pin: str | None, source_ip: str, device: 
         window_seconds=window,
         error_code="TOO_MANY_LOGINS_FROM_DEVICE",
     )
+    for kind, value in (("phone", phone), ("pin", pin)):
+        if value is not None:
+            rate_limit.hit(
+                f"login:{kind}:{keyed_hash('login-rate-limit', f'{value}\n{source_ip}')}",
+                limit=settings.login_rate_limit,
+                window_seconds=window,
+                error_code="TOO_MANY_LOGINS_FOR_PERSON",
+            )
     with single_metric(
         name="LoginsByPartner",
         unit=MetricUnit.Count,

@@ -14,6 +14,7 @@ What an answer means:
 A partner without an endpoint, or whose endpoint is disabled, needs nothing: that counts as delivered.
 """
 
+import random
 from datetime import datetime
 from email.utils import parsedate_to_datetime
 from typing import NamedTuple
@@ -131,10 +132,14 @@ def retry_after_seconds(value: str | None, now: datetime) -> int | None:
     return max(0, int((when - now).total_seconds() + 0.999))
 
 
-def retry_delay_seconds(attempt: int, retry_after: int | None = None) -> int:
+def retry_delay_seconds(attempt: int, retry_after: int | None = None, *, spread: float | None = None) -> int:
     """How long the `attempt`-th failed delivery waits before the next: WEBHOOK_RETRY_BASE_SECONDS doubling
-    up to WEBHOOK_RETRY_MAX_SECONDS, and never less than the endpoint's `Retry-After` (at most
+    up to WEBHOOK_RETRY_MAX_SECONDS, shortened by up to WEBHOOK_RETRY_JITTER of itself at random (`spread`,
+    in [0, 1), drawn when not given) so the retries of many events that failed together (a partner's
+    outage) do not come back together, and never less than the endpoint's `Retry-After` (at most
     LONGEST_DELAY_SECONDS)."""
     settings = get_webhook_settings()
     backoff = min(settings.webhook_retry_base_seconds * 2 ** max(0, attempt - 1), settings.webhook_retry_max_seconds)
-    return min(max(backoff, retry_after or 0), LONGEST_DELAY_SECONDS)
+    spread = random.random() if spread is None else spread  # noqa: S311 (spreading retries, not a secret)
+    jittered = max(1, round(backoff * (1 - settings.webhook_retry_jitter * spread)))
+    return min(max(jittered, retry_after or 0), LONGEST_DELAY_SECONDS)

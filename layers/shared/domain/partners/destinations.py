@@ -17,7 +17,14 @@ from domain.partners import transport
 # A host name as DNS spells it (urlsplit gives it lower-cased; an IP literal is told apart below).
 LABEL = r"[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?"
 HOST_NAME = re.compile(rf"(?=.{{1,253}}$){LABEL}(\.{LABEL})*\.?")
-NAT64 = ipaddress.ip_network("64:ff9b::/96")
+NAT64 = ipaddress.ip_network("64:ff9b::/96")  # RFC 6052: the IPv4 address in the last 32 bits
+# IPv6 ranges refused whatever they carry: deprecated forms (IPv4-compatible, RFC 4291 2.5.5.1; site-local,
+# RFC 3879), SIIT's IPv4-translated addresses (RFC 2765), and NAT64 for local use (RFC 8215), whose IPv4
+# address sits where the prefix length puts it, all of them routed to an IPv4 network or a site's own.
+REFUSED_IPV6 = tuple(
+    ipaddress.ip_network(network) for network in ("::/96", "::ffff:0:0:0/96", "fec0::/10", "64:ff9b:1::/48")
+)
+ISATAP_IDS = (0x00005EFE, 0x02005EFE)  # RFC 5214: an interface id of 0000:5efe or 0200:5efe, then IPv4
 MAX_URL_LENGTH = 2048
 LOOPBACK_HOSTS = frozenset({"localhost"})
 
@@ -77,13 +84,16 @@ def check_destination(url: str, resolve: transport.Resolver | None = None) -> st
 
 
 def is_public_address(address: transport.Address) -> bool:
-    """Whether webhooks may go to `address`: a globally reachable unicast address. An IPv6 address that
-    carries an IPv4 one (mapped, 6to4, Teredo, NAT64) is judged by that one too."""
+    """Whether webhooks may go to `address`: a globally reachable unicast address. An IPv6 address in a
+    range that routes to an IPv4 network or a site's own (`REFUSED_IPV6`) is refused, and one that carries
+    an IPv4 address (mapped, 6to4, Teredo, NAT64, ISATAP) is judged by that one too."""
     if isinstance(address, ipaddress.IPv6Address):
-        carried = address.ipv4_mapped or address.sixtofour or (address.teredo[1] if address.teredo else None)
-        if carried is None and address in NAT64:
-            carried = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
-        if carried is not None and not is_public_address(carried):
+        if any(address in network for network in REFUSED_IPV6):
+            return False
+        carried = [address.ipv4_mapped, address.sixtofour, *(address.teredo or ())]
+        if address in NAT64 or (int(address) >> 32) & 0xFFFFFFFF in ISATAP_IDS:
+            carried.append(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
+        if not all(is_public_address(inside) for inside in carried if inside is not None):
             return False
     return address.is_global and not address.is_multicast
 

@@ -23,6 +23,9 @@ class WebhookSettings(BaseModel):
     )
     webhook_retry_base_seconds: int = Field(default=30, ge=1, description="first retry delay, doubled each time")
     webhook_retry_max_seconds: int = Field(default=21600, ge=1, le=43200, description="longest retry delay")
+    webhook_retry_jitter: float = Field(
+        default=0.1, ge=0, le=0.5, description="a retry's delay is shortened by up to this fraction, at random"
+    )
 
 
 @cached_settings

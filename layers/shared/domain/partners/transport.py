@@ -1,7 +1,8 @@
 """One HTTP POST to a partner's webhook endpoint, finished within a deadline for the whole attempt, to
 an address that was checked before the connection was made.
 
-- The deadline covers everything: name resolution, connect, the TLS handshake, sending the request and
+- The deadline covers everything (`core.deadline.Deadline`, the type every outbound call keeps; out of
+  time is `core.deadline.DeadlineExceeded`): name resolution, connect, the TLS handshake, sending the request and
   reading the answer's status line and headers. Every blocking step gets only the time left (a socket
   timeout is otherwise per read: a receiver trickling one header line every few seconds would hold the
   attempt for as long as it liked). The TLS handshake runs non-blocking, waiting on `select` with the
@@ -18,11 +19,12 @@ import ipaddress
 import select
 import socket
 import ssl
-import time
 from collections.abc import Callable, Mapping
 from functools import cache
 from typing import NamedTuple
 from urllib.parse import urlsplit
+
+from core.deadline import Deadline, DeadlineExceeded
 
 MAX_HEAD_BYTES = 64 * 1024  # an answer's status line and headers; more is not an HTTP answer we take
 type Address = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -32,10 +34,6 @@ type Resolver = Callable[[str, int], list[str]]
 class Answer(NamedTuple):
     status: int
     headers: Mapping[str, str]  # lower-case names
-
-
-class DeadlineExceeded(TimeoutError):
-    """The attempt did not finish within its deadline."""
 
 
 class AddressRefused(OSError):
@@ -52,17 +50,6 @@ def system_resolver(host: str, port: int) -> list[str]:
 def parse_address(text: str) -> Address:
     """An address as `getaddrinfo` answers it (an IPv6 zone, `%eth0`, is dropped)."""
     return ipaddress.ip_address(text.split("%", 1)[0])
-
-
-class _Deadline:
-    def __init__(self, seconds: float) -> None:
-        self.end = time.monotonic() + seconds
-
-    def left(self) -> float:
-        remaining = self.end - time.monotonic()
-        if remaining <= 0:
-            raise DeadlineExceeded("the webhook attempt's deadline passed")
-        return remaining
 
 
 @cache
@@ -85,7 +72,7 @@ def post(
     Raises DeadlineExceeded, AddressRefused (an address `check_address` refuses), or another OSError /
     ValueError (refused connection, TLS failure, an answer that is not HTTP). `tls` is the system's
     certificate authorities unless given (a test's own)."""
-    deadline = _Deadline(deadline_seconds)
+    deadline = Deadline(deadline_seconds)
     parts = urlsplit(url)
     host = parts.hostname or ""
     port = parts.port or (443 if parts.scheme == "https" else 80)
@@ -109,7 +96,7 @@ def post(
         sock.close()
 
 
-def _connect(addresses: list[Address], port: int, deadline: _Deadline) -> socket.socket:
+def _connect(addresses: list[Address], port: int, deadline: Deadline) -> socket.socket:
     """A connection to the first of the checked addresses that takes one."""
     failure: OSError = OSError("no address to connect to")
     for address in addresses:
@@ -131,7 +118,7 @@ def _connect(addresses: list[Address], port: int, deadline: _Deadline) -> socket
     raise failure
 
 
-def _handshake(sock: socket.socket, context: ssl.SSLContext, host: str, deadline: _Deadline) -> ssl.SSLSocket:
+def _handshake(sock: socket.socket, context: ssl.SSLContext, host: str, deadline: Deadline) -> ssl.SSLSocket:
     tls = context.wrap_socket(sock, server_hostname=host, do_handshake_on_connect=False)
     tls.setblocking(False)
     while True:
@@ -157,7 +144,7 @@ def _request_head(target: str, authority: str, headers: Mapping[str, str], lengt
     return "\r\n".join(lines).encode("latin-1")
 
 
-def _send(sock: socket.socket, data: bytes, deadline: _Deadline) -> None:
+def _send(sock: socket.socket, data: bytes, deadline: Deadline) -> None:
     view = memoryview(data)
     while view:
         sock.settimeout(deadline.left())
@@ -168,7 +155,7 @@ def _send(sock: socket.socket, data: bytes, deadline: _Deadline) -> None:
         view = view[sent:]
 
 
-def _read_answer(sock: socket.socket, deadline: _Deadline) -> Answer:
+def _read_answer(sock: socket.socket, deadline: Deadline) -> Answer:
     """The first final answer's status and headers (an informational 1xx answer is skipped)."""
     buffer = b""
     while True:

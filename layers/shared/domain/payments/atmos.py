@@ -11,7 +11,8 @@ our `store_id`; amounts in tiyin:
     POST /merchant/pay/apply      {transaction_id, otp, store_id}
                                   debits -> {store_transaction {success_trans_id, confirmed, ...}}
     POST /merchant/pay/get        {transaction_id, store_id}        -> {store_transaction}
-    POST /merchant/pay/reverse    {transaction_id: <success_trans_id>, store_id, reason}  refunds a charge
+    POST /merchant/pay/reverse    {transaction_id: <success_trans_id>, success_trans_id: <the same>,
+                                   store_id, reason}  refunds a charge (both fields: see below)
 
 Every answer carries `result {code, description}`: `OK`, or an error code (`STPIMS-ERR-...`), in an
 HTTP 200 (201 is taken as well: integrations report either for a success). `store_transaction.
@@ -28,7 +29,11 @@ status = pay/get, cancel = reverse.
 Where the public sources disagree (a check to make on ATMOS's test platform before going live,
 docs/OPERATIONS.md "Card processors"):
 - the reverse's body: the ATMOS documentation and one integration send the charge's id as
-  `transaction_id`; another integration sends it as `success_trans_id`. We send `transaction_id`.
+  `transaction_id` (32331923501: `transaction_id: successTransId`); another integration sends it as
+  `success_trans_id` (57765838846). We send the charge's id in both fields (issue 46): a gateway reading
+  either finds the charge, and neither field can name another transaction, since both hold the same id
+  (a gateway reading `transaction_id` as the create-time id would answer "not found", which stays a
+  refund PENDING and an alarm, never a wrong reverse).
 - STPIMS-ERR-098: one integration keeps the buyer on the code screen after it (a wrong code), another
   files it as insufficient funds. Either way nothing was debited: we answer it as a wrong code.
 - the codes of an expired code, too many wrong codes, a blocked or expired card and a card's limit are
@@ -136,7 +141,11 @@ class AtmosProcessor:
         if charge_id is None or not charge_id.isdigit():
             raise not_understood(NAME, "pay/reverse", "a charge without its success_trans_id")
         try:
-            self._call("pay/reverse", {"transaction_id": int(charge_id), "reason": "order cancelled"})
+            charge = int(charge_id)
+            self._call(
+                "pay/reverse",
+                {"transaction_id": charge, "success_trans_id": charge, "reason": "order cancelled"},
+            )
         except ProcessorError:
             # Refused, or unknown: done only if ATMOS says nothing is (any longer) debited.
             if self.status(payment).state not in (PaymentState.CANCELLED, PaymentState.NOT_CHARGED):

@@ -2,7 +2,8 @@
 "Протокол Subscribe API" and "Методы Subscribe API").
 
 JSON-RPC 2.0 over HTTPS, every call a POST of {id, method, params} to the one endpoint, with the
-`X-Auth` header: the cashbox id for the card methods, `cashbox_id:key` for the receipt methods.
+`X-Auth` header: the cashbox id for the front-end card methods (cards.get_verify_code, cards.verify),
+`cashbox_id:key` for cards.check and the receipt methods (see below).
 Amounts in tiyin; errors as `error {code, message}` (in an HTTP 200).
 
 Payme's rules forbid a merchant's server from receiving card numbers: the partner's app tokenizes the
@@ -24,6 +25,20 @@ cards.get_verify_code (the code's lifetime is Payme's `wait`), resend = cards.ge
 verified is not verified again: its code is spent) + cards.verify + receipts.pay, status =
 receipts.check, cancel = receipts.cancel. The receipt's account is `{"transaction_id": <our
 transaction id>}`: the cashbox's account field (docs/OPERATIONS.md).
+
+Where the public sources disagree (checks before going live, docs/OPERATIONS.md "Before going live with
+Payme"; issue 46):
+- cards.check's `X-Auth`: "Протокол Subscribe API" gives the front-end `X-Auth: {id}` and the back-end
+  `X-Auth: {id}:{password}`, and the method list ("Методы Subscribe API") puts cards.check with
+  cards.remove among the server's methods; yet cards.check's own page shows its example request with the
+  id alone, and integrations call every card method with the id alone. Our reading: the server is the
+  caller, so cards.check goes with `{id}:{key}` as a back-end call; the front-end's methods
+  (cards.get_verify_code, cards.verify, which the partner's app could call itself) with the id alone.
+  A cashbox refusing that is -32504 at create, an outage to check on the test platform (docs/OPERATIONS.md).
+- -31630: one integration's error list names it a debit error with several causes (insufficient funds
+  among them), another's (a Go client) a P2P transfer between identical cards. It refuses the payment
+  either way, and names no cause we could tell the buyer: it is `CARD_DECLINED` (PAYMENT_DECLINED,
+  "declined by the card's bank"), not insufficient funds.
 """
 
 from __future__ import annotations
@@ -39,6 +54,7 @@ from domain.payments.processor import (
     AMOUNT_OUT_OF_RANGE,
     CARD_BLOCKED,
     CARD_DATA_WRONG,
+    CARD_DECLINED,
     INSUFFICIENT_FUNDS,
     CardDetails,
     CardEntry,
@@ -58,6 +74,7 @@ from domain.payments.settings import card_processor_credentials
 
 NAME = "payme"
 ACCOUNT_FIELD = "transaction_id"
+FRONT_END_METHODS = frozenset({"cards.create", "cards.get_verify_code", "cards.verify"})
 PAID, QUEUED_FOR_CANCEL, CANCELLED, CREATED = 4, 21, 50, 0
 STATES = {
     CREATED: PaymentState.NOT_CHARGED,
@@ -75,7 +92,7 @@ REFUSALS: dict[int, Callable[[], ProcessorError]] = {
     -31101: OtpExpired,  # the code has expired
     -31102: OtpExpired,  # too many wrong codes: a new code is needed
     -31303: partial(PaymentDeclined, INSUFFICIENT_FUNDS),
-    -31630: partial(PaymentDeclined, INSUFFICIENT_FUNDS),
+    -31630: partial(PaymentDeclined, CARD_DECLINED),  # sources give different causes (module docstring)
     -31301: partial(PaymentDeclined, CARD_BLOCKED),  # blocked, expired, or without SMS notifications
     -31300: partial(PaymentDeclined, CARD_DATA_WRONG),  # wrong card number or expiry
     -31400: partial(PaymentDeclined, CARD_DATA_WRONG),  # no such card (token)
@@ -151,8 +168,9 @@ class PaymeProcessor:
         """Call `method`; its result, or the refusal or outage its error means."""
         credentials = card_processor_credentials("PAYME_CASHBOX_ID", "PAYME_KEY")
         cashbox_id = credentials["PAYME_CASHBOX_ID"]
-        # The key only goes with the receipt methods; the card methods are the ones apps call with the id.
-        auth = cashbox_id if method.startswith("cards.") else f"{cashbox_id}:{credentials['PAYME_KEY']}"
+        # The key goes with the server methods (cards.check, the receipts); the front-end's card methods take
+        # the id alone (module docstring).
+        auth = cashbox_id if method in FRONT_END_METHODS else f"{cashbox_id}:{credentials['PAYME_KEY']}"
         headers = {"Content-Type": "application/json", "Accept": "application/json", "X-Auth": auth}
         body = json.dumps({"id": next(self._ids), "method": method, "params": params}).encode()
         reply = post(self.endpoint, body, headers, timeout=self.timeout, processor=NAME, call=method)

@@ -187,6 +187,13 @@ CODES: dict[str, ErrorCode] = {
         ru="На этот номер нельзя отправить код входа по SMS",
         uz="Bu raqamga kirish kodini SMS orqali yuborib boʻlmaydi",
     ),
+    "SMS_TEXT_NOT_APPROVED": ErrorCode(
+        kind=Unavailable,
+        action=RETRY_LATER,
+        en="The sign-in code could not be sent, try again later",
+        ru="Не удалось отправить код входа, повторите позже",
+        uz="Kirish kodini yuborib boʻlmadi, keyinroq urinib koʻring",
+    ),
     "SMS_GATEWAY_UNAVAILABLE": ErrorCode(
         kind=Unavailable,
         action=RETRY_LATER,
