@@ -26,7 +26,7 @@ REQUEST_CONTEXT = "edge.context"
 # What adds keys to every later log line of the process (Powertools Logger).
 LOG_KEY_SETTERS = ("append_keys", "set_correlation_id", "thread_safe_append_keys")
 # How code may reach a partner over the network: only through the outbound port and the webhook transport,
-# which pins the address it checked (docs/DECISIONS.md, "One outbound port").
+# which pins the address it checked (docs/DECISIONS.md, "A budget for partner calls, through one port").
 OUTBOUND_CALLS = ("urlopen", "build_opener", "create_connection", "HTTPConnection", "HTTPSConnection", "socket")
 # The modules that open connections, standard library or not (boto3 reaches AWS, pymongo the database: neither
 # calls a partner).

@@ -20,7 +20,7 @@ class IdentitySettings(BaseModel):
     # What one caller cannot exhaust for another: no limit is partner-wide (docs/DECISIONS.md, "No
     # partner-wide lockout"); a partner's login rate is a metric with an alarm (template.yaml).
     # Counted in this order, a refused request counting against nothing after it: the address, the device,
-    # then the person at that address (docs/DECISIONS.md, "Limits an attacker cannot turn against the person").
+    # then the person at that address (docs/DECISIONS.md, "Login limits").
     login_rate_limit: int = Field(
         default=20, ge=1, description="logins per phone number and per PINFL from one address per window"
     )
