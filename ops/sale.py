@@ -2,6 +2,9 @@
 
     python -m ops sale set CAR --starts-at 2026-12-01T10:00:00+05:00 --hold-minutes 60 \\
         --deposit 5000000 --per-person 2/365 --verified-only --cause "opening of 1 December"
+    python -m ops sale set CAR --starts-at 2026-12-01T10:00:00+05:00 --verified-only --queue \\
+        --registration-opens-at 2026-11-24T10:00:00+05:00 --admission-per-second 50 --admission-minutes 15 \\
+        --cause "fair opening"                                             a queue: registration, draw, pace
     python -m ops sale set CAR --modification MOD --starts-at … --cause …   that modification's override
     python -m ops sale clear CAR [--modification MOD] --cause …            no rules: sold as usual
     python -m ops sale show CAR                                             the car's and its modifications'
@@ -56,6 +59,12 @@ def add_commands(commands: Any) -> None:
     set_cmd.add_argument("--deposit", type=int, help="sums to pay within the hold to keep the car (at least 1)")
     set_cmd.add_argument("--per-person", type=per_person, help="COUNT/DAYS: orders of the car per person")
     set_cmd.add_argument("--verified-only", action="store_true", help="only buyers who verified their identity")
+    set_cmd.add_argument(
+        "--queue", action="store_true", help="a fair opening: registration, a draw at --starts-at, paced admission"
+    )
+    set_cmd.add_argument("--registration-opens-at", type=moment, help="with --queue: from when people may register")
+    set_cmd.add_argument("--admission-per-second", type=int, help="with --queue: people admitted to order a second")
+    set_cmd.add_argument("--admission-minutes", type=int, help="with --queue: how long an admitted person may order")
     add_who_and_why(set_cmd)
     clear = actions.add_parser("clear", help="remove the car's (or a modification's) sale rules")
     clear.add_argument("car", type=object_id, help="car id")
@@ -72,7 +81,33 @@ OPTIONS = {
     "depositAmount": "--deposit",
     "perPersonLimit": "--per-person",
     "verifiedBuyersOnly": "--verified-only",
+    "queue": "--queue",
 }
+QUEUE_OPTIONS = {
+    "registrationOpensAt": "--registration-opens-at",
+    "admissionPerSecond": "--admission-per-second",
+    "admissionMinutes": "--admission-minutes",
+}
+
+
+def queue_of(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The queue the arguments give (None without --queue, whose options it refuses then)."""
+    given = {
+        "registrationOpensAt": args.registration_opens_at,
+        "admissionPerSecond": args.admission_per_second,
+        "admissionMinutes": args.admission_minutes,
+    }
+    if not args.queue:
+        stray = [QUEUE_OPTIONS[member] for member, value in given.items() if value is not None]
+        if stray:
+            raise CommandRefused(f"{', '.join(stray)} only with --queue", code="SALE_RULES_INVALID")
+        return None
+    if args.modification is not None:
+        raise CommandRefused("--queue is the car's rule, not a modification's", code="SALE_RULES_INVALID")
+    missing = [QUEUE_OPTIONS[member] for member, value in given.items() if value is None]
+    if missing:
+        raise CommandRefused(f"--queue needs {', '.join(missing)}", code="SALE_RULES_INVALID")
+    return given
 
 
 def rules_of(args: argparse.Namespace) -> SaleRecord:
@@ -84,6 +119,7 @@ def rules_of(args: argparse.Namespace) -> SaleRecord:
         "depositAmount": args.deposit,
         "perPersonLimit": args.per_person,
         "verifiedBuyersOnly": True if args.verified_only else None,
+        "queue": queue_of(args),
     }
     if all(value is None for value in given.values()):
         raise CommandRefused("no rule given (to remove the rules: python -m ops sale clear)")
@@ -91,10 +127,11 @@ def rules_of(args: argparse.Namespace) -> SaleRecord:
         entry = SaleEntry.model_validate(given)
     except ValidationError as error:
         problem = error.errors()[0]
-        member = str(problem["loc"][0])
-        raise CommandRefused(
-            f"{OPTIONS[member]} ({location(problem['loc'])}): {problem['msg']}", code="SALE_RULES_INVALID"
-        ) from None
+        loc = problem["loc"]
+        option = OPTIONS.get(str(loc[0])) if loc else "--queue"
+        if loc and loc[0] == "queue" and len(loc) > 1:
+            option = QUEUE_OPTIONS[str(loc[1])]
+        raise CommandRefused(f"{option} ({location(loc)}): {problem['msg']}", code="SALE_RULES_INVALID") from None
     rules: SaleRecord = entry.model_dump()  # type: ignore[assignment]
     return rules
 
