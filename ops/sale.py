@@ -8,6 +8,7 @@
     python -m ops sale set CAR --modification MOD --starts-at … --cause …   that modification's override
     python -m ops sale clear CAR [--modification MOD] --cause …            no rules: sold as usual
     python -m ops sale show CAR                                             the car's and its modifications'
+    python -m ops sale verify-draw draw.json [--commitment HEX]           check a published draw
 
 `set` makes the rules exactly those given (a member left out is not a rule any more). Logged
 (`sale_changes`) with who (--by, default the OS user) and why (--cause), like prices and stock.
@@ -16,7 +17,9 @@
 from __future__ import annotations
 
 import argparse
+import json
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -27,6 +30,7 @@ from domain.catalog.records import SaleRecord
 from domain.catalog.sale import set_rules
 from domain.dataset.models import SaleEntry
 from domain.dataset.transfer import location
+from domain.orders import draw, openings
 from ops.output import CommandRefused, print_result
 from ops.stock import add_who_and_why, object_id, who
 
@@ -72,6 +76,9 @@ def add_commands(commands: Any) -> None:
     add_who_and_why(clear)
     show = actions.add_parser("show", help="the car's sale rules and its modifications' overrides")
     show.add_argument("car", type=object_id, help="car id")
+    verify = actions.add_parser("verify-draw", help="check a published draw.json against its seed's commitment")
+    verify.add_argument("file", type=Path, help="the draw.json of a car's opening")
+    verify.add_argument("--commitment", help="the seedCommitment published before the draw (default: the file's)")
 
 
 # Each member of the rules and the option that gives it, to name a refused one as the operator typed it.
@@ -136,7 +143,25 @@ def rules_of(args: argparse.Namespace) -> SaleRecord:
     return rules
 
 
+def verify_draw(args: argparse.Namespace) -> int:
+    """Check a draw.json by the published algorithm (domain.orders.draw): 0 when it checks, else 1."""
+    try:
+        published = json.loads(args.file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise CommandRefused(f"{args.file}: {error}") from None
+    if args.commitment:
+        published["seedCommitment"] = args.commitment
+    problems = draw.check(published)
+    if problems:
+        raise CommandRefused("; ".join(problems), code="DRAW_DOES_NOT_CHECK")
+    entries = len(published["entries"])
+    print_result({"checks": True, "entries": entries}, [f"draw checks: {entries} entries"], as_json=args.json)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.action == "verify-draw":
+        return verify_draw(args)
     if args.action == "show":
         car = store.find_car_sale(args.car)
         if car is None:
@@ -147,6 +172,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     rules = rules_of(args) if args.action == "set" else None
     change = set_rules(args.car, rules, modification_id=args.modification, by=who(args), cause=args.cause)
+    if rules is not None and rules.get("queue"):
+        openings.open_queue(args.car)  # the seed's commitment is public before anyone registers
     where = f"modification {args.modification} of car {args.car}" if args.modification else f"car {args.car}"
     print_result(
         change, [f"sale rules of {where}: {to_json(change['before'])} -> {to_json(change['after'])}"], as_json=args.json

@@ -71,6 +71,11 @@ class Settings(BaseModel):
     # them itself). Their signing key and delivery: domain.partners.settings.
     webhook_queue_url: str | None = None
 
+    # Where a fair opening's public files (status.json, draw.json) are written: the bucket CloudFront serves
+    # them from (template.yaml), or without one a folder the local gateway serves (data.edge_files).
+    edge_files_bucket: str | None = None
+    edge_files_dir: str | None = None
+
     # What one request may spend on calls to partners (card processors, identity providers), all of them
     # together: below the functions' 10 s timeout, so what is unfinished is our 503 and the payment
     # reconciliation's to settle, never API Gateway's timeout (core.deadline).

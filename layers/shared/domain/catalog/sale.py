@@ -77,9 +77,10 @@ def merged(car_sale: SaleRecord | None, modification_sale: SaleRecord | None) ->
     return rules
 
 
-def rules_of(car: CarRecord, modification: ModificationRecord) -> SaleRules:
-    """The rules an order of this modification of the car follows."""
-    record = merged(car.get("sale"), modification.get("sale"))
+def rules_of(car: CarRecord, modification: ModificationRecord | None = None) -> SaleRules:
+    """The rules an order of this modification of the car follows (the car's own without one: what its
+    queue's registration checks)."""
+    record = merged(car.get("sale"), modification.get("sale") if modification else None)
     if not record:
         return NO_RULES
     limit = record.get("perPersonLimit")

@@ -4,7 +4,7 @@ never is: `stock.quantity` is what a branch can still sell, taken by each order 
 given back when the order is cancelled (`give_back_unit`), so availability is read live."""
 
 from datetime import datetime
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from bson import ObjectId
 from pymongo import ReturnDocument
@@ -30,6 +30,8 @@ INDEXES = [
         name="stock_branch_modification_color_unique",
         options={"unique": True},
     ),
+    # What is left of a car, all branches together (a fair opening's status: domain.orders.openings).
+    Index(collection="stock", keys=[("carId", 1), ("quantity", 1)], name="stock_by_car"),
     Index(
         collection="stock_changes",
         keys=[("branchId", 1), ("modificationId", 1), ("at", -1)],
@@ -155,3 +157,11 @@ def give_back_unit(
         upsert=True,
         session=session,
     )
+
+
+def units_of_car(car_id: ObjectId) -> int:
+    """The units of the car in stock, every branch, modification and color together."""
+    match = {"$match": {"carId": car_id, "quantity": {"$gt": 0}}}
+    total = {"$group": {"_id": None, "units": {"$sum": "$quantity"}}}
+    found: list[Any] = list(_stock().aggregate([match, total]))
+    return int(found[0]["units"]) if found else 0

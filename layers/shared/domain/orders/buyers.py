@@ -131,6 +131,30 @@ def refusal(buyer: Buyer, held: Holdings, rules: SaleRules) -> AppError | None:
     return None
 
 
+def entry_refusal(buyer: Buyer, car_id: ObjectId, rules: SaleRules, *, now: datetime) -> AppError | None:
+    """Why the buyer may not enter the car's fair opening (domain.orders.openings), or None: the sale's own
+    refusals of a person, 403 IDENTITY_VERIFICATION_REQUIRED and 409 PURCHASE_LIMIT_REACHED, so nobody
+    waits for a car they may not buy (what they hold of other cars may change before their turn)."""
+    if not buyer.verified and (rules.verified_buyers_only or get_order_settings().verified_buyers_only):
+        return NotPermitted("IDENTITY_VERIFICATION_REQUIRED")
+    per_person = rules.per_person_limit
+    if per_person is None:
+        return None
+    held = Holdings(
+        unpaid_cars=0,
+        of_car=store.count_orders_of_car(
+            buyer.key,
+            buyer.user_id,
+            car_id,
+            since=now - timedelta(days=per_person.days),
+            cancelled=Status.CANCELLED.value,
+            limit=per_person.orders,
+        ),
+        partner_unverified=0,
+    )
+    return refusal(buyer, held, rules)
+
+
 def guard(buyer: Buyer, *, partner: str, now: datetime, session: ClientSession) -> None:
     """Write the buyer's guard documents in the order's transaction (see the module's docstring)."""
     keys = [f"user:{buyer.user_id}"] + ([buyer.key] if buyer.verified else [f"partner-unverified:{partner}"])

@@ -1,0 +1,36 @@
+"""Sale queue logic: a person's entry in a car's fair opening (`domain.orders.openings`)."""
+
+from __future__ import annotations
+
+from bson import ObjectId
+
+from domain.identity import callers
+from domain.orders import openings
+from domain.orders.buyers import Buyer
+from sales.models import MySaleEntry, SaleEntry
+
+
+def buyer_of(user_id: str) -> Buyer:
+    """The caller as the person the order limits follow: one entry per verified PINFL, else per account."""
+    return Buyer(ObjectId(user_id), verified_pin=callers.verified_pin(user_id))
+
+
+def register(car_id: str, *, user_id: str) -> SaleEntry:
+    entry = openings.register(buyer_of(user_id), car_id)
+    return SaleEntry(
+        entryId=entry.entry_id,
+        carId=entry.car_id,
+        status=entry.status.value,
+        position=entry.position,
+        drawAt=entry.draw_at,
+    )
+
+
+def my_entry(car_id: str, *, user_id: str) -> MySaleEntry:
+    entry = openings.my_entry(buyer_of(user_id), car_id)
+    return MySaleEntry(
+        entryId=entry.entry_id,
+        position=entry.position,
+        status=entry.status.value,
+        admittedUntil=entry.admitted_until,
+    )
