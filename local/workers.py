@@ -117,9 +117,13 @@ def local_app() -> Any:
     (ASSETS_BASE_URL comes from the parent, `python -m local serve`)."""
     from local.docs import DOCS_PREFIX, ApiDocs
     from local.gateway import LocalApiGateway
-    from local.static import ASSETS_PREFIX, assets_app
+    from local.static import ASSETS_PREFIX, EDGE_FILES_PREFIX, assets_app, edge_files_app
 
-    return NamedWorker(LocalApiGateway(extra={ASSETS_PREFIX: assets_app(), DOCS_PREFIX: ApiDocs()}))
+    return NamedWorker(
+        LocalApiGateway(
+            extra={ASSETS_PREFIX: assets_app(), DOCS_PREFIX: ApiDocs(), EDGE_FILES_PREFIX: edge_files_app()}
+        )
+    )
 
 
 class NamedWorker:
