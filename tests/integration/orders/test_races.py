@@ -21,7 +21,9 @@ import requests
 from bson import ObjectId
 from pymongo.database import Database
 
+from domain.dealers.stock import set_quantity
 from domain.orders import lifecycle
+from domain.orders.states import Status
 from local.mongod import free_port
 from local.scheduler import local_schedule
 from local.template import ROOT
@@ -233,6 +235,43 @@ def test_the_last_car_goes_to_one_of_six_parallel_buyers_and_a_cancel_gives_it_b
     # Then the car is back in stock and the branch is offered again
     assert cancelled.returncode == 0, cancelled.stderr
     assert stock_quantity(race_db, car) == 1
+    assert branch_offered(clients[0], car)
+
+
+def test_forty_parallel_buyers_of_stock_split_in_eight_buckets_get_exactly_its_units_and_none_is_lost(
+    buyers: Callable[[int, str], list[ApiClient]], race_db: Db
+) -> None:
+    # Given 24 cars of one branch, modification and color split into 8 stock documents, and 40 buyers
+    car = purchasable_car(race_db, brand="Race Buckets", quantity=0)
+    set_quantity(car.branch_id, car.modification_id, car.color_id, 24, by="test", cause="delivery", buckets=8)
+    assert race_db.stock_buckets.count_documents({"carId": car.car_id}) == 7
+    clients = buyers(40, "66")
+    # When they all order it at once, through several worker processes
+    placed = all_at_once([partial(client.post, ORDERS, json=order_body(car)) for client in clients])
+    # Then exactly 24 orders are placed and the 16 others are told none is left
+    statuses = sorted(response.status_code for response in placed)
+    assert statuses == [201] * 24 + [409] * 16, [response.text for response in placed if response.status_code >= 500]
+    assert all(r.json()["code"] == "OUT_OF_STOCK" for r in placed if r.status_code == 409)
+    assert stock_quantity(race_db, car) == 0
+    assert not branch_offered(clients[0], car)
+    # And the orders took their units from more than one document, each order saying which
+    orders = list(race_db.orders.find({"carId": car.car_id}))
+    assert len({order.get("stockBucket", 0) for order in orders}) > 1
+    # When five of them are cancelled
+    for order in orders[:5]:
+        lifecycle.transition(order["_id"], Status.CANCELLED, cause="the buyer changed their mind")
+    # Then each unit went back to the document it came from, and none was lost
+    assert stock_quantity(race_db, car) == 5
+    for bucket in {order.get("stockBucket", 0) for order in orders[:5]}:
+        given_back = sum(1 for order in orders[:5] if order.get("stockBucket", 0) == bucket)
+        where = {"branchId": car.branch_id, "modificationId": car.modification_id, "colorId": car.color_id}
+        stored = (
+            race_db.stock.find_one(where)
+            if bucket == 0
+            else race_db.stock_buckets.find_one({**where, "bucket": bucket})
+        )
+        assert stored is not None
+        assert stored["quantity"] == given_back
     assert branch_offered(clients[0], car)
 
 

@@ -187,8 +187,13 @@ def write_order(
             raise refused
         if admission is not None:
             openings.use_admission(admission, order["_id"], now=now, session=session)
-        if dealers.take_unit(order["branchId"], order["modificationId"], order["colorId"], session=session) is None:
+        bucket = dealers.take_unit(
+            order["branchId"], order["modificationId"], order["colorId"], buckets=purchase.buckets, session=session
+        )
+        if bucket is None:
             raise OutOfStock()
+        if bucket:
+            order["stockBucket"] = bucket  # where its unit goes back (domain.orders.lifecycle)
         order["stockHold"] = StockHold.HELD.value
         store.insert_order(order, session=session)
         lifecycle.log_change(order, None, "created", session=session)

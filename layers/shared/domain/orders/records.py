@@ -49,6 +49,7 @@ class OrderRecord(TypedDict, total=False):
     chargingPaymentId: str | None
     chargingSince: datetime | None
     stockHold: str  # lifecycle.StockHold: the unit of the branch's stock the order took
+    stockBucket: int  # the bucket of a split stock row its unit was taken from (absent: 0, the row itself)
     carName: LocalizedText | None
     brandName: str | None
     modificationName: str | None
