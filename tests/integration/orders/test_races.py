@@ -134,7 +134,12 @@ def test_make_run_runs_the_scheduled_jobs_of_the_template_and_says_how_often(loc
     [line] = [line for line in console if line.startswith("scheduled jobs (template.yaml): ")]
     jobs = local_schedule()
     assert line.removeprefix("scheduled jobs (template.yaml): ") == ", ".join(job.describe() for job in jobs)
-    assert {job.scheduled.function for job in jobs} == {"OutboxPublisher", "PaymentReconciliation", "UnpaidOrderExpiry"}
+    assert {job.scheduled.function for job in jobs} == {
+        "OutboxPublisher",
+        "PaymentReconciliation",
+        "SaleAdmission",
+        "UnpaidOrderExpiry",
+    }
 
 
 def test_thirty_parallel_orders_get_thirty_unique_contract_numbers(

@@ -260,6 +260,15 @@ def use_admission(found: Admission, order_id: ObjectId, *, now: datetime, sessio
         raise Conflict("ADMISSION_USED")
 
 
+SLOW_ORDER_SECONDS = 2.0  # an admitted order slower than this says the database is the bottleneck
+
+
+def record_order(car_id: ObjectId, *, busy: bool, seconds: float) -> None:
+    """An admitted buyer's order of the car ended (placed or refused; `busy`: DATA_BUSY) in `seconds`: what
+    the admission's pace hears (domain.orders.pacing)."""
+    store.count_queue_feedback(car_id, busy=busy, slow=seconds > SLOW_ORDER_SECONDS)
+
+
 # --- the public status -----------------------------------------------------------------------------------
 
 

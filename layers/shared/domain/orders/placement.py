@@ -13,13 +13,14 @@
 
 from __future__ import annotations
 
+import time
 from datetime import datetime
 
 from bson import ObjectId
 from pymongo.client_session import ClientSession
 
 from core import clock
-from core.errors import Conflict
+from core.errors import Conflict, Unavailable
 from core.ids import new_id
 from data import counters
 from data.mongo import in_transaction
@@ -128,7 +129,17 @@ def place_order(request: OrderRequest, *, buyer: Buyer, partner: str) -> OrderRe
         deal=deal,
         admission=admission,
     )
-    write_order(order, purchase, buyer=buyer, partner=partner, promo=promo, admission=admission)
+    if admission is None:
+        write_order(order, purchase, buyer=buyer, partner=partner, promo=promo)
+        return order
+    started = time.monotonic()  # an admitted order's time and DATA_BUSY steer the admission's pace
+    try:
+        write_order(order, purchase, buyer=buyer, partner=partner, promo=promo, admission=admission)
+    except Unavailable as failure:
+        busy = failure.code == "DATA_BUSY"
+        openings.record_order(purchase.car["_id"], busy=busy, seconds=time.monotonic() - started)
+        raise
+    openings.record_order(purchase.car["_id"], busy=False, seconds=time.monotonic() - started)
     return order
 
 

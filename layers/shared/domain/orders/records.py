@@ -109,6 +109,9 @@ class SaleQueueRecord(TypedDict, total=False):
     servingUpTo: int  # every position up to it has been admitted
     admittedAt: datetime  # when servingUpTo was last raised
     soldOut: bool
+    pace: float  # people admitted a second now (domain.orders.pacing), at most the queue's admissionPerSecond
+    credit: float  # the fraction of a person carried over to the next second
+    feedback: dict[str, int]  # admitted orders' outcomes: {orders, busy (DATA_BUSY), slow}
 
 
 class SaleEntryRecord(TypedDict, total=False):

@@ -402,6 +402,25 @@ def set_sold_out(car_id: ObjectId, sold_out: bool) -> None:
     _sale_queues().update_one({"_id": car_id}, {"$set": {"soldOut": sold_out}})
 
 
+def last_position(car_id: ObjectId) -> int:
+    """The highest position given in the car's queue (0: none yet)."""
+    found = _sale_entries().find_one(
+        {"carId": car_id, "position": {"$ne": None}}, {"position": 1}, sort=[("position", -1)]
+    )
+    return int(found.get("position") or 0) if found else 0
+
+
+def set_pace(car_id: ObjectId, *, pace: float, credit: float) -> None:
+    """The admission's pace (people a second) and the fraction of a person carried to the next second."""
+    _sale_queues().update_one({"_id": car_id}, {"$set": {"pace": pace, "credit": credit}})
+
+
+def count_queue_feedback(car_id: ObjectId, *, busy: bool, slow: bool) -> None:
+    """Count an admitted order's outcome on the car's queue (pacing's feedback; no transaction)."""
+    counts = {"feedback.orders": 1, "feedback.busy": int(busy), "feedback.slow": int(slow)}
+    _sale_queues().update_one({"_id": car_id}, {"$inc": counts})
+
+
 def use_admission(entry_id: ObjectId, order_id: ObjectId, *, now: datetime, session: ClientSession) -> bool:
     """Spend the entry's admission on the order, in the order's transaction: whether it was unused and
     still open."""
