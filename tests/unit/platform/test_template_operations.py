@@ -359,6 +359,7 @@ THROTTLES = {
     ("/*", "*"): "Api",
     ("/~1api~1v1~1orders", "POST"): "Order",
     ("/~1api~1v1~1auth~1login", "POST"): "Login",
+    ("/~1api~1v1~1sales~1{carId}~1entries", "POST"): "Registration",
 }
 ENVIRONMENTS = ("default", "dev", "staging", "prod")
 
@@ -398,7 +399,7 @@ def test_every_environment_sets_its_throttles_and_an_order_burst_its_functions_c
         # would reach a buyer as 500)
         throttles = {name: int(overrides[name]) for name in names}
         assert all(value >= 1 for value in throttles.values()), environment
-        for prefix in ("Order", "Login"):
+        for prefix in ("Order", "Login", "Registration"):
             assert throttles[f"{prefix}ThrottleRate"] <= throttles["ApiThrottleRate"], environment
             assert throttles[f"{prefix}ThrottleBurst"] <= throttles["ApiThrottleBurst"], environment
             reserved = int(overrides["ReservedConcurrency"])
