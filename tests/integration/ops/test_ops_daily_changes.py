@@ -100,6 +100,24 @@ def test_stock_set_with_buckets_splits_the_units_and_every_read_sees_their_sum(d
     assert (last["before"], last["after"], last["buckets"]) == (7, 12, 4)
 
 
+def test_stock_set_splits_a_queued_cars_units_by_default_never_into_more_buckets_than_units(demo_db: Db) -> None:
+    # Given a stock row of the demo Onix, sold through a fair opening's queue
+    onix = demo_db.cars.find_one({"sale.queue": {"$ne": None}})
+    assert onix is not None
+    row = demo_db.stock.find_one({"carId": onix["_id"]})
+    assert row is not None
+    key = {"branchId": row["branchId"], "modificationId": row["modificationId"], "colorId": row["colorId"]}
+    ids = [str(row["branchId"]), str(row["modificationId"]), str(row["colorId"])]
+    # When an operator sets 5 units, then 500, without --buckets
+    assert ops_main(["stock", "set", *ids, "5", "--cause", "first delivery"]) == 0
+    few = demo_db.stock_buckets.count_documents(key) + 1
+    assert ops_main(["stock", "set", *ids, "500", "--cause", "the opening's units"]) == 0
+    # Then 5 units take 5 documents, and 500 the queued car's 16
+    assert few == 5
+    assert (demo_db.stock.find_one(key) or {})["buckets"] == 16
+    assert sum(doc["quantity"] for doc in [demo_db.stock.find_one(key) or {}, *demo_db.stock_buckets.find(key)]) == 500
+
+
 def test_stock_set_refuses_a_color_of_another_car(demo_db: Db, capsys: pytest.CaptureFixture[str]) -> None:
     # Given a stock row / When the color named is not the car's / Then exit 1, nothing written
     row = demo_db.stock.find_one({})

@@ -44,6 +44,7 @@ class StockRecord(TypedDict, total=False):
     colorId: ObjectId
     quantity: int  # bucket 0's units when the row is split (`buckets` > 1), else all of them
     buckets: int  # the documents its units are split into (absent: 1), buckets 1.. in `stock_buckets`
+    bucketsAsked: int  # what its last operator change asked for (`buckets` is at most its units)
     changedIn: int  # the change version of its last operator change (`data.counters`)
 
 

@@ -52,10 +52,11 @@ def set_quantity(
         raise NotFound("BRANCH_DOES_NOT_SELL_BRAND", details={"branchId": str(branch_id)})
 
     if buckets is None:
-        current = store.buckets_of_row(branch_id, modification_id, color_id)
+        asked = store.buckets_asked(branch_id, modification_id, color_id)
         queued = sale.queue_of(catalog.find_car_sale(car["_id"]) or car) is not None
-        buckets = current if current > 1 else (QUEUED_CAR_BUCKETS if queued else 1)
-    split = max(1, min(buckets, quantity, MAX_BUCKETS))
+        buckets = asked if asked is not None and asked > 1 else (QUEUED_CAR_BUCKETS if queued else 1)
+    buckets = max(1, min(buckets, MAX_BUCKETS))
+    split = min(buckets, max(1, quantity))
 
     def work(session: ClientSession) -> StockChange:
         version = counters.raise_change_version(session=session)
@@ -66,6 +67,7 @@ def set_quantity(
             color_id,
             quantity,
             buckets=split,
+            asked=buckets,
             changed_in=version,
             session=session,
         )

@@ -185,17 +185,18 @@ def set_stock(
     quantity: int,
     *,
     buckets: int,
+    asked: int,
     changed_in: int,
     session: ClientSession,
 ) -> int:
     """Set how many units of a modification and color a branch can still sell (the row is created if
-    missing), spread over `buckets` documents, stamped with the change version `changed_in`; the
-    quantity before, all buckets together (0 for a new row)."""
+    missing), spread over `buckets` documents (`asked` for: kept for its next change), stamped with the
+    change version `changed_in`; the quantity before, all buckets together (0 for a new row)."""
     key = {"branchId": branch_id, "modificationId": modification_id, "colorId": color_id}
     before = units_of_row(key, session=session)
     row = _stock().find_one_and_update(
         key,
-        {"$set": {"carId": car_id, "changedIn": changed_in}},
+        {"$set": {"carId": car_id, "changedIn": changed_in, "bucketsAsked": asked}},
         upsert=True,
         return_document=ReturnDocument.AFTER,
         session=session,
@@ -212,10 +213,12 @@ def units_of_row(key: dict[str, Any], *, session: ClientSession | None = None) -
     return (int(row.get("quantity", 0)) if row else 0) + sum(int(doc.get("quantity", 0)) for doc in split)
 
 
-def buckets_of_row(branch_id: ObjectId, modification_id: ObjectId, color_id: ObjectId) -> int:
-    """How many documents the row's units are split into now (1 for no row)."""
+def buckets_asked(branch_id: ObjectId, modification_id: ObjectId, color_id: ObjectId) -> int | None:
+    """How many documents the row's last change asked its units to be split into (None: no row or never
+    asked; a row split by fewer units than that has fewer)."""
     row = _stock().find_one({"branchId": branch_id, "modificationId": modification_id, "colorId": color_id})
-    return int(row.get("buckets", 1)) if row else 1
+    asked = row.get("bucketsAsked", row.get("buckets")) if row else None
+    return int(asked) if asked is not None else None
 
 
 def _spread(row: StockRecord, quantity: int, buckets: int, *, session: ClientSession) -> None:
