@@ -5,17 +5,13 @@ is test_sale_queue.py's."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
-import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
 from core.clock import FrozenClock
-from core.settings import reset_settings
 from data import edge_files
 from domain.catalog.sale import SaleQueue
 from domain.orders import openings, pacing
@@ -25,14 +21,6 @@ from sales.admission import lambda_handler as admission_handler
 from tests.data import CatalogCar, insert_order, purchasable_car
 
 Db = Database[dict[str, Any]]
-
-
-@pytest.fixture(autouse=True)
-def edge_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    monkeypatch.setenv("EDGE_FILES_DIR", str(tmp_path / "edge"))
-    reset_settings()
-    yield tmp_path / "edge"
-    reset_settings()
 
 
 def drawn_opening(

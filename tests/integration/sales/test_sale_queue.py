@@ -8,7 +8,6 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -29,15 +28,6 @@ from tests.factories import ApiClient
 Db = Database[dict[str, Any]]
 ORDERS = "/api/v1/orders"
 ROOT = Path(__file__).resolve().parents[3]
-
-
-@pytest.fixture(autouse=True)
-def edge_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """The public files of this test's openings, where the local gateway would serve them."""
-    monkeypatch.setenv("EDGE_FILES_DIR", str(tmp_path / "edge"))
-    reset_settings()
-    yield tmp_path / "edge"
-    reset_settings()
 
 
 def queued_car(db: Db, clock: FrozenClock, *, quantity: int = 3, **sale: Any) -> tuple[CatalogCar, SaleQueue]:
