@@ -180,6 +180,10 @@ def test_an_order_of_a_queued_car_needs_its_turn_once_and_in_time(
         # Then the first order is placed and the second is refused: one order per admission
         assert placed.status_code == 201, placed.text
         assert (used.status_code, used.json()["code"]) == (409, "ADMISSION_USED")
+        # And the admission's pace heard of the placed order, not of the refused one
+        running = db.sale_queues.find_one({"_id": car.car_id})
+        assert running is not None
+        assert running["feedback"] == {"orders": 1, "busy": 0, "slow": 0}
         assert first.get(f"{entries_of(car)}/me").json()["data"]["status"] == "ORDERED"
         # When the second person orders after their 15 minutes
         frozen_clock.current = frozen_clock() + timedelta(minutes=15)
