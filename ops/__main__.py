@@ -4,7 +4,7 @@ python -m ops indexes                                     create the declared in
 python -m ops bank-offers                                 store the bank offers of new cars or credit products
 python -m ops order show <orderId | contractNumber>       an order and its log
 python -m ops order transition <order> READY --cause ...  READY, IMPLEMENTED or CANCELLED (refunds card payments)
-python -m ops orders expire                               cancel the unpaid orders past ORDER_HOLD_HOURS
+python -m ops orders expire                               cancel the orders late for their deposit or payment
 python -m ops openapi                                     regenerate openapi.json (and INTERFACE.md's error codes)
 python -m ops reconcile                                   one payment reconciliation pass (what runs every 5 min)
 python -m ops partners add|list|enable|disable|rotate     partner apps' keys (ops/partners.py)

@@ -1,13 +1,14 @@
 """Late orders expire (the rule of what is late is `domain.orders.holds`'): an order that missed its
 deposit's or its payment's deadline is cancelled ("not paid in time", `expiredAt` set, the event
 published), its unit goes back to the branch, its promo use is given back, and its card payments are
-marked to be refunded in the same transaction (the `along_with` the caller gives: `domain.payments.refunds`,
-which this area may not import; the payment reconciliation asks the processor for them).
+marked to be refunded in the same transaction (the `along_with` the caller gives:
+`domain.payments.cancellations`, which this area may not import; the payment reconciliation asks the
+processor for them).
 
 Run every minute by the UnpaidOrderExpiry function (so a unit is back on sale within a minute of its
 deadline), by hand with `python -m ops orders expire`, under `make run` by its scheduler, and wherever a
 late order is met: a card payment or an apply of it is refused and expires it on the spot
-(`expire_if_late`). An order is not expired while a card payment of it is being charged; the next run
+(`expire_if_late`, `expire_met`). An order is not expired while a card payment of it is being charged; the next run
 looks at it again.
 """
 
@@ -62,6 +63,12 @@ def expire_if_late(order: OrderRecord, along_with: lifecycle.AlongWith) -> None:
     try:
         holds.refuse_if_late(order, now)
     except holds.HoldExpired:
-        if lifecycle.expire(order, now=now, along_with=along_with) is not None:
-            logger.info("late order expired", extra={"order_id": str(order["_id"]), "met": "payment"})
+        expire_met(order, now, along_with)
         raise
+
+
+def expire_met(order: OrderRecord, now: datetime, along_with: lifecycle.AlongWith) -> None:
+    """Expire a late order a payment met (refused with `holds.HoldExpired`): its unit is back on sale at
+    once, not at the next run."""
+    if lifecycle.expire(order, now=now, along_with=along_with) is not None:
+        logger.info("late order expired", extra={"order_id": str(order["_id"]), "met": "payment"})

@@ -82,7 +82,7 @@ def financed_deal(request: OrderRequest, purchase: Purchase) -> FinancedDeal | N
 
 
 def _credit(choice: CreditRequest, purchase: Purchase) -> FinancedDeal:
-    """The credit priced on the ordered car and modification. An offer for another car or modification is
+    """The credit priced on the ordered car and modification; an offer for another car or modification is
     refused, after what the bank calculation would refuse of it."""
     credit = deals.credit_deal(
         choice.offer_id,
@@ -94,7 +94,6 @@ def _credit(choice: CreditRequest, purchase: Purchase) -> FinancedDeal:
     )
     offer = credit.offer
     if offer["carId"] != purchase.car["_id"] or offer["modificationId"] != purchase.modification["_id"]:
-        deals.car_of_offer(offer)
         raise NotFound("BANK_OFFER_NOT_FOR_CAR", details={"field": "credit.bankId"})
     return _financed(choice, credit.bank, choice.offer_id, credit.figures())
 

@@ -179,7 +179,7 @@ def expire(order: OrderRecord, *, now: datetime, along_with: AlongWith) -> Order
     """Cancel an order that is late by `now` (`domain.orders.holds`) and has no card payment being
     charged (it holds no charging lease), with what it paid as read (a payment recorded meanwhile wins),
     logged "not paid in time" with `expiredAt`, its unit given back; `along_with` marks its card payments
-    to be refunded (`domain.payments.refunds`). None (and nothing changed) when it no longer is late."""
+    to be refunded (`domain.payments.cancellations`). None (and nothing changed) when it no longer is late."""
     if not holds.is_late(order, now):
         return None
     late = {"paidAmount": order.get("paidAmount", 0), "chargingPaymentId": None, **holds.late(now)}

@@ -265,7 +265,7 @@ def apply(
         return settlement.settle(processor, claimed, claim_id, otp, now)
     except holds.HoldExpired as late:
         # The order is late: it is cancelled now, as when a payment of it is created.
-        expiry.expire_if_late(late.order, cancellations.card_refunds)
+        expiry.expire_met(late.order, now, cancellations.card_refunds)
         raise
 
 
