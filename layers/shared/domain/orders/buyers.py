@@ -83,28 +83,34 @@ def holdings(
     session: ClientSession | None = None,
 ) -> Holdings:
     """Count what the buyer holds (in the order's transaction when `session` is given)."""
-    limit = rules.per_person_limit
-    of_car = 0
-    if limit is not None:
-        since = now - timedelta(days=limit.days)
-        of_car = store.count_orders_of_car(
-            buyer.key,
-            buyer.user_id,
-            car_id,
-            since=since,
-            cancelled=Status.CANCELLED.value,
-            limit=limit.orders,
-            session=session,
-        )
     ceiling = get_order_settings().order_unverified_cars_per_partner
     return Holdings(
         unpaid_cars=store.count_orders_in(
             buyer.key, buyer.user_id, UNPAID_VALUES, limit=buyer.unpaid_allowance, session=session
         ),
-        of_car=of_car,
+        of_car=orders_of_car(buyer, car_id, rules, now=now, session=session),
         partner_unverified=0
         if buyer.verified
         else store.count_unverified_orders_of_partner(partner, UNPAID_VALUES, limit=ceiling, session=session),
+    )
+
+
+def orders_of_car(
+    buyer: Buyer, car_id: ObjectId, rules: SaleRules, *, now: datetime, session: ClientSession | None = None
+) -> int:
+    """The person's orders of the car that count against its `perPersonLimit` (0 when it has none): within
+    the last `days` days, not cancelled, or cancelled because they were not paid in time."""
+    limit = rules.per_person_limit
+    if limit is None:
+        return 0
+    return store.count_orders_of_car(
+        buyer.key,
+        buyer.user_id,
+        car_id,
+        since=now - timedelta(days=limit.days),
+        cancelled=Status.CANCELLED.value,
+        limit=limit.orders,
+        session=session,
     )
 
 
@@ -132,26 +138,11 @@ def refusal(buyer: Buyer, held: Holdings, rules: SaleRules) -> AppError | None:
 
 
 def entry_refusal(buyer: Buyer, car_id: ObjectId, rules: SaleRules, *, now: datetime) -> AppError | None:
-    """Why the buyer may not enter the car's fair opening (domain.orders.openings), or None: the sale's own
-    refusals of a person, 403 IDENTITY_VERIFICATION_REQUIRED and 409 PURCHASE_LIMIT_REACHED, so nobody
-    waits for a car they may not buy (what they hold of other cars may change before their turn)."""
-    if not buyer.verified and (rules.verified_buyers_only or get_order_settings().verified_buyers_only):
-        return NotPermitted("IDENTITY_VERIFICATION_REQUIRED")
-    per_person = rules.per_person_limit
-    if per_person is None:
-        return None
-    held = Holdings(
-        unpaid_cars=0,
-        of_car=store.count_orders_of_car(
-            buyer.key,
-            buyer.user_id,
-            car_id,
-            since=now - timedelta(days=per_person.days),
-            cancelled=Status.CANCELLED.value,
-            limit=per_person.orders,
-        ),
-        partner_unverified=0,
-    )
+    """Why the buyer may not enter the car's fair opening (domain.orders.openings), or None: `refusal` of
+    the sale's rules of the person (403 IDENTITY_VERIFICATION_REQUIRED, 409 PURCHASE_LIMIT_REACHED), so
+    nobody waits for a car they may not buy. What they hold of other cars may change before their turn,
+    so it is counted when they order, not here."""
+    held = Holdings(unpaid_cars=0, of_car=orders_of_car(buyer, car_id, rules, now=now), partner_unverified=0)
     return refusal(buyer, held, rules)
 
 

@@ -33,10 +33,9 @@ from domain.catalog import store as catalog
 from domain.catalog.records import CarRecord
 from domain.catalog.sale import SaleQueue
 from domain.dealers import store as dealers
-from domain.orders import buyers, draw, store
+from domain.orders import buyers, draw, holds, store
 from domain.orders.buyers import Buyer
 from domain.orders.records import SaleEntryRecord, SaleQueueRecord
-from domain.orders.states import UNPAID_VALUES, StockHold
 
 # Beyond the functions' timeout (template.yaml), so a registration stamped before the start is written.
 DRAW_GRACE = timedelta(seconds=15)
@@ -284,7 +283,7 @@ def status_document(car_id: ObjectId, queue: SaleQueue, running: SaleQueueRecord
         "entries": store.count_sale_entries(car_id),
         "servingUpTo": running.get("servingUpTo", 0),
         "unitsLeft": dealers.units_of_car(car_id),
-        "openHolds": store.count_open_holds(car_id, UNPAID_VALUES, StockHold.HELD.value),
+        "openHolds": store.count_open_holds(car_id, holds.may_come_back()),
         "soldOut": bool(running.get("soldOut")),
         "updatedAt": now,
     }

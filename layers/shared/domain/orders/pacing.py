@@ -34,9 +34,8 @@ from domain.catalog import sale
 from domain.catalog import store as catalog
 from domain.catalog.sale import SaleQueue
 from domain.dealers import store as dealers
-from domain.orders import openings, store
+from domain.orders import holds, openings, store
 from domain.orders.records import SaleQueueRecord
-from domain.orders.states import UNPAID_VALUES, StockHold
 
 SLOW_ORDER_SECONDS = openings.SLOW_ORDER_SECONDS
 PACE_FLOOR = 1.0  # people a second: the pace never stops admission altogether
@@ -94,7 +93,7 @@ class Controller:
             settled = now < queue.draw_at - timedelta(minutes=1)
             return StepResult(car_id, 0, 0, 0.0, sold_out=False, sold_out_now=False, settled=settled)
         units_left = dealers.units_of_car(car_id)
-        open_holds = store.count_open_holds(car_id, UNPAID_VALUES, StockHold.HELD.value)
+        open_holds = store.count_open_holds(car_id, holds.may_come_back())
         sold_out = units_left == 0 and open_holds == 0
         if sold_out != bool(running.get("soldOut")):
             store.set_sold_out(car_id, sold_out)

@@ -432,6 +432,6 @@ def use_admission(entry_id: ObjectId, order_id: ObjectId, *, now: datetime, sess
     return result.modified_count == 1
 
 
-def count_open_holds(car_id: ObjectId, unpaid: list[str], held: str) -> int:
-    """The car's orders that hold a unit without having paid what is due now (it may come back)."""
-    return _orders().count_documents({"carId": car_id, "statusSlug": {"$in": unpaid}, "stockHold": held})
+def count_open_holds(car_id: ObjectId, holding: Document) -> int:
+    """The car's orders matching `holding`: those whose unit may come back (`holds.may_come_back`)."""
+    return _orders().count_documents({"carId": car_id, **holding})
