@@ -15,6 +15,7 @@ import os
 import sys
 from pathlib import Path
 
+from local.clock import use_shared_clock
 from local.runtime import (
     AlreadyRunning,
     LocalDatabase,
@@ -106,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     apply_local_defaults()
+    use_shared_clock()
     lock = RunLock()
     if args.command == "serve" and not os.environ.get("MONGODB_URI"):
         try:

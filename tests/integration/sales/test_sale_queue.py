@@ -1,6 +1,12 @@
-"""A fair opening through HTTP on the real MongoDB (domain.orders.openings): registration and its refusals,
-the draw checked by the script docs/INTERFACE.md publishes (which imports nothing of ours), and orders
-through the queue. The admission here is what the pacing controller does, called directly."""
+"""A fair opening through HTTP as production meets it: `make run`'s server with three worker processes
+(each one request at a time, like Lambda instances) against one MongoDB (tests/local_server.py), on a
+clock every process shares (local.clock): registration and its refusals, orders through the queue, and
+the published draw checked by the script docs/INTERFACE.md gives, run with nothing of ours importable.
+
+This process plays the SaleAdmission function (`pacing.run`, one step): the server's own schedule runs it
+first a minute after the server started, on the shared clock, and each test is done with what the
+controller decides before then (only the test of an expired admission goes past it, after its last
+admission was made)."""
 
 from __future__ import annotations
 
@@ -8,95 +14,160 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 from bson import ObjectId
 from pymongo.database import Database
 
-from core.clock import FrozenClock
+from core import clock
 from core.settings import reset_settings
 from data import aws, edge_files
 from domain.catalog.sale import SaleQueue
-from domain.orders import openings
+from domain.orders import openings, pacing
+from local.clock import ENV as CLOCK_FILE
+from local.clock import SharedClock
 from ops.__main__ import main as ops_main
-from tests.data import CatalogCar, order_body, purchasable_car
-from tests.factories import ApiClient
+from tests.data import CatalogCar, insert_order, order_body, purchasable_car
+from tests.factories import ApiClient, all_at_once, copies_of
+from tests.local_server import LocalServer, ServeWorkers
 
 Db = Database[dict[str, Any]]
 ORDERS = "/api/v1/orders"
 ROOT = Path(__file__).resolve().parents[3]
+WORKERS = 3
+DRAW_IN = timedelta(seconds=20)  # from the test's start; the draw then runs DRAW_GRACE later
+ADMISSION_MINUTES = 1
 
 
-def queued_car(db: Db, clock: FrozenClock, *, quantity: int = 3, **sale: Any) -> tuple[CatalogCar, SaleQueue]:
-    """A car whose opening registers from now and draws in a day, admitting each person for 15 minutes."""
-    now = clock().replace(microsecond=0)
+@pytest.fixture
+def shared_clock(tmp_path: Path, workers_db: Db) -> Iterator[SharedClock]:
+    """The time of this process and of the server's, in one file: it moves only when the test moves it
+    (set once this process points at the server's database, which resets the process's state)."""
+    shared = SharedClock(tmp_path / "clock")
+    shared.set(clock.now().replace(microsecond=0))
+    clock.set_clock(shared)
+    yield shared
+    clock.reset_clock()
+
+
+@pytest.fixture
+def server(serve_workers: ServeWorkers, shared_clock: SharedClock, edge_dir: Path) -> Iterator[LocalServer]:
+    """`python -m local serve` with three workers on the shared clock, serving the openings' public files
+    from this test's folder (as CloudFront serves the bucket)."""
+    with serve_workers(WORKERS, **{CLOCK_FILE: str(shared_clock.path), "EDGE_FILES_DIR": str(edge_dir)}) as served:
+        yield served
+
+
+def queued_car(db: Db, at: SharedClock, *, units: int = 3, **sale: Any) -> tuple[CatalogCar, SaleQueue]:
+    """A car of `units` units (one stock row) whose opening registers from now, draws DRAW_IN from now, and
+    admits each person for ADMISSION_MINUTES; its queue set, the seed's commitment published."""
+    now = at()
     rules = {
-        "startsAt": now + timedelta(days=1),
-        "queue": {"registrationOpensAt": now, "admissionPerSecond": 10, "admissionMinutes": 15},
+        "startsAt": now + DRAW_IN,
+        "queue": {
+            "registrationOpensAt": now,
+            "admissionPerSecond": 10,
+            "admissionMinutes": ADMISSION_MINUTES,
+        },
         **sale,
     }
-    car = purchasable_car(db, brand=f"Queued {ObjectId()}", quantity=quantity, sale=rules)
-    queue = SaleQueue(now, now + timedelta(days=1), 10, 15)
+    car = purchasable_car(db, brand=f"Queued {ObjectId()}", quantity=0, sale=rules)
+    row = {"branchId": car.branch_id, "modificationId": car.modification_id, "colorId": car.color_id}
+    db.stock.update_one(row, {"$set": {"quantity": units}})
     openings.open_queue(car.car_id)
-    return car, queue
+    return car, SaleQueue(now, now + DRAW_IN, 10, ADMISSION_MINUTES)
 
 
 def entries_of(car: CatalogCar) -> str:
     return f"/api/v1/sales/{car.car_id}/entries"
 
 
-def test_one_entry_per_person_and_every_refusal_of_registration(
-    api: ApiClient, api_server: str, db: Db, frozen_clock: FrozenClock
+def person(server: LocalServer, number: int) -> ApiClient:
+    """A signed-in client of the server, verified as the sandbox's person `number`."""
+    client = ApiClient(server.url)
+    client.login(f"+9989013{number:05d}")
+    client.verify(number)
+    return client
+
+
+def public_file(server: LocalServer, car: CatalogCar, name: str) -> dict[str, Any]:
+    """One of the car's public files, as a buyer's app fetches it (from the edge; here the local gateway)."""
+    answer = requests.get(f"{server.url}/sales/{car.car_id}/{name}", timeout=30)
+    assert answer.status_code == 200, answer.text
+    assert {part.strip() for part in answer.headers["Cache-Control"].split(",")} == {"public", "max-age=1"}
+    found: dict[str, Any] = answer.json()
+    return found
+
+
+def controller_step(at: SharedClock) -> dict[str, Any]:
+    """One step of the SaleAdmission function, at the shared clock's time."""
+    return pacing.run(1, sleep=at.advance)
+
+
+def codes(answers: list[requests.Response]) -> list[tuple[int, str | None]]:
+    return sorted((answer.status_code, answer.json().get("code")) for answer in answers)
+
+
+def test_one_entry_per_person_through_three_workers_and_every_refusal_of_registration(
+    server: LocalServer, workers_db: Db, shared_clock: SharedClock
 ) -> None:
-    # Given a car without a queue, and a queued one sold to verified buyers only whose registration opens in an hour
-    plain = purchasable_car(db, brand="Not Queued")
-    car, _ = queued_car(db, frozen_clock, verifiedBuyersOnly=True)
-    db.cars.update_one(
-        {"_id": car.car_id}, {"$set": {"sale.queue.registrationOpensAt": frozen_clock() + timedelta(hours=1)}}
-    )
-    api.login("+998901240001")
+    # Given a car without a queue, and a queued one sold to verified buyers, once a year per person, whose
+    # registration opens in 30 s
+    plain = purchasable_car(workers_db, brand=f"Not Queued {ObjectId()}")
+    car, _ = queued_car(workers_db, shared_clock, verifiedBuyersOnly=True, perPersonLimit={"count": 1, "days": 365})
+    opens_at = shared_clock() + timedelta(seconds=30)
+    workers_db.cars.update_one({"_id": car.car_id}, {"$set": {"sale.queue.registrationOpensAt": opens_at}})
+    buyer = ApiClient(server.url)
+    buyer.login("+998901300001")
     # When a buyer registers for the car without a queue, and for the queued one before registration opens
-    none = api.post(entries_of(plain))
-    early = api.post(entries_of(car))
+    none = buyer.post(entries_of(plain))
+    early = buyer.post(entries_of(car))
     # Then they are told there is no queue, and when registration opens
     assert (none.status_code, none.json()["code"]) == (404, "SALE_QUEUE_NOT_FOUND")
     assert (early.status_code, early.json()["code"]) == (409, "REGISTRATION_NOT_OPEN"), early.text
+    assert early.json()["details"]["registrationOpensAt"].startswith(opens_at.strftime("%Y-%m-%dT%H:%M:%S"))
     # When registration opens and the buyer, not verified, registers
-    frozen_clock.current = frozen_clock() + timedelta(hours=1)
-    api.login("+998901240001")
-    unverified = api.post(entries_of(car))
+    shared_clock.set(opens_at)
+    unverified = buyer.post(entries_of(car))
     # Then they are asked to verify first
     assert (unverified.status_code, unverified.json()["code"]) == (403, "IDENTITY_VERIFICATION_REQUIRED")
-    # When they verify and register, then register again
-    assert api.post("/api/v1/users/limit", json={"code": "sandbox-verified-451"}).status_code == 200
-    entered = api.post(entries_of(car))
-    again = api.post(entries_of(car))
-    # Then the first is their entry, registered before the draw, and the second is refused
-    assert entered.status_code == 201, entered.text
-    assert entered.json()["data"]["status"] == "REGISTERED"
-    assert entered.json()["data"]["position"] is None
-    assert (again.status_code, again.json()["code"]) == (409, "ALREADY_ENTERED")
-    # When the PINFL is moved to a second account, which registers too
-    db.users.update_one({"phone": "+998901240001"}, {"$set": {"pin": None, "verified": False}})
-    with ApiClient(api_server) as other:
-        other.login("+998901240002")
-        assert other.post("/api/v1/users/limit", json={"code": "sandbox-verified-451-again"}).status_code == 200
-        second_account = other.post(entries_of(car))
-        # Then the person has one entry: the second account's is refused
-        assert (second_account.status_code, second_account.json()["code"]) == (409, "ALREADY_ENTERED")
-        # And its own entry is the person's
-        assert other.get(f"{entries_of(car)}/me").json()["data"]["entryId"] == entered.json()["data"]["entryId"]
-    # And an account that never registered has no entry
-    api.login("+998901240003")
-    assert api.get(f"{entries_of(car)}/me").json()["code"] == "SALE_ENTRY_NOT_FOUND"
-    assert db.sale_entries.count_documents({"carId": car.car_id}) == 1
-
-
-def published_draw(edge_dir: Path, car: CatalogCar) -> Path:
-    return edge_dir / "sales" / str(car.car_id) / "draw.json"
+    # When they verify, and six of their phones register at once, through three worker processes
+    buyer.verify(1301)
+    copies = copies_of(buyer, 6)
+    answers = all_at_once([partial(copy.post, entries_of(car)) for copy in copies])
+    # Then one entry is theirs and the five others are refused, whichever worker answered
+    assert codes(answers) == [(201, None)] + [(409, "ALREADY_ENTERED")] * 5, [a.text for a in answers]
+    assert len({answer.headers["X-Local-Worker"] for answer in answers}) > 1
+    [entered] = [answer.json()["data"] for answer in answers if answer.status_code == 201]
+    assert (entered["status"], entered["position"]) == ("REGISTERED", None)
+    # When the PINFL moves to a second account, which registers too
+    workers_db.users.update_one({"phone": "+998901300001"}, {"$set": {"pin": None, "verified": False}})
+    other = ApiClient(server.url)
+    other.login("+998901300002")
+    other.verify(1301)
+    second_account = other.post(entries_of(car))
+    # Then the person has one entry: the second account's is refused, and the entry it reads is the person's
+    assert (second_account.status_code, second_account.json()["code"]) == (409, "ALREADY_ENTERED")
+    assert other.get(f"{entries_of(car)}/me").json()["data"]["entryId"] == entered["entryId"]
+    # When a person who has already bought the car this year registers
+    bought = person(server, 1302)
+    account = workers_db.users.find_one({"phone": "+998901301302"})
+    assert account is not None
+    insert_order(workers_db, account["_id"], car, status="PAID")
+    refused = bought.post(entries_of(car))
+    # Then they are told the car's limit at once, instead of waiting for a car they may not buy
+    assert (refused.status_code, refused.json()["code"]) == (409, "PURCHASE_LIMIT_REACHED"), refused.text
+    # And an account that never registered has no entry; the car has the person's one entry
+    assert bought.get(f"{entries_of(car)}/me").json()["code"] == "SALE_ENTRY_NOT_FOUND"
+    assert workers_db.sale_entries.count_documents({"carId": car.car_id}) == 1
+    for client in [buyer, other, bought, *copies]:
+        client.session.close()
 
 
 def interface_script() -> str:
@@ -105,94 +176,94 @@ def interface_script() -> str:
     return script
 
 
+def run_script(script: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The documented script, isolated (-I: no PYTHONPATH, no user site, not even its own folder's
+    neighbours), in a folder of its own: nothing of the project is importable."""
+    command = [sys.executable, "-I", str(script), *args]
+    return subprocess.run(command, check=False, capture_output=True, text=True, cwd=script.parent, timeout=60)  # noqa: S603
+
+
 def test_the_published_draw_checks_by_the_documented_script_against_the_commitment_published_before(
-    api: ApiClient, db: Db, frozen_clock: FrozenClock, edge_dir: Path, tmp_path: Path
+    server: LocalServer, workers_db: Db, shared_clock: SharedClock, tmp_path: Path
 ) -> None:
-    # Given a queued car whose status, published when the queue was set, commits to a seed
-    car, queue = queued_car(db, frozen_clock)
-    committed = json.loads((edge_dir / "sales" / str(car.car_id) / "status.json").read_text())
+    # Given a queued car whose status.json, served from the edge since the queue was set, commits to a seed
+    car, queue = queued_car(workers_db, shared_clock)
+    committed = public_file(server, car, "status.json")
     assert committed["seed"] is None
-    # And twelve people registered before the draw
-    for n in range(12):
-        api.login(f"+9989012500{n:02d}")
-        assert api.post(entries_of(car)).status_code == 201
-    # When the start and its grace pass and the draw runs
-    frozen_clock.current = queue.draw_at + openings.DRAW_GRACE
-    openings.draw_if_due(car.car_id, queue, frozen_clock())
-    # Then draw.json lists every entry once, and the script of docs/INTERFACE.md, run with nothing of the
-    # project importable, says it checks against the commitment published before
-    path = published_draw(edge_dir, car)
-    draw = json.loads(path.read_text())
-    assert sorted(draw["entries"]) == sorted(str(e["_id"]) for e in db.sale_entries.find({"carId": car.car_id}))
-    script = tmp_path / "check_draw.py"
-    script.write_text(interface_script())
-    checked = subprocess.run(  # noqa: S603 (the documented script, on a file this test wrote)
-        [sys.executable, "-I", str(script), str(path), committed["seedCommitment"]],
-        check=False,
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=60,
-    )
+    # And twelve people registered before the draw, through three worker processes
+    people = [person(server, 1310 + n) for n in range(12)]
+    registered = all_at_once([partial(one.post, entries_of(car)) for one in people])
+    assert [answer.status_code for answer in registered] == [201] * 12
+    # When the start and its grace pass and the controller steps
+    shared_clock.set(queue.draw_at + openings.DRAW_GRACE)
+    controller_step(shared_clock)
+    # Then draw.json, served from the edge, lists every entry once with the seed of the commitment
+    draw = public_file(server, car, "draw.json")
+    assert sorted(draw["entries"]) == sorted(answer.json()["data"]["entryId"] for answer in registered)
+    assert draw["seedCommitment"] == committed["seedCommitment"]
+    # And the script of docs/INTERFACE.md, run with nothing of the project importable, says it checks
+    # against the commitment published before the draw; so does the operators' command
+    folder = tmp_path / "buyer"
+    folder.mkdir()
+    script = folder / "check_draw.py"
+    script.write_text(interface_script(), encoding="utf-8")
+    published = folder / "draw.json"
+    published.write_text(json.dumps(draw), encoding="utf-8")
+    checked = run_script(script, str(published), committed["seedCommitment"])
     assert (checked.returncode, checked.stdout.strip()) == (0, "draw checks"), checked.stderr
-    assert ops_main(["sale", "verify-draw", str(path), "--commitment", committed["seedCommitment"]]) == 0
-    # And each person's place is the draw's
-    last = db.sale_entries.find_one({"_id": ObjectId(draw["entries"][-1])}) or {}
-    assert last["position"] == 12
-    # When two places are swapped in a copy of the file
+    assert ops_main(["sale", "verify-draw", str(published), "--commitment", committed["seedCommitment"]]) == 0
+    # And each person's place, as they read it, is the draw's
+    places = {one.get(f"{entries_of(car)}/me").json()["data"]["position"] for one in people[:3]}
+    entry_ids = {one.get(f"{entries_of(car)}/me").json()["data"]["entryId"] for one in people[:3]}
+    assert places == {draw["entries"].index(entry_id) + 1 for entry_id in entry_ids}
+    # When two places are swapped in a copy of the file, or it is checked against another commitment
     swapped = draw | {"entries": [draw["entries"][1], draw["entries"][0], *draw["entries"][2:]]}
-    forged = tmp_path / "forged.json"
-    forged.write_text(json.dumps(swapped))
+    forged = folder / "forged.json"
+    forged.write_text(json.dumps(swapped), encoding="utf-8")
     # Then neither the script nor the command accepts it
-    forged_run = [sys.executable, "-I", str(script), str(forged)]
-    refused = subprocess.run(forged_run, check=False, capture_output=True, timeout=60)  # noqa: S603 (as above)
-    assert refused.returncode == 1
+    assert run_script(script, str(forged)).returncode == 1
+    assert run_script(script, str(published), "00" * 32).returncode == 1
     assert ops_main(["sale", "verify-draw", str(forged)]) == 1
+    for one in people:
+        one.session.close()
 
 
-def test_an_order_of_a_queued_car_needs_its_turn_once_and_in_time(
-    api: ApiClient, api_server: str, db: Db, frozen_clock: FrozenClock
+def test_an_order_of_a_queued_car_needs_its_turn_once_and_in_time_through_three_workers(
+    server: LocalServer, workers_db: Db, shared_clock: SharedClock
 ) -> None:
-    # Given a queued car, and two verified people registered before the draw
-    car, queue = queued_car(db, frozen_clock)
-    phones = {}
-    with ApiClient(api_server) as one, ApiClient(api_server) as two:
-        for n, person in enumerate((one, two)):
-            phones[id(person)] = f"+99890126000{n}"
-            person.login(phones[id(person)])
-            person.verify(460 + n)
-            assert person.post(entries_of(car)).status_code == 201
-        # When the draw has run and the first of them orders before anyone is admitted
-        frozen_clock.current = queue.draw_at + openings.DRAW_GRACE
-        openings.draw_if_due(car.car_id, queue, frozen_clock())
-        for person in (one, two):
-            person.login(phones[id(person)])
-        first, second = sorted((one, two), key=lambda p: p.get(f"{entries_of(car)}/me").json()["data"]["position"])
-        early = first.post(ORDERS, json=order_body(car))
-        # Then it is not their turn, with their place and the queue's
-        assert (early.status_code, early.json()["code"]) == (409, "NOT_YOUR_TURN"), early.text
-        assert early.json()["details"] == {"position": 1, "servingUpTo": 0}
-        # When both are admitted, and the first orders, then orders again
-        openings.admit(car.car_id, queue, 2, frozen_clock())
-        assert first.get(f"{entries_of(car)}/me").json()["data"]["status"] == "ADMITTED"
-        placed = first.post(ORDERS, json=order_body(car))
-        used = first.post(ORDERS, json=order_body(car))
-        # Then the first order is placed and the second is refused: one order per admission
-        assert placed.status_code == 201, placed.text
-        assert (used.status_code, used.json()["code"]) == (409, "ADMISSION_USED")
-        # And the admission's pace heard of the placed order, not of the refused one
-        running = db.sale_queues.find_one({"_id": car.car_id})
-        assert running is not None
-        assert running["feedback"] == {"orders": 1, "busy": 0, "slow": 0}
-        assert first.get(f"{entries_of(car)}/me").json()["data"]["status"] == "ORDERED"
-        # When the second person orders after their 15 minutes
-        frozen_clock.current = frozen_clock() + timedelta(minutes=15)
-        second.login(phones[id(second)])
-        late = second.post(ORDERS, json=order_body(car))
-        # Then their admission has expired, and their entry says they missed it
-        assert (late.status_code, late.json()["code"]) == (409, "ADMISSION_EXPIRED"), late.text
-        assert second.get(f"{entries_of(car)}/me").json()["data"]["status"] == "MISSED"
-    assert db.orders.count_documents({"carId": car.car_id}) == 1
+    # Given a queued car of two units, and three verified people registered before the draw
+    car, queue = queued_car(workers_db, shared_clock, units=2)
+    people = [person(server, 1330 + n) for n in range(3)]
+    for one in people:
+        assert one.post(entries_of(car)).status_code == 201
+    # When the draw has run and the controller has admitted as many people as there are units
+    shared_clock.set(queue.draw_at + openings.DRAW_GRACE)
+    done = controller_step(shared_clock)
+    assert done["admitted"][str(car.car_id)] == 2
+    by_place = sorted(people, key=lambda one: one.get(f"{entries_of(car)}/me").json()["data"]["position"])
+    first, second, third = by_place
+    # And the third orders before their turn
+    early = third.post(ORDERS, json=order_body(car))
+    # Then it is not their turn, with their place and the queue's
+    assert (early.status_code, early.json()["code"]) == (409, "NOT_YOUR_TURN"), early.text
+    assert early.json()["details"] == {"position": 3, "servingUpTo": 2}
+    assert third.get(f"{entries_of(car)}/me").json()["data"]["status"] == "WAITING"
+    # When the first orders from five phones at once, through three worker processes
+    copies = copies_of(first, 5)
+    placed = all_at_once([partial(copy.post, ORDERS, json=order_body(car)) for copy in copies])
+    # Then one order is placed and the four others are refused: one order per admission
+    assert codes(placed) == [(201, None)] + [(409, "ADMISSION_USED")] * 4, [a.text for a in placed]
+    assert len({answer.headers["X-Local-Worker"] for answer in placed}) > 1
+    assert first.get(f"{entries_of(car)}/me").json()["data"]["status"] == "ORDERED"
+    # When the second orders after their admission's minutes
+    shared_clock.advance(ADMISSION_MINUTES * 60)
+    late = second.post(ORDERS, json=order_body(car))
+    # Then their admission has expired, and their entry says they missed it
+    assert (late.status_code, late.json()["code"]) == (409, "ADMISSION_EXPIRED"), late.text
+    assert second.get(f"{entries_of(car)}/me").json()["data"]["status"] == "MISSED"
+    assert workers_db.orders.count_documents({"carId": car.car_id}) == 1
+    for client in [*people, *copies]:
+        client.session.close()
 
 
 def test_status_json_goes_to_the_edge_bucket_when_there_is_one(
