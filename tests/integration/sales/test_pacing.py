@@ -6,6 +6,7 @@ is test_sale_queue.py's."""
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from bson import ObjectId
@@ -19,6 +20,7 @@ from local.context import LocalLambdaContext
 from local.scheduler import Job, local_schedule
 from sales.admission import lambda_handler as admission_handler
 from tests.data import CatalogCar, insert_order, purchasable_car
+from tests.factories import all_at_once
 
 Db = Database[dict[str, Any]]
 
@@ -212,3 +214,71 @@ def test_the_function_steps_within_its_invocation_and_make_run_runs_it_beside_th
     assert isinstance(job, Job)
     assert (job.scheduled.expression, job.runs_through_its_period) == ("rate(1 minute)", True)
     assert not any(other.runs_through_its_period for other in jobs if other is not job)
+
+
+def test_two_runs_that_overlap_never_step_one_opening_at_once_and_the_next_takes_over_when_one_ends(
+    db: Db, frozen_clock: FrozenClock
+) -> None:
+    # Given a drawn opening admitting 3 a second, and two runs of the controller (a late invocation and
+    # the next minute's) stepping it in the same seconds
+    car, queue = drawn_opening(db, frozen_clock, people=50, units_per_row=5, per_second=3)
+    late, next_run = pacing.Controller(), pacing.Controller()
+    # When both step it for two seconds
+    seconds = []
+    for _ in range(2):
+        seconds.append(
+            (late.step_car(car.car_id, queue, frozen_clock()), next_run.step_car(car.car_id, queue, frozen_clock()))
+        )
+        frozen_clock.advance(1)
+    # Then only the first to take the lease stepped it: 3 admitted a second, not 6
+    assert [(a.stepped, a.admitted, b.stepped, b.admitted) for a, b in seconds] == [(True, 3, False, 0)] * 2
+    assert serving(db, car) == 6
+    # And the other is not settled: it keeps trying while its invocation lasts
+    assert not seconds[-1][1].settled
+    # When the late run ends, and the next one steps
+    late.release([car.car_id])
+    taken = next_run.step_car(car.car_id, queue, frozen_clock())
+    # Then it takes over at once, where the other left off
+    assert (taken.stepped, taken.admitted, serving(db, car)) == (True, 3, 9)
+
+
+def test_a_run_that_died_is_taken_over_when_its_lease_runs_out_and_then_admits_nobody(
+    db: Db, frozen_clock: FrozenClock
+) -> None:
+    # Given a drawn opening, and a run that stepped it once and then hung (it never gave its lease up)
+    car, queue = drawn_opening(db, frozen_clock, people=50, units_per_row=5, per_second=3)
+    hung, next_run = pacing.Controller(), pacing.Controller()
+    assert hung.step_car(car.car_id, queue, frozen_clock()).admitted == 3
+    # When another run steps it before the lease runs out
+    frozen_clock.advance(pacing.LEASE.total_seconds() - 1)
+    # Then it waits
+    assert not next_run.step_car(car.car_id, queue, frozen_clock()).stepped
+    # When the lease has run out
+    frozen_clock.advance(1)
+    taken = next_run.step_car(car.car_id, queue, frozen_clock())
+    # Then the other run takes the opening over
+    assert (taken.stepped, serving(db, car)) == (True, 6)
+    # When the hung run wakes and steps, or admits what it had decided before it hung
+    woke = hung.step_car(car.car_id, queue, frozen_clock())
+    stale = openings.admit(car.car_id, queue, 3 + 3, frozen_clock(), holder=hung.holder)
+    # Then it does nothing: nobody is admitted twice, no second is admitted twice
+    assert (woke.stepped, stale, serving(db, car)) == (False, 0, 6)
+    assert db.sale_entries.count_documents({"carId": car.car_id, "admittedUntil": {"$ne": None}}) == 6
+
+
+def test_of_six_runs_stepping_one_opening_at_the_same_instant_one_steps_it(db: Db, frozen_clock: FrozenClock) -> None:
+    # Given a drawn opening admitting 3 a second, and six runs of the controller
+    car, queue = drawn_opening(db, frozen_clock, people=50, units_per_row=5, per_second=3)
+    runs = [pacing.Controller() for _ in range(6)]
+    # When they all step it at once
+    results = all_at_once([partial(run.step_car, car.car_id, queue, frozen_clock()) for run in runs])
+    # Then one took the lease and admitted 3, the five others did nothing
+    assert sorted((result.stepped, result.admitted) for result in results) == [(False, 0)] * 5 + [(True, 3)]
+    assert serving(db, car) == 3
+    # When their lease has run out and a whole invocation steps it
+    frozen_clock.advance(pacing.LEASE.total_seconds())
+    done = pacing.run(1, sleep=frozen_clock.advance)
+    # Then it admitted the next 3, and gave the lease up when it ended
+    assert done["admitted"] == {str(car.car_id): 3}
+    running = db.sale_queues.find_one({"_id": car.car_id}) or {}
+    assert (running["leaseHolder"], running["leaseUntil"]) == (None, None)

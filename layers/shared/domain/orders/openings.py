@@ -28,6 +28,7 @@ from pymongo.client_session import ClientSession
 from core import clock, ids
 from core.errors import Conflict, NotFound
 from data import counters, edge_files
+from data.mongo import in_transaction
 from domain.catalog import sale
 from domain.catalog import store as catalog
 from domain.catalog.records import CarRecord
@@ -209,14 +210,24 @@ def draw_document(car_id: ObjectId, running: SaleQueueRecord, draw_at: datetime,
 # --- admission -------------------------------------------------------------------------------------------
 
 
-def admit(car_id: ObjectId, queue: SaleQueue, up_to: int, now: datetime) -> int:
-    """Admit every entry up to position `up_to`, each for the queue's `admissionMinutes`; how many were."""
+def admit(car_id: ObjectId, queue: SaleQueue, up_to: int, now: datetime, *, holder: str) -> int:
+    """Admit every entry up to position `up_to`, each for the queue's `admissionMinutes`, as the holder of
+    the car's admission lease (`domain.orders.pacing`); how many were. One transaction: `servingUpTo`
+    raised from the value read, by the lease's holder only, and the entries it passes admitted, so two
+    runs of the controller never admit the same second twice (a run that lost its lease admits none)."""
     running = draw_if_due(car_id, queue, now)
     if running.get("drawnAt") is None:
         return 0
     store.place_late_entries(car_id, running.get("drawn", 0))
+    after = running.get("servingUpTo", 0)
     until = now + timedelta(minutes=queue.admission_minutes)
-    return store.admit_entries(car_id, after=running.get("servingUpTo", 0), up_to=up_to, at=now, until=until)
+
+    def steps(session: ClientSession) -> int:
+        if not store.raise_serving(car_id, holder=holder, after=after, up_to=up_to, at=now, session=session):
+            return 0
+        return store.admit_entries(car_id, after=after, up_to=up_to, at=now, until=until, session=session)
+
+    return in_transaction(steps)
 
 
 class Admission(NamedTuple):

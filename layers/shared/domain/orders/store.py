@@ -381,14 +381,43 @@ def place_late_entries(car_id: ObjectId, drawn: int) -> None:
     )
 
 
-def admit_entries(car_id: ObjectId, *, after: int, up_to: int, at: datetime, until: datetime) -> int:
-    """Admit the entries at positions after..up_to (not yet admitted) until `until`, and raise the queue's
-    `servingUpTo`; how many were admitted."""
+def take_admission_lease(car_id: ObjectId, holder: str, *, now: datetime, until: datetime) -> bool:
+    """Take or renew the car's admission lease for `holder` until `until`, in one conditional update:
+    whether `holder` has it now. A lease another holder has and that has not run out by `now` is kept."""
+    held = {"$or": [{"leaseHolder": holder}, {"leaseUntil": None}, {"leaseUntil": {"$lte": now}}]}
+    result = _sale_queues().update_one({"_id": car_id, **held}, {"$set": {"leaseHolder": holder, "leaseUntil": until}})
+    return result.matched_count == 1
+
+
+def release_admission_lease(car_id: ObjectId, holder: str) -> None:
+    """Give the car's admission lease up, if `holder` still has it (the next run takes it at once)."""
+    _sale_queues().update_one(
+        {"_id": car_id, "leaseHolder": holder}, {"$set": {"leaseHolder": None, "leaseUntil": None}}
+    )
+
+
+def raise_serving(
+    car_id: ObjectId, *, holder: str, after: int, up_to: int, at: datetime, session: ClientSession
+) -> bool:
+    """Raise the queue's `servingUpTo` from `after` to `up_to`, only for the lease's holder and only from
+    the value it read (a run that lost its lease, or read a value since raised, raises nothing)."""
+    result = _sale_queues().update_one(
+        {"_id": car_id, "leaseHolder": holder, "servingUpTo": after},
+        {"$set": {"servingUpTo": up_to, "admittedAt": at}},
+        session=session,
+    )
+    return result.modified_count == 1
+
+
+def admit_entries(
+    car_id: ObjectId, *, after: int, up_to: int, at: datetime, until: datetime, session: ClientSession
+) -> int:
+    """Admit the entries at positions after..up_to (not yet admitted) until `until`; how many were."""
     admitted = _sale_entries().update_many(
         {"carId": car_id, "position": {"$gt": after, "$lte": up_to}, "admittedUntil": None},
         {"$set": {"admittedAt": at, "admittedUntil": until}},
+        session=session,
     )
-    _sale_queues().update_one({"_id": car_id}, {"$max": {"servingUpTo": up_to}, "$set": {"admittedAt": at}})
     return admitted.modified_count
 
 
@@ -398,8 +427,9 @@ def count_admitted_unused(car_id: ObjectId, now: datetime) -> int:
     return _sale_entries().count_documents(query)
 
 
-def set_sold_out(car_id: ObjectId, sold_out: bool) -> None:
-    _sale_queues().update_one({"_id": car_id}, {"$set": {"soldOut": sold_out}})
+def set_sold_out(car_id: ObjectId, sold_out: bool, *, holder: str) -> None:
+    """Say whether the car is sold out (the admission lease's holder alone)."""
+    _sale_queues().update_one({"_id": car_id, "leaseHolder": holder}, {"$set": {"soldOut": sold_out}})
 
 
 def last_position(car_id: ObjectId) -> int:
@@ -410,9 +440,10 @@ def last_position(car_id: ObjectId) -> int:
     return int(found.get("position") or 0) if found else 0
 
 
-def set_pace(car_id: ObjectId, *, pace: float, credit: float) -> None:
-    """The admission's pace (people a second) and the fraction of a person carried to the next second."""
-    _sale_queues().update_one({"_id": car_id}, {"$set": {"pace": pace, "credit": credit}})
+def set_pace(car_id: ObjectId, *, pace: float, credit: float, holder: str) -> None:
+    """The admission's pace (people a second) and the fraction of a person carried to the next second
+    (the admission lease's holder alone)."""
+    _sale_queues().update_one({"_id": car_id, "leaseHolder": holder}, {"$set": {"pace": pace, "credit": credit}})
 
 
 def count_queue_feedback(car_id: ObjectId, *, busy: bool, slow: bool) -> None:
