@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from bson import ObjectId
-
-from domain.identity import callers
 from domain.orders import openings
-from domain.orders.buyers import Buyer
+from domain.orders.buyers import buyer_of
 from sales.models import MySaleEntry, SaleEntry
-
-
-def buyer_of(user_id: str) -> Buyer:
-    """The caller as the person the order limits follow: one entry per verified PINFL, else per account."""
-    return Buyer(ObjectId(user_id), verified_pin=callers.verified_pin(user_id))
 
 
 def register(car_id: str, *, user_id: str) -> SaleEntry:

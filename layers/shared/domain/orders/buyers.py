@@ -34,6 +34,7 @@ from pymongo.client_session import ClientSession
 from core.errors import AppError, Conflict, NotPermitted
 from core.secrets import keyed_hash
 from domain.catalog.sale import SaleRules
+from domain.identity import store as identity
 from domain.orders import store
 from domain.orders.settings import get_order_settings
 from domain.orders.states import UNPAID_VALUES, Status
@@ -63,6 +64,12 @@ class Buyer(NamedTuple):
         if self.verified:
             return settings.order_unpaid_cars_per_person
         return min(settings.order_unpaid_cars_per_person, settings.order_unverified_unpaid_cars)
+
+
+def buyer_of(user_id: str) -> Buyer:
+    """The signed-in user as a buyer: the account and, once identity verification confirmed it, its PINFL
+    (the person the limits, and a fair opening's one entry, follow)."""
+    return Buyer(ObjectId(user_id), verified_pin=identity.verified_pin(user_id))
 
 
 class Holdings(NamedTuple):
