@@ -25,7 +25,7 @@ from local.runtime import (
     ensure_database,
     prepare_database,
 )
-from local.static import assets_base_url
+from local.static import assets_base_url, edge_files_url
 
 
 def serve(port: int, host: str, database: LocalDatabase | None, lock: RunLock) -> None:
@@ -43,6 +43,7 @@ def serve(port: int, host: str, database: LocalDatabase | None, lock: RunLock) -
     except UnsupportedSchedule as why:
         raise SystemExit(f"template.yaml: {why}; make run cannot run it on its schedule") from None
     os.environ.setdefault("ASSETS_BASE_URL", assets_base_url(host, port))  # images and files of the seed
+    os.environ.setdefault("EDGE_FILES_URL", edge_files_url(host, port))  # a fair opening's status.json
     workers = worker_count()
     try:
         pool = WorkerPool(host, port, workers)  # bound before seeding: a taken port fails fast

@@ -18,6 +18,22 @@ from data import aws
 
 # CloudFront's cache policy keeps a file a second (template.yaml); a browser no longer.
 CACHE_CONTROL = "public, max-age=1"
+SALES = "sales"  # the folder of the fair openings' files, and the path CloudFront serves them at
+
+
+def sale_status_key(car_id: object) -> str:
+    """A queued car's status.json: its queue's state, what every buyer polls."""
+    return f"{SALES}/{car_id}/status.json"
+
+
+def sale_draw_key(car_id: object) -> str:
+    """A queued car's draw.json, once its draw ran."""
+    return f"{SALES}/{car_id}/draw.json"
+
+
+def public_url(key: str) -> str:
+    """Where a buyer fetches the file at `key` (EDGE_FILES_URL: the distribution, or `make run`)."""
+    return f"{get_settings().edge_files_base}/{key}"
 
 
 def local_dir() -> Path:

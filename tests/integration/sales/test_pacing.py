@@ -66,7 +66,7 @@ def serving(db: Db, car: CatalogCar) -> int:
 
 
 def status(car: CatalogCar) -> dict[str, Any]:
-    found = edge_files.read(openings.status_key(car.car_id))
+    found = edge_files.read(edge_files.sale_status_key(car.car_id))
     assert found is not None
     return dict(found)
 

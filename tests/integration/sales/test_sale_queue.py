@@ -96,9 +96,12 @@ def person(server: LocalServer, number: int) -> ApiClient:
     return client
 
 
-def public_file(server: LocalServer, car: CatalogCar, name: str) -> dict[str, Any]:
-    """One of the car's public files, as a buyer's app fetches it (from the edge; here the local gateway)."""
-    answer = requests.get(f"{server.url}/sales/{car.car_id}/{name}", timeout=30)
+def public_file(server: LocalServer, car: CatalogCar, url: str) -> dict[str, Any]:
+    """One of the car's public files, as a buyer's app fetches it: at the URL the car's page gives
+    (`sale.queue.statusUrl`, `drawUrl`), from the edge (here the local server, as CloudFront serves it)."""
+    with ApiClient(server.url) as app:
+        queue = app.get(f"/api/v1/cars/{car.car_id}").json()["data"]["sale"]["queue"]
+    answer = requests.get(queue[url], timeout=30)
     assert answer.status_code == 200, answer.text
     assert {part.strip() for part in answer.headers["Cache-Control"].split(",")} == {"public", "max-age=1"}
     found: dict[str, Any] = answer.json()
@@ -188,7 +191,7 @@ def test_the_published_draw_checks_by_the_documented_script_against_the_commitme
 ) -> None:
     # Given a queued car whose status.json, served from the edge since the queue was set, commits to a seed
     car, queue = queued_car(workers_db, shared_clock)
-    committed = public_file(server, car, "status.json")
+    committed = public_file(server, car, "statusUrl")
     assert committed["seed"] is None
     # And twelve people registered before the draw, through three worker processes
     people = [person(server, 1310 + n) for n in range(12)]
@@ -198,7 +201,7 @@ def test_the_published_draw_checks_by_the_documented_script_against_the_commitme
     shared_clock.set(queue.draw_at + openings.DRAW_GRACE)
     controller_step(shared_clock)
     # Then draw.json, served from the edge, lists every entry once with the seed of the commitment
-    draw = public_file(server, car, "draw.json")
+    draw = public_file(server, car, "drawUrl")
     assert sorted(draw["entries"]) == sorted(answer.json()["data"]["entryId"] for answer in registered)
     assert draw["seedCommitment"] == committed["seedCommitment"]
     # And the script of docs/INTERFACE.md, run with nothing of the project importable, says it checks

@@ -59,6 +59,18 @@ def test_the_distribution_serves_the_bucket_over_https_with_a_one_second_cache(p
     assert prod["Outputs"]["EdgeFilesUrl"]["Value"] == {"Fn::Sub": "https://${EdgeFilesDistribution.DomainName}"}
 
 
+def test_the_catalog_answers_the_distributions_url_of_a_queued_cars_status(prod: dict[str, Any]) -> None:
+    # Given every function's environment
+    functions = of_type(prod["Resources"], "AWS::Lambda::Function")
+    given = {
+        name: f["Properties"]["Environment"]["Variables"]["EDGE_FILES_URL"]
+        for name, f in functions.items()
+        if "EDGE_FILES_URL" in f["Properties"]["Environment"]["Variables"]
+    }
+    # Then the catalog, which answers a car's `sale.queue.statusUrl`, is told the distribution's https URL
+    assert given == {"CatalogFunction": prod["Outputs"]["EdgeFilesUrl"]["Value"]}
+
+
 def test_only_the_admission_controller_writes_the_files_and_only_under_sales(prod: dict[str, Any]) -> None:
     functions = of_type(prod["Resources"], "AWS::Lambda::Function")
     # Given every function's environment and role

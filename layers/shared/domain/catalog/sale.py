@@ -2,7 +2,8 @@
 "Catalog"), part of the reference data set and set by an operator (`python -m ops sale set`).
 
     startsAt            before it the car is listed with its start and not sold (orders refuse it)
-    holdMinutes         how long an unpaid order of the car holds its unit (default: ORDER_HOLD_HOURS)
+    holdMinutes         minutes an order of the car has to pay its deposit (default: ORDER_DEPOSIT_MINUTES;
+                        the deadlines are domain.orders.holds')
     depositAmount       sums that must be paid by then to keep the car (an absolute amount, not a share of
                         the price: a buyer and an operator read the same number)
     perPersonLimit      {count, days}: orders of the car one person may place within `days`, not cancelled
@@ -13,7 +14,8 @@
                         (domain.orders.openings); a car without one sells to whoever orders first
 
 A modification's member overrides the car's when it is not null; the rules of what is bought are the
-car's merged with its modification's (`rules_of`)."""
+car's merged with its modification's (`rules_of`). The catalog answers them with the car
+(`domain.catalog.views.sale_terms`), so a buyer knows them before ordering."""
 
 from datetime import datetime
 from typing import NamedTuple

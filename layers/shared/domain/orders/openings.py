@@ -62,14 +62,6 @@ class EntryView(NamedTuple):
     admitted_until: datetime | None
 
 
-def status_key(car_id: ObjectId) -> str:
-    return f"sales/{car_id}/status.json"
-
-
-def draw_file_key(car_id: ObjectId) -> str:
-    return f"sales/{car_id}/draw.json"
-
-
 def queued_car(car_id: str | ObjectId) -> tuple[CarRecord, SaleQueue]:
     """The car and its queue; 404 SALE_QUEUE_NOT_FOUND for a car without one (or no such car)."""
     car = catalog.find_car_sale(ObjectId(car_id)) if ObjectId.is_valid(str(car_id)) else None
@@ -189,7 +181,7 @@ def draw_if_due(car_id: ObjectId, queue: SaleQueue, now: datetime) -> SaleQueueR
     ordered = draw.drawn_order(running["seed"], store.entry_ids_registered_before(car_id, queue.draw_at))
     store.set_drawn_positions(ordered)
     if store.mark_drawn(car_id, drawn=len(ordered), at=now, draw_at=queue.draw_at):
-        edge_files.publish(draw_file_key(car_id), draw_document(car_id, running, queue.draw_at, ordered))
+        edge_files.publish(edge_files.sale_draw_key(car_id), draw_document(car_id, running, queue.draw_at, ordered))
     running = store.find_sale_queue(car_id) or running
     store.place_late_entries(car_id, running.get("drawn", 0))
     return running
@@ -305,5 +297,5 @@ def publish(car_id: ObjectId) -> dict[str, Any]:
     _, queue = queued_car(car_id)
     running = store.find_sale_queue(car_id) or ensure_queue(car_id)
     document = status_document(car_id, queue, running, clock.now())
-    edge_files.publish(status_key(car_id), document)
+    edge_files.publish(edge_files.sale_status_key(car_id), document)
     return document
