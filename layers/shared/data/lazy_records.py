@@ -1,6 +1,6 @@
 """Documents read as the BSON the server sent (pymongo's `RawBSONDocument`) and decoded when first used:
 for a cached reading of many documents of which a request uses one or two (docs/DECISIONS.md,
-"Financing: a brand's products decoded when used")."""
+"A brand's products are decoded when used")."""
 
 from collections.abc import Callable, Iterator
 from functools import partial

@@ -148,7 +148,7 @@ def body_text(body: Any) -> str:
 class BodyWriter:
     """A resolver's serializer (`body_text`) that remembers the UTF-8 it decoded the last answer's text
     from: a cached read's ETag is a hash of those bytes (`edge.caching`), so the text is not encoded
-    twice (docs/DECISIONS.md, "Answers' bytes")."""
+    twice (docs/DECISIONS.md, "Cached reads")."""
 
     def __init__(self) -> None:
         self._last: tuple[str, bytes] = ("", b"")

@@ -103,8 +103,8 @@ def test_an_api_function_defines_no_dataclass_at_init(module: str) -> None:
     defined = probe_import(module, DATACLASSES_PROBE, *IMPORT_ROOTS)
 
     # Then none of our modules it loaded defines a dataclass: the decorator compiles each class's generated
-    # methods on every cold start (3-6 M instructions a class); a NamedTuple, or a plain class where a
-    # value must cache, costs a fraction of it (docs/DECISIONS.md, "Cold starts, SnapStart and deploys")
+    # methods on every cold start; a NamedTuple, or a plain class where a value must cache, costs a fraction
+    # of it (docs/DECISIONS.md, "Import-time work"; the figures in docs/PERFORMANCE.md)
     assert defined == []
 
 

@@ -10,7 +10,7 @@ from datetime import date
 from core.pinfl import pinfl_check_digit
 from domain.identity.provider import CodeRejected, ProviderUnavailable, SdkSession, VerifiedPerson
 
-# Sandbox codes (documented in README and docs/DECISIONS.md):
+# Sandbox codes (documented in README.md):
 #   sandbox-verified                 person 1
 #   sandbox-verified-<n>             person n (1..99999): another verified person per number
 #   sandbox-verified-<n>-<anything>  person n again, under a code not used before
