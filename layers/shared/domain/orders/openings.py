@@ -1,4 +1,4 @@
-"""A fair opening (docs/DECISIONS.md, "The fair opening"): a car whose sale rules have a `queue`
+"""A fair opening (docs/DECISIONS.md, "A fair opening"): a car whose sale rules have a `queue`
 (`domain.catalog.sale.SaleQueue`) is sold through it.
 
 - Registration, from `registrationOpensAt`: one entry per person (`buyers.Buyer.key`, the person the
