@@ -269,10 +269,10 @@ class SaleEntry(Record):
 
     startsAt: Moment | None = Field(default=None, description="before it, the car is listed and not sold")
     holdMinutes: Annotated[StrictInt, Field(ge=1, le=43_200)] | None = Field(
-        default=None, description="how long an unpaid order holds its unit; null: ORDER_HOLD_HOURS"
+        default=None, description="minutes an order has to pay its deposit; null: ORDER_DEPOSIT_MINUTES"
     )
     depositAmount: Deposit | None = Field(
-        default=None, description="sums to pay by the end of the hold to keep the car (an amount, not a share)"
+        default=None, description="the deposit, due by then to keep the car (an amount, not a share)"
     )
     perPersonLimit: PerPersonLimitEntry | None = None
     verifiedBuyersOnly: StrictBool | None = Field(
