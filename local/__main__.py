@@ -15,6 +15,7 @@ import os
 import sys
 from pathlib import Path
 
+from local.clock import use_shared_clock
 from local.runtime import (
     AlreadyRunning,
     LocalDatabase,
@@ -24,7 +25,7 @@ from local.runtime import (
     ensure_database,
     prepare_database,
 )
-from local.static import assets_base_url
+from local.static import assets_base_url, edge_files_url
 
 
 def serve(port: int, host: str, database: LocalDatabase | None, lock: RunLock) -> None:
@@ -42,6 +43,7 @@ def serve(port: int, host: str, database: LocalDatabase | None, lock: RunLock) -
     except UnsupportedSchedule as why:
         raise SystemExit(f"template.yaml: {why}; make run cannot run it on its schedule") from None
     os.environ.setdefault("ASSETS_BASE_URL", assets_base_url(host, port))  # images and files of the seed
+    os.environ.setdefault("EDGE_FILES_URL", edge_files_url(host, port))  # a fair opening's status.json
     workers = worker_count()
     try:
         pool = WorkerPool(host, port, workers)  # bound before seeding: a taken port fails fast
@@ -106,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     apply_local_defaults()
+    use_shared_clock()
     lock = RunLock()
     if args.command == "serve" and not os.environ.get("MONGODB_URI"):
         try:

@@ -17,5 +17,23 @@ def assets_app() -> SharedDataMiddleware:
     return SharedDataMiddleware(NotFound(), {ASSETS_PREFIX: str(ASSETS_DIR)})
 
 
+EDGE_FILES_PREFIX = "/sales"  # data.edge_files.SALES, at the local server's root as at the distribution's
+
+
+def edge_files_app() -> SharedDataMiddleware:
+    """WSGI app serving a fair opening's public files (status.json, draw.json) under /sales, as CloudFront
+    serves them from the bucket deployed (data.edge_files writes them locally to this folder)."""
+    from data import edge_files
+
+    folder = edge_files.local_dir() / edge_files.SALES
+    folder.mkdir(parents=True, exist_ok=True)
+    return SharedDataMiddleware(NotFound(), {EDGE_FILES_PREFIX: str(folder)}, cache_timeout=1)
+
+
 def assets_base_url(host: str, port: int) -> str:
     return f"http://{host}:{port}{ASSETS_PREFIX}"
+
+
+def edge_files_url(host: str, port: int) -> str:
+    """Where the local server serves the edge files (EDGE_FILES_URL): its own root."""
+    return f"http://{host}:{port}"

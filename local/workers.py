@@ -117,9 +117,13 @@ def local_app() -> Any:
     (ASSETS_BASE_URL comes from the parent, `python -m local serve`)."""
     from local.docs import DOCS_PREFIX, ApiDocs
     from local.gateway import LocalApiGateway
-    from local.static import ASSETS_PREFIX, assets_app
+    from local.static import ASSETS_PREFIX, EDGE_FILES_PREFIX, assets_app, edge_files_app
 
-    return NamedWorker(LocalApiGateway(extra={ASSETS_PREFIX: assets_app(), DOCS_PREFIX: ApiDocs()}))
+    return NamedWorker(
+        LocalApiGateway(
+            extra={ASSETS_PREFIX: assets_app(), DOCS_PREFIX: ApiDocs(), EDGE_FILES_PREFIX: edge_files_app()}
+        )
+    )
 
 
 class NamedWorker:
@@ -153,9 +157,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, required=True)
     args = parser.parse_args(argv)
     from local import webhooks
+    from local.clock import use_shared_clock
     from local.runtime import apply_local_defaults
 
     apply_local_defaults()
+    use_shared_clock()  # LOCAL_CLOCK_FILE: the serving process's time (local.clock)
     webhooks.defer_to_publisher()  # no request waits on an endpoint: the serving process delivers them
     serve_worker(args.fd, args.host, args.port)
     return 0

@@ -643,6 +643,24 @@ def add_sale_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers", type=count, default=DEFAULT_WORKERS, help=f"--sale: worker processes serving ({DEFAULT_WORKERS})"
     )
+    from ops.opening_model import DEFAULT_PEOPLE
+    from ops.opening_model import DEFAULT_UNITS as MODEL_UNITS
+
+    parser.add_argument(
+        "--opening-model",
+        action="store_true",
+        help="instead of the sample events, a fair opening modelled in virtual time with the deployed limits "
+        "(ops/opening_model.py): origin requests/s, concurrent functions, MongoDB connections, time to sell out",
+    )
+    parser.add_argument(
+        "--people",
+        type=count,
+        default=DEFAULT_PEOPLE,
+        help=f"--opening-model: people in the queue ({DEFAULT_PEOPLE:,})",
+    )
+    parser.add_argument(
+        "--opening-units", type=count, default=MODEL_UNITS, help=f"--opening-model: units on sale ({MODEL_UNITS:,})"
+    )
 
 
 def sale_opening(args: argparse.Namespace) -> list[str]:
@@ -654,6 +672,12 @@ def sale_opening(args: argparse.Namespace) -> list[str]:
         return sale_bench.opening(
             os.environ["MONGODB_URI"], database, buyers=args.buyers, units=args.units, workers=args.workers
         )
+
+
+def opening_model(args: argparse.Namespace) -> list[str]:
+    from ops import opening_model as model
+
+    return model.run(args.people, args.opening_units)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -684,8 +708,8 @@ def main(argv: list[str] | None = None) -> int:
     add_sale_arguments(parser)
     args = parser.parse_args(argv)
     output: list[str] = []
-    if args.sale:
-        print("\n".join(sale_opening(args)))
+    if args.sale or args.opening_model:
+        print("\n".join(sale_opening(args) if args.sale else opening_model(args)))
         return 0
     if args.hostile:
         from local.runtime import LOCAL_DEFAULTS

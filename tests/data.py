@@ -168,9 +168,11 @@ def insert_stock(db: Db, branch_id: ObjectId, car: dict[str, Any], quantity: int
 
 
 def stock_quantity(db: Db, car: CatalogCar) -> int:
-    """How many of the car's first modification in its first color its branch can still sell."""
+    """How many of the car's first modification in its first color its branch can still sell (every bucket
+    of a split row together)."""
     where = {"branchId": car.branch_id, "modificationId": car.modification_id, "colorId": car.color_id}
-    return int((db.stock.find_one(where) or {})["quantity"])
+    split = sum(int(bucket["quantity"]) for bucket in db.stock_buckets.find(where))
+    return int((db.stock.find_one(where) or {})["quantity"]) + split
 
 
 def purchasable_car(

@@ -201,6 +201,14 @@ class ApiClient:
         assert response.status_code == 200, response.text
 
 
+def copies_of(buyer: ApiClient, count: int) -> list[ApiClient]:
+    """`count` clients of the buyer's server signed in as `buyer` (one person's phones and tabs)."""
+    clients = [ApiClient(buyer.base_url) for _ in range(count)]
+    for client in clients:
+        client.token = buyer.token
+    return clients
+
+
 def branch_offered(client: ApiClient, car: CatalogCar) -> bool:
     """Whether GET /dictionaries/branch/regions offers the car's branch for its first modification and
     color (`available`), asked by a signed-in client."""

@@ -1,4 +1,4 @@
-"""The 46 routes of the interface (docs/INTERFACE.md) with their function and access level: the contract
+"""The 48 routes of the interface (docs/INTERFACE.md) with their function and access level: the contract
 that the template, the resolvers, the access policies and the docs are each checked against."""
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ ROUTES = [
     Route("GET", "/api/v1/filters/all", "Catalog", "public"),
     Route("GET", "/api/v1/saved-cars", "SavedCars", "public"),
     Route("PATCH", "/api/v1/saved-cars/{id}", "SavedCars", "public"),
+    Route("POST", "/api/v1/sales/{carId}/entries", "Sales", "jwt"),
+    Route("GET", "/api/v1/sales/{carId}/entries/me", "Sales", "jwt"),
     Route("GET", "/api/v1/dictionaries/branch/regions", "Dictionaries", "jwt"),
     Route("GET", "/api/v1/dictionaries/branch/{id}", "Dictionaries", "jwt"),
     Route("GET", "/api/v1/dictionaries/contacts", "Dictionaries", "public"),
@@ -67,6 +69,7 @@ FUNCTIONS = {
     "Auth": "auth",
     "Catalog": "catalog",
     "SavedCars": "saved_cars",
+    "Sales": "sales",
     "Orders": "orders",
     "Payments": "payments",
     "Transactions": "transactions",

@@ -16,9 +16,8 @@ from core.locale import Locale, localize
 from core.models import CountedPage, Page
 from core.observability import metrics
 from data.reference_cache import preload
-from domain.identity import callers
 from domain.orders import holds, lifecycle, placement, promo_codes, views
-from domain.orders.buyers import Buyer
+from domain.orders.buyers import buyer_of
 from domain.orders.records import OrderRecord
 from domain.orders.requests import (
     CreditRequest,
@@ -54,12 +53,6 @@ def _financing(body: CreateOrderBody) -> FinancingRequest | None:
         cell = body.installment
         return InstallmentRequest(cell.planId, cell.initialPercent, cell.months)
     return None
-
-
-def buyer_of(user_id: str) -> Buyer:
-    """The caller as a buyer: the account and, once identity verification confirmed it, its PINFL (the
-    limits of `domain.orders.buyers` follow the person)."""
-    return Buyer(ObjectId(user_id), verified_pin=callers.verified_pin(user_id))
 
 
 def create_order(body: CreateOrderBody, *, user_id: str, partner: str, locale: Locale) -> OrderView:

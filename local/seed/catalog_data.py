@@ -243,13 +243,19 @@ MODELS: tuple[Model, ...] = (
             ),
         ),
         # A sale opening's rules to try (docs/DEMO_DATA.md): verified buyers only, two per person a year,
-        # held an hour unless 5,000,000 sums are paid.
+        # held an hour unless 5,000,000 sums are paid; a fair opening's queue (registration, a draw, paced
+        # admission).
         sale={
             "startsAt": "2025-11-03T10:00:00+05:00",
             "holdMinutes": 60,
             "depositAmount": 5_000_000,
             "perPersonLimit": {"count": 2, "days": 365},
             "verifiedBuyersOnly": True,
+            "queue": {
+                "registrationOpensAt": "2025-10-27T10:00:00+05:00",
+                "admissionPerSecond": 50,
+                "admissionMinutes": 15,
+            },
         },
     ),
     Model(

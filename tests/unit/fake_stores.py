@@ -185,6 +185,13 @@ class Shop:
             dealers, "find_branch", lambda branch_id: branch if ObjectId(branch_id) == self.branch_id else None
         )
         monkeypatch.setattr(dealers, "branches_with_stock", branches_with_stock)
+        monkeypatch.setattr(
+            dealers,
+            "stock_of",
+            lambda branch_id, modification_id, color_id: dealers.Stocked(
+                bool(branches_with_stock([branch_id], modification_id, color_id)), 1
+            ),
+        )
         monkeypatch.setattr(financing, "find_bank_offer", lambda offer_id: offers.get(ObjectId(offer_id)))
         monkeypatch.setattr(financing, "offer_choice", offer_choice)
         monkeypatch.setattr(financing, "brand_financing", lambda brand_id: BrandFinancing([stored_product], [], []))

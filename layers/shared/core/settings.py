@@ -24,6 +24,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 LOCAL_ORIGINS = ("http://localhost:*", "http://127.0.0.1:*")  # a web app's dev server, on any port
 # `make run` serves local/assets here (it sets ASSETS_BASE_URL to its own host and port).
 LOCAL_ASSETS_BASE_URL = "http://127.0.0.1:3000/assets"
+# `make run` serves a fair opening's public files at its own host (it sets EDGE_FILES_URL to it).
+LOCAL_EDGE_FILES_URL = "http://127.0.0.1:3000"
 LOCAL_JWT_SECRET = "local-development-only-jwt-secret-0123456789"  # noqa: S105 (dev default, refused outside local)
 
 
@@ -71,21 +73,28 @@ class Settings(BaseModel):
     # them itself). Their signing key and delivery: domain.partners.settings.
     webhook_queue_url: str | None = None
 
+    # Where a fair opening's public files (status.json, draw.json) are written: the bucket CloudFront serves
+    # them from (template.yaml), or without one a folder the local gateway serves (data.edge_files).
+    edge_files_bucket: str | None = None
+    edge_files_dir: str | None = None
+    # Where buyers fetch them (the catalog answers a queued car's status.json URL): the CloudFront
+    # distribution in front of the bucket (template.yaml gives it to the Catalog function), else `make run`.
+    edge_files_url: str | None = None
+
     # What one request may spend on calls to partners (card processors, identity providers), all of them
     # together: below the functions' 10 s timeout, so what is unfinished is our 503 and the payment
     # reconciliation's to settle, never API Gateway's timeout (core.deadline).
     provider_budget_seconds: float = Field(default=7.0, gt=0, le=9)
 
     @model_validator(mode="after")
-    def _assets_base_url_is_absolute(self) -> Self:
-        """An assets base URL, when given, is absolute; https outside `local` (partner web apps are served
-        over https, and browsers block http images there)."""
-        if self.assets_base_url is None:
-            return self
+    def _public_urls_are_absolute(self) -> Self:
+        """The assets' and the edge files' base URLs, when given, are absolute; https outside `local`
+        (partner web apps are served over https, and browsers block http images and fetches there)."""
         schemes = ("https", "http") if self.is_local else ("https",)
-        parts = urlsplit(self.assets_base_url)
-        if parts.scheme not in schemes or not parts.netloc:
-            raise ValueError(f"ASSETS_BASE_URL must be an absolute {' or '.join(schemes)} URL")
+        for name, value in (("ASSETS_BASE_URL", self.assets_base_url), ("EDGE_FILES_URL", self.edge_files_url)):
+            parts = urlsplit(value) if value is not None else None
+            if parts is not None and (parts.scheme not in schemes or not parts.netloc):
+                raise ValueError(f"{name} must be an absolute {' or '.join(schemes)} URL")
         return self
 
     def ensure_can_serve(self) -> None:
@@ -109,6 +118,13 @@ class Settings(BaseModel):
         """The base URL of images and files: the configured one, or the local server's on a laptop."""
         self.ensure_can_serve()
         return (self.assets_base_url or LOCAL_ASSETS_BASE_URL).rstrip("/")
+
+    @property
+    def edge_files_base(self) -> str:
+        """Where buyers fetch the edge files: the configured URL, or the local server's on a laptop."""
+        if self.edge_files_url is None and not self.is_local:
+            raise RuntimeError(f"EDGE_FILES_URL must be set outside the local stage (stage {self.stage!r})")
+        return (self.edge_files_url or LOCAL_EDGE_FILES_URL).rstrip("/")
 
     @property
     def effective_event_publisher(self) -> Literal["eventbridge", "log"]:

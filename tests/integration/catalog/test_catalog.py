@@ -318,8 +318,10 @@ def test_car_detail_has_the_contract_fields(api: ApiClient, db: Database[dict[st
     assert data["brand"] == {"_id": str(catalog.byd), "name": "BYD", "logo": "https://cdn.example.com/byd.svg"}
     assert data["priceFrom"] == 548_000_000
     assert data["modifications"] == [
-        {"_id": str(mod["_id"]), "name": mod["name"], "price": mod["price"]} for mod in han["modifications"]
+        {"_id": str(mod["_id"]), "name": mod["name"], "price": mod["price"], "sale": None}
+        for mod in han["modifications"]
     ]
+    assert data["sale"] is None  # no rules of its own (the rules: tests/integration/orders/test_sale_rules.py)
     assert [(c["_id"], c["name"], c["hex"]) for c in data["colors"]] == [
         (str(color["_id"]), color["name"]["ru"], color["hex"]) for color in han["colors"]
     ]

@@ -10,6 +10,7 @@ import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
+from domain.dataset.transfer import export_data_set, import_data_set
 from local.seed import seed_all
 from local.seed.orders import DEMO_NEW_ORDER_ID
 from ops.__main__ import main as ops_main
@@ -60,6 +61,61 @@ def test_stock_set_changes_what_a_branch_can_sell_and_logs_who_and_why(demo_db: 
     # And setting it back makes it available again
     assert ops_main(["stock", "set", *ids, "3", "--cause", "delivery"]) == 0
     assert str(row["branchId"]) in available_branches(api, row, car["brandId"])
+
+
+def test_stock_set_with_buckets_splits_the_units_and_every_read_sees_their_sum(demo_db: Db, api: ApiClient) -> None:
+    # Given a branch that has a modification and color in stock
+    row = demo_db.stock.find_one({"quantity": {"$gt": 0}})
+    assert row is not None
+    car = demo_db.cars.find_one({"_id": row["carId"]})
+    assert car is not None
+    key = {"branchId": row["branchId"], "modificationId": row["modificationId"], "colorId": row["colorId"]}
+    ids = [str(row["branchId"]), str(row["modificationId"]), str(row["colorId"])]
+    # When an operator sets 10 units split into 4 documents
+    assert ops_main(["stock", "set", *ids, "10", "--buckets", "4", "--cause", "opening", "--by", "dilnoza"]) == 0
+    # Then the units are spread over 4 documents and the change log says 10 units in 4 buckets
+    split = demo_db.stock_buckets.find(key).sort("bucket", 1)
+    stored = demo_db.stock.find_one(key)
+    assert stored is not None
+    assert [stored["quantity"]] + [bucket["quantity"] for bucket in split] == [3, 3, 2, 2]
+    logged = demo_db.stock_changes.find_one(key)
+    assert logged is not None
+    assert (logged["before"], logged["after"], logged["buckets"]) == (row["quantity"], 10, 4)
+    # And with the first document empty (orders took its units) buyers still find the car there
+    demo_db.stock.update_one(key, {"$set": {"quantity": 0}})
+    api.login()
+    assert str(row["branchId"]) in available_branches(api, row, car["brandId"])
+    # And the data set's file holds the 7 units left in one row, and importing it keeps them split
+    [exported] = [stock for stock in export_data_set().stock or [] if stock.id == row["_id"]]
+    assert exported.quantity == 7
+    import_data_set(export_data_set(), with_stock=True, force=True)
+    assert demo_db.stock_buckets.count_documents(key) == 3
+    assert sum(doc["quantity"] for doc in [demo_db.stock.find_one(key) or {}, *demo_db.stock_buckets.find(key)]) == 7
+    # When the operator sets it again without --buckets
+    assert ops_main(["stock", "set", *ids, "12", "--cause", "delivery"]) == 0
+    # Then the split stays, and the log says what the branch had, every document together
+    assert demo_db.stock_buckets.count_documents(key) == 3
+    last = demo_db.stock_changes.find_one(key, sort=[("at", -1), ("_id", -1)])
+    assert last is not None
+    assert (last["before"], last["after"], last["buckets"]) == (7, 12, 4)
+
+
+def test_stock_set_splits_a_queued_cars_units_by_default_never_into_more_buckets_than_units(demo_db: Db) -> None:
+    # Given a stock row of the demo Onix, sold through a fair opening's queue
+    onix = demo_db.cars.find_one({"sale.queue": {"$ne": None}})
+    assert onix is not None
+    row = demo_db.stock.find_one({"carId": onix["_id"]})
+    assert row is not None
+    key = {"branchId": row["branchId"], "modificationId": row["modificationId"], "colorId": row["colorId"]}
+    ids = [str(row["branchId"]), str(row["modificationId"]), str(row["colorId"])]
+    # When an operator sets 5 units, then 500, without --buckets
+    assert ops_main(["stock", "set", *ids, "5", "--cause", "first delivery"]) == 0
+    few = demo_db.stock_buckets.count_documents(key) + 1
+    assert ops_main(["stock", "set", *ids, "500", "--cause", "the opening's units"]) == 0
+    # Then 5 units take 5 documents, and 500 the queued car's 16
+    assert few == 5
+    assert (demo_db.stock.find_one(key) or {})["buckets"] == 16
+    assert sum(doc["quantity"] for doc in [demo_db.stock.find_one(key) or {}, *demo_db.stock_buckets.find(key)]) == 500
 
 
 def test_stock_set_refuses_a_color_of_another_car(demo_db: Db, capsys: pytest.CaptureFixture[str]) -> None:

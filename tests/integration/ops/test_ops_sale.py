@@ -119,8 +119,59 @@ def test_sale_set_refuses_a_deposit_of_0_or_a_value_the_database_cannot_keep_in_
         "depositAmount": 5_000_000,
         "perPersonLimit": None,
         "verifiedBuyersOnly": None,
+        "queue": None,
     }
     assert db.sale_changes.count_documents({"carId": car.car_id}) == 1
+
+
+QUEUE = ["--registration-opens-at", "2026-11-24T10:00:00+05:00", "--admission-per-second", "50"]
+
+
+def test_sale_set_queue_gives_a_car_a_fair_opening_beside_its_other_rules(
+    db: Db, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a car sold as usual
+    car = purchasable_car(db, brand="Ops Sale Queue")
+    # When an operator gives it a start, verified buyers only and a queue
+    rules = ["--starts-at", "2026-12-01T10:00:00+05:00", "--verified-only", "--queue", *QUEUE]
+    status = ops_main(["sale", "set", str(car.car_id), *rules, "--admission-minutes", "15", "--cause", "fair opening"])
+    # Then the car's rules hold the queue beside the others
+    assert status == 0, capsys.readouterr().err
+    sale = (db.cars.find_one({"_id": car.car_id}) or {})["sale"]
+    assert sale["verifiedBuyersOnly"] is True
+    assert sale["queue"]["admissionPerSecond"] == 50
+    assert sale["queue"]["admissionMinutes"] == 15
+    assert sale["queue"]["registrationOpensAt"] == datetime.fromisoformat("2026-11-24T10:00:00+05:00")
+
+
+@pytest.mark.parametrize(
+    ("args", "problem"),
+    [
+        (["--queue", *QUEUE, "--admission-minutes", "15"], "--queue ((file)): Value error, a queue needs startsAt"),
+        (["--starts-at", "2026-12-01T10:00:00+05:00", "--queue", *QUEUE], "--queue needs --admission-minutes"),
+        (["--starts-at", "2026-12-01T10:00:00+05:00", *QUEUE], "--registration-opens-at, --admission-per-second only"),
+        (
+            ["--starts-at", "2026-11-01T10:00:00+05:00", "--queue", *QUEUE, "--admission-minutes", "15"],
+            "--queue ((file)): Value error, a queue's registrationOpensAt must come before startsAt",
+        ),
+        (
+            ["--starts-at", "2026-12-01T10:00:00+05:00", "--queue", *QUEUE, "--admission-minutes", "0"],
+            "--admission-minutes (queue.admissionMinutes): Input should be greater than or equal to 1",
+        ),
+    ],
+)
+def test_sale_set_refuses_a_queue_without_its_draw_or_its_pace_in_one_line(
+    args: list[str], problem: str, db: Db, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a car sold as usual
+    car = purchasable_car(db, brand="Ops Sale Bad Queue")
+    # When an operator sets a queue with no start to draw at, a missing pace, or a registration after the start
+    status = ops_main(["sale", "set", str(car.car_id), *args, "--cause", "x"])
+    # Then it is refused in one line, and nothing is logged
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err.startswith(f"error: SALE_RULES_INVALID: {problem}"), err
+    assert db.sale_changes.count_documents({"carId": car.car_id}) == 0
 
 
 def test_a_deposit_of_0_is_refused_by_the_published_schema_as_by_the_import() -> None:

@@ -1,7 +1,8 @@
 """Races as production meets them: `make run`'s server with several worker processes (each one request
 at a time, like Lambda instances) serving parallel requests against one MongoDB, over real HTTP.
 
-The server runs as a subprocess on a free port, pointed at a seeded database of this module."""
+The server runs as a subprocess on a free port, pointed at a seeded database of this module
+(tests/local_server.py, tests/integration/conftest.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -21,17 +21,17 @@ import requests
 from bson import ObjectId
 from pymongo.database import Database
 
+from domain.dealers.stock import set_quantity
 from domain.orders import lifecycle
-from local.mongod import free_port
+from domain.orders.states import Status
 from local.scheduler import local_schedule
 from local.template import ROOT
 from local.workers import WORKER_HEADER
 from tests.data import CatalogCar, order_body, purchasable_car, stock_quantity
-from tests.databases import seeded_database, use_database
-from tests.factories import ApiClient, all_at_once, branch_offered
+from tests.factories import ApiClient, all_at_once, branch_offered, copies_of
+from tests.local_server import START_TIMEOUT_S, LocalServer, ServeWorkers, server_environment
 
 WORKERS = 4
-START_TIMEOUT_S = 60.0
 ORDERS = "/api/v1/orders"
 CARD = "8600 4954 7331 6478"  # the sandbox's paying UZCARD
 OTP = 666666  # the sandbox's code
@@ -40,55 +40,10 @@ Db = Database[dict[str, Any]]
 
 
 @pytest.fixture(scope="module")
-def race_database(mongo_uri: str) -> Iterator[str]:
-    """The demo dataset (LASTONE, the one-use promo code, among it), for this module's races alone."""
-    with seeded_database(mongo_uri) as name:
-        yield name
-
-
-@dataclass(frozen=True)
-class LocalServer:
-    url: str
-    process: subprocess.Popen[bytes]
-    console: Path  # what `make run` prints
-
-
-@pytest.fixture(scope="module")
-def local_server(mongo_uri: str, race_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServer]:
-    """`python -m local serve` with WORKERS worker processes on a free port."""
-    port = free_port()
-    log_path = tmp_path_factory.mktemp("workers") / "server.log"
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(str(ROOT / part) for part in ("layers/shared", "functions", ".")),
-        "MONGODB_URI": mongo_uri,
-        "MONGODB_DB": race_database,
-        "WORKERS": str(WORKERS),
-    }
-    command = [sys.executable, "-m", "local", "serve", "--host", "127.0.0.1", "--port", str(port)]
-    with log_path.open("wb") as log:
-        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)  # noqa: S603
-    base_url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_serving(base_url, server, log_path)
-        yield LocalServer(base_url, server, log_path)
-    finally:
-        server.send_signal(signal.SIGTERM)  # the parent stops its workers
-        server.wait(timeout=30)
-
-
-def wait_until_serving(base_url: str, server: subprocess.Popen[bytes], log_path: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            pytest.fail(f"the local server exited ({server.returncode}):\n{log_path.read_text()[-3000:]}")
-        try:
-            # Once the port is bound a request waits in its backlog until a worker takes it.
-            requests.get(f"{base_url}/api/docs/openapi.json", timeout=START_TIMEOUT_S)
-            return
-        except requests.ConnectionError:
-            time.sleep(0.1)  # waiting for a subprocess to bind its port, not for behaviour under test
-    pytest.fail(f"the local server did not answer within {START_TIMEOUT_S:.0f} s:\n{log_path.read_text()[-3000:]}")
+def local_server(serve_workers: ServeWorkers) -> Iterator[LocalServer]:
+    """`python -m local serve` with WORKERS worker processes, for this module's races."""
+    with serve_workers(WORKERS) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
@@ -97,8 +52,8 @@ def workers_server(local_server: LocalServer) -> str:
 
 
 @pytest.fixture
-def race_db(mongo_uri: str, race_database: str, monkeypatch: pytest.MonkeyPatch) -> Db:
-    return use_database(mongo_uri, race_database, monkeypatch)
+def race_db(workers_db: Db) -> Db:
+    return workers_db
 
 
 @pytest.fixture
@@ -132,7 +87,12 @@ def test_make_run_runs_the_scheduled_jobs_of_the_template_and_says_how_often(loc
     [line] = [line for line in console if line.startswith("scheduled jobs (template.yaml): ")]
     jobs = local_schedule()
     assert line.removeprefix("scheduled jobs (template.yaml): ") == ", ".join(job.describe() for job in jobs)
-    assert {job.scheduled.function for job in jobs} == {"OutboxPublisher", "PaymentReconciliation", "UnpaidOrderExpiry"}
+    assert {job.scheduled.function for job in jobs} == {
+        "OutboxPublisher",
+        "PaymentReconciliation",
+        "SaleAdmission",
+        "UnpaidOrderExpiry",
+    }
 
 
 def test_thirty_parallel_orders_get_thirty_unique_contract_numbers(
@@ -201,7 +161,7 @@ def test_the_one_use_promo_code_goes_to_exactly_one_of_ten_parallel_buyers(
 
 
 def test_the_last_car_goes_to_one_of_six_parallel_buyers_and_a_cancel_gives_it_back(
-    buyers: Callable[[int, str], list[ApiClient]], race_db: Db, mongo_uri: str, race_database: str
+    buyers: Callable[[int, str], list[ApiClient]], race_db: Db, mongo_uri: str, workers_database: str
 ) -> None:
     # Given a branch with one car left and six signed-in buyers
     car = purchasable_car(race_db, brand="Race Last Car", quantity=1)
@@ -220,19 +180,50 @@ def test_the_last_car_goes_to_one_of_six_parallel_buyers_and_a_cancel_gives_it_b
     assert not branch_offered(clients[0], car)
     # When the back office cancels the order with the command an operator runs
     [won] = [response.json()["data"] for response in placed if response.status_code == 201]
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(str(ROOT / part) for part in ("layers/shared", "functions", ".")),
-        "STAGE": "local",
-        "MONGODB_URI": mongo_uri,
-        "MONGODB_DB": race_database,
-    }
+    env = server_environment(mongo_uri, workers_database, STAGE="local")
     command = ["order", "transition", won["contractNumber"], "CANCELLED", "--cause", "the buyer changed their mind"]
     ops = [sys.executable, "-m", "ops", *command]
     cancelled = subprocess.run(ops, check=False, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)  # noqa: S603
     # Then the car is back in stock and the branch is offered again
     assert cancelled.returncode == 0, cancelled.stderr
     assert stock_quantity(race_db, car) == 1
+    assert branch_offered(clients[0], car)
+
+
+def test_forty_parallel_buyers_of_stock_split_in_eight_buckets_get_exactly_its_units_and_none_is_lost(
+    buyers: Callable[[int, str], list[ApiClient]], race_db: Db
+) -> None:
+    # Given 24 cars of one branch, modification and color split into 8 stock documents, and 40 buyers
+    car = purchasable_car(race_db, brand="Race Buckets", quantity=0)
+    set_quantity(car.branch_id, car.modification_id, car.color_id, 24, by="test", cause="delivery", buckets=8)
+    assert race_db.stock_buckets.count_documents({"carId": car.car_id}) == 7
+    clients = buyers(40, "99")
+    # When they all order it at once, through several worker processes
+    placed = all_at_once([partial(client.post, ORDERS, json=order_body(car)) for client in clients])
+    # Then exactly 24 orders are placed and the 16 others are told none is left
+    statuses = sorted(response.status_code for response in placed)
+    assert statuses == [201] * 24 + [409] * 16, [response.text for response in placed if response.status_code >= 500]
+    assert all(r.json()["code"] == "OUT_OF_STOCK" for r in placed if r.status_code == 409)
+    assert stock_quantity(race_db, car) == 0
+    assert not branch_offered(clients[0], car)
+    # And the orders took their units from more than one document, each order saying which
+    orders = list(race_db.orders.find({"carId": car.car_id}))
+    assert len({order.get("stockBucket", 0) for order in orders}) > 1
+    # When five of them are cancelled
+    for order in orders[:5]:
+        lifecycle.transition(order["_id"], Status.CANCELLED, cause="the buyer changed their mind")
+    # Then each unit went back to the document it came from, and none was lost
+    assert stock_quantity(race_db, car) == 5
+    for bucket in {order.get("stockBucket", 0) for order in orders[:5]}:
+        given_back = sum(1 for order in orders[:5] if order.get("stockBucket", 0) == bucket)
+        where = {"branchId": car.branch_id, "modificationId": car.modification_id, "colorId": car.color_id}
+        stored = (
+            race_db.stock.find_one(where)
+            if bucket == 0
+            else race_db.stock_buckets.find_one({**where, "bucket": bucket})
+        )
+        assert stored is not None
+        assert stored["quantity"] == given_back
     assert branch_offered(clients[0], car)
 
 
@@ -288,14 +279,6 @@ def test_a_worker_that_dies_is_replaced_while_the_others_keep_serving(local_serv
     assert len(after) == WORKERS
 
 
-def copies_of(buyer: ApiClient, server: str, count: int) -> list[ApiClient]:
-    """`count` clients of the worker server signed in as `buyer` (one person's phones and tabs)."""
-    clients = [ApiClient(server) for _ in range(count)]
-    for client in clients:
-        client.token = buyer.token
-    return clients
-
-
 def spread_bodies(car: CatalogCar, count: int) -> list[dict[str, Any]]:
     """`count` order bodies of the car, each for another stock row (modification and color), so that no two
     orders meet on one stock document: only the buyer's own limits can keep them apart."""
@@ -308,12 +291,12 @@ TEN_COLORS = tuple((f"Color {n}", f"#0000{n:02d}") for n in range(10))
 
 
 def test_twenty_parallel_orders_of_one_person_never_hold_more_than_the_open_holds_limit(
-    buyers: Callable[[int, str], list[ApiClient]], workers_server: str, race_db: Db
+    buyers: Callable[[int, str], list[ApiClient]], race_db: Db
 ) -> None:
     # Given one verified buyer (two unpaid cars allowed, the default) and a car in twenty stock rows
     car = purchasable_car(race_db, brand="Race Open Holds", quantity=1, colors=TEN_COLORS)
     [buyer] = buyers(1, "55")
-    clients = copies_of(buyer, workers_server, 20)
+    clients = copies_of(buyer, 20)
     # When twenty copies of their app order at once, each another row, through several worker processes
     bodies = spread_bodies(car, 20)
     placed = all_at_once(
@@ -332,7 +315,7 @@ def test_twenty_parallel_orders_of_one_person_never_hold_more_than_the_open_hold
 
 
 def test_twenty_parallel_orders_of_one_person_keep_a_cars_per_person_limit(
-    buyers: Callable[[int, str], list[ApiClient]], workers_server: str, race_db: Db
+    buyers: Callable[[int, str], list[ApiClient]], race_db: Db
 ) -> None:
     # Given a car one person may order once a year, twenty in stock, and one verified buyer
     car = purchasable_car(
@@ -343,7 +326,7 @@ def test_twenty_parallel_orders_of_one_person_keep_a_cars_per_person_limit(
         sale={"perPersonLimit": {"count": 1, "days": 365}},
     )
     [buyer] = buyers(1, "66")
-    clients = copies_of(buyer, workers_server, 20)
+    clients = copies_of(buyer, 20)
     # When twenty copies of their app order it at once, each another modification or color
     bodies = spread_bodies(car, 20)
     placed = all_at_once(
@@ -360,7 +343,7 @@ def test_twenty_parallel_orders_of_one_person_keep_a_cars_per_person_limit(
 
 
 def test_a_person_with_a_deposit_paid_order_holds_one_more_car_under_twenty_parallel_attempts(
-    buyers: Callable[..., list[ApiClient]], workers_server: str, race_db: Db
+    buyers: Callable[..., list[ApiClient]], race_db: Db
 ) -> None:
     # Given a verified buyer whose first order paid its deposit (not paid in full: it still counts)
     car = purchasable_car(race_db, brand="Race Deposit Paid", quantity=2, colors=TEN_COLORS)
@@ -368,7 +351,7 @@ def test_a_person_with_a_deposit_paid_order_holds_one_more_car_under_twenty_para
     bodies = spread_bodies(car, 20)
     first = buyer.post(ORDERS, json=bodies[0]).json()["data"]
     lifecycle.record_payment(ObjectId(first["_id"]), first["deposit"], payment_id="desk-77", cause="deposit")
-    clients = copies_of(buyer, workers_server, 20)
+    clients = copies_of(buyer, 20)
     # When twenty copies of their app order at once
     placed = all_at_once(
         [partial(client.post, ORDERS, json=body) for client, body in zip(clients, bodies, strict=True)]

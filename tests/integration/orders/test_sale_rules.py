@@ -54,6 +54,54 @@ def test_before_its_start_a_car_is_listed_with_it_and_refused_and_at_it_an_order
     assert placed.status_code == 201, placed.text
 
 
+def test_a_cars_page_answers_every_sale_rule_a_buyer_must_know_before_ordering(
+    api: ApiClient, db: Db, frozen_clock: FrozenClock
+) -> None:
+    # Given a car sold through a fair opening with every rule set, whose second modification opens later
+    now = frozen_clock().replace(microsecond=0)
+    starts = now + timedelta(days=1)
+    rules = {
+        "startsAt": starts,
+        "holdMinutes": 60,
+        "depositAmount": 5_000_000,
+        "perPersonLimit": {"count": 1, "days": 365},
+        "verifiedBuyersOnly": True,
+        "queue": {"registrationOpensAt": now, "admissionPerSecond": 50, "admissionMinutes": 15},
+    }
+    car = purchasable_car(db, brand="Rules", sale=rules)
+    later = now + timedelta(days=2)
+    db.cars.update_one({"_id": car.car_id}, {"$set": {"modifications.1.sale": {"startsAt": later}}})
+    # And a car sold without rules
+    plain = purchasable_car(db, brand="No Rules")
+    # When a buyer's app opens both cars' pages
+    page = api.get(f"/api/v1/cars/{car.car_id}").json()["data"]
+    plain_page = api.get(f"/api/v1/cars/{plain.car_id}").json()["data"]
+    # Then the car's rules are all there, with where its opening's status and draw are polled from the edge
+    at = "%Y-%m-%dT%H:%M:%SZ"
+    edge = f"http://127.0.0.1:3000/sales/{car.car_id}"
+    assert page["sale"] == {
+        "startsAt": starts.strftime(at),
+        "holdMinutes": 60,
+        "depositAmount": 5_000_000,
+        "perPersonLimit": {"count": 1, "days": 365},
+        "verifiedBuyersOnly": True,
+        "queue": {
+            "registrationOpensAt": now.strftime(at),
+            "admissionPerSecond": 50,
+            "admissionMinutes": 15,
+            "statusUrl": f"{edge}/status.json",
+            "drawUrl": f"{edge}/draw.json",
+        },
+    }
+    # And each modification answers the rules an order of it follows: the car's, with its own over them
+    first, second = page["modifications"]
+    assert first["sale"] == page["sale"]
+    assert second["sale"] == page["sale"] | {"startsAt": later.strftime(at)}
+    # And a car without rules says so
+    assert plain_page["sale"] is None
+    assert [modification["sale"] for modification in plain_page["modifications"]] == [None, None]
+
+
 def test_a_modification_overrides_the_cars_start(api: ApiClient, db: Db, frozen_clock: FrozenClock) -> None:
     # Given a car on sale whose second modification opens tomorrow
     car = purchasable_car(db, brand="Override")

@@ -289,6 +289,7 @@ def test_every_function_is_warmed_through_its_resolver_without_a_database(monkey
     from catalog.app import app as catalog_app
     from dictionaries.app import app as dictionaries_app
     from payments.app import app as payments_app
+    from sales.app import app as sales_app
     from saved_cars.app import app as saved_cars_app
     from transactions.app import app as transactions_app
 
@@ -302,7 +303,16 @@ def test_every_function_is_warmed_through_its_resolver_without_a_database(monkey
         raise AssertionError("a database client before the snapshot")
 
     monkeypatch.setattr(mongo, "get_client", no_database)
-    apps = [auth_app, catalog_app, dictionaries_app, orders_app, payments_app, saved_cars_app, transactions_app]
+    apps = [
+        auth_app,
+        catalog_app,
+        dictionaries_app,
+        orders_app,
+        payments_app,
+        sales_app,
+        saved_cars_app,
+        transactions_app,
+    ]
 
     # When each function's before-snapshot hook runs
     for app in apps:

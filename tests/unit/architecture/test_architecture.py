@@ -43,7 +43,7 @@ DOMAIN_AREAS: dict[str, frozenset[str]] = {
     "identity": frozenset({"partners"}),
     "dealers": frozenset({"catalog"}),
     "financing": frozenset({"catalog", "dealers"}),
-    "orders": frozenset({"catalog", "dealers", "financing", "partners"}),
+    "orders": frozenset({"catalog", "identity", "dealers", "financing", "partners"}),
     "payments": frozenset({"orders"}),
     "dataset": frozenset({"catalog", "content", "dealers", "financing", "orders"}),
 }

@@ -36,6 +36,7 @@ def test_every_function_group_is_found():
         "orders",
         "outbox_publisher",
         "payments",
+        "sales",
         "saved_cars",
         "transactions",
         "webhooks",

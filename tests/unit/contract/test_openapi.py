@@ -58,7 +58,7 @@ def test_the_document_is_valid_openapi(document: dict[str, Any]) -> None:
     assert document["openapi"].startswith("3.")
 
 
-def test_it_documents_exactly_the_46_routes(document: dict[str, Any]) -> None:
+def test_it_documents_exactly_the_48_routes(document: dict[str, Any]) -> None:
     assert operations(document) == {(r.method, r.path) for r in ROUTES}
 
 
@@ -122,6 +122,7 @@ def test_success_responses_carry_the_envelope_and_the_spec_statuses(document: di
         ("POST", "/api/v1/auth/refresh-token"),
         ("POST", "/api/v1/orders"),
         ("PATCH", "/api/v1/saved-cars/{id}"),
+        ("POST", "/api/v1/sales/{carId}/entries"),
     }
 
 
@@ -311,6 +312,8 @@ OPERATION_IDS = {
     ("GET", "/api/v1/filters/all"): "getCatalogFilters",
     ("GET", "/api/v1/saved-cars"): "listSavedCars",
     ("PATCH", "/api/v1/saved-cars/{id}"): "toggleSavedCar",
+    ("POST", "/api/v1/sales/{carId}/entries"): "enterSaleQueue",
+    ("GET", "/api/v1/sales/{carId}/entries/me"): "getMySaleEntry",
     ("GET", "/api/v1/dictionaries/branch/regions"): "listBranchRegions",
     ("GET", "/api/v1/dictionaries/branch/{id}"): "getBranch",
     ("GET", "/api/v1/dictionaries/contacts"): "getContacts",

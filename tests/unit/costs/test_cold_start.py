@@ -38,6 +38,8 @@ DOMAIN_SETTINGS = {
     "auth.app": {"domain.identity.settings"},  # sign-in limits, identity verification
     "orders.app": {"domain.orders.settings"},  # holds and a person's limits
     "orders.expiry": {"domain.orders.settings"},
+    "sales.app": {"domain.orders.settings"},  # a fair opening's entry meets the sale's verified-buyers rule
+    "sales.admission": {"domain.orders.settings"},  # through openings, which the order route shares
     # the card processor, card-payment limits; an order's hold, which a payment meets
     "transactions.app": {"domain.payments.settings", "domain.orders.settings"},
     "transactions.reconciliation": {"domain.payments.settings", "domain.orders.settings"},

@@ -125,6 +125,25 @@ def all_filters() -> Any:
     return dump(filters)
 
 
+def sale_terms() -> dict[str, Any]:
+    """A sale's rules at their longest, with its opening's files on a long distribution name."""
+    edge = f"https://{'d' * 63}.cloudfront.net/sales/{ID}"
+    return {
+        "startsAt": "2026-12-01T10:00:00Z",
+        "depositAmount": 2**63 - 1,
+        "holdMinutes": 2**63 - 1,
+        "perPersonLimit": {"count": 2**63 - 1, "days": 2**63 - 1},
+        "verifiedBuyersOnly": True,
+        "queue": {
+            "registrationOpensAt": "2026-11-24T10:00:00Z",
+            "admissionPerSecond": 2**63 - 1,
+            "admissionMinutes": 2**63 - 1,
+            "statusUrl": f"{edge}/status.json",
+            "drawUrl": f"{edge}/draw.json",
+        },
+    }
+
+
 def car_detail() -> Any:
     detail = {
         **car_item(),
@@ -134,7 +153,10 @@ def car_detail() -> Any:
         "paymentTypes": ["CASH", "CREDIT", "LEASING", "INSTALLMENT"],
         "bodyType": option(True),
         "powertrain": option(False),
-        "modifications": [{"_id": ID, "name": text("ModificationEntry", "name"), "price": 2**63 - 1}]
+        "sale": sale_terms(),
+        "modifications": [
+            {"_id": ID, "name": text("ModificationEntry", "name"), "price": 2**63 - 1, "sale": sale_terms()}
+        ]
         * most("Car", "modifications"),
         "colors": [{"_id": ID, "name": localized("LocalizedName"), "hex": "#FFFFFF", "image": text("Color", "image")}]
         * most("Car", "colors"),

@@ -15,7 +15,7 @@ import pytest
 from pydantic import ValidationError
 
 from core.assets import url
-from core.settings import LOCAL_ASSETS_BASE_URL, Settings, reset_settings
+from core.settings import LOCAL_ASSETS_BASE_URL, LOCAL_EDGE_FILES_URL, Settings, reset_settings
 from domain.identity import callers
 from edge.app import create_app, lambda_entry
 from local.template import ROOT, load_template
@@ -69,6 +69,19 @@ def test_an_assets_base_url_that_is_not_an_absolute_url_is_refused(stage: str, b
     # http is refused outside local: partner web apps are served over https and browsers block http images
     with pytest.raises(ValidationError, match="ASSETS_BASE_URL must be an absolute"):
         Settings(stage=stage, assets_base_url=base)
+
+
+def test_the_edge_files_are_fetched_from_the_configured_url_or_locally_from_make_runs_host() -> None:
+    # Given the URL the template gives (the distribution), or none on a laptop
+    deployed = Settings(stage="prod", edge_files_url="https://d111111abcdef8.cloudfront.net/")
+    # Then a buyer is sent to the distribution, or to `make run`'s own host
+    assert deployed.edge_files_base == "https://d111111abcdef8.cloudfront.net"
+    assert Settings(stage="local").edge_files_base == LOCAL_EDGE_FILES_URL
+    # And a deployed stage without one, or with one buyers could not fetch from a web app, is refused
+    with pytest.raises(RuntimeError, match="EDGE_FILES_URL must be set outside the local stage"):
+        _ = Settings(stage="prod").edge_files_base
+    with pytest.raises(ValidationError, match="EDGE_FILES_URL must be an absolute https URL"):
+        Settings(stage="prod", edge_files_url="http://d111111abcdef8.cloudfront.net")
 
 
 def test_the_template_requires_the_assets_base_url_and_every_environment_gives_one() -> None:

@@ -270,7 +270,16 @@ def test_the_api_alarms_on_5xx_and_latency_and_every_alarm_notifies_the_topic(re
 SCHEDULED_JOBS = {
     "OutboxPublisher": ("rate(1 minute)", "outbox_publisher.app.lambda_handler"),
     "PaymentReconciliation": ("rate(5 minutes)", "transactions.reconciliation.lambda_handler"),
+    "SaleAdmission": ("rate(1 minute)", "sales.admission.lambda_handler"),
     "UnpaidOrderExpiry": ("rate(1 minute)", "orders.expiry.lambda_handler"),
+}
+# What each may do besides reading the database secret: put events and queue partner webhooks (a job that
+# changes orders), or write the fair openings' public files (an inline statement).
+JOB_POLICIES = {
+    "OutboxPublisher": {"EventBridgePutEventsPolicy", "SQSSendMessagePolicy"},
+    "PaymentReconciliation": {"EventBridgePutEventsPolicy", "SQSSendMessagePolicy"},
+    "SaleAdmission": {"Statement"},
+    "UnpaidOrderExpiry": {"EventBridgePutEventsPolicy", "SQSSendMessagePolicy"},
 }
 
 
@@ -289,13 +298,9 @@ def test_a_scheduled_job_runs_on_its_schedule_with_a_failure_queue_and_only_what
     assert event["Properties"]["ScheduleExpression"] == schedule
     assert event["Properties"]["DeadLetterConfig"] == {"Arn": failures}
     assert function["EventInvokeConfig"]["DestinationConfig"]["OnFailure"] == {"Type": "SQS", "Destination": failures}
-    # And it may read the database secret, put events and queue partner webhooks, not read the JWT key
+    # And it may read the database secret and what its work needs (JOB_POLICIES), not read the JWT key
     policies = [next(iter(policy)) for policy in function["Policies"]]
-    assert set(policies) == {
-        "AWSSecretsManagerGetSecretValuePolicy",
-        "EventBridgePutEventsPolicy",
-        "SQSSendMessagePolicy",
-    }
+    assert set(policies) == {"AWSSecretsManagerGetSecretValuePolicy", *JOB_POLICIES[job]}
     assert {"SecretArn": {"Ref": "JwtSecret"}} not in [next(iter(p.values())) for p in function["Policies"]]
     # And it has its log retention and an errors alarm, like every function
     assert resources[f"{job}FunctionLogGroup"]["Type"] == "AWS::Logs::LogGroup"
@@ -330,6 +335,7 @@ def test_make_run_runs_exactly_the_functions_the_template_schedules_at_their_rat
     assert {job.scheduled.function: job.every for job in jobs} == {
         "OutboxPublisher": WEBHOOKS_EVERY,  # more often than its minute: make run's webhook queue too
         "PaymentReconciliation": timedelta(minutes=5),
+        "SaleAdmission": timedelta(minutes=1),  # its own thread: it steps through its minute
         "UnpaidOrderExpiry": timedelta(minutes=1),
     }
 
@@ -353,6 +359,7 @@ THROTTLES = {
     ("/*", "*"): "Api",
     ("/~1api~1v1~1orders", "POST"): "Order",
     ("/~1api~1v1~1auth~1login", "POST"): "Login",
+    ("/~1api~1v1~1sales~1{carId}~1entries", "POST"): "Registration",
 }
 ENVIRONMENTS = ("default", "dev", "staging", "prod")
 
@@ -392,7 +399,7 @@ def test_every_environment_sets_its_throttles_and_an_order_burst_its_functions_c
         # would reach a buyer as 500)
         throttles = {name: int(overrides[name]) for name in names}
         assert all(value >= 1 for value in throttles.values()), environment
-        for prefix in ("Order", "Login"):
+        for prefix in ("Order", "Login", "Registration"):
             assert throttles[f"{prefix}ThrottleRate"] <= throttles["ApiThrottleRate"], environment
             assert throttles[f"{prefix}ThrottleBurst"] <= throttles["ApiThrottleBurst"], environment
             reserved = int(overrides["ReservedConcurrency"])

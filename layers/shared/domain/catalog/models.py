@@ -61,6 +61,76 @@ class ColorItem(ApiModel):
     image: Url | None = Field(description="the car in this color")
 
 
+class PerPersonLimit(ApiModel):
+    """How many orders of the car one person may place."""
+
+    count: int = Field(ge=1, description="orders of the car one person may place within `days`", examples=[1])
+    days: int = Field(
+        ge=1,
+        description="the window: orders placed within it count, unless cancelled (a hold cancelled for not being "
+        "paid in time counts too)",
+        examples=[365],
+    )
+
+
+class SaleQueueTerms(ApiModel):
+    """A fair opening (docs: Sale queues): people register ahead, a draw at the sale's `startsAt` orders them,
+    and they are admitted to order a few at a time."""
+
+    registrationOpensAt: Timestamp = Field(description="registration (`POST /api/v1/sales/{carId}/entries`) opens")
+    admissionPerSecond: int = Field(
+        ge=1, description="at most this many people are admitted a second (fewer while orders are slow)", examples=[50]
+    )
+    admissionMinutes: int = Field(ge=1, description="an admitted person may place their order this long", examples=[15])
+    statusUrl: Url = Field(
+        description="the opening's status.json, served from the edge with a 1 s cache: poll it, not the API, for "
+        "`servingUpTo` (a person whose position is at most it is admitted), `unitsLeft`, `soldOut`",
+        examples=["https://d111111abcdef8.cloudfront.net/sales/6650f0c2a1b2c3d4e5f60708/status.json"],
+    )
+    drawUrl: Url = Field(
+        description="the draw's draw.json once it ran (404 before): the seed and every drawn entry in position "
+        "order, to check against the status's `seedCommitment`",
+        examples=["https://d111111abcdef8.cloudfront.net/sales/6650f0c2a1b2c3d4e5f60708/draw.json"],
+    )
+
+
+class SaleTerms(ApiModel):
+    """The sale rules an order follows, as a buyer should know them before ordering (docs: Sale rules and
+    limits). A member that is null is not a rule of this sale: the service's own applies."""
+
+    startsAt: Timestamp | None = Field(
+        description="orders placed before it are refused (SALE_NOT_STARTED); null: on sale now"
+    )
+    depositAmount: int | None = Field(
+        ge=0,
+        description="sums the first card payment must reach by the deposit's deadline to keep the car (never more "
+        "than what is due by card); null: the service's share of what is due by card",
+        examples=[5000000],
+    )
+    holdMinutes: int | None = Field(
+        ge=1,
+        description="minutes after the order is placed to pay the deposit; null: the service's (30 by default)",
+        examples=[60],
+    )
+    perPersonLimit: PerPersonLimit | None = Field(
+        description="orders of the car one person may place (PURCHASE_LIMIT_REACHED); null: no limit of the car's "
+        "own (one person holds at most a few cars not paid in full, whatever the car)"
+    )
+    verifiedBuyersOnly: bool = Field(
+        description="only a buyer whose identity was verified may order it (IDENTITY_VERIFICATION_REQUIRED)"
+    )
+    queue: SaleQueueTerms | None = Field(
+        description="the car's fair opening: order only once admitted (NOT_YOUR_TURN); null: whoever orders first"
+    )
+
+
+class CarModification(ModificationItem):
+    sale: SaleTerms | None = Field(
+        description="the sale rules an order of this modification follows: the car's, with this modification's "
+        "own over them; null when it has none"
+    )
+
+
 class CarDetail(CarItem):
     brand: BrandLogoRef
     description: str | None
@@ -68,7 +138,11 @@ class CarDetail(CarItem):
     paymentTypes: list[PaymentType] = Field(description="how this car can be bought")
     bodyType: Option | None
     powertrain: Option | None
-    modifications: list[ModificationItem]
+    sale: SaleTerms | None = Field(
+        description="the car's sale rules (a modification may have its own: `modifications[].sale`); null when it "
+        "has none"
+    )
+    modifications: list[CarModification]
     colors: list[ColorItem]
 
 

@@ -51,6 +51,14 @@ class PerPersonLimitRecord(TypedDict):
     days: int
 
 
+class QueueRecord(TypedDict):
+    """A fair opening's queue (`domain.catalog.sale`, `domain.orders.openings`)."""
+
+    registrationOpensAt: datetime
+    admissionPerSecond: int
+    admissionMinutes: int
+
+
 class SaleRecord(TypedDict, total=False):
     """A car's sale rules (`domain.catalog.sale`), every member optional; on a modification, the members
     it overrides (a null member is the car's)."""
@@ -60,6 +68,7 @@ class SaleRecord(TypedDict, total=False):
     depositAmount: int | None  # sums to pay by then to keep the car
     perPersonLimit: PerPersonLimitRecord | None
     verifiedBuyersOnly: bool | None
+    queue: QueueRecord | None  # the car's only: registration, a draw at `startsAt`, paced admission
 
 
 class ModificationRecord(TypedDict, total=False):

@@ -2,14 +2,20 @@
 "Catalog"), part of the reference data set and set by an operator (`python -m ops sale set`).
 
     startsAt            before it the car is listed with its start and not sold (orders refuse it)
-    holdMinutes         how long an unpaid order of the car holds its unit (default: ORDER_HOLD_HOURS)
+    holdMinutes         minutes an order of the car has to pay its deposit (default: ORDER_DEPOSIT_MINUTES;
+                        the deadlines are domain.orders.holds')
     depositAmount       sums that must be paid by then to keep the car (an absolute amount, not a share of
                         the price: a buyer and an operator read the same number)
     perPersonLimit      {count, days}: orders of the car one person may place within `days`, not cancelled
     verifiedBuyersOnly  only a buyer whose identity was verified may order it
+    queue               {registrationOpensAt, admissionPerSecond, admissionMinutes}: a fair opening, the
+                        car's alone (a modification has none): people register from registrationOpensAt, a
+                        draw at the car's startsAt orders them, and they are admitted to order at a pace
+                        (domain.orders.openings); a car without one sells to whoever orders first
 
 A modification's member overrides the car's when it is not null; the rules of what is bought are the
-car's merged with its modification's (`rules_of`)."""
+car's merged with its modification's (`rules_of`). The catalog answers them with the car
+(`domain.catalog.views.sale_terms`), so a buyer knows them before ordering."""
 
 from datetime import datetime
 from typing import NamedTuple
@@ -25,7 +31,7 @@ from domain.catalog import store
 from domain.catalog.records import CarRecord, ModificationRecord, SaleRecord
 from domain.catalog.store import SaleChange
 
-MEMBERS = ("startsAt", "holdMinutes", "depositAmount", "perPersonLimit", "verifiedBuyersOnly")
+MEMBERS = ("startsAt", "holdMinutes", "depositAmount", "perPersonLimit", "verifiedBuyersOnly", "queue")
 
 
 class PerPersonLimit(NamedTuple):
@@ -33,6 +39,16 @@ class PerPersonLimit(NamedTuple):
 
     orders: int
     days: int
+
+
+class SaleQueue(NamedTuple):
+    """A car's fair opening: registration from `registration_opens_at`, the draw at `draw_at` (the car's
+    `startsAt`), then `admission_per_second` people admitted a second, each for `admission_minutes`."""
+
+    registration_opens_at: datetime
+    draw_at: datetime
+    admission_per_second: int
+    admission_minutes: int
 
 
 class SaleRules(NamedTuple):
@@ -43,6 +59,7 @@ class SaleRules(NamedTuple):
     deposit_amount: int | None = None
     per_person_limit: PerPersonLimit | None = None
     verified_buyers_only: bool = False
+    queue: SaleQueue | None = None
 
     def started(self, now: datetime) -> bool:
         return self.starts_at is None or now >= self.starts_at
@@ -62,9 +79,10 @@ def merged(car_sale: SaleRecord | None, modification_sale: SaleRecord | None) ->
     return rules
 
 
-def rules_of(car: CarRecord, modification: ModificationRecord) -> SaleRules:
-    """The rules an order of this modification of the car follows."""
-    record = merged(car.get("sale"), modification.get("sale"))
+def rules_of(car: CarRecord, modification: ModificationRecord | None = None) -> SaleRules:
+    """The rules an order of this modification of the car follows (the car's own without one: what its
+    queue's registration checks)."""
+    record = merged(car.get("sale"), modification.get("sale") if modification else None)
     if not record:
         return NO_RULES
     limit = record.get("perPersonLimit")
@@ -74,6 +92,21 @@ def rules_of(car: CarRecord, modification: ModificationRecord) -> SaleRules:
         deposit_amount=record.get("depositAmount"),
         per_person_limit=PerPersonLimit(limit["count"], limit["days"]) if limit else None,
         verified_buyers_only=bool(record.get("verifiedBuyersOnly")),
+        queue=queue_of(car),
+    )
+
+
+def queue_of(car: CarRecord) -> SaleQueue | None:
+    """The car's fair opening, or None: its own `sale.queue`, drawn at its own `startsAt`."""
+    own = car.get("sale") or {}
+    queue, draw_at = own.get("queue"), own.get("startsAt")
+    if queue is None or draw_at is None:
+        return None
+    return SaleQueue(
+        registration_opens_at=queue["registrationOpensAt"],
+        draw_at=draw_at,
+        admission_per_second=queue["admissionPerSecond"],
+        admission_minutes=queue["admissionMinutes"],
     )
 
 

@@ -366,6 +366,11 @@ class SaleChange(TypedDict):
 SALE_FIELDS = {"sale": 1, "saleStartsAt": 1, "modifications._id": 1, "modifications.sale": 1}
 
 
+def find_queued_cars() -> list[CarRecord]:
+    """The active cars sold through a fair opening's queue (`sale.queue`), with their sale rules."""
+    return list(_cars().find({"sale.queue": {"$ne": None}, **ACTIVE_CAR}, SALE_FIELDS))
+
+
 def find_car_sale(car_id: ObjectId, *, session: ClientSession | None = None) -> CarRecord | None:
     """The car's sale rules and its modifications' (`SALE_FIELDS`)."""
     return _cars().find_one({"_id": car_id}, SALE_FIELDS, session=session)

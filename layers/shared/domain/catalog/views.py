@@ -8,6 +8,8 @@ from bson import ObjectId
 
 from core.assets import url
 from core.locale import Locale, localize
+from data import edge_files
+from domain.catalog import sale
 from domain.catalog.models import (
     BrandDetail,
     CarDetail,
@@ -21,6 +23,7 @@ from domain.catalog.records import (
     ModificationRecord,
     OptionRecord,
 )
+from domain.catalog.sale import NO_RULES, SaleRules
 
 
 def car_item(car: CarRecord, brand_names: dict[ObjectId, str], saved: set[ObjectId], locale: Locale) -> dict[str, Any]:
@@ -110,8 +113,14 @@ def car_detail(
             "paymentTypes": car.get("paymentTypes", []),
             "bodyType": _option_fields(body_type, locale),
             "powertrain": _option_fields(powertrain, locale),
+            "sale": sale_terms(car["_id"], sale.rules_of(car)),
             "modifications": [
-                {"_id": mod["_id"], "name": localize(mod["name"], locale), "price": mod["price"]}
+                {
+                    "_id": mod["_id"],
+                    "name": localize(mod["name"], locale),
+                    "price": mod["price"],
+                    "sale": sale_terms(car["_id"], sale.rules_of(car, mod)),
+                }
                 for mod in car.get("modifications", [])
             ],
             "colors": [
@@ -125,6 +134,29 @@ def car_detail(
             ],
         }
     )
+
+
+def sale_terms(car_id: ObjectId, rules: SaleRules) -> dict[str, Any] | None:
+    """A car's (or one modification's) sale rules as the fields of `SaleTerms`; None without any."""
+    if rules == NO_RULES:
+        return None
+    limit, queue = rules.per_person_limit, rules.queue
+    return {
+        "startsAt": rules.starts_at,
+        "depositAmount": rules.deposit_amount,
+        "holdMinutes": rules.hold_minutes,
+        "perPersonLimit": {"count": limit.orders, "days": limit.days} if limit else None,
+        "verifiedBuyersOnly": rules.verified_buyers_only,
+        "queue": None
+        if queue is None
+        else {
+            "registrationOpensAt": queue.registration_opens_at,
+            "admissionPerSecond": queue.admission_per_second,
+            "admissionMinutes": queue.admission_minutes,
+            "statusUrl": edge_files.public_url(edge_files.sale_status_key(car_id)),
+            "drawUrl": edge_files.public_url(edge_files.sale_draw_key(car_id)),
+        },
+    }
 
 
 def info_block(block: InfoBlockRecord, locale: Locale) -> dict[str, Any]:

@@ -249,21 +249,48 @@ class PerPersonLimitEntry(Record):
     days: Annotated[StrictInt, Field(ge=1, le=3660, description="within this many days")]
 
 
+class QueueEntry(Record):
+    """A fair opening's queue (domain.orders.openings): people register from `registrationOpensAt`, a draw
+    at the sale's `startsAt` orders them, and they are admitted to order at a pace."""
+
+    registrationOpensAt: Moment = Field(description="from it, people may register for the opening")
+    admissionPerSecond: Annotated[StrictInt, Field(ge=1, le=10_000)] = Field(
+        description="at most this many people admitted to order a second"
+    )
+    admissionMinutes: Annotated[StrictInt, Field(ge=1, le=1_440)] = Field(
+        description="how long an admitted person may place their order"
+    )
+
+
 class SaleEntry(Record):
     """A car's sale rules (domain.catalog.sale), every member optional; on a modification, the members it
-    overrides (a null member is the car's)."""
+    overrides (a null member is the car's). A `queue` is the car's alone, and needs the car's `startsAt`
+    (its draw) after its `registrationOpensAt`."""
 
     startsAt: Moment | None = Field(default=None, description="before it, the car is listed and not sold")
     holdMinutes: Annotated[StrictInt, Field(ge=1, le=43_200)] | None = Field(
-        default=None, description="how long an unpaid order holds its unit; null: ORDER_HOLD_HOURS"
+        default=None, description="minutes an order has to pay its deposit; null: ORDER_DEPOSIT_MINUTES"
     )
     depositAmount: Deposit | None = Field(
-        default=None, description="sums to pay by the end of the hold to keep the car (an amount, not a share)"
+        default=None, description="the deposit, due by then to keep the car (an amount, not a share)"
     )
     perPersonLimit: PerPersonLimitEntry | None = None
     verifiedBuyersOnly: StrictBool | None = Field(
         default=None, description="only buyers whose identity was verified may order it"
     )
+    queue: QueueEntry | None = Field(
+        default=None, description="a fair opening: registration, a draw at `startsAt`, paced admission"
+    )
+
+    @model_validator(mode="after")
+    def _a_queue_draws_at_the_start(self) -> SaleEntry:
+        if self.queue is None:
+            return self
+        if self.startsAt is None:
+            raise ValueError("a queue needs startsAt, the moment of its draw")
+        if self.queue.registrationOpensAt >= self.startsAt:
+            raise ValueError("a queue's registrationOpensAt must come before startsAt")
+        return self
 
 
 class ModificationEntry(Identified):
@@ -271,6 +298,12 @@ class ModificationEntry(Identified):
     price: Sums
     specs: list[SpecSectionEntry] = Field(default=[], max_length=SPEC_SECTIONS)
     sale: SaleEntry | None = Field(default=None, description="the car's sale rules this modification overrides")
+
+    @model_validator(mode="after")
+    def _no_queue_of_its_own(self) -> ModificationEntry:
+        if self.sale is not None and self.sale.queue is not None:
+            raise ValueError("a queue is the car's sale rule, not a modification's")
+        return self
 
 
 class Car(Identified):

@@ -63,7 +63,9 @@ class Changes:
 def read_all(collection: str, *, session: ClientSession | None = None) -> list[Document]:
     """Every record of a reference collection, by id."""
     assert collection in COLLECTIONS, collection
-    return list(get_db()[collection].find({}, session=session).sort("_id", 1))
+    found = list(get_db()[collection].find({}, session=session).sort("_id", 1))
+    # A stock row split into buckets holds only its first: the file holds every unit (domain.dealers.store).
+    return dealers.with_split_units(found, session=session) if collection == "stock" else found
 
 
 def is_empty(collection: str) -> bool:
@@ -115,6 +117,9 @@ def apply(changes: Changes, *, session: ClientSession) -> None:
     writes += [UpdateOne({"_id": record_id}, {"$set": fields}) for record_id, fields in changes.retired]
     if writes:
         get_db()[changes.collection].bulk_write(writes, ordered=True, session=session)
+    if changes.collection == "stock":  # the file's quantity is every unit: spread it over the row's buckets
+        written = [doc["_id"] for doc in [*changes.added, *changes.changed]]
+        dealers.respread_rows(written, changes.removed, session=session)
 
 
 def replace_in_transaction[T](work: Callable[[ClientSession], T]) -> T:

@@ -70,7 +70,7 @@ DEACTIVATED: dict[str, Document] = {"cars": {"active": False}, "branches": {"act
 ORDERED = {"cars": "carId", "branches": "branchId"}
 CONTACTS_ID = "contacts"
 # Stored but never in the file: computed on import (prices "from", search keys) or the database's own.
-DERIVED = ("priceFrom", "saleStartsAt", "searchPrefixes", "used", "usedBy", "changedIn")
+DERIVED = ("priceFrom", "saleStartsAt", "searchPrefixes", "used", "usedBy", "changedIn", "buckets", "bucketsAsked")
 _MISSING = object()  # a field the stored record lacks (differs from any value, None included)
 
 

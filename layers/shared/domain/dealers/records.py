@@ -42,5 +42,20 @@ class StockRecord(TypedDict, total=False):
     carId: ObjectId
     modificationId: ObjectId
     colorId: ObjectId
-    quantity: int
+    quantity: int  # bucket 0's units when the row is split (`buckets` > 1), else all of them
+    buckets: int  # the documents its units are split into (absent: 1), buckets 1.. in `stock_buckets`
+    bucketsAsked: int  # what its last operator change asked for (`buckets` is at most its units)
     changedIn: int  # the change version of its last operator change (`data.counters`)
+
+
+class StockBucketRecord(TypedDict, total=False):
+    """One more document of a split stock row's units (`domain.dealers.store`, "buckets")."""
+
+    _id: Required[ObjectId]
+    stockId: ObjectId  # the row's id
+    branchId: ObjectId
+    carId: ObjectId
+    modificationId: ObjectId
+    colorId: ObjectId
+    bucket: int  # 1..buckets-1
+    quantity: int

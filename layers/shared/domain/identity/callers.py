@@ -24,13 +24,6 @@ def user_exists(user_id: str) -> bool:
     return store.user_exists(user_id)
 
 
-def verified_pin(user_id: str) -> str | None:
-    """The PINFL identity verification confirmed for the caller; None for an unverified (or unknown) user.
-    The limits of orders follow the person (`domain.orders.buyers`)."""
-    user = store.find_user(user_id)
-    return user.get("pin") if user is not None and user.get("verified") else None
-
-
 def verify_access_token(token: str, partner: str) -> str:
     """The user id an access token was issued to, presented with its partner's key; raises
     NotAuthenticated for any defect."""

@@ -121,6 +121,13 @@ def find_user(user_id: str) -> User | None:
     return _users().find_one({"_id": ObjectId(user_id)})
 
 
+def verified_pin(user_id: str) -> str | None:
+    """The PINFL identity verification confirmed for the user; None for an unverified (or unknown) one.
+    The limits of orders follow the person (`domain.orders.buyers`)."""
+    user = _users().find_one({"_id": ObjectId(user_id), "verified": True}, {"pin": 1})
+    return user.get("pin") if user is not None else None
+
+
 def user_exists(user_id: str) -> bool:
     return _users().count_documents({"_id": ObjectId(user_id)}, limit=1) > 0
 

@@ -34,6 +34,7 @@ from pymongo.client_session import ClientSession
 from core.errors import AppError, Conflict, NotPermitted
 from core.secrets import keyed_hash
 from domain.catalog.sale import SaleRules
+from domain.identity import store as identity
 from domain.orders import store
 from domain.orders.settings import get_order_settings
 from domain.orders.states import UNPAID_VALUES, Status
@@ -65,6 +66,12 @@ class Buyer(NamedTuple):
         return min(settings.order_unpaid_cars_per_person, settings.order_unverified_unpaid_cars)
 
 
+def buyer_of(user_id: str) -> Buyer:
+    """The signed-in user as a buyer: the account and, once identity verification confirmed it, its PINFL
+    (the person the limits, and a fair opening's one entry, follow)."""
+    return Buyer(ObjectId(user_id), verified_pin=identity.verified_pin(user_id))
+
+
 class Holdings(NamedTuple):
     """What a buyer holds when an order is placed, counted up to what the limits need."""
 
@@ -83,28 +90,34 @@ def holdings(
     session: ClientSession | None = None,
 ) -> Holdings:
     """Count what the buyer holds (in the order's transaction when `session` is given)."""
-    limit = rules.per_person_limit
-    of_car = 0
-    if limit is not None:
-        since = now - timedelta(days=limit.days)
-        of_car = store.count_orders_of_car(
-            buyer.key,
-            buyer.user_id,
-            car_id,
-            since=since,
-            cancelled=Status.CANCELLED.value,
-            limit=limit.orders,
-            session=session,
-        )
     ceiling = get_order_settings().order_unverified_cars_per_partner
     return Holdings(
         unpaid_cars=store.count_orders_in(
             buyer.key, buyer.user_id, UNPAID_VALUES, limit=buyer.unpaid_allowance, session=session
         ),
-        of_car=of_car,
+        of_car=orders_of_car(buyer, car_id, rules, now=now, session=session),
         partner_unverified=0
         if buyer.verified
         else store.count_unverified_orders_of_partner(partner, UNPAID_VALUES, limit=ceiling, session=session),
+    )
+
+
+def orders_of_car(
+    buyer: Buyer, car_id: ObjectId, rules: SaleRules, *, now: datetime, session: ClientSession | None = None
+) -> int:
+    """The person's orders of the car that count against its `perPersonLimit` (0 when it has none): within
+    the last `days` days, not cancelled, or cancelled because they were not paid in time."""
+    limit = rules.per_person_limit
+    if limit is None:
+        return 0
+    return store.count_orders_of_car(
+        buyer.key,
+        buyer.user_id,
+        car_id,
+        since=now - timedelta(days=limit.days),
+        cancelled=Status.CANCELLED.value,
+        limit=limit.orders,
+        session=session,
     )
 
 
@@ -129,6 +142,15 @@ def refusal(buyer: Buyer, held: Holdings, rules: SaleRules) -> AppError | None:
             details={"count": per_person.orders, "days": per_person.days},
         )
     return None
+
+
+def entry_refusal(buyer: Buyer, car_id: ObjectId, rules: SaleRules, *, now: datetime) -> AppError | None:
+    """Why the buyer may not enter the car's fair opening (domain.orders.openings), or None: `refusal` of
+    the sale's rules of the person (403 IDENTITY_VERIFICATION_REQUIRED, 409 PURCHASE_LIMIT_REACHED), so
+    nobody waits for a car they may not buy. What they hold of other cars may change before their turn,
+    so it is counted when they order, not here."""
+    held = Holdings(unpaid_cars=0, of_car=orders_of_car(buyer, car_id, rules, now=now), partner_unverified=0)
+    return refusal(buyer, held, rules)
 
 
 def guard(buyer: Buyer, *, partner: str, now: datetime, session: ClientSession) -> None:

@@ -26,7 +26,7 @@ from core.errors import Conflict
 from data.mongo import Document
 from domain.orders.records import OrderRecord
 from domain.orders.settings import get_order_settings
-from domain.orders.states import UNPAID
+from domain.orders.states import UNPAID, UNPAID_VALUES, StockHold
 
 # What keeps a car past `depositBy`, as `kept` reads it and as the database compares it.
 KEPT_PAID = {"$ifNull": ["$paidAmount", 0]}
@@ -110,6 +110,13 @@ def late(now: datetime) -> Document:
 def not_late(now: datetime) -> Document:
     """The condition of an order that is not late by `now` (the charging lease is given only then)."""
     return {"$nor": late(now)["$or"]}
+
+
+def may_come_back() -> Document:
+    """The condition of an order whose unit may still come back to its branch, for the database: it holds
+    it unpaid (paid, the car is sold; late, it is cancelled and its unit returned). A fair opening is sold
+    out only when none is left (`domain.orders.pacing`)."""
+    return {"statusSlug": {"$in": UNPAID_VALUES}, "stockHold": StockHold.HELD.value}
 
 
 class HoldExpired(Conflict):

@@ -212,7 +212,12 @@ def _change_status(
     def along(updated: OrderRecord, session: ClientSession) -> ChangeFacts:
         if ends_hold and HOLD_ENDS[target] is StockHold.RETURNED:
             dealers.give_back_unit(
-                updated["branchId"], updated["carId"], updated["modificationId"], updated["colorId"], session=session
+                updated["branchId"],
+                updated["carId"],
+                updated["modificationId"],
+                updated["colorId"],
+                bucket=updated.get("stockBucket", 0),
+                session=session,
             )
         if promo_back:
             store.give_back_promo_use(str(updated["promoCode"]), updated["userId"], session=session)

@@ -1,29 +1,33 @@
 """Placing an order at the server's price, top to bottom (`place_order`):
 
 1. read: what is bought, with its sale rules, branch and stock (`purchase`), the deal of a financed order
-   (`financed`), the promo, and what the buyer holds (`buyers`); each area asked once, in that order;
-2. decide: `decide` turns them into the finished order document, or raises the refusal, writing nothing;
+   (`financed`), the promo, what the buyer holds (`buyers`) and, for a car sold through a queue, their
+   admission (`openings`); each area asked once, in that order;
+2. decide: `decide` turns them into the finished order document, or raises the refusal, writing nothing
+   (a queued car's order without its admission first: NOT_YOUR_TURN, ADMISSION_USED, ADMISSION_EXPIRED);
 3. write (`write_order`, its steps in order): the promo's use and a contract number, then one
    transaction: the buyer's guards, their limits counted again (a racing order of theirs is counted now),
-   the unit of stock, the order, its log entry and its event. No unit, no order; no order, no promo use.
+   the admission spent, the unit of stock, the order, its log entry and its event. No unit, no order; no
+   order, no promo use nor admission spent.
 """
 
 from __future__ import annotations
 
+import time
 from datetime import datetime
 
 from bson import ObjectId
 from pymongo.client_session import ClientSession
 
 from core import clock
-from core.errors import Conflict
+from core.errors import Conflict, Unavailable
 from core.ids import new_id
 from data import counters
 from data.mongo import in_transaction
 from domain.catalog import store as catalog
 from domain.dealers import store as dealers
 from domain.financing import store as financing
-from domain.orders import buyers, holds, lifecycle, promo_codes, store
+from domain.orders import buyers, holds, lifecycle, openings, promo_codes, store
 from domain.orders.buyers import Buyer, Holdings
 from domain.orders.financed import FinancedDeal, financed_deal
 from domain.orders.purchase import OutOfStock, Purchase, resolve_purchase
@@ -113,6 +117,7 @@ def place_order(request: OrderRequest, *, buyer: Buyer, partner: str) -> OrderRe
     promo = promo_codes.check(request.promo_code, buyer.user_id) if request.promo_code else None
     now = clock.now()
     held = buyers.holdings(buyer, purchase.car["_id"], purchase.rules, partner=partner, now=now)
+    admission = openings.admission(buyer, purchase.car["_id"]) if purchase.rules.queue is not None else None
     order = decide(
         purchase,
         buyer=buyer,
@@ -122,8 +127,19 @@ def place_order(request: OrderRequest, *, buyer: Buyer, partner: str) -> OrderRe
         now=now,
         promo=promo,
         deal=deal,
+        admission=admission,
     )
-    write_order(order, purchase, buyer=buyer, partner=partner, promo=promo)
+    if admission is None:
+        write_order(order, purchase, buyer=buyer, partner=partner, promo=promo)
+        return order
+    started = time.monotonic()  # an admitted order's time and DATA_BUSY steer the admission's pace
+    try:
+        write_order(order, purchase, buyer=buyer, partner=partner, promo=promo, admission=admission)
+    except Unavailable as failure:
+        busy = failure.code == "DATA_BUSY"
+        openings.record_order(purchase.car["_id"], busy=busy, seconds=time.monotonic() - started)
+        raise
+    openings.record_order(purchase.car["_id"], busy=False, seconds=time.monotonic() - started)
     return order
 
 
@@ -137,9 +153,13 @@ def decide(
     now: datetime,
     promo: PromoCodeRecord | None,
     deal: FinancedDeal | None,
+    admission: openings.Admission | None = None,
 ) -> OrderRecord:
-    """The finished order document of what was read, or the refusal (raised): a promo on a financed order
-    with no initial payment, and the buyer's limits (`buyers.refusal`). Reads and writes nothing."""
+    """The finished order document of what was read, or the refusal (raised): a queued car's order without
+    its admission (`openings.check_admission`), a promo on a financed order with no initial payment, and
+    the buyer's limits (`buyers.refusal`). Reads and writes nothing."""
+    if admission is not None:
+        openings.check_admission(admission, now)
     if deal is not None and deal.initial_payment == 0 and promo is not None:
         raise Conflict("PROMO_CODE_NEEDS_INITIAL_PAYMENT")
     refused = buyers.refusal(buyer, held, purchase.rules)
@@ -153,14 +173,21 @@ def decide(
 
 
 def write_order(
-    order: OrderRecord, purchase: Purchase, *, buyer: Buyer, partner: str, promo: PromoCodeRecord | None
+    order: OrderRecord,
+    purchase: Purchase,
+    *,
+    buyer: Buyer,
+    partner: str,
+    promo: PromoCodeRecord | None,
+    admission: openings.Admission | None = None,
 ) -> None:
     """Store the order, its steps in order: the promo's use (one conditional update), its contract number,
     then one transaction, all or nothing: the buyer's guards, their limits counted again under them, the
-    unit of stock, the order, its log entry and event. A refusal in the transaction writes nothing and
-    gives the promo use back. The use and the number are taken outside the transaction so that a popular
-    code and the year's counter are no documents every order's transaction conflicts on, and a buyer
-    refused the last use of a code spends no number (docs/DECISIONS.md, "Orders")."""
+    admission spent (a queued car's), the unit of stock, the order, its log entry and event. A refusal in
+    the transaction writes nothing and gives the promo use back. The use and the number are taken outside
+    the transaction so that a popular code and the year's counter are no documents every order's
+    transaction conflicts on, and a buyer refused the last use of a code spends no number
+    (docs/DECISIONS.md, "Orders")."""
 
     def steps(session: ClientSession) -> None:
         now = clock.now()
@@ -169,8 +196,15 @@ def write_order(
         refused = buyers.refusal(buyer, held, purchase.rules)
         if refused is not None:
             raise refused
-        if dealers.take_unit(order["branchId"], order["modificationId"], order["colorId"], session=session) is None:
+        if admission is not None:
+            openings.use_admission(admission, order["_id"], now=now, session=session)
+        bucket = dealers.take_unit(
+            order["branchId"], order["modificationId"], order["colorId"], buckets=purchase.buckets, session=session
+        )
+        if bucket is None:
             raise OutOfStock()
+        if bucket:
+            order["stockBucket"] = bucket  # where its unit goes back (domain.orders.lifecycle)
         order["stockHold"] = StockHold.HELD.value
         store.insert_order(order, session=session)
         lifecycle.log_change(order, None, "created", session=session)

@@ -40,6 +40,7 @@ class Purchase(NamedTuple):
     branch: BranchRecord
     brand: BrandRecord | None
     rules: SaleRules = sale.NO_RULES  # of the modification bought (`domain.catalog.sale.rules_of`)
+    buckets: int = 1  # the documents the branch's stock row is split into (domain.dealers.store)
 
     @property
     def brand_id(self) -> ObjectId:
@@ -71,7 +72,8 @@ def resolve_purchase(request: OrderRequest) -> Purchase:
     if not rules.started(clock.now()):
         # To the second, by the server's clock; the catalog lists the same moment (`saleStartsAt`).
         raise Conflict("SALE_NOT_STARTED", details={"startsAt": rules.starts_at})
-    if not dealers.branches_with_stock([branch["_id"]], modification["_id"], color["_id"]):
+    stocked = dealers.stock_of(branch["_id"], modification["_id"], color["_id"])
+    if not stocked.units:
         # Refused before a promo use or a contract number is spent; placing takes the unit itself.
         raise OutOfStock()
-    return purchase
+    return purchase._replace(buckets=stocked.buckets)

@@ -49,6 +49,7 @@ class OrderRecord(TypedDict, total=False):
     chargingPaymentId: str | None
     chargingSince: datetime | None
     stockHold: str  # lifecycle.StockHold: the unit of the branch's stock the order took
+    stockBucket: int  # the bucket of a split stock row its unit was taken from (absent: 0, the row itself)
     carName: LocalizedText | None
     brandName: str | None
     modificationName: str | None
@@ -92,3 +93,40 @@ class PromoCodeRecord(TypedDict, total=False):
     usedBy: list[ObjectId]
     createdAt: datetime
     changedIn: int  # the change version of the last operator change (`data.counters`)
+
+
+class SaleQueueRecord(TypedDict, total=False):
+    """A car's fair opening as it runs (`domain.orders.openings`; the rules are the car's `sale.queue`),
+    `_id` the car's id. The seed stays here until the draw publishes it."""
+
+    _id: Required[ObjectId]
+    seed: Required[str]  # hex, secret until the draw
+    seedCommitment: Required[str]  # sha256(seed), hex: published at once
+    createdAt: Required[datetime]
+    drawnAt: datetime | None  # when the draw ran (None: not yet)
+    drawAt: datetime  # the sale's start the draw was made for
+    drawn: int  # entries the draw ordered (positions 1..drawn); late ones follow
+    servingUpTo: int  # every position up to it has been admitted
+    admittedAt: datetime  # when servingUpTo was last raised
+    soldOut: bool
+    pace: float  # people admitted a second now (domain.orders.pacing), at most the queue's admissionPerSecond
+    credit: float  # the fraction of a person carried over to the next second
+    feedback: dict[str, int]  # admitted orders' outcomes: {orders, busy (DATA_BUSY), slow}
+    leaseHolder: str | None  # the controller's run stepping the queue now (domain.orders.pacing)
+    leaseUntil: datetime | None  # when its lease runs out unless renewed
+
+
+class SaleEntryRecord(TypedDict, total=False):
+    """One person's entry in a car's opening (`domain.orders.openings`), one per person and car."""
+
+    _id: Required[ObjectId]
+    carId: Required[ObjectId]
+    person: Required[str]  # domain.orders.buyers.Buyer.key: the verified PINFL's keyed hash, else the account
+    userId: Required[ObjectId]
+    registeredAt: Required[datetime]
+    late: Required[bool]  # registered at or after the draw's moment: follows the drawn in arrival order
+    arrival: int  # a late entry's place among the late ones (1, 2...)
+    position: int | None  # its place in the queue, once drawn (a late one: drawn + arrival)
+    admittedAt: datetime
+    admittedUntil: datetime  # set when the queue's servingUpTo reached its position
+    orderId: ObjectId  # the order its admission was used for

@@ -8,13 +8,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bson import ObjectId
-from pymongo import ReturnDocument
+from pymongo import ReturnDocument, UpdateOne
 from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
 from pymongo.errors import DuplicateKeyError
 
 from data.mongo import Document, FoundPage, Index, collection, find_page
-from domain.orders.records import OrderLogRecord, OrderRecord, PromoCodeRecord
+from domain.orders.records import OrderLogRecord, OrderRecord, PromoCodeRecord, SaleEntryRecord, SaleQueueRecord
 
 # The reference data set replaces the promo codes whole (domain.dataset), keeping their uses.
 DATASET_COLLECTIONS = ("promo_codes",)
@@ -39,6 +39,16 @@ INDEXES = [
     # An order's log in its order: a handful of entries, one per status change (steps, ops order show).
     Index(collection="order_logs", keys=[("orderId", 1), ("at", 1), ("_id", 1)], name="order_logs_of_order"),
     # promo codes are found by _id (the code)
+    # A fair opening (domain.orders.openings): one entry per person and car, held by the index; the drawn
+    # entries of a car, the late ones in arrival order, and positions in ranges as admission passes them.
+    Index(
+        collection="sale_entries",
+        keys=[("carId", 1), ("person", 1)],
+        name="sale_entries_one_per_person",
+        options={"unique": True},
+    ),
+    Index(collection="sale_entries", keys=[("carId", 1), ("late", 1), ("arrival", 1)], name="sale_entries_by_arrival"),
+    Index(collection="sale_entries", keys=[("carId", 1), ("position", 1)], name="sale_entries_by_position"),
 ]
 
 NEWEST_FIRST = [("createdAt", -1), ("_id", -1)]
@@ -55,6 +65,14 @@ def _order_logs() -> Collection[OrderLogRecord]:
 
 def _order_buyers() -> Collection[Document]:
     return collection("order_buyers", Document)
+
+
+def _sale_queues() -> Collection[SaleQueueRecord]:
+    return collection("sale_queues", SaleQueueRecord)
+
+
+def _sale_entries() -> Collection[SaleEntryRecord]:
+    return collection("sale_entries", SaleEntryRecord)
 
 
 def _promo_codes() -> Collection[PromoCodeRecord]:
@@ -292,3 +310,159 @@ def end_promo_code(code: str, at: datetime, *, changed_in: int, session: ClientS
         projection={"usedBy": 0},
         return_document=ReturnDocument.AFTER,
     )
+
+
+# --- a fair opening's queue and entries (domain.orders.openings) -----------------------------------------
+
+
+def ensure_sale_queue(queue: SaleQueueRecord) -> SaleQueueRecord:
+    """The car's queue, created as `queue` when it has none (its seed and commitment are the first
+    writer's: racing creators read back the same)."""
+    found = _sale_queues().find_one_and_update(
+        {"_id": queue["_id"]}, {"$setOnInsert": queue}, upsert=True, return_document=ReturnDocument.AFTER
+    )
+    assert found is not None  # an upsert always returns the document
+    return found
+
+
+def find_sale_queue(car_id: ObjectId) -> SaleQueueRecord | None:
+    return _sale_queues().find_one({"_id": car_id})
+
+
+def insert_sale_entry(entry: SaleEntryRecord) -> bool:
+    """Insert the entry; False when the person already has one for the car (the unique index)."""
+    try:
+        _sale_entries().insert_one(entry)
+    except DuplicateKeyError:
+        return False
+    return True
+
+
+def find_sale_entry(car_id: ObjectId, person: str, *, session: ClientSession | None = None) -> SaleEntryRecord | None:
+    return _sale_entries().find_one({"carId": car_id, "person": person}, session=session)
+
+
+def entry_ids_registered_before(car_id: ObjectId, moment: datetime) -> list[str]:
+    """The ids of the car's entries registered before `moment` (the draw's closed list)."""
+    found = _sale_entries().find({"carId": car_id, "registeredAt": {"$lt": moment}}, {"_id": 1})
+    return [str(entry["_id"]) for entry in found]
+
+
+def count_sale_entries(car_id: ObjectId) -> int:
+    return _sale_entries().count_documents({"carId": car_id})
+
+
+def mark_drawn(car_id: ObjectId, *, drawn: int, at: datetime, draw_at: datetime) -> bool:
+    """Record the draw once: whether this call did (a racing one computed the same order)."""
+    result = _sale_queues().update_one(
+        {"_id": car_id, "drawnAt": None},
+        {"$set": {"drawnAt": at, "drawAt": draw_at, "drawn": drawn, "servingUpTo": 0, "admittedAt": at}},
+    )
+    return result.modified_count == 1
+
+
+def set_drawn_positions(ordered_ids: list[str]) -> None:
+    """Give the drawn entries their positions 1..n (idempotent: the draw always gives the same)."""
+    if ordered_ids:
+        _sale_entries().bulk_write(
+            [
+                UpdateOne({"_id": ObjectId(entry_id)}, {"$set": {"position": n}})
+                for n, entry_id in enumerate(ordered_ids, 1)
+            ],
+            ordered=False,
+        )
+
+
+def place_late_entries(car_id: ObjectId, drawn: int) -> None:
+    """Give the late entries without a position theirs: after the `drawn` ones, in arrival order."""
+    _sale_entries().update_many(
+        {"carId": car_id, "late": True, "position": None},
+        [{"$set": {"position": {"$add": [drawn, "$arrival"]}}}],
+    )
+
+
+def take_admission_lease(car_id: ObjectId, holder: str, *, now: datetime, until: datetime) -> bool:
+    """Take or renew the car's admission lease for `holder` until `until`, in one conditional update:
+    whether `holder` has it now. A lease another holder has and that has not run out by `now` is kept."""
+    held = {"$or": [{"leaseHolder": holder}, {"leaseUntil": None}, {"leaseUntil": {"$lte": now}}]}
+    result = _sale_queues().update_one({"_id": car_id, **held}, {"$set": {"leaseHolder": holder, "leaseUntil": until}})
+    return result.matched_count == 1
+
+
+def release_admission_lease(car_id: ObjectId, holder: str) -> None:
+    """Give the car's admission lease up, if `holder` still has it (the next run takes it at once)."""
+    _sale_queues().update_one(
+        {"_id": car_id, "leaseHolder": holder}, {"$set": {"leaseHolder": None, "leaseUntil": None}}
+    )
+
+
+def raise_serving(
+    car_id: ObjectId, *, holder: str, after: int, up_to: int, at: datetime, session: ClientSession
+) -> bool:
+    """Raise the queue's `servingUpTo` from `after` to `up_to`, only for the lease's holder and only from
+    the value it read (a run that lost its lease, or read a value since raised, raises nothing)."""
+    result = _sale_queues().update_one(
+        {"_id": car_id, "leaseHolder": holder, "servingUpTo": after},
+        {"$set": {"servingUpTo": up_to, "admittedAt": at}},
+        session=session,
+    )
+    return result.modified_count == 1
+
+
+def admit_entries(
+    car_id: ObjectId, *, after: int, up_to: int, at: datetime, until: datetime, session: ClientSession
+) -> int:
+    """Admit the entries at positions after..up_to (not yet admitted) until `until`; how many were."""
+    admitted = _sale_entries().update_many(
+        {"carId": car_id, "position": {"$gt": after, "$lte": up_to}, "admittedUntil": None},
+        {"$set": {"admittedAt": at, "admittedUntil": until}},
+        session=session,
+    )
+    return admitted.modified_count
+
+
+def count_admitted_unused(car_id: ObjectId, now: datetime) -> int:
+    """Entries admitted, still within their admission, that have not ordered."""
+    query = {"carId": car_id, "admittedUntil": {"$gt": now}, "orderId": None}
+    return _sale_entries().count_documents(query)
+
+
+def set_sold_out(car_id: ObjectId, sold_out: bool, *, holder: str) -> None:
+    """Say whether the car is sold out (the admission lease's holder alone)."""
+    _sale_queues().update_one({"_id": car_id, "leaseHolder": holder}, {"$set": {"soldOut": sold_out}})
+
+
+def last_position(car_id: ObjectId) -> int:
+    """The highest position given in the car's queue (0: none yet)."""
+    found = _sale_entries().find_one(
+        {"carId": car_id, "position": {"$ne": None}}, {"position": 1}, sort=[("position", -1)]
+    )
+    return int(found.get("position") or 0) if found else 0
+
+
+def set_pace(car_id: ObjectId, *, pace: float, credit: float, holder: str) -> None:
+    """The admission's pace (people a second) and the fraction of a person carried to the next second
+    (the admission lease's holder alone)."""
+    _sale_queues().update_one({"_id": car_id, "leaseHolder": holder}, {"$set": {"pace": pace, "credit": credit}})
+
+
+def count_queue_feedback(car_id: ObjectId, *, busy: bool, slow: bool) -> None:
+    """Count an admitted order's outcome on the car's queue (pacing's feedback; no transaction)."""
+    counts = {"feedback.orders": 1, "feedback.busy": int(busy), "feedback.slow": int(slow)}
+    _sale_queues().update_one({"_id": car_id}, {"$inc": counts})
+
+
+def use_admission(entry_id: ObjectId, order_id: ObjectId, *, now: datetime, session: ClientSession) -> bool:
+    """Spend the entry's admission on the order, in the order's transaction: whether it was unused and
+    still open."""
+    result = _sale_entries().update_one(
+        {"_id": entry_id, "orderId": None, "admittedUntil": {"$gt": now}},
+        {"$set": {"orderId": order_id}},
+        session=session,
+    )
+    return result.modified_count == 1
+
+
+def count_open_holds(car_id: ObjectId, holding: Document) -> int:
+    """The car's orders matching `holding`: those whose unit may come back (`holds.may_come_back`)."""
+    return _orders().count_documents({"carId": car_id, **holding})

@@ -190,4 +190,55 @@ CODES: dict[str, ErrorCode] = {
         ru="Лимит использования промокода исчерпан",
         uz="Promokoddan foydalanish limiti tugagan",
     ),
+    # A fair opening (domain.orders.openings): registration, and an order through the queue.
+    "SALE_QUEUE_NOT_FOUND": ErrorCode(
+        kind=NotFound,
+        action="Order the car as usual: its sale has no queue (or there is no such car)",
+        en="This car's sale has no queue",
+        ru="У продажи этого автомобиля нет очереди",
+        uz="Bu avtomobil savdosida navbat yoʻq",
+    ),
+    "SALE_ENTRY_NOT_FOUND": ErrorCode(
+        kind=NotFound,
+        action="Offer the user to register for the opening (POST /api/v1/sales/{carId}/entries)",
+        en="You have not registered for this car's opening",
+        ru="Вы не зарегистрированы на открытие продаж этого автомобиля",
+        uz="Siz bu avtomobil savdosi ochilishiga roʻyxatdan oʻtmagansiz",
+    ),
+    "REGISTRATION_NOT_OPEN": ErrorCode(
+        kind=Conflict,
+        action="Show when registration opens (`details.registrationOpensAt`) and let the user register then",
+        en="Registration for this car's opening has not opened yet",
+        ru="Регистрация на открытие продаж этого автомобиля ещё не началась",
+        uz="Bu avtomobil savdosi ochilishiga roʻyxatdan oʻtish hali boshlanmagan",
+    ),
+    "ALREADY_ENTERED": ErrorCode(
+        kind=Conflict,
+        action="Show the user their entry (GET /api/v1/sales/{carId}/entries/me): one entry per person",
+        en="You have already registered for this car's opening",
+        ru="Вы уже зарегистрированы на открытие продаж этого автомобиля",
+        uz="Siz bu avtomobil savdosi ochilishiga allaqachon roʻyxatdan oʻtgansiz",
+    ),
+    "NOT_YOUR_TURN": ErrorCode(
+        kind=Conflict,
+        action="Show the user's place (`details.position`, null without an entry) and the queue's "
+        "(`details.servingUpTo`); poll status.json and order when admitted",
+        en="Your turn in the queue for this car has not come yet",
+        ru="Ваша очередь на этот автомобиль ещё не подошла",
+        uz="Bu avtomobil uchun navbatingiz hali kelmadi",
+    ),
+    "ADMISSION_EXPIRED": ErrorCode(
+        kind=Conflict,
+        action="Tell the user their time to order passed (`details.admittedUntil`)",
+        en="Your time to order this car has passed",
+        ru="Время, отведённое вам для заказа этого автомобиля, истекло",
+        uz="Bu avtomobilga buyurtma berish uchun ajratilgan vaqtingiz tugadi",
+    ),
+    "ADMISSION_USED": ErrorCode(
+        kind=Conflict,
+        action="Show the user the order they placed with their admission (GET /api/v1/orders): one per admission",
+        en="You have already placed your order from the queue for this car",
+        ru="Вы уже оформили заказ этого автомобиля по своей очереди",
+        uz="Siz bu avtomobil uchun navbatingiz boʻyicha buyurtmani allaqachon bergansiz",
+    ),
 }

@@ -1,0 +1,301 @@
+"""A fair opening (docs/DECISIONS.md, "A fair opening"): a car whose sale rules have a `queue`
+(`domain.catalog.sale.SaleQueue`) is sold through it.
+
+- Registration, from `registrationOpensAt`: one entry per person (`buyers.Buyer.key`, the person the
+  order limits follow), held by a unique index; a person the sale would refuse (verified buyers only, its
+  per-person limit) is refused here, so nobody waits for a car they may not buy.
+- The draw, at the sale's `startsAt` (`domain.orders.draw`): the seed's commitment is published when the
+  queue is first met, the seed with the order once the draw ran. Entries registered before `startsAt` take
+  positions 1..n; later ones follow in arrival order. The draw runs once DRAW_GRACE has passed, so
+  that every registration stamped before the start has been written (a request ends within its
+  function's timeout, shorter than the grace).
+- Admission (`admit`): the queue's `servingUpTo` rises and every entry it passes may order for
+  `admissionMinutes`, once (`admission` and `check_admission` before the order, `use_admission` in its
+  transaction). Every check of the order itself stays as the backstop.
+- The public files (`publish`): `sales/<carId>/status.json` and `draw.json` (data.edge_files), what a
+  buyer polls instead of the API.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+from bson import ObjectId
+from pymongo.client_session import ClientSession
+
+from core import clock, ids
+from core.errors import Conflict, NotFound
+from data import counters, edge_files
+from data.mongo import in_transaction
+from domain.catalog import sale
+from domain.catalog import store as catalog
+from domain.catalog.records import CarRecord
+from domain.catalog.sale import SaleQueue
+from domain.dealers import store as dealers
+from domain.orders import buyers, draw, holds, store
+from domain.orders.buyers import Buyer
+from domain.orders.records import SaleEntryRecord, SaleQueueRecord
+
+# Beyond the functions' timeout (template.yaml), so a registration stamped before the start is written.
+DRAW_GRACE = timedelta(seconds=15)
+
+
+class EntryStatus(StrEnum):
+    REGISTERED = "REGISTERED"  # before the draw
+    WAITING = "WAITING"  # drawn, its turn not come
+    ADMITTED = "ADMITTED"  # may order until `admittedUntil`
+    ORDERED = "ORDERED"  # its admission was used for an order
+    MISSED = "MISSED"  # its admission passed unused
+    SOLD_OUT = "SOLD_OUT"  # the car sold out before its turn
+
+
+class EntryView(NamedTuple):
+    """One person's entry as the entries routes answer it."""
+
+    entry_id: ObjectId
+    car_id: ObjectId
+    status: EntryStatus
+    position: int | None
+    draw_at: datetime
+    admitted_until: datetime | None
+
+
+def queued_car(car_id: str | ObjectId) -> tuple[CarRecord, SaleQueue]:
+    """The car and its queue; 404 SALE_QUEUE_NOT_FOUND for a car without one (or no such car)."""
+    car = catalog.find_car_sale(ObjectId(car_id)) if ObjectId.is_valid(str(car_id)) else None
+    queue = sale.queue_of(car) if car is not None else None
+    if car is None or queue is None:
+        raise NotFound("SALE_QUEUE_NOT_FOUND", details={"carId": str(car_id)})
+    return car, queue
+
+
+def ensure_queue(car_id: ObjectId) -> SaleQueueRecord:
+    """The running queue of the car, created with a fresh seed the first time it is met (the commitment
+    is published then: `open_queue`)."""
+    seed = draw.new_seed()
+    return store.ensure_sale_queue(
+        {
+            "_id": car_id,
+            "seed": seed,
+            "seedCommitment": draw.commitment(seed),
+            "createdAt": clock.now(),
+            "drawnAt": None,
+        }
+    )
+
+
+def open_queue(car_id: ObjectId) -> SaleQueueRecord:
+    """Make the car's queue run and publish its status (the seed's commitment) at once: what an operator's
+    `ops sale set --queue` does, before anyone registers."""
+    running = ensure_queue(car_id)
+    publish(car_id)
+    return running
+
+
+def register(buyer: Buyer, car_id: str) -> EntryView:
+    """The buyer's entry in the car's opening: 404 SALE_QUEUE_NOT_FOUND, 409 REGISTRATION_NOT_OPEN before
+    `registrationOpensAt`, the sale's refusals (403 IDENTITY_VERIFICATION_REQUIRED, 409
+    PURCHASE_LIMIT_REACHED), 409 ALREADY_ENTERED for a person's second entry."""
+    car, queue = queued_car(car_id)
+    now = clock.now()
+    if now < queue.registration_opens_at:
+        raise Conflict("REGISTRATION_NOT_OPEN", details={"registrationOpensAt": queue.registration_opens_at})
+    refused = buyers.entry_refusal(buyer, car["_id"], sale.rules_of(car), now=now)
+    if refused is not None:
+        raise refused
+    running = ensure_queue(car["_id"])
+    late = now >= queue.draw_at
+    entry: SaleEntryRecord = {
+        "_id": ids.new_id(),
+        "carId": car["_id"],
+        "person": buyer.key,
+        "userId": buyer.user_id,
+        "registeredAt": now,
+        "late": late,
+        "position": None,
+    }
+    if late:
+        if store.find_sale_entry(car["_id"], buyer.key) is not None:  # spends no place in the arrival order
+            raise Conflict("ALREADY_ENTERED")
+        entry["arrival"] = counters.next_value(f"sale-arrivals:{car['_id']}")
+        if running.get("drawnAt") is not None:
+            entry["position"] = running.get("drawn", 0) + entry["arrival"]
+    if not store.insert_sale_entry(entry):
+        raise Conflict("ALREADY_ENTERED")
+    return view(entry, running, queue, now)
+
+
+def my_entry(buyer: Buyer, car_id: str) -> EntryView:
+    """The buyer's entry: 404 SALE_QUEUE_NOT_FOUND (no queue), SALE_ENTRY_NOT_FOUND (no entry)."""
+    car, queue = queued_car(car_id)
+    entry = store.find_sale_entry(car["_id"], buyer.key)
+    running = store.find_sale_queue(car["_id"])
+    if entry is None or running is None:
+        raise NotFound("SALE_ENTRY_NOT_FOUND", details={"carId": str(car_id)})
+    return view(entry, running, queue, clock.now())
+
+
+def view(entry: SaleEntryRecord, running: SaleQueueRecord, queue: SaleQueue, now: datetime) -> EntryView:
+    return EntryView(
+        entry_id=entry["_id"],
+        car_id=entry["carId"],
+        status=status_of(entry, running, now),
+        position=position_of(entry, running),
+        draw_at=queue.draw_at,
+        admitted_until=entry.get("admittedUntil"),
+    )
+
+
+def position_of(entry: SaleEntryRecord, running: SaleQueueRecord) -> int | None:
+    """The entry's place once drawn (a late entry: after the drawn ones, even before the controller wrote it)."""
+    position = entry.get("position")
+    if position is None and entry.get("late") and running.get("drawnAt") is not None:
+        return running.get("drawn", 0) + entry.get("arrival", 0)
+    return position
+
+
+def status_of(entry: SaleEntryRecord, running: SaleQueueRecord, now: datetime) -> EntryStatus:
+    if entry.get("orderId") is not None:
+        return EntryStatus.ORDERED
+    admitted_until = entry.get("admittedUntil")
+    if admitted_until is not None:
+        return EntryStatus.ADMITTED if now < admitted_until else EntryStatus.MISSED
+    if running.get("soldOut"):
+        return EntryStatus.SOLD_OUT
+    if position_of(entry, running) is None:
+        return EntryStatus.REGISTERED
+    return EntryStatus.WAITING
+
+
+# --- the draw --------------------------------------------------------------------------------------------
+
+
+def draw_if_due(car_id: ObjectId, queue: SaleQueue, now: datetime) -> SaleQueueRecord:
+    """Run the car's draw once its moment and DRAW_GRACE have passed (again harmlessly: the same order),
+    give the late entries their places, and publish draw.json; the running queue as it is then."""
+    running = ensure_queue(car_id)
+    if running.get("drawnAt") is not None or now < queue.draw_at + DRAW_GRACE:
+        return running
+    ordered = draw.drawn_order(running["seed"], store.entry_ids_registered_before(car_id, queue.draw_at))
+    store.set_drawn_positions(ordered)
+    if store.mark_drawn(car_id, drawn=len(ordered), at=now, draw_at=queue.draw_at):
+        edge_files.publish(edge_files.sale_draw_key(car_id), draw_document(car_id, running, queue.draw_at, ordered))
+    running = store.find_sale_queue(car_id) or running
+    store.place_late_entries(car_id, running.get("drawn", 0))
+    return running
+
+
+def draw_document(car_id: ObjectId, running: SaleQueueRecord, draw_at: datetime, ordered: list[str]) -> dict[str, Any]:
+    """draw.json: the seed and every drawn entry id in position order (late entries are not drawn)."""
+    return {
+        "carId": str(car_id),
+        "drawAt": draw_at,
+        "seedCommitment": running["seedCommitment"],
+        "seed": running["seed"],
+        "algorithm": "positions by HMAC-SHA256(sha256(seed || sha256(sorted ids joined by LF)), id) hex ascending",
+        "entries": ordered,
+    }
+
+
+# --- admission -------------------------------------------------------------------------------------------
+
+
+def admit(car_id: ObjectId, queue: SaleQueue, up_to: int, now: datetime, *, holder: str) -> int:
+    """Admit every entry up to position `up_to`, each for the queue's `admissionMinutes`, as the holder of
+    the car's admission lease (`domain.orders.pacing`); how many were. One transaction: `servingUpTo`
+    raised from the value read, by the lease's holder only, and the entries it passes admitted, so two
+    runs of the controller never admit the same second twice (a run that lost its lease admits none)."""
+    running = draw_if_due(car_id, queue, now)
+    if running.get("drawnAt") is None:
+        return 0
+    store.place_late_entries(car_id, running.get("drawn", 0))
+    after = running.get("servingUpTo", 0)
+    until = now + timedelta(minutes=queue.admission_minutes)
+
+    def steps(session: ClientSession) -> int:
+        if not store.raise_serving(car_id, holder=holder, after=after, up_to=up_to, at=now, session=session):
+            return 0
+        return store.admit_entries(car_id, after=after, up_to=up_to, at=now, until=until, session=session)
+
+    return in_transaction(steps)
+
+
+class Admission(NamedTuple):
+    """What the order route reads of the buyer's place in a queued car's opening."""
+
+    entry: SaleEntryRecord | None
+    serving_up_to: int
+
+
+def admission(buyer: Buyer, car_id: ObjectId) -> Admission:
+    """Read the buyer's entry in the car's opening (an order's read step)."""
+    running = store.find_sale_queue(car_id)
+    serving_up_to = running.get("servingUpTo", 0) if running else 0
+    return Admission(store.find_sale_entry(car_id, buyer.key), serving_up_to)
+
+
+def check_admission(found: Admission, now: datetime) -> None:
+    """The refusal of an order without its admission (an order's decide step): 409 NOT_YOUR_TURN
+    (`details.position`, `details.servingUpTo`) before it, ADMISSION_USED once used, ADMISSION_EXPIRED
+    after `admittedUntil`."""
+    entry = found.entry
+    admitted_until = entry.get("admittedUntil") if entry else None
+    if entry is None or admitted_until is None:
+        position = entry.get("position") if entry else None
+        raise Conflict("NOT_YOUR_TURN", details={"position": position, "servingUpTo": found.serving_up_to})
+    if entry.get("orderId") is not None:
+        raise Conflict("ADMISSION_USED")
+    if now >= admitted_until:
+        raise Conflict("ADMISSION_EXPIRED", details={"admittedUntil": admitted_until})
+
+
+def use_admission(found: Admission, order_id: ObjectId, *, now: datetime, session: ClientSession) -> None:
+    """Spend the admission on the order, in its transaction: a racing order of the same admission meets
+    409 ADMISSION_USED (or ADMISSION_EXPIRED when its time ran out meanwhile)."""
+    entry = found.entry
+    assert entry is not None  # check_admission passed
+    if not store.use_admission(entry["_id"], order_id, now=now, session=session):
+        current = store.find_sale_entry(entry["carId"], entry["person"], session=session)
+        check_admission(Admission(current, found.serving_up_to), now)
+        raise Conflict("ADMISSION_USED")
+
+
+SLOW_ORDER_SECONDS = 2.0  # an admitted order slower than this says the database is the bottleneck
+
+
+def record_order(car_id: ObjectId, *, busy: bool, seconds: float) -> None:
+    """An admitted buyer's order of the car ended (placed or refused; `busy`: DATA_BUSY) in `seconds`: what
+    the admission's pace hears (domain.orders.pacing)."""
+    store.count_queue_feedback(car_id, busy=busy, slow=seconds > SLOW_ORDER_SECONDS)
+
+
+# --- the public status -----------------------------------------------------------------------------------
+
+
+def status_document(car_id: ObjectId, queue: SaleQueue, running: SaleQueueRecord, now: datetime) -> dict[str, Any]:
+    """status.json: what every buyer polls (from the edge, never the API)."""
+    drawn = running.get("drawnAt") is not None
+    return {
+        "carId": str(car_id),
+        "seedCommitment": running["seedCommitment"],
+        "seed": running["seed"] if drawn else None,
+        "drawAt": queue.draw_at,
+        "registrationOpensAt": queue.registration_opens_at,
+        "entries": store.count_sale_entries(car_id),
+        "servingUpTo": running.get("servingUpTo", 0),
+        "unitsLeft": dealers.units_of_car(car_id),
+        "openHolds": store.count_open_holds(car_id, holds.may_come_back()),
+        "soldOut": bool(running.get("soldOut")),
+        "updatedAt": now,
+    }
+
+
+def publish(car_id: ObjectId) -> dict[str, Any]:
+    """Write the car's status.json (its queue's state now); what was written."""
+    _, queue = queued_car(car_id)
+    running = store.find_sale_queue(car_id) or ensure_queue(car_id)
+    document = status_document(car_id, queue, running, clock.now())
+    edge_files.publish(edge_files.sale_status_key(car_id), document)
+    return document
