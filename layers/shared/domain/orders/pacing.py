@@ -93,9 +93,20 @@ class Controller:
             openings.publish(car_id)
             settled = now < queue.draw_at - timedelta(minutes=1)
             return StepResult(car_id, 0, 0, 0.0, sold_out=False, sold_out_now=False, settled=settled)
-        units_left = dealers.units_of_car(car_id)
+        # Orders and the expiry move units between these reads, so they are read in the order that errs on
+        # the waiting side: the admitted who have not ordered and the open holds before the units (an order
+        # placed in between counts as admitted or held and its unit not: the room is a unit short for a
+        # step, never a unit too large), and the holds again when it looks sold out (an order that took the
+        # last unit in between holds it). The other way round an order in between had a person admitted
+        # with no unit left for them (OUT_OF_STOCK), and an expiry in between flashed soldOut.
+        admitted_unused = store.count_admitted_unused(car_id, now)
         open_holds = store.count_open_holds(car_id, UNPAID_VALUES, StockHold.HELD.value)
-        sold_out = units_left == 0 and open_holds == 0
+        units_left = dealers.units_of_car(car_id)
+        sold_out = (
+            units_left == 0
+            and open_holds == 0
+            and store.count_open_holds(car_id, UNPAID_VALUES, StockHold.HELD.value) == 0
+        )
         if sold_out != bool(running.get("soldOut")):
             store.set_sold_out(car_id, sold_out)
         feedback = feedback_of(running)
@@ -105,7 +116,6 @@ class Controller:
         credit = float(running.get("credit", 0.0)) + pace
         serving_up_to = running.get("servingUpTo", 0)
         waiting = max(0, store.last_position(car_id) - serving_up_to)
-        admitted_unused = store.count_admitted_unused(car_id, now)
         room = units_left - admitted_unused
         admit = 0 if sold_out else max(0, min(math.floor(credit), room, waiting))
         admitted = 0
