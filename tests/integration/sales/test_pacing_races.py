@@ -1,7 +1,8 @@
 """Paced admission while orders and the expiry move units between the controller's reads (found by `make bench
 ARGS=--opening`: an admitted person told OUT_OF_STOCK). Each test has an order placed, or a hold expire, just
 before one of the controller's reads is sent (a pymongo command listener on the process's client, the seam
-the round-trip tests count with), so the step meets the database changed halfway, as it does under load."""
+the round-trip tests count with), so the step meets the database changed halfway, as it does under load; and
+steps that take longer than their second (the same listener moving the frozen clock)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,24 @@ class JustBefore(monitoring.CommandListener):
         if self.armed and self.read(event.command_name, event.command):
             self.armed = False
             self.action()
+
+    def succeeded(self, event: monitoring.CommandSucceededEvent) -> None:
+        pass
+
+    def failed(self, event: monitoring.CommandFailedEvent) -> None:
+        pass
+
+
+class Slow(monitoring.CommandListener):
+    """Every step's publication of its status (the queue read back) takes `seconds` of the frozen clock."""
+
+    def __init__(self, clock: FrozenClock, seconds: float) -> None:
+        self.clock = clock
+        self.seconds = seconds
+
+    def started(self, event: monitoring.CommandStartedEvent) -> None:
+        if event.command_name == "find" and event.command.get("find") == "sale_queues":
+            self.clock.advance(self.seconds)
 
     def succeeded(self, event: monitoring.CommandSucceededEvent) -> None:
         pass
@@ -170,3 +189,16 @@ def test_the_last_unit_ordered_between_the_reads_is_not_sold_out_while_its_hold_
     step_with(frozen_clock, JustBefore(read, lambda: order_by(other, car, UNITS)))
     # Then it is not sold out: the order is unpaid, its unit may come back
     assert sold_out(car) is False
+
+
+def test_steps_slower_than_a_second_end_the_run_within_its_seconds(db: Db, frozen_clock: FrozenClock) -> None:
+    # Given an opening whose units are all admitted, people still waiting, and a database so slow that each
+    # step takes 2.5 seconds
+    drawn_opening(db, frozen_clock, people=10)
+    reset_client(event_listeners=[Slow(frozen_clock, 2.5)])
+    # When an invocation has 10 seconds for its steps
+    began = frozen_clock()
+    done = pacing.run(10, sleep=frozen_clock.advance)
+    # Then it stops stepping within them, not after 10 steps of 2.5 s: the next invocation comes on time
+    assert done["steps"] == 4
+    assert frozen_clock() - began <= timedelta(seconds=10)
