@@ -119,6 +119,7 @@ class Timeline:
     drawn: float | None = None
     first_admitted: float | None = None
     sold_out: float | None = None
+    refreshed: list[str] = field(default_factory=list)  # status.json's updatedAt, each new one seen (the steps)
 
 
 @dataclass
@@ -288,6 +289,9 @@ class Crowd:
                     self.timeline.first_admitted = now
                 if self.timeline.sold_out is None and found.get("soldOut"):
                     self.timeline.sold_out = now
+                stamped = found.get("updatedAt")
+                if self.timeline.drawn is not None and stamped and stamped not in self.timeline.refreshed[-1:]:
+                    self.timeline.refreshed.append(stamped)
             time.sleep(WATCH_SECONDS)
 
     def poll(self, person: Person) -> None:
@@ -606,6 +610,7 @@ def figures(db: Db, configuration: Configuration, crowd: Crowd, *, units: int, r
     tally, timeline = crowd.tally, crowd.timeline
     last_kept = max((moment for moment in (tally.last_paid, tally.last_ordered) if moment is not None), default=None)
     to_sold_out = timeline.sold_out - last_kept if timeline.sold_out is not None and last_kept is not None else None
+    gaps = refresh_gaps(timeline.refreshed)
     states = Counter(person.state.value for person in crowd.people)
     refusals = ", ".join(f"{code} x{n}" for code, n in sorted(tally.codes.items()))
     polls = len(tally.poll_commands)
@@ -642,10 +647,18 @@ def figures(db: Db, configuration: Configuration, crowd: Crowd, *, units: int, r
         f"time to sell out:                   {seconds(_since(timeline.drawn, timeline.sold_out))} from the draw, "
         f"{seconds(_since(timeline.first_admitted, timeline.sold_out))} from the first admission",
         f"registration to the draw:           {seconds(_since(registered_at, timeline.drawn))}",
+        f"status.json refreshed (a step):     p50 {seconds(percentile(sorted(gaps), 0.5) if gaps else None)}, "
+        f"longest gap {seconds(max(gaps, default=None))} ({len(timeline.refreshed)} refreshes seen from the draw)",
         f"people:                             {', '.join(f'{state} {n}' for state, n in sorted(states.items()))}",
         f"refusals:                           {refusals or 'none'}; connection errors {tally.connection_errors}",
     ]
     return lines
+
+
+def refresh_gaps(stamps: Sequence[str]) -> list[float]:
+    """Seconds between the status's successive updatedAt (each a step of the controller)."""
+    moments = [datetime.fromisoformat(stamp) for stamp in stamps]
+    return [(later - earlier).total_seconds() for earlier, later in itertools.pairwise(moments)]
 
 
 def _since(start: float | None, end: float | None) -> float | None:

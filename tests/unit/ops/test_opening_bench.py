@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from ops.opening_bench import Returned, Taken, ranks, returns_resold, spearman
+from ops.opening_bench import Returned, Taken, ranks, refresh_gaps, returns_resold, spearman
 
 START = datetime(2026, 12, 1, 10, tzinfo=UTC)
 
@@ -43,3 +43,12 @@ def test_a_unit_that_came_back_counts_once_and_only_for_a_person_admitted_after_
     assert returns_resold(returned, taken) == 1
     # When position 8 is admitted after the second came back / Then both went to later people
     assert returns_resold(returned, [*taken, Taken(admitted_at=at(121), position=8)]) == 2
+
+
+def test_the_gaps_between_the_status_refreshes_are_the_seconds_between_its_stamps() -> None:
+    # Given three stamps of status.json as the controller writes them / When the gaps are taken
+    # Then they are the seconds between successive ones
+    assert refresh_gaps(["2026-12-01T10:00:00.000000Z", "2026-12-01T10:00:01.250000Z", "2026-12-01T10:00:40Z"]) == [
+        1.25,
+        38.75,
+    ]
