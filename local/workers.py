@@ -5,6 +5,10 @@ client, caches), handling one request at a time. With several workers, concurren
 run concurrently against the one database, as on AWS. The parent binds the socket (pre-fork style,
 so connections wait in the backlog until a worker accepts them), starts `WORKERS` workers with
 `python -m local.workers`, replaces a worker that dies, and stops them all on Ctrl-C or SIGTERM.
+
+Every answer says which worker served it (X-Local-Worker, its pid) and how many MongoDB commands serving
+it sent (X-Local-Mongo-Commands, pymongo command monitoring): `make bench ARGS=--opening` adds up what a
+status poll and an order cost.
 """
 
 from __future__ import annotations
@@ -15,13 +19,17 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from pymongo import monitoring
+
 DEFAULT_WORKERS = 2
 STOP_TIMEOUT_S = 10.0
 WORKER_HEADER = "X-Local-Worker"
+MONGO_COMMANDS_HEADER = "X-Local-Mongo-Commands"
 # Connections waiting for a worker. API Gateway queues a burst instead of refusing it; with a short backlog
 # the kernel drops the connections of a burst beyond it and their clients retry a second later (a sale
 # opening's hundreds of buyers at once, `make bench ARGS=--sale`). The kernel caps it (net.core.somaxconn).
@@ -114,28 +122,59 @@ def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
 
 def local_app() -> Any:
     """The WSGI app every worker serves: the API, plus the seed's assets and the Swagger UI
-    (ASSETS_BASE_URL comes from the parent, `python -m local serve`)."""
+    (ASSETS_BASE_URL comes from the parent, `python -m local serve`). Its database client reports every
+    command to the worker's tally."""
+    from data.mongo import reset_client
     from local.docs import DOCS_PREFIX, ApiDocs
     from local.gateway import LocalApiGateway
     from local.static import ASSETS_PREFIX, EDGE_FILES_PREFIX, assets_app, edge_files_app
 
+    tally = CommandTally()
+    reset_client(event_listeners=[tally])
     return NamedWorker(
         LocalApiGateway(
             extra={ASSETS_PREFIX: assets_app(), DOCS_PREFIX: ApiDocs(), EDGE_FILES_PREFIX: edge_files_app()}
-        )
+        ),
+        tally,
     )
 
 
-class NamedWorker:
-    """Adds X-Local-Worker (the worker's pid) to every response: which instance served it."""
+class CommandTally(monitoring.CommandListener):
+    """The MongoDB commands the worker's client has sent so far (heartbeats are not commands)."""
 
-    def __init__(self, app: Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]) -> None:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.sent = 0
+
+    def started(self, event: monitoring.CommandStartedEvent) -> None:
+        with self._lock:
+            self.sent += 1
+
+    def succeeded(self, event: monitoring.CommandSucceededEvent) -> None:
+        pass
+
+    def failed(self, event: monitoring.CommandFailedEvent) -> None:
+        pass
+
+
+class NamedWorker:
+    """Adds X-Local-Worker (the worker's pid) to every response: which instance served it; and
+    X-Local-Mongo-Commands: the commands sent while serving it (a worker serves one request at a time, and
+    an answer starts once its handler is done)."""
+
+    def __init__(
+        self, app: Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]], tally: CommandTally
+    ) -> None:
         self.app = app
+        self.tally = tally
         self.name = str(os.getpid())
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        before = self.tally.sent
+
         def named_start_response(status: str, headers: list[tuple[str, str]], *args: Any) -> Any:
-            return start_response(status, [*headers, (WORKER_HEADER, self.name)], *args)
+            sent = str(self.tally.sent - before)
+            return start_response(status, [*headers, (WORKER_HEADER, self.name), (MONGO_COMMANDS_HEADER, sent)], *args)
 
         return self.app(environ, named_start_response)
 

@@ -614,6 +614,7 @@ def warm_table(results: list[WarmResult], calls: int, warmup: int) -> list[str]:
 
 
 def add_sale_arguments(parser: argparse.ArgumentParser) -> None:
+    from ops import opening_bench
     from ops.sale_bench import DEFAULT_BUYERS, DEFAULT_UNITS, DEFAULT_WORKERS
 
     parser.add_argument(
@@ -622,6 +623,13 @@ def add_sale_arguments(parser: argparse.ArgumentParser) -> None:
         help="instead of the sample events, a sale opening through HTTP on `python -m local serve` "
         "(ops/sale_bench.py): "
         "BUYERS buyers at once for UNITS units of one configuration, then each for a configuration of its own",
+    )
+    parser.add_argument(
+        "--opening",
+        action="store_true",
+        help="instead of the sample events, a fair opening through HTTP on `python -m local serve` and its "
+        "SaleAdmission controller (ops/opening_bench.py): ENTRIES verified people register, poll status.json, "
+        "order when admitted and pay, a fifth never pay",
     )
 
     def count(raw: str) -> int:
@@ -637,11 +645,32 @@ def add_sale_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--units",
         type=count,
-        default=DEFAULT_UNITS,
-        help=f"--sale: units of the rush's configuration ({DEFAULT_UNITS})",
+        help=f"--sale: units of the rush's configuration ({DEFAULT_UNITS}); --opening: units on sale "
+        f"({opening_bench.DEFAULT_UNITS})",
     )
     parser.add_argument(
-        "--workers", type=count, default=DEFAULT_WORKERS, help=f"--sale: worker processes serving ({DEFAULT_WORKERS})"
+        "--workers",
+        type=count,
+        default=DEFAULT_WORKERS,
+        help=f"--sale, --opening: worker processes serving ({DEFAULT_WORKERS})",
+    )
+    parser.add_argument(
+        "--entries",
+        type=count,
+        default=opening_bench.DEFAULT_ENTRIES,
+        help=f"--opening: verified people registered ({opening_bench.DEFAULT_ENTRIES:,})",
+    )
+    parser.add_argument(
+        "--buckets",
+        type=count,
+        default=opening_bench.DEFAULT_BUCKETS,
+        help=f"--opening: stock documents the units are split into ({opening_bench.DEFAULT_BUCKETS})",
+    )
+    parser.add_argument(
+        "--admission-per-second",
+        type=count,
+        default=opening_bench.DEFAULT_ADMISSION_PER_SECOND,
+        help=f"--opening: the queue's admissionPerSecond ({opening_bench.DEFAULT_ADMISSION_PER_SECOND})",
     )
     from ops.opening_model import DEFAULT_PEOPLE
     from ops.opening_model import DEFAULT_UNITS as MODEL_UNITS
@@ -670,8 +699,36 @@ def sale_opening(args: argparse.Namespace) -> list[str]:
     os.environ.update({**LOCAL_DEFAULTS, **WARM_ENV})
     with bench_database() as database, contextlib.redirect_stdout(io.StringIO()):
         return sale_bench.opening(
-            os.environ["MONGODB_URI"], database, buyers=args.buyers, units=args.units, workers=args.workers
+            os.environ["MONGODB_URI"],
+            database,
+            buyers=args.buyers,
+            units=args.units or sale_bench.DEFAULT_UNITS,
+            workers=args.workers,
         )
+
+
+def fair_opening(args: argparse.Namespace) -> list[str]:
+    """The fair opening through HTTP: its server and this process share the edge files' folder (status.json
+    written by the operator's command and the controller, served by the workers)."""
+    import tempfile
+
+    from core.settings import reset_settings
+    from local.runtime import LOCAL_DEFAULTS
+    from ops import opening_bench
+
+    with tempfile.TemporaryDirectory(prefix="opening-bench-") as edge_files:
+        os.environ.update({**LOCAL_DEFAULTS, **WARM_ENV, **opening_bench.SERVER_ENV, "EDGE_FILES_DIR": edge_files})
+        reset_settings()
+        with bench_database() as database, contextlib.redirect_stdout(io.StringIO()):
+            return opening_bench.opening(
+                os.environ["MONGODB_URI"],
+                database,
+                entries=args.entries,
+                units=args.units or opening_bench.DEFAULT_UNITS,
+                workers=args.workers,
+                buckets=args.buckets,
+                pace=args.admission_per_second,
+            )
 
 
 def opening_model(args: argparse.Namespace) -> list[str]:
@@ -708,8 +765,9 @@ def main(argv: list[str] | None = None) -> int:
     add_sale_arguments(parser)
     args = parser.parse_args(argv)
     output: list[str] = []
-    if args.sale or args.opening_model:
-        print("\n".join(sale_opening(args) if args.sale else opening_model(args)))
+    if args.sale or args.opening or args.opening_model:
+        run = sale_opening if args.sale else fair_opening if args.opening else opening_model
+        print("\n".join(run(args)))
         return 0
     if args.hostile:
         from local.runtime import LOCAL_DEFAULTS

@@ -275,10 +275,18 @@ HEADERS = {
 }
 
 
-def request(
+class Exchange(NamedTuple):
+    """One request's answer as it came: the status, the headers (names in lower case), the body."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+
+def exchange(
     port: int, method: str, path: str, body: dict[str, Any] | None = None, token: str | None = None
-) -> tuple[int, dict[str, Any]]:
-    """One request on a connection of its own; the status and the JSON answer ({} when it is not JSON)."""
+) -> Exchange:
+    """One request on a connection of its own (the workers serve one connection at a time)."""
     headers = dict(HEADERS)
     if token:
         headers["Authorization"] = f"Bearer {token}"
@@ -289,11 +297,24 @@ def request(
         raw = response.read()
     finally:
         connection.close()
+    return Exchange(response.status, {name.lower(): value for name, value in response.getheaders()}, raw)
+
+
+def json_of(raw: bytes) -> dict[str, Any]:
+    """The JSON object of an answer ({} when it is not one)."""
     try:
         answer = json.loads(raw)
     except ValueError:
         answer = {}
-    return response.status, answer if isinstance(answer, dict) else {}
+    return answer if isinstance(answer, dict) else {}
+
+
+def request(
+    port: int, method: str, path: str, body: dict[str, Any] | None = None, token: str | None = None
+) -> tuple[int, dict[str, Any]]:
+    """One request on a connection of its own; the status and the JSON answer ({} when it is not JSON)."""
+    answer = exchange(port, method, path, body, token)
+    return answer.status, json_of(answer.body)
 
 
 def sign_in(port: int, count: int) -> list[str]:

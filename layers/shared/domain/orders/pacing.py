@@ -107,9 +107,15 @@ class Controller:
             openings.publish(car_id)
             settled = now < queue.draw_at - timedelta(minutes=1)
             return StepResult(car_id, 0, 0, 0.0, sold_out=False, sold_out_now=False, settled=settled)
-        units_left = dealers.units_of_car(car_id)
+        # Orders and the expiry move units between these reads, so they are read in the order that errs on
+        # the waiting side: the admitted who have not ordered and the open holds before the units (an order
+        # placed in between counts as admitted or held and its unit not: the room is a unit short for a
+        # step, never a unit too large), and the holds again when it looks sold out (an order that took the
+        # last unit in between holds it).
+        admitted_unused = store.count_admitted_unused(car_id, now)
         open_holds = store.count_open_holds(car_id, holds.may_come_back())
-        sold_out = units_left == 0 and open_holds == 0
+        units_left = dealers.units_of_car(car_id)
+        sold_out = units_left == 0 and open_holds == 0 and store.count_open_holds(car_id, holds.may_come_back()) == 0
         if sold_out != bool(running.get("soldOut")):
             store.set_sold_out(car_id, sold_out, holder=self.holder)
         feedback = feedback_of(running)
@@ -119,7 +125,6 @@ class Controller:
         credit = float(running.get("credit", 0.0)) + pace
         serving_up_to = running.get("servingUpTo", 0)
         waiting = max(0, store.last_position(car_id) - serving_up_to)
-        admitted_unused = store.count_admitted_unused(car_id, now)
         room = units_left - admitted_unused
         admit = 0 if sold_out else max(0, min(math.floor(credit), room, waiting))
         admitted = 0
@@ -154,13 +159,17 @@ def queued_cars() -> list[tuple[ObjectId, SaleQueue]]:
 
 
 def run(steps: int, *, sleep: Callable[[float], None]) -> dict[str, Any]:
-    """Step every queued car once a second, `steps` times (fewer when every car is settled: the next
-    invocation picks up what a registration or a returned unit changes); what was done, for the log."""
+    """Step every queued car once a second, `steps` times, within `steps` seconds: fewer when every car
+    is settled (the next invocation picks up what a registration or a returned unit changes), or when
+    steps slower than a second used the run's time up (run on, it would still be going when the next
+    invocation comes, which its reserved concurrency of 1 throttles: a minute with no step); what was
+    done, for the log."""
     cars = queued_cars()
     controller = Controller()
     admitted: dict[str, int] = {}
     sold_out: list[str] = []
     ran = 0
+    began = clock.now()
     try:
         for n in range(steps):
             started = clock.now()
@@ -173,6 +182,8 @@ def run(steps: int, *, sleep: Callable[[float], None]) -> dict[str, Any]:
                     sold_out.append(str(result.car_id))
             if all(result.settled for result in results) or n == steps - 1:
                 break
+            if (clock.now() - began).total_seconds() >= (steps - 1) * STEP_SECONDS:
+                break  # the next step's second would be past the run's last
             spent = (clock.now() - started).total_seconds()
             sleep(max(0.0, STEP_SECONDS - spent))
     finally:

@@ -361,13 +361,19 @@ def mark_drawn(car_id: ObjectId, *, drawn: int, at: datetime, draw_at: datetime)
     return result.modified_count == 1
 
 
+# Positions written per command: each command has the client's timeout (MONGODB_TIMEOUT_MS) to itself, so a
+# draw of many entries on a busy server is many short writes, not one that runs out of time.
+DRAW_WRITE_BATCH = 500
+
+
 def set_drawn_positions(ordered_ids: list[str]) -> None:
-    """Give the drawn entries their positions 1..n (idempotent: the draw always gives the same)."""
-    if ordered_ids:
+    """Give the drawn entries their positions 1..n (idempotent: the draw always gives the same), DRAW_WRITE_BATCH
+    entries a command."""
+    for start in range(0, len(ordered_ids), DRAW_WRITE_BATCH):
         _sale_entries().bulk_write(
             [
                 UpdateOne({"_id": ObjectId(entry_id)}, {"$set": {"position": n}})
-                for n, entry_id in enumerate(ordered_ids, 1)
+                for n, entry_id in enumerate(ordered_ids[start : start + DRAW_WRITE_BATCH], start + 1)
             ],
             ordered=False,
         )
