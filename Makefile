@@ -56,8 +56,14 @@ install: $(STAMP)
 run: $(STAMP)
 	PORT=$(PORT) $(PY) -m local serve
 
+# pytest-xdist workers: one per core (each with its own mongod and databases); PYTEST_WORKERS=0 runs the
+# tests in this one process. --dist loadscope keeps a module's tests on one worker, so its module
+# fixtures (a seeded database, `make run`'s server, an installed layer) are built once.
+PYTEST_WORKERS ?= auto
+PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadscope
+
 test: lint
-	$(PY) -m pytest -q -p no:cacheprovider
+	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_PARALLEL)
 
 # Where mongod cannot run (another OS or CPU) the tests and `make run` fall back to mongoeco: keep that path working.
 MONGOECO_SMOKE := tests/integration/saved_cars/test_saved_cars.py tests/integration/orders/test_promo_codes.py tests/integration/ops/test_demo_data.py

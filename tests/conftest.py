@@ -1,6 +1,6 @@
-"""Shared fixtures: a real mongod for the run (MONGODB_URI overrides it; mongoeco where mongod cannot
-run), a clean database per integration test, the local API Gateway served over real HTTP, a frozen
-clock and a moto EventBridge."""
+"""Shared fixtures: a real mongod for the run, one per pytest-xdist worker (MONGODB_URI overrides it;
+mongoeco where mongod cannot run), a clean database per integration test, the local API Gateway served
+over real HTTP, a frozen clock and a moto EventBridge."""
 
 from __future__ import annotations
 
@@ -46,11 +46,24 @@ for _name, _value in TEST_ENV.items():
 
 
 SERVER_LINE = pytest.StashKey[str]()
+WORKER_SERVER_LINES = pytest.StashKey[dict[str, str]]()
 
 
 def _announce(config: pytest.Config, line: str) -> None:
-    """Named in the run's summary (pytest_terminal_summary below), whichever server it is."""
+    """Named in the run's summary (pytest_terminal_summary below), whichever server it is. A pytest-xdist
+    worker (its own process, session fixtures and mongod) hands its line to the controller, which prints."""
     config.stash[SERVER_LINE] = line
+    worker_output = getattr(config, "workeroutput", None)  # set on pytest-xdist workers only
+    if worker_output is not None:
+        worker_output["database"] = line
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """pytest-xdist's controller: a worker finished; keep the server line it handed over."""
+    line = getattr(node, "workeroutput", {}).get("database")
+    if line:
+        node.config.stash.setdefault(WORKER_SERVER_LINES, {})[node.gateway.id] = line
 
 
 @pytest.fixture(scope="session")
@@ -77,6 +90,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     line = config.stash.get(SERVER_LINE, None)
     if line:
         terminalreporter.write_line(f"database: {line}")
+    for worker, worker_line in sorted(config.stash.get(WORKER_SERVER_LINES, {}).items()):
+        terminalreporter.write_line(f"database: {worker_line} (pytest-xdist worker {worker})")
 
 
 @pytest.fixture(scope="session")

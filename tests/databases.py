@@ -10,9 +10,15 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from pymongo import timeout
 from pymongo.database import Database
 
 from core import clock
+
+# The tests' own housekeeping (emptying, indexing, seeding a database) is not what they measure: it gets a
+# generous deadline instead of the API's MONGODB_TIMEOUT_MS, which 2 busy cores (pytest-xdist workers,
+# their mongods, the servers some tests start) can exceed when a test left a thousand documents behind.
+HOUSEKEEPING_SECONDS = 120
 
 
 def reset_process_state() -> None:
@@ -32,15 +38,17 @@ def create_indexes_for(database: Database[dict[str, Any]]) -> None:
     from data.mongo import create_indexes
     from domain.indexes import ALL_INDEXES
 
-    create_indexes(ALL_INDEXES, database=database)
+    with timeout(HOUSEKEEPING_SECONDS):
+        create_indexes(ALL_INDEXES, database=database)
 
 
 def clear_database(database: Database[dict[str, Any]]) -> None:
     """Empty every collection, keeping collections and indexes: much cheaper for mongod than dropping
     and re-creating them (files, file handles, checkpoints) before every test."""
-    for name in database.list_collection_names():
-        if not name.startswith("system."):
-            database[name].delete_many({})
+    with timeout(HOUSEKEEPING_SECONDS):
+        for name in database.list_collection_names():
+            if not name.startswith("system."):
+                database[name].delete_many({})
 
 
 def redact_uri(uri: str) -> str:
@@ -61,7 +69,8 @@ def seeded_database(mongo_uri: str) -> Iterator[str]:
         reset_process_state()
         database = get_db()
         create_indexes_for(database)
-        seed_all()
+        with timeout(HOUSEKEEPING_SECONDS):
+            seed_all()
         reset_process_state()
     try:
         yield name

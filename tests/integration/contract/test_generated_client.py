@@ -22,6 +22,7 @@ import pytest
 from pymongo.database import Database
 
 from local.template import ROOT
+from tests.locks import checkout_lock
 
 # npm ci fetches the pinned packages on a fresh clone; generous for a slow registry on 2 busy cores.
 BUILD_TIMEOUT_SECONDS = 600
@@ -48,7 +49,8 @@ def journey_script() -> Path:
     """`make sdk`: the client generated from openapi.json and the journey compiled with tsc --strict."""
     make = shutil.which("make")
     assert make is not None, "make is needed to build the TypeScript client"
-    built = run([make, "--no-print-directory", "sdk"], BUILD_TIMEOUT_SECONDS)
+    with checkout_lock("sdk"):  # sdk/node_modules is the webhook snippet's compiler too (test_webhooks.py)
+        built = run([make, "--no-print-directory", "sdk"], BUILD_TIMEOUT_SECONDS)
     assert built.returncode == 0, f"make sdk failed:\n{built.stdout[-4000:]}\n{built.stderr[-4000:]}"
     assert JOURNEY.exists()
     return JOURNEY

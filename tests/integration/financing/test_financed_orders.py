@@ -247,7 +247,12 @@ def test_a_bank_offer_for_another_modification_is_refused(
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("organizationId", "not-a-real-bank"), ("organizationId", str(ObjectId())), ("offerId", str(ObjectId()))],
+    # Ids of nothing, fixed: parameters name the tests, and every pytest-xdist worker must collect the same ones.
+    [
+        ("organizationId", "not-a-real-bank"),
+        ("organizationId", "6650f1c2a1b2c3d4e5f60702"),
+        ("offerId", "6650f1c2a1b2c3d4e5f60703"),
+    ],
 )
 def test_an_organization_or_offer_that_is_not_the_chosen_one_is_400(  # noqa: PLR0917 (fixtures and parameters)
     api: ApiClient, db: Db, car: CatalogCar, product: dict[str, Any], field: str, value: str

@@ -37,6 +37,7 @@ from ops.__main__ import main as ops_main
 from tests.conftest import AWS_REGION
 from tests.data import order_body, place_and_pay_by_card, purchasable_car
 from tests.factories import ApiClient
+from tests.locks import checkout_lock
 
 Db = Database[dict[str, Any]]
 Verifier = Callable[..., bool]
@@ -512,14 +513,15 @@ def compiled_typescript_verifier(workdir: Path) -> Path:
     node, make = shutil.which("node"), shutil.which("make")
     assert node is not None, "Node.js runs the TypeScript snippet"
     assert make is not None
-    installed = subprocess.run(  # noqa: S603 (fixed commands of this repository)
-        [make, "--no-print-directory", "sdk/node_modules/.package-lock.json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    with checkout_lock("sdk"):  # one npm ci at a time, whichever pytest-xdist worker (test_generated_client.py)
+        installed = subprocess.run(  # noqa: S603 (fixed commands of this repository)
+            [make, "--no-print-directory", "sdk/node_modules/.package-lock.json"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
     assert installed.returncode == 0, installed.stderr[-4000:]
     source = workdir / "src"
     source.mkdir()

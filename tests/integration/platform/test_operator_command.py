@@ -16,6 +16,7 @@ import pytest
 from pymongo.database import Database
 
 from local.template import ROOT
+from tests.locks import checkout_lock
 
 Db = Database[dict[str, Any]]
 
@@ -35,7 +36,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ).stdout.strip()
     Path(site, "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
     pip = [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--disable-pip-version-check"]
-    subprocess.run([*pip, "--no-deps", "-e", str(ROOT)], check=True, env=without_pythonpath())  # noqa: S603
+    with checkout_lock("editable-install"):  # pip writes the checkout's car_retail_api.egg-info
+        subprocess.run([*pip, "--no-deps", "-e", str(ROOT)], check=True, env=without_pythonpath())  # noqa: S603
     return venv / "bin" / "car-retail-ops"
 
 

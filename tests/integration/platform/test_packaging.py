@@ -25,6 +25,7 @@ from local.seed import core
 from local.template import ROOT, load_template
 from tests.databases import seeded_database
 from tests.integration.platform.test_events import EXPECTED_STATUS
+from tests.locks import checkout_lock
 
 REQUIREMENTS = ROOT / "layers" / "shared" / "requirements.txt"
 # pip takes a while: the installed requirements are kept (git-ignored) per requirements file and Python.
@@ -79,17 +80,19 @@ print(json.dumps({"answers": answers, "outside": outside}))
 
 
 def install_requirements() -> Path:
-    """The requirements installed for this machine into an empty folder, cached by their hash."""
+    """The requirements installed for this machine into an empty folder, cached by their hash; by one
+    pytest-xdist worker at a time (another one's copy may be reading the cache)."""
     digest = hashlib.sha256(REQUIREMENTS.read_bytes() + sys.version.encode()).hexdigest()[:16]
     installed = CACHE / f"requirements-{digest}"
-    if not (installed / ".complete").exists():
-        CACHE.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(dir=CACHE, prefix="installing-"))
-        command = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-        subprocess.run([*command, "--target", str(staging), "-r", str(REQUIREMENTS)], check=True)  # noqa: S603 (pip of this interpreter)
-        (staging / ".complete").touch()
-        shutil.rmtree(installed, ignore_errors=True)
-        staging.rename(installed)
+    with checkout_lock("packaging"):
+        if not (installed / ".complete").exists():
+            CACHE.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(dir=CACHE, prefix="installing-"))
+            command = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+            subprocess.run([*command, "--target", str(staging), "-r", str(REQUIREMENTS)], check=True)  # noqa: S603 (pip of this interpreter)
+            (staging / ".complete").touch()
+            shutil.rmtree(installed, ignore_errors=True)
+            staging.rename(installed)
     return installed
 
 

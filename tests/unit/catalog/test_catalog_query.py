@@ -19,7 +19,11 @@ def test_parse_ids_skips_blanks_and_duplicates() -> None:
     assert parse_ids("", "query.brands") == []
 
 
-@pytest.mark.parametrize("value", ["abc", f"{ObjectId()},nope", "0" * 23, ",".join(str(ObjectId()) for _ in range(51))])
+# Fixed ids: parameters name the tests, and every pytest-xdist worker must collect the same ones.
+@pytest.mark.parametrize(
+    "value",
+    ["abc", "6650f1c2a1b2c3d4e5f60701,nope", "0" * 23, ",".join(f"6650f1c2a1b2c3d4e5f6{n:04x}" for n in range(51))],
+)
 def test_parse_ids_refuses_malformed_lists_naming_the_field(value: str) -> None:
     with pytest.raises(InvalidInput) as raised:
         parse_ids(value, "query.bodyTypes")
