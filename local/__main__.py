@@ -60,7 +60,7 @@ def serve(port: int, host: str, database: LocalDatabase | None, lock: RunLock) -
         print(f"demo data: {sum(changed.values())} records written ({written})")
         print(f"Car Retail API on http://{host}:{port}  (client header: {DEMO_PARTNER_KEY})")
     else:
-        print("this database has a catalog of its own: no demo data, no demo partner (car-retail-ops partners add)")
+        print("a catalog make run did not seed: no demo data, no demo partner (car-retail-ops partners add)")
         print(f"Car Retail API on http://{host}:{port}")
     print(f"Swagger UI on http://{host}:{port}{DOCS_PREFIX}")
     print(f"{workers} worker processes (WORKERS), each serving one request at a time like a Lambda instance")

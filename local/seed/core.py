@@ -5,7 +5,7 @@ from __future__ import annotations
 from core import clock
 from domain.identity.records import User
 from domain.identity.store import insert_user_if_missing
-from domain.partners.store import DEMO_KEY, register_partner
+from domain.partners.store import DEMO_KEY, key_registered, register_partner
 from local.seed.support import stable_id
 
 DEMO_PARTNER_KEY = DEMO_KEY  # accepted in STAGE=local only (domain.partners.store)
@@ -29,3 +29,9 @@ def seed() -> int:
         updatedAt=now,
     )
     return int(insert_user_if_missing(user))
+
+
+def seeded_here() -> bool:
+    """Whether this seed loaded the database: it registers the demo partner before the demo data file,
+    which an operator's import of the same file never does."""
+    return key_registered(DEMO_PARTNER_KEY)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from pymongo.database import Database
 
 from core.locale import LOCALES
@@ -116,3 +117,36 @@ def test_make_run_adds_no_demo_partner_to_a_database_with_a_catalog_of_its_own(
     assert db.partners.count_documents({}) == 0
     assert db.users.count_documents({}) == db.orders.count_documents({}) == 0
     assert db.brands.count_documents({}) == 1
+
+
+def test_make_run_adds_nothing_to_a_database_imported_from_the_demo_data_file(
+    db: Database[dict[str, Any]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from local.runtime import prepare_database
+    from local.seed import DEMO_DATA_FILE
+    from ops.__main__ import main as ops_main
+
+    # Given a database an operator loaded from the demo data file (no demo partner: `make run` did not seed it)
+    db.partners.delete_many({})
+    assert ops_main(["catalog", "import", str(DEMO_DATA_FILE), "--with-stock"]) == 0
+    capsys.readouterr()
+    stock = {row["_id"]: row["quantity"] for row in db.stock.find()}
+    # When `make run` prepares it
+    loaded = prepare_database(seed=True, only_if_empty=True)
+    # Then it adds nothing: no partner key, no user, no orders, and every unit of stock is still there
+    assert loaded == {}
+    assert db.partners.count_documents({}) == db.users.count_documents({}) == db.orders.count_documents({}) == 0
+    assert {row["_id"]: row["quantity"] for row in db.stock.find()} == stock
+
+
+def test_make_run_puts_back_a_missing_demo_record_in_a_database_it_seeded(db: Database[dict[str, Any]]) -> None:
+    from local.runtime import prepare_database
+
+    # Given a database `make run` seeded, whose demo user a developer deleted
+    db.partners.delete_many({})
+    assert prepare_database(seed=True, only_if_empty=True)["orders"] == 2
+    db.users.delete_many({})
+    # When `make run` starts again / Then it adds the demo user again, and nothing else
+    again = prepare_database(seed=True, only_if_empty=True)
+    assert again == {"users": 1, "orders": 0}
+    assert db.orders.count_documents({}) == 2

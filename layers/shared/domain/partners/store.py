@@ -222,6 +222,11 @@ def set_partner_login(name: str, login: PartnerLogin, *, at: datetime) -> Partne
     )
 
 
+def key_registered(client_key: str) -> bool:
+    """Whether a partner record holds this key (enabled or not; `make run` asks it of the demo key)."""
+    return _partners().find_one({"_id": hash_client_key(client_key)}, {"_id": 1}) is not None
+
+
 def partner_exists(name: str) -> bool:
     """Whether any partner record has this name (operators name partners by it)."""
     return _partners().find_one({"name": name}, {"_id": 1}) is not None
