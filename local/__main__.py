@@ -33,7 +33,7 @@ def serve(port: int, host: str, database: LocalDatabase | None, lock: RunLock) -
     from data.mongo import reset_client
     from local import scheduler, webhooks
     from local.docs import DOCS_PREFIX
-    from local.seed.core import DEMO_PARTNER, DEMO_PARTNER_KEY
+    from local.seed.core import DEMO_OTP_PARTNER_KEY, DEMO_PARTNER, DEMO_PARTNER_KEY
     from local.template import UnsupportedSchedule
     from local.workers import WorkerPool, worker_count
 
@@ -59,6 +59,7 @@ def serve(port: int, host: str, database: LocalDatabase | None, lock: RunLock) -
         written = ", ".join(f"{k} {v}" for k, v in changed.items() if v)
         print(f"demo data: {sum(changed.values())} records written ({written})")
         print(f"Car Retail API on http://{host}:{port}  (client header: {DEMO_PARTNER_KEY})")
+        print(f"an otp partner too: client header {DEMO_OTP_PARTNER_KEY}, its users sign in by the SMS code 666666")
     else:
         print("a catalog make run did not seed: no demo data, no demo partner (car-retail-ops partners add)")
         print(f"Car Retail API on http://{host}:{port}")

@@ -150,3 +150,28 @@ def test_make_run_puts_back_a_missing_demo_record_in_a_database_it_seeded(db: Da
     again = prepare_database(seed=True, only_if_empty=True)
     assert again == {"users": 1, "orders": 0}
     assert db.orders.count_documents({}) == 2
+
+
+def test_the_demo_partners_sign_in_one_by_its_key_the_other_by_the_sandbox_sms_code(
+    api: ApiClient, db: Database[dict[str, Any]]
+) -> None:
+    from local.runtime import prepare_database
+    from local.seed.core import DEMO_OTP_PARTNER_KEY, DEMO_PARTNER_KEY, DEMO_USER_PHONE
+
+    # Given the database `make run` seeds
+    db.partners.delete_many({})
+    prepare_database(seed=True, only_if_empty=True)
+    login = "/api/v1/auth/login"
+    # When the demo user signs in through the trusted demo partner / Then the key alone signs them in
+    trusted = api.post(login, json={"phone": DEMO_USER_PHONE}, headers={"client": DEMO_PARTNER_KEY}, auth=False)
+    assert trusted.status_code == 201
+    # When they sign in through the otp demo partner / Then a code is sent first, no token yet
+    otp = {"client": DEMO_OTP_PARTNER_KEY}
+    sent = api.post(login, json={"phone": DEMO_USER_PHONE}, headers=otp, auth=False)
+    assert (sent.status_code, sent.json()["data"]["codeSent"]) == (202, True)
+    # And the sandbox's code signs them in, as the demo user
+    signed_in = api.post(login, json={"phone": DEMO_USER_PHONE, "otp": "666666"}, headers=otp, auth=False)
+    assert signed_in.status_code == 201
+    token = signed_in.json()["data"]["accessToken"]
+    me = api.get("/api/v1/auth/me", headers={**otp, "Authorization": f"Bearer {token}"}).json()["data"]
+    assert (me["phone"], me["firstName"]) == (DEMO_USER_PHONE, "Aziz")
