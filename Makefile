@@ -90,6 +90,7 @@ openapi: $(STAMP)
 	$(PY) -m ops openapi
 
 # Any operator command: make ops ARGS="order show CR-DEMO-000001" (the same as .venv/bin/car-retail-ops ...).
+# With nothing set it works on the running `make run`'s database; STAGE and MONGODB_URI(_SECRET_ID) point elsewhere.
 ops: $(STAMP)
 	$(VENV)/bin/car-retail-ops $(ARGS)
 

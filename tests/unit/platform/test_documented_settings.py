@@ -23,6 +23,7 @@ NOT_OUR_SETTINGS = {
     "FILE_TOO_LARGE": "an operator command's own failure code (ops.catalog)",
     "FILE_NOT_UTF8": "an operator command's own failure code (ops.catalog)",
     "SALE_RULES_INVALID": "an operator command's own failure code (ops.sale)",
+    "NO_DATABASE": "an operator command's own failure code (ops.local_run)",
 }
 
 
