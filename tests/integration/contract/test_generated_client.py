@@ -72,3 +72,21 @@ def test_a_generated_typescript_client_walks_a_buyers_journey(
     assert summary["monthlyPayment"] > 0
     assert summary["steps"][:2] == ["NEW", "PAID"]
     assert summary["otpSignedIn"] == "+998907770012"
+
+
+def test_the_sdk_readmes_first_order_signs_in_by_sms_code_browses_and_orders(
+    journey_script: Path, api_server: str, seeded: Database[dict[str, Any]]
+) -> None:
+    node = shutil.which("node")
+    assert node is not None, "Node.js runs the generated client's example"
+    # Given sdk/README.md's example, compiled with the journey, and the demo data's otp partner
+    example = journey_script.with_name("first-order.js")
+    # When it runs against the local API as the README runs it against `make run` (a new phone each run)
+    walked = run([node, str(example), api_server], JOURNEY_TIMEOUT_SECONDS)
+    # Then it signed a new account in by the sandbox SMS code and placed an order of the car it found
+    assert walked.returncode == 0, f"the example failed:\n{walked.stdout}\n{walked.stderr}"
+    summary = json.loads(walked.stdout.strip().splitlines()[-1])
+    assert summary["contractNumber"].startswith("CR-")
+    assert summary["status"] == "NEW"
+    assert summary["car"] == "Tracker"
+    assert seeded.orders.count_documents({"contractNumber": summary["contractNumber"]}) == 1
