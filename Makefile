@@ -18,8 +18,9 @@ export PYTHONPATH := layers/shared:functions:.
 # The functions' CPU: arm64 deployed; ARCH=x86_64 builds for `sam local` on an x86 laptop (no emulation).
 ARCH ?= arm64
 LAYER_PLATFORM := $(if $(filter x86_64,$(ARCH)),manylinux2014_x86_64,manylinux2014_aarch64)
-# sam local against `make run MONGO_BIND=0.0.0.0`'s database (local/sam-env.json), on its own port.
-SAM_LOCAL_PORT ?= 3001
+# sam local against `make run MONGO_BIND=0.0.0.0`'s database (local/sam-env.json), on its own port: beside
+# make run's API (PORT, 3000) and its webhook receiver (LOCAL_WEBHOOK_PORT, 3001), which run at the same time.
+SAM_LOCAL_PORT ?= 3002
 LOCAL_MONGODB_URI ?= mongodb://127.0.0.1:27018/?directConnection=true
 SAM_LOCAL_OPTIONS = --env-vars local/sam-env.json --add-host host.docker.internal:host-gateway \
 	--parameter-overrides "Architecture=$(ARCH) AssetsBaseUrl=https://assets.invalid AllowedOrigins=http://localhost:5173" $(SAM_LOCAL_ARGS)
@@ -95,6 +96,7 @@ openapi: $(STAMP)
 	$(PY) -m ops openapi
 
 # Any operator command: make ops ARGS="order show CR-DEMO-000001" (the same as .venv/bin/car-retail-ops ...).
+# With nothing set it works on the running `make run`'s database; STAGE and MONGODB_URI(_SECRET_ID) point elsewhere.
 ops: $(STAMP)
 	$(VENV)/bin/car-retail-ops $(ARGS)
 

@@ -31,10 +31,11 @@ from local.static import assets_base_url, edge_files_url
 def serve(port: int, host: str, database: LocalDatabase | None, lock: RunLock) -> None:
     import threading
 
+    from core.settings import get_settings
     from data.mongo import reset_client
     from local import scheduler, webhooks
     from local.docs import DOCS_PREFIX
-    from local.seed.core import DEMO_PARTNER, DEMO_PARTNER_KEY
+    from local.seed.core import DEMO_OTP_PARTNER_KEY, DEMO_PARTNER, DEMO_PARTNER_KEY
     from local.template import UnsupportedSchedule
     from local.workers import WorkerPool, worker_count
 
@@ -55,14 +56,20 @@ def serve(port: int, host: str, database: LocalDatabase | None, lock: RunLock) -
     changed = prepare_database(seed=True, only_if_empty=True)
     demo = "users" in changed  # the demo partner and user are added only where the demo data is
     reset_client()  # the workers open their own connections
-    print(f"MongoDB: {os.environ['MONGODB_URI']}  (mongosh, or MONGODB_URI=... car-retail-ops ...)")
-    lock.describe(pid=os.getpid(), api=f"http://{host}:{port}", mongodb=os.environ["MONGODB_URI"])
+    database_name = get_settings().mongodb_db
+    ops = "car-retail-ops finds it" if lock.held else "STAGE=local MONGODB_URI=… car-retail-ops …"
+    print(f"MongoDB: {os.environ['MONGODB_URI']}  database {database_name} (mongosh; {ops})")
+    # Where it serves, for the operator commands of this checkout (ops.local_run) and a second make run.
+    lock.describe(
+        pid=os.getpid(), api=f"http://{host}:{port}", mongodb=os.environ["MONGODB_URI"], database=database_name
+    )
     if demo:
         written = ", ".join(f"{k} {v}" for k, v in changed.items() if v)
         print(f"demo data: {sum(changed.values())} records written ({written})")
         print(f"Car Retail API on http://{host}:{port}  (client header: {DEMO_PARTNER_KEY})")
+        print(f"an otp partner too: client header {DEMO_OTP_PARTNER_KEY}, its users sign in by the SMS code 666666")
     else:
-        print("this database has a catalog of its own: no demo data, no demo partner (car-retail-ops partners add)")
+        print("a catalog make run did not seed: no demo data, no demo partner (car-retail-ops partners add)")
         print(f"Car Retail API on http://{host}:{port}")
     print(f"Swagger UI on http://{host}:{port}{DOCS_PREFIX}")
     print(f"{workers} worker processes (WORKERS), each serving one request at a time like a Lambda instance")

@@ -14,8 +14,10 @@ from local.embedded_db import EmbeddedMongo
 from local.mongod import Mongod, MongodUnavailable, port_is_free, wanted_server
 from local.template import ROOT
 
-DATA_DIR = ROOT / ".data"
-# Held (flock) by the `make run` of this checkout while it runs; says where it serves.
+# `make run`'s MongoDB data and its lock (LOCAL_DATA_DIR: elsewhere, e.g. a test's own directory).
+DATA_DIR = Path(os.environ.get("LOCAL_DATA_DIR") or ROOT / ".data")
+# Held (flock) by the `make run` of this checkout while it runs; says where it serves (its API, its
+# database), for a second `make run` and for the operator commands (`running_make_run`).
 RUN_LOCK = DATA_DIR / "make-run.lock"
 LOCAL_DEFAULTS = {
     "STAGE": "local",
@@ -160,6 +162,10 @@ class RunLock:
         self._file = handle
         self.describe(pid=os.getpid())
 
+    @property
+    def held(self) -> bool:
+        return self._file is not None
+
     def describe(self, **where: object) -> None:
         """Say where this run serves (its pid, API and database), for a second `make run` to tell."""
         if self._file is None:
@@ -175,11 +181,32 @@ class RunLock:
             self._file = None
 
 
-def _already_running(text: str) -> str:
+def running_make_run(path: Path | None = None) -> dict[str, object] | None:
+    """Where this checkout's running `make run` serves (`pid`, and once its database is up `api`,
+    `mongodb`, `database`), or None when none runs: its lock is free, whatever the file still says."""
+    try:
+        handle = (path or RUN_LOCK).open(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:  # held: it runs
+            return _description(handle.read()) or {"pid": None}
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        return None
+
+
+def _description(text: str) -> dict[str, object]:
     try:
         where = json.loads(text)
     except ValueError:
-        where = {}
+        return {}
+    return where if isinstance(where, dict) else {}
+
+
+def _already_running(text: str) -> str:
+    where = _description(text)
     parts = [f"pid {where['pid']}" if "pid" in where else "", where.get("api", ""), where.get("mongodb", "")]
-    said = ", ".join(part for part in parts if part) or "starting"
+    said = ", ".join(str(part) for part in parts if part) or "starting"
     return f"make run is already running in this checkout ({said}): use it, or stop it (Ctrl-C in its terminal)"

@@ -16,6 +16,9 @@ python -m ops promo add|list|disable                      promo codes (ops/promo
 python -m ops webhooks set|list|test|replay|enable|...    partners' webhook endpoints (ops/webhooks.py)
 python -m ops bench [--help]                              cold init and warm requests, measured (make bench)
 
+Which database: the settings' (docs/OPERATIONS.md, Configuration); with none of STAGE, MONGODB_URI and
+MONGODB_URI_SECRET_ID set, the running `make run`'s of this checkout (ops/local_run.py).
+
 A failure prints one line, `error: CODE: what to do`, and exits 1 (2 for a bad argument); --debug adds
 the traceback and the service's log lines.
 """
@@ -31,6 +34,8 @@ from typing import Any
 DEBUG = "--debug"
 JSON = "--json"  # anywhere on the line, like --debug
 PROG = "car-retail-ops"
+# The commands that read no database: (command, action).
+NO_DATABASE = {("openapi", None), ("catalog", "schema")}
 
 
 def entry() -> None:
@@ -115,6 +120,10 @@ def run(argv: list[str], *, as_json: bool = False) -> int:
     groups = command_groups()
     args = build_parser().parse_args(argv)
     args.json = as_json
+    if (args.command, getattr(args, "action", None)) not in NO_DATABASE:
+        from ops.local_run import point_at_make_run
+
+        point_at_make_run()
     if args.command in ("order", "orders", "reconcile"):
         from local import webhooks as local_webhooks
 

@@ -1,7 +1,8 @@
 """`python -m ops partners ...`: the partner apps' `client` keys.
 
-    python -m ops partners add "Avto Market" [--login trusted|assertion|otp]
+    python -m ops partners add "Avto Market" --login otp|assertion|trusted
                                                       a new partner; its key, shown once, on the last line
+                                                      (--login required outside STAGE=local, where it is trusted)
     python -m ops partners set-login "Avto Market" assertion --public-key partner.pem | --hs256
                                                       how its users sign in; --hs256 prints a new secret, once,
                                                       on the last line
@@ -23,8 +24,8 @@ from typing import Any
 
 from core.settings import get_settings
 from domain.partners import keys, login
-from domain.partners.store import all_partners
-from ops.output import print_result, print_rows
+from domain.partners.store import LoginPolicy, all_partners
+from ops.output import BadArgument, print_result, print_rows
 
 DEFAULT_GRACE_HOURS = 72
 LIST_COLUMNS = ("name", "state", "createdAt", "previousKeyUntil", "login")
@@ -36,7 +37,10 @@ def add_commands(commands: Any) -> None:
     add = actions.add_parser("add", help="create a partner; prints its key once, alone on the last line")
     add.add_argument("name")
     add.add_argument(
-        "--login", choices=login.POLICIES, default=login.DEFAULT_POLICY, help="how its users sign in (default trusted)"
+        "--login",
+        choices=login.POLICIES,
+        help="how its users sign in: otp or assertion for an app that calls us, trusted only for a partner whose "
+        "own backend calls us with the key kept secret; required outside the local stage (locally: trusted)",
     )
     set_login = actions.add_parser("set-login", help="how a partner's users sign in: trusted, assertion or otp")
     set_login.add_argument("name")
@@ -62,11 +66,12 @@ def add_commands(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     cache = get_settings().partner_cache_seconds
     if args.action == "add":
-        partner, key = keys.add_partner(args.name.strip(), login_policy=args.login)
+        policy = args.login or default_policy()
+        partner, key = keys.add_partner(args.name.strip(), login_policy=policy)
         lines = [f"partner {partner['name']!r} added; its key (shown this once, store it safely):", key]
-        if args.login == "assertion":
+        if policy == "assertion":
             lines.insert(0, f"its logins are refused until its key is registered: partners set-login {args.name!r} ...")
-        print_result({"partner": partner["name"], "login": args.login, "key": key}, lines, as_json=args.json)
+        print_result({"partner": partner["name"], "login": policy, "key": key}, lines, as_json=args.json)
     elif args.action == "set-login":
         set_policy(args)
     elif args.action == "list":
@@ -91,6 +96,20 @@ def run(args: argparse.Namespace) -> int:
         said = f"partner {args.name!r}: new key below; the old key works until {until} (then 403)"
         print_result({"partner": args.name, "key": key, "previousKeyUntil": until}, [said, key], as_json=args.json)
     return 0
+
+
+def default_policy() -> LoginPolicy:
+    """A new partner's policy when the operator named none: `trusted` on a laptop only. Outside `local` a
+    key ships inside the partner's app, and `trusted` would let anyone holding it sign in as any phone:
+    the operator must say which policy (docs/OPERATIONS.md, Login policies)."""
+    settings = get_settings()
+    if settings.is_local:
+        return login.DEFAULT_POLICY
+    raise BadArgument(
+        f"partners add: --login is required outside the local stage (STAGE={settings.stage}): otp or assertion "
+        "for a partner whose app calls us, trusted only for one whose own backend calls us and keeps the key "
+        "secret (docs/OPERATIONS.md, Login policies)"
+    )
 
 
 def set_policy(args: argparse.Namespace) -> None:

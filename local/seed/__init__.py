@@ -37,18 +37,21 @@ def write_demo_data() -> Path:
 
 def seed_all(*, only_if_empty: bool = False) -> dict[str, int]:
     """Load the demo data into the configured database: the file through the data set import (always, or
-    `only_if_empty`: when the database has no catalog yet), then the demo partner, user and orders if
-    missing, only where the demo data is: a database with a catalog of its own (`make run` pointed at
-    another database) gets no demo partner key. What changed, per collection; the same file again
-    changes nothing."""
+    `only_if_empty`: when the database has no catalog yet), with the demo partner, user and orders if
+    missing. `only_if_empty` adds demo records only to a database this seed loaded (the demo partner
+    registered, the demo brands there): a catalog of the database's own, or the demo data file imported
+    by an operator (`car-retail-ops catalog import`), gets nothing, neither partner key nor orders taking
+    its stock. What changed, per collection; the same file again changes nothing."""
     data = parse(DEMO_DATA_FILE.read_text(encoding="utf-8"))
+    load = not only_if_empty or is_empty()
+    if not load and not (core.seeded_here() and holds_brands_of(data)):
+        return {}
+    users = core.seed()  # first: the demo partner marks the database as this seed's, even if the import fails
     changed: dict[str, int] = {}
-    if not only_if_empty or is_empty():
+    if load:
         # The demo data whole, its stock included, over whatever the demo database was changed to since.
         for collection, counts in import_data_set(data, with_stock=True, force=True).counts().items():
             changed[collection] = sum(counts.values())
-    elif not holds_brands_of(data):
-        return changed
-    changed["users"] = core.seed()
+    changed["users"] = users
     changed["orders"] = orders.seed(data)
     return changed

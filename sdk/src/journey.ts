@@ -6,9 +6,9 @@
  * one by SMS (202), the login with it signs in (201; the sandbox SMS gateway's code is 666666).
  *
  * It compiles with `tsc --strict` against the generated types only (a field the document does not
- * declare is a compile error), then runs against an API:
- * `node build/journey.js http://127.0.0.1:3000 <client key of an otp partner>`.
- * It prints one JSON line of what it did and exits 0, or names the failed step and exits 1.
+ * declare is a compile error), then runs against an API: `node build/journey.js` against `make run`
+ * (http://127.0.0.1:3000, its demo partners), or `node build/journey.js <API base URL> <client key of an
+ * otp partner>`. It prints one JSON line of what it did and exits 0, or names the failed step and exits 1.
  */
 import { randomUUID } from "node:crypto";
 import createClient, { type Middleware } from "openapi-fetch";
@@ -24,12 +24,9 @@ const SANDBOX_LOGIN_CODE = "666666";
 const BUYER_PHONE = process.env.JOURNEY_PHONE ?? "+998907770011";
 const OTP_PHONE = process.env.JOURNEY_OTP_PHONE ?? "+998907770012";
 
-const baseUrl = process.argv[2];
-const otpClient = process.argv[3];
-if (!baseUrl || !otpClient) {
-  console.error("usage: node build/journey.js <API base URL> <client key of an otp partner>");
-  process.exit(2);
-}
+// `make run` and its demo partners (docs/DEMO_DATA.md), unless told otherwise.
+const baseUrl = process.argv[2] ?? "http://127.0.0.1:3000";
+const otpClient = process.argv[3] ?? "demo-otp-partner-key";
 
 /** The answer's `data`, or a thrown error naming the step and what the API said. */
 function data<E extends { data: unknown }>(step: string, answer: { data?: E; error?: unknown; response: Response }): E["data"] {

@@ -6,7 +6,8 @@ openapi-fetch, TypeScript), generates the types from openapi.json and compiles s
 (a field the document did not declare is a compile error): sign in, browse, revalidate a read with its
 ETag, walk the bank credit chain, order the car on credit, pay the initial payment by card with the
 sandbox code, and follow the order's steps; then an `otp` partner's sign-in (a code sent, 202, then the
-login with the sandbox SMS code, 201). Passing proves the contract is enough to build an app from.
+login with the sandbox SMS code, 201), through the demo data's `otp` partner, as sdk/README.md runs it
+against `make run`. Passing proves the contract is enough to build an app from.
 """
 
 from __future__ import annotations
@@ -61,12 +62,9 @@ def test_a_generated_typescript_client_walks_a_buyers_journey(
 ) -> None:
     node = shutil.which("node")
     assert node is not None, "Node.js runs the generated client's journey"
-    from domain.partners.keys import add_partner
-
-    # Given the TypeScript client generated from openapi.json, compiled with tsc --strict, and an otp partner
-    otp_key = add_partner("Journey otp app", login_policy="otp")[1]
-    # When the journey runs against the local API
-    walked = run([node, str(journey_script), api_server, otp_key], JOURNEY_TIMEOUT_SECONDS)
+    # Given the TypeScript client generated from openapi.json, compiled with tsc --strict, and the demo data
+    # When the journey runs against the local API with its default partners (the demo data's)
+    walked = run([node, str(journey_script), api_server], JOURNEY_TIMEOUT_SECONDS)
     # Then every step answered as the document says, ending with a paid credit order
     assert walked.returncode == 0, f"the journey failed:\n{walked.stdout}\n{walked.stderr}"
     summary = json.loads(walked.stdout.strip().splitlines()[-1])
@@ -76,3 +74,21 @@ def test_a_generated_typescript_client_walks_a_buyers_journey(
     assert summary["monthlyPayment"] > 0
     assert summary["steps"][:2] == ["NEW", "PAID"]
     assert summary["otpSignedIn"] == "+998907770012"
+
+
+def test_the_sdk_readmes_first_order_signs_in_by_sms_code_browses_and_orders(
+    journey_script: Path, api_server: str, seeded: Database[dict[str, Any]]
+) -> None:
+    node = shutil.which("node")
+    assert node is not None, "Node.js runs the generated client's example"
+    # Given sdk/README.md's example, compiled with the journey, and the demo data's otp partner
+    example = journey_script.with_name("first-order.js")
+    # When it runs against the local API as the README runs it against `make run` (a new phone each run)
+    walked = run([node, str(example), api_server], JOURNEY_TIMEOUT_SECONDS)
+    # Then it signed a new account in by the sandbox SMS code and placed an order of the car it found
+    assert walked.returncode == 0, f"the example failed:\n{walked.stdout}\n{walked.stderr}"
+    summary = json.loads(walked.stdout.strip().splitlines()[-1])
+    assert summary["contractNumber"].startswith("CR-")
+    assert summary["status"] == "NEW"
+    assert summary["car"] == "Tracker"
+    assert seeded.orders.count_documents({"contractNumber": summary["contractNumber"]}) == 1

@@ -199,3 +199,33 @@ def test_a_dry_run_names_each_record_it_would_add_change_and_remove(
     assert {"collection": "promoCodes", "record": "NEW2026", "name": "", "action": "add"} in plan["records"]
     # And nothing was written
     assert demo_db.brands.find_one({"_id": ObjectId(brand["id"])})["name"] == old_name  # type: ignore[index]
+
+
+def test_an_old_file_renaming_a_brand_is_refused_after_a_price_change_but_its_brands_list_alone_imports(
+    demo_db: Db, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given an export, then a price changed live, then the old file edited to rename a brand
+    car = on_sale(demo_db)
+    data = json.loads(export(tmp_path).read_text(encoding="utf-8"))
+    new_price = car.price - 1_000_000
+    assert ops_main(["prices", "set", str(car.modification_id), str(new_price), "--cause", "price list"]) == 0
+    brand = next(brand for brand in data["brands"] if brand["id"] == str(car.brand_id))
+    brand["name"] = "Renamed"
+    whole = tmp_path / "renamed.json"
+    whole.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    capsys.readouterr()
+    # When the whole old file is imported / Then it is refused: its cars list holds the old price; and says
+    # what to do
+    assert catalog_import(whole) == 1
+    err = capsys.readouterr().err
+    assert f"{new_price} now, {car.price} in the file" in err
+    assert "keep in this one only the lists you edited" in err.splitlines()[-1]
+    assert demo_db.brands.find_one({"_id": car.brand_id})["name"] != "Renamed"  # type: ignore[index]
+    # When the file keeps only the list it edited (a list left out leaves its collection as it is)
+    brands_only = tmp_path / "brands.json"
+    kept = {key: data[key] for key in ("format", "exportedFrom", "brands")}
+    brands_only.write_text(json.dumps(kept, ensure_ascii=False), encoding="utf-8")
+    # Then it imports: the brand renamed, the price as it was set live
+    assert catalog_import(brands_only) == 0
+    assert demo_db.brands.find_one({"_id": car.brand_id})["name"] == "Renamed"  # type: ignore[index]
+    assert price(demo_db, car) == new_price

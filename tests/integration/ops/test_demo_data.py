@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from pymongo.database import Database
 
 from core.locale import LOCALES
@@ -116,3 +117,61 @@ def test_make_run_adds_no_demo_partner_to_a_database_with_a_catalog_of_its_own(
     assert db.partners.count_documents({}) == 0
     assert db.users.count_documents({}) == db.orders.count_documents({}) == 0
     assert db.brands.count_documents({}) == 1
+
+
+def test_make_run_adds_nothing_to_a_database_imported_from_the_demo_data_file(
+    db: Database[dict[str, Any]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from local.runtime import prepare_database
+    from local.seed import DEMO_DATA_FILE
+    from ops.__main__ import main as ops_main
+
+    # Given a database an operator loaded from the demo data file (no demo partner: `make run` did not seed it)
+    db.partners.delete_many({})
+    assert ops_main(["catalog", "import", str(DEMO_DATA_FILE), "--with-stock"]) == 0
+    capsys.readouterr()
+    stock = {row["_id"]: row["quantity"] for row in db.stock.find()}
+    # When `make run` prepares it
+    loaded = prepare_database(seed=True, only_if_empty=True)
+    # Then it adds nothing: no partner key, no user, no orders, and every unit of stock is still there
+    assert loaded == {}
+    assert db.partners.count_documents({}) == db.users.count_documents({}) == db.orders.count_documents({}) == 0
+    assert {row["_id"]: row["quantity"] for row in db.stock.find()} == stock
+
+
+def test_make_run_puts_back_a_missing_demo_record_in_a_database_it_seeded(db: Database[dict[str, Any]]) -> None:
+    from local.runtime import prepare_database
+
+    # Given a database `make run` seeded, whose demo user a developer deleted
+    db.partners.delete_many({})
+    assert prepare_database(seed=True, only_if_empty=True)["orders"] == 2
+    db.users.delete_many({})
+    # When `make run` starts again / Then it adds the demo user again, and nothing else
+    again = prepare_database(seed=True, only_if_empty=True)
+    assert again == {"users": 1, "orders": 0}
+    assert db.orders.count_documents({}) == 2
+
+
+def test_the_demo_partners_sign_in_one_by_its_key_the_other_by_the_sandbox_sms_code(
+    api: ApiClient, db: Database[dict[str, Any]]
+) -> None:
+    from local.runtime import prepare_database
+    from local.seed.core import DEMO_OTP_PARTNER_KEY, DEMO_PARTNER_KEY, DEMO_USER_PHONE
+
+    # Given the database `make run` seeds
+    db.partners.delete_many({})
+    prepare_database(seed=True, only_if_empty=True)
+    login = "/api/v1/auth/login"
+    # When the demo user signs in through the trusted demo partner / Then the key alone signs them in
+    trusted = api.post(login, json={"phone": DEMO_USER_PHONE}, headers={"client": DEMO_PARTNER_KEY}, auth=False)
+    assert trusted.status_code == 201
+    # When they sign in through the otp demo partner / Then a code is sent first, no token yet
+    otp = {"client": DEMO_OTP_PARTNER_KEY}
+    sent = api.post(login, json={"phone": DEMO_USER_PHONE}, headers=otp, auth=False)
+    assert (sent.status_code, sent.json()["data"]["codeSent"]) == (202, True)
+    # And the sandbox's code signs them in, as the demo user
+    signed_in = api.post(login, json={"phone": DEMO_USER_PHONE, "otp": "666666"}, headers=otp, auth=False)
+    assert signed_in.status_code == 201
+    token = signed_in.json()["data"]["accessToken"]
+    me = api.get("/api/v1/auth/me", headers={**otp, "Authorization": f"Bearer {token}"}).json()["data"]
+    assert (me["phone"], me["firstName"]) == (DEMO_USER_PHONE, "Aziz")

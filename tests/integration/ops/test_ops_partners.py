@@ -103,3 +103,37 @@ def test_with_json_a_new_key_is_one_json_object(db: Db, capsys: pytest.CaptureFi
     added = json.loads("\n".join(out))
     assert added["partner"] == "Avto Market"
     assert len(added["key"]) >= 40
+
+
+@pytest.mark.parametrize("stage", ["dev", "staging", "prod"])
+def test_outside_local_a_partner_is_added_only_with_the_login_policy_the_operator_names(
+    db: Db, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, stage: str
+) -> None:
+    from core.settings import reset_settings
+
+    # Given an operator of a deployed stage
+    monkeypatch.setenv("STAGE", stage)
+    reset_settings()
+    capsys.readouterr()
+    # When they add a partner without saying how its users sign in
+    status = ops_main(["partners", "add", "Avto Market"])
+    # Then it is refused in one line naming --login (exit 2), and no partner is stored
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.startswith(
+        f"error: BAD_ARGUMENT: partners add: --login is required outside the local stage (STAGE={stage})"
+    )
+    assert len(err.strip().splitlines()) == 1
+    assert db.partners.count_documents({"name": "Avto Market"}) == 0
+    # When they name the policy / Then the partner has it: `trusted` only when they say so
+    assert partners(capsys, "add", "Avto Market", "--login", "otp")[0] == 0
+    assert partners(capsys, "add", "Backend Partner", "--login", "trusted")[0] == 0
+    listed = {row["name"]: row["login"] for row in json.loads(partners(capsys, "list", "--json")[1][0])}
+    assert (listed["Avto Market"], listed["Backend Partner"]) == ("otp", "trusted")
+
+
+def test_on_a_laptop_a_partner_added_without_login_is_trusted(db: Db, capsys: pytest.CaptureFixture[str]) -> None:
+    # Given STAGE=local (make run, the tests) / When a partner is added without --login / Then it is trusted
+    assert partners(capsys, "add", "Avto Market")[0] == 0
+    listed = {row["name"]: row["login"] for row in json.loads(partners(capsys, "list", "--json")[1][0])}
+    assert listed["Avto Market"] == "trusted"

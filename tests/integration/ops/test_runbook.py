@@ -17,8 +17,10 @@ from typing import Any
 
 import pytest
 
+from domain.partners.store import all_partners
 from local.seed import DEMO_DATA_FILE
 from ops.__main__ import main as ops_main
+from ops.partners import describe_login
 from tests.databases import drop_database, reset_process_state
 from tests.documented import OPERATIONS, exported, section, settings_names, shell_blocks, template
 
@@ -53,6 +55,16 @@ def test_the_runbook_names_outputs_of_the_template_and_settings_of_the_code() ->
     assert set(variables) - AWS_VARIABLES <= settings_names()
     # And the database secret it exports is the one the stack output names for that stage
     assert variables["MONGODB_URI_SECRET_ID"] == stack_output("MongoDbUriSecretName", variables["STAGE"])
+    # And the webhook signing key it exports is the stage's secret, the one the stack output gives
+    assert variables["WEBHOOK_SIGNING_KEY_ARN"] == signing_key_name(variables["STAGE"])
+    assert template()["Outputs"]["WebhookSigningKeySecretArn"]["Value"] == {"Ref": "WebhookSigningKey"}
+
+
+def signing_key_name(stage: str) -> str:
+    """The name of the stage's webhook signing key secret (its fixed name: the template retains it)."""
+    name = template()["Resources"]["WebhookSigningKey"]["Properties"]["Name"]
+    assert set(name) == {"Sub"}
+    return str(name["Sub"]).replace("${Stage}", stage)
 
 
 def operator_commands() -> list[tuple[list[str], list[str]]]:
@@ -102,6 +114,7 @@ def fresh_environment(
     variables = exported([line for line in lines_of_runbook() if not line.startswith("#")])
     database = f"runbook_{uuid.uuid4().hex[:12]}"
     secretsmanager.create_secret(Name=variables["MONGODB_URI_SECRET_ID"], SecretString=mongo_uri)
+    secretsmanager.create_secret(Name=variables["WEBHOOK_SIGNING_KEY_ARN"], SecretString=uuid.uuid4().hex * 2)
     monkeypatch.delenv("MONGODB_URI", raising=False)
     monkeypatch.setenv("MONGODB_DB", database)
     monkeypatch.setenv("ASSETS_BASE_URL", "https://assets.example.uz")  # the template passes it to the API
@@ -131,6 +144,11 @@ def test_the_runbook_brings_up_a_fresh_environment(
             assert line in out, f"{COMMAND} {shlex.join(arguments)} did not print {line!r}:\n{out}"
         if arguments[:2] == ["partners", "add"]:
             key = out.strip().splitlines()[-1]
+    # And no partner it added is `trusted` (its key alone signing any phone in): the runbook says how each signs in
+    added = {arguments[2] for arguments, _ in operator_commands() if arguments[:2] == ["partners", "add"]}
+    policies = {partner["name"]: describe_login(partner) for partner in all_partners()}
+    assert added
+    assert all(policies[name] != "trusted" for name in added), policies
     # And the smoke check's requests are answered as it says
     assert key
     requests = smoke_requests(key, api_server)

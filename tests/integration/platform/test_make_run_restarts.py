@@ -102,3 +102,29 @@ def test_the_lock_is_free_again_once_make_run_ends(tmp_path: Path) -> None:
     later = RunLock(path)
     later.acquire()
     later.release()
+
+
+def test_the_operator_commands_follow_make_run_only_when_nothing_points_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ops.local_run import point_at_make_run
+    from ops.output import CommandRefused
+
+    # Given a `make run` of this checkout still starting (its lock held, its database not up yet)
+    monkeypatch.setattr(runtime, "RUN_LOCK", tmp_path / "make-run.lock")
+    run = RunLock()
+    run.acquire()
+    try:
+        # When a command runs with nothing set / Then it says to wait for it, in one line
+        with pytest.raises(CommandRefused, match=r"make run is starting in this checkout \(pid \d+\)"):
+            point_at_make_run({})
+        # When it serves / Then a command with nothing set works on its database, as STAGE=local
+        run.describe(pid=4242, api="http://127.0.0.1:3000", mongodb="mongodb://127.0.0.1:27019/", database="demo")
+        environ: dict[str, str] = {}
+        point_at_make_run(environ)
+        assert environ == {"STAGE": "local", "MONGODB_URI": "mongodb://127.0.0.1:27019/", "MONGODB_DB": "demo"}
+        # And a command the operator pointed somewhere keeps its settings
+        for pointed in ({"STAGE": "staging"}, {"MONGODB_URI": "mongodb://db.example/"}, {"MONGODB_URI_SECRET_ID": "x"}):
+            assert point_at_make_run(dict(pointed)) is None
+    finally:
+        run.release()

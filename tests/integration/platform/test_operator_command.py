@@ -1,13 +1,19 @@
 """The operator command as `make install` installs it: the project installed editable into a virtual
 environment (`pip install --no-deps -e .`), its console script `car-retail-ops` run from another
-directory with no PYTHONPATH, against the test database."""
+directory with no PYTHONPATH, against the test database; and, with no variables set at all, against the
+database of the checkout's running `make run` (the Makefile's target, started as a developer starts it)."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import shutil
+import signal
 import subprocess
 import sys
 import sysconfig
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -15,6 +21,7 @@ from typing import Any
 import pytest
 from pymongo.database import Database
 
+from local.mongod import free_port
 from local.template import ROOT
 from tests.locks import checkout_lock
 
@@ -72,3 +79,114 @@ def test_the_installed_command_fails_in_one_line(installed: Path, tmp_path: Path
     assert done.returncode == 1
     assert done.stderr.startswith("error: SETTING_MISSING: ")
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+ONIX = "dab037b14d50e6131dd95a8e"  # the demo car with a sale opening's rules (docs/DEMO_DATA.md)
+POINTERS = ("STAGE", "MONGODB_URI", "MONGODB_URI_SECRET_ID", "MONGODB_DB")
+MAKE_RUN_TIMEOUT_SECONDS = 300  # a mongod to start and the demo data to import, on 2 busy cores
+COMMAND_TIMEOUT_SECONDS = 300  # a Python process importing the service, on 2 busy cores
+READY = "Press CTRL+C to quit"
+
+
+def nothing_set(**environment: str) -> dict[str, str]:
+    """The environment of a developer's terminal: no STAGE, no database settings, no PYTHONPATH."""
+    return {name: value for name, value in without_pythonpath(**environment).items() if name not in POINTERS}
+
+
+class MakeRun:
+    """`make run` as a developer starts it (the Makefile's target, with the venv of `installed`), in its own
+    process group; its output gathered line by line."""
+
+    def __init__(self, venv: Path, environment: dict[str, str]) -> None:
+        make = shutil.which("make")
+        assert make is not None, "make runs `make run`"
+        (venv / ".installed").touch()  # the Makefile's install stamp: installed already
+        self.lines: list[str] = []
+        self.ready = threading.Event()
+        self.process = subprocess.Popen(  # noqa: S603 (the Makefile's own target)
+            [make, "--no-print-directory", "run", f"VENV={venv}", f"PORT={free_port()}"],
+            cwd=ROOT,
+            env=environment,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip())
+            if READY in line:
+                self.ready.set()
+        self.ready.set()  # it ended
+
+    def wait_until_serving(self) -> None:
+        self.ready.wait(MAKE_RUN_TIMEOUT_SECONDS)
+        assert any(READY in line for line in self.lines), "make run did not start:\n" + "\n".join(self.lines)
+
+    def stop(self) -> None:
+        """Ctrl-C, as in its terminal; then wait for it to stop its workers and its mongod."""
+        os.killpg(self.process.pid, signal.SIGINT)
+        try:
+            self.process.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
+
+
+def test_with_make_run_up_the_commands_find_its_database_with_no_variables_set(installed: Path, tmp_path: Path) -> None:
+    # Given `make run` up in this checkout (its data, its lock, in a directory of this test's: LOCAL_DATA_DIR)
+    terminal = nothing_set(LOCAL_DATA_DIR=str(tmp_path / "data"), PYTHONUNBUFFERED="1")
+    server = MakeRun(
+        installed.parent.parent,
+        {**terminal, "EMBEDDED_MONGO_PORT": str(free_port()), "LOCAL_WEBHOOK_PORT": "0", "WORKERS": "1"},
+    )
+    try:
+        server.wait_until_serving()
+        # When the installed command runs in another terminal and directory, with no variables set
+        shown = subprocess.run(  # noqa: S603 (the installed console script)
+            [str(installed), "sale", "show", ONIX],
+            cwd=tmp_path,
+            env=terminal,
+            capture_output=True,
+            text=True,
+            timeout=COMMAND_TIMEOUT_SECONDS,
+            check=False,
+        )
+        # Then it answers from make run's database (the demo data's sale rules), and says which database
+        assert shown.returncode == 0, shown.stderr
+        assert json.loads(shown.stdout)["sale"]["depositAmount"] == 5_000_000
+        assert shown.stderr.startswith("make run's database: mongodb://127.0.0.1:")
+        # And the Makefile's own example works as written
+        make = shutil.which("make")
+        assert make is not None
+        example = re.search(r'make ops ARGS="([^"]+)"', (ROOT / "Makefile").read_text(encoding="utf-8"))
+        assert example is not None
+        made = subprocess.run(  # noqa: S603 (the Makefile's own target)
+            [make, "--no-print-directory", "ops", f"VENV={installed.parent.parent}", f"ARGS={example.group(1)}"],
+            cwd=ROOT,
+            env=terminal,
+            capture_output=True,
+            text=True,
+            timeout=COMMAND_TIMEOUT_SECONDS,
+            check=False,
+        )
+        assert made.returncode == 0, made.stdout + made.stderr
+        assert "CR-DEMO-000001" in made.stdout
+    finally:
+        server.stop()
+    # When make run has stopped / Then the command says in one line how to point it at a database
+    after = subprocess.run(  # noqa: S603 (the installed console script)
+        [str(installed), "sale", "show", ONIX],
+        cwd=tmp_path,
+        env=terminal,
+        capture_output=True,
+        text=True,
+        timeout=COMMAND_TIMEOUT_SECONDS,
+        check=False,
+    )
+    assert after.returncode == 1
+    assert after.stderr.startswith("error: NO_DATABASE: no database to work on: start `make run` in this checkout")
+    assert len(after.stderr.strip().splitlines()) == 1

@@ -24,6 +24,7 @@ NOT_OUR_SETTINGS = {
     "FILE_NOT_UTF8": "an operator command's own failure code (ops.catalog)",
     "SALE_RULES_INVALID": "an operator command's own failure code (ops.sale)",
     "DRAW_DOES_NOT_CHECK": "an operator command's own failure code (ops sale verify-draw)",
+    "NO_DATABASE": "an operator command's own failure code (ops.local_run)",
 }
 
 

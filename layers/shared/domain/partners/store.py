@@ -91,9 +91,11 @@ def hash_client_key(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-# The demo partner's key, which `make run` registers (local.seed.core) and the README publishes: it
-# opens nothing outside STAGE=local, whatever a database holds.
+# The demo partners' keys, which `make run` registers (local.seed.core) and the README publishes: they
+# open nothing outside STAGE=local, whatever a database holds.
 DEMO_KEY = "demo-partner-key"
+DEMO_OTP_KEY = "demo-otp-partner-key"  # a partner whose users sign in by SMS code (the `otp` policy)
+DEMO_KEYS = frozenset({DEMO_KEY, DEMO_OTP_KEY})
 
 # What the gate's lookups read of a partner: whom a key names, and how long a previous key is honoured.
 LOOKUP_FIELDS = {"name": 1, "previousKeyHash": 1, "previousKeyExpiresAt": 1}
@@ -102,8 +104,8 @@ LOOKUP_FIELDS = {"name": 1, "previousKeyHash": 1, "previousKeyExpiresAt": 1}
 def find_active_partner(client_key: str) -> Partner | None:
     """The active partner owning this key (or whose previous key it is, within the rotation's grace
     period), or None. Cached briefly per process (PARTNER_CACHE_SECONDS): every request asks. The
-    demo key is no partner's outside the local stage."""
-    if client_key == DEMO_KEY and not get_settings().is_local:
+    demo keys are no partner's outside the local stage."""
+    if client_key in DEMO_KEYS and not get_settings().is_local:
         return None
     key_hash = hash_client_key(client_key)
     now = clock.now()
@@ -145,11 +147,11 @@ def load_active_partners() -> None:
             _remember(previous, record, expires=expires, now=now)
 
 
-def register_partner(client_key: str, name: str, *, active: bool = True) -> None:
+def register_partner(client_key: str, name: str, *, active: bool = True, login: PartnerLogin | None = None) -> None:
+    """Store the partner of a known key (the demo partners, tests), or update its name, state and policy."""
+    changes: dict[str, object] = {"name": name, "active": active} | ({} if login is None else {"login": login})
     get_db().partners.update_one(
-        {"_id": hash_client_key(client_key)},
-        {"$set": {"name": name, "active": active}, "$setOnInsert": {"createdAt": clock.now()}},
-        upsert=True,
+        {"_id": hash_client_key(client_key)}, {"$set": changes, "$setOnInsert": {"createdAt": clock.now()}}, upsert=True
     )
     _cache.clear()
 
@@ -220,6 +222,11 @@ def set_partner_login(name: str, login: PartnerLogin, *, at: datetime) -> Partne
     return _partners().find_one_and_update(
         {"name": name}, {"$set": {"login": login, "updatedAt": at}}, return_document=ReturnDocument.AFTER
     )
+
+
+def key_registered(client_key: str) -> bool:
+    """Whether a partner record holds this key (enabled or not; `make run` asks it of the demo key)."""
+    return _partners().find_one({"_id": hash_client_key(client_key)}, {"_id": 1}) is not None
 
 
 def partner_exists(name: str) -> bool:

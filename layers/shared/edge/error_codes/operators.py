@@ -105,8 +105,8 @@ CODES: dict[str, ErrorCode] = {
     ),
     "DATA_SET_OUTDATED": ErrorCode(
         kind=Conflict,
-        action="Export again and make the edits on that file (or import this one with --force to overwrite "
-        "the changes named above)",
+        action="Export again and make the edits on that file, or keep in this one only the lists you edited "
+        "(or import it with --force to overwrite the changes named above)",
         en="The file is older than live changes made since it was exported (each named above); nothing was imported",
         ru="Файл старее изменений, сделанных после его выгрузки (каждое названо выше); ничего не импортировано",
         uz="Fayl u yuklab olingandan keyin kiritilgan oʻzgarishlardan eskiroq (har biri yuqorida "
