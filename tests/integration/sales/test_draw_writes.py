@@ -53,7 +53,7 @@ def test_every_drawn_entry_gets_its_place_in_batches_of_writes(db: Db, frozen_cl
     by_id = [len(batch) for batch in updates if "_id" in batch[0]["q"]]
     assert by_id == [DRAW_WRITE_BATCH, DRAW_WRITE_BATCH, 1]
     # And every entry has the place draw.json gives it, 1 to the last
-    published = edge_files.read(openings.draw_file_key(car.car_id))
+    published = edge_files.read(edge_files.sale_draw_key(car.car_id))
     assert published is not None
     stored = {str(found["_id"]): found["position"] for found in get_db().sale_entries.find({"carId": car.car_id})}
     assert [stored[entry_id] for entry_id in published["entries"]] == list(range(1, people + 1))

@@ -118,7 +118,7 @@ def serving(db: Db, car: CatalogCar) -> int:
 
 
 def sold_out(car: CatalogCar) -> bool:
-    found = edge_files.read(openings.status_key(car.car_id))
+    found = edge_files.read(edge_files.sale_status_key(car.car_id))
     assert found is not None
     return bool(found["soldOut"])
 
