@@ -28,14 +28,29 @@ from local.runtime import (
 from local.static import assets_base_url, edge_files_url
 
 
+def print_where_it_serves(api: str, demo_written: dict[str, int] | None) -> None:
+    """The console's lines on the API, its demo partners (where make run seeded them) and Swagger."""
+    from local.docs import DOCS_PREFIX
+    from local.seed.core import DEMO_OTP_PARTNER_KEY, DEMO_PARTNER_KEY
+
+    if demo_written is not None:
+        written = ", ".join(f"{k} {v}" for k, v in demo_written.items() if v)
+        print(f"demo data: {sum(demo_written.values())} records written ({written})")
+        print(f"Car Retail API on {api}  (client header: {DEMO_PARTNER_KEY})")
+        print(f"an otp partner too: client header {DEMO_OTP_PARTNER_KEY}, its users sign in by the SMS code 666666")
+    else:
+        print("a catalog make run did not seed: no demo data, no demo partner (car-retail-ops partners add)")
+        print(f"Car Retail API on {api}")
+    print(f"Swagger UI on {api}{DOCS_PREFIX}")
+
+
 def serve(port: int, host: str, database: LocalDatabase | None, lock: RunLock) -> None:
     import threading
 
     from core.settings import get_settings
     from data.mongo import reset_client
     from local import scheduler, webhooks
-    from local.docs import DOCS_PREFIX
-    from local.seed.core import DEMO_OTP_PARTNER_KEY, DEMO_PARTNER, DEMO_PARTNER_KEY
+    from local.seed.core import DEMO_PARTNER
     from local.template import UnsupportedSchedule
     from local.workers import WorkerPool, worker_count
 
@@ -63,15 +78,7 @@ def serve(port: int, host: str, database: LocalDatabase | None, lock: RunLock) -
     lock.describe(
         pid=os.getpid(), api=f"http://{host}:{port}", mongodb=os.environ["MONGODB_URI"], database=database_name
     )
-    if demo:
-        written = ", ".join(f"{k} {v}" for k, v in changed.items() if v)
-        print(f"demo data: {sum(changed.values())} records written ({written})")
-        print(f"Car Retail API on http://{host}:{port}  (client header: {DEMO_PARTNER_KEY})")
-        print(f"an otp partner too: client header {DEMO_OTP_PARTNER_KEY}, its users sign in by the SMS code 666666")
-    else:
-        print("a catalog make run did not seed: no demo data, no demo partner (car-retail-ops partners add)")
-        print(f"Car Retail API on http://{host}:{port}")
-    print(f"Swagger UI on http://{host}:{port}{DOCS_PREFIX}")
+    print_where_it_serves(f"http://{host}:{port}", changed if demo else None)
     print(f"{workers} worker processes (WORKERS), each serving one request at a time like a Lambda instance")
     webhooks.install()
     receiver = webhooks.start_receiver(DEMO_PARTNER) if demo else None

@@ -298,3 +298,21 @@ def place_and_pay_by_card(api: ApiClient, db: Db) -> tuple[dict[str, Any], dict[
     applied = api.post("/api/v1/transactions/apply", json={**payment, "transactionId": transaction_id, "otp": 666666})
     assert applied.status_code == 200, applied.text
     return order, applied.json()["data"]
+
+
+def insert_entries(db: Db, car_id: ObjectId, people: int, registered_at: datetime) -> None:
+    """`people` distinct people registered for a queued car's draw at `registered_at`, not yet drawn."""
+    db.sale_entries.insert_many(
+        [
+            {
+                "_id": ObjectId(),
+                "carId": car_id,
+                "person": f"person-{n}",
+                "userId": ObjectId(),
+                "registeredAt": registered_at,
+                "late": False,
+                "position": None,
+            }
+            for n in range(people)
+        ]
+    )

@@ -88,6 +88,19 @@ COMMAND_TIMEOUT_SECONDS = 300  # a Python process importing the service, on 2 bu
 READY = "Press CTRL+C to quit"
 
 
+def sale_show(installed: Path, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`car-retail-ops sale show` of the demo Onix, run as an operator runs it in another terminal."""
+    return subprocess.run(  # noqa: S603 (the installed console script)
+        [str(installed), "sale", "show", ONIX],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=COMMAND_TIMEOUT_SECONDS,
+        check=False,
+    )
+
+
 def nothing_set(**environment: str) -> dict[str, str]:
     """The environment of a developer's terminal: no STAGE, no database settings, no PYTHONPATH."""
     return {name: value for name, value in without_pythonpath(**environment).items() if name not in POINTERS}
@@ -146,15 +159,7 @@ def test_with_make_run_up_the_commands_find_its_database_with_no_variables_set(i
     try:
         server.wait_until_serving()
         # When the installed command runs in another terminal and directory, with no variables set
-        shown = subprocess.run(  # noqa: S603 (the installed console script)
-            [str(installed), "sale", "show", ONIX],
-            cwd=tmp_path,
-            env=terminal,
-            capture_output=True,
-            text=True,
-            timeout=COMMAND_TIMEOUT_SECONDS,
-            check=False,
-        )
+        shown = sale_show(installed, tmp_path, terminal)
         # Then it answers from make run's database (the demo data's sale rules), and says which database
         assert shown.returncode == 0, shown.stderr
         assert json.loads(shown.stdout)["sale"]["depositAmount"] == 5_000_000
@@ -178,15 +183,7 @@ def test_with_make_run_up_the_commands_find_its_database_with_no_variables_set(i
     finally:
         server.stop()
     # When make run has stopped / Then the command says in one line how to point it at a database
-    after = subprocess.run(  # noqa: S603 (the installed console script)
-        [str(installed), "sale", "show", ONIX],
-        cwd=tmp_path,
-        env=terminal,
-        capture_output=True,
-        text=True,
-        timeout=COMMAND_TIMEOUT_SECONDS,
-        check=False,
-    )
+    after = sale_show(installed, tmp_path, terminal)
     assert after.returncode == 1
     assert after.stderr.startswith("error: NO_DATABASE: no database to work on: start `make run` in this checkout")
     assert len(after.stderr.strip().splitlines()) == 1

@@ -19,7 +19,7 @@ from domain.orders import openings, pacing
 from local.context import LocalLambdaContext
 from local.scheduler import Job, local_schedule
 from sales.admission import lambda_handler as admission_handler
-from tests.data import CatalogCar, insert_order, purchasable_car
+from tests.data import CatalogCar, insert_entries, insert_order, purchasable_car
 from tests.factories import all_at_once
 
 Db = Database[dict[str, Any]]
@@ -39,20 +39,7 @@ def drawn_opening(
     car = purchasable_car(db, brand=f"Paced {ObjectId()}", quantity=units_per_row, sale=rules)
     queue = SaleQueue(now, draw_at, per_second, 15)
     openings.open_queue(car.car_id)
-    db.sale_entries.insert_many(
-        [
-            {
-                "_id": ObjectId(),
-                "carId": car.car_id,
-                "person": f"person-{n}",
-                "userId": ObjectId(),
-                "registeredAt": now,
-                "late": False,
-                "position": None,
-            }
-            for n in range(people)
-        ]
-    )
+    insert_entries(db, car.car_id, people, now)
     clock.current = draw_at + openings.DRAW_GRACE
     return car, queue
 

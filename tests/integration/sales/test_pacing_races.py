@@ -19,7 +19,7 @@ from core.clock import FrozenClock
 from data import edge_files
 from data.mongo import reset_client
 from domain.orders import openings, pacing
-from tests.data import CatalogCar, insert_order, purchasable_car
+from tests.data import CatalogCar, insert_entries, insert_order, purchasable_car
 
 Db = Database[dict[str, Any]]
 UNITS = 4  # one in each of the car's four stock rows
@@ -93,20 +93,7 @@ def drawn_opening(db: Db, clock: FrozenClock, *, people: int) -> CatalogCar:
     }
     car = purchasable_car(db, brand=f"Raced {ObjectId()}", quantity=1, sale=rules)
     openings.open_queue(car.car_id)
-    db.sale_entries.insert_many(
-        [
-            {
-                "_id": ObjectId(),
-                "carId": car.car_id,
-                "person": f"person-{n}",
-                "userId": ObjectId(),
-                "registeredAt": now,
-                "late": False,
-                "position": None,
-            }
-            for n in range(people)
-        ]
-    )
+    insert_entries(db, car.car_id, people, now)
     clock.current = draw_at + openings.DRAW_GRACE
     pacing.run(1, sleep=clock.advance)
     assert serving(db, car) == UNITS
