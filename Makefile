@@ -57,10 +57,12 @@ run: $(STAMP)
 	PORT=$(PORT) $(PY) -m local serve
 
 # pytest-xdist workers: one per core (each with its own mongod and databases); PYTEST_WORKERS=0 runs the
-# tests in this one process. --dist loadscope keeps a module's tests on one worker, so its module
-# fixtures (a seeded database, `make run`'s server, an installed layer) are built once.
+# tests in this one process. --dist worksteal hands each worker a contiguous half of the tests (a module's
+# fixtures, such as a seeded database or `make run`'s server, are mostly built once) and lets an idle
+# worker take tests from a busy one. Not loadscope/loadfile: they run one test per node id, and the
+# fuzzing tests' per-operation items share theirs (tests/conftest.py refuses those modes).
 PYTEST_WORKERS ?= auto
-PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadscope
+PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist worksteal
 
 test: lint
 	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_PARALLEL)
