@@ -68,6 +68,7 @@ test: lint
 	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_PARALLEL)
 
 # Where mongod cannot run (another OS or CPU) the tests and `make run` fall back to mongoeco: keep that path working.
+# In one process: a few dozen tests gain less from a second worker than its start and collection cost.
 MONGOECO_SMOKE := tests/integration/saved_cars/test_saved_cars.py tests/integration/orders/test_promo_codes.py tests/integration/ops/test_demo_data.py
 test-mongoeco: $(STAMP)
 	env -u MONGODB_URI LOCAL_MONGO=mongoeco $(PY) -m pytest -q -p no:cacheprovider $(MONGOECO_SMOKE)
@@ -76,7 +77,7 @@ unit: $(STAMP)
 	$(PY) -m pytest -q tests/unit
 
 integration: $(STAMP)
-	$(PY) -m pytest -q tests/integration
+	$(PY) -m pytest -q $(PYTEST_PARALLEL) tests/integration
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
