@@ -58,15 +58,18 @@ run: $(STAMP)
 	PORT=$(PORT) $(PY) -m local serve
 
 # pytest-xdist workers: one per core (each with its own mongod and databases); PYTEST_WORKERS=0 runs the
-# tests in this one process. --dist loadscope keeps a module's tests on one worker, so its module
-# fixtures (a seeded database, `make run`'s server, an installed layer) are built once.
+# tests in this one process. --dist worksteal hands each worker a contiguous half of the tests (a module's
+# fixtures, such as a seeded database or `make run`'s server, are mostly built once) and lets an idle
+# worker take tests from a busy one. Not loadscope/loadfile: they run one test per node id, and the
+# fuzzing tests' per-operation items share theirs (tests/conftest.py refuses those modes).
 PYTEST_WORKERS ?= auto
-PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadscope
+PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist worksteal
 
 test: lint
 	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_PARALLEL)
 
 # Where mongod cannot run (another OS or CPU) the tests and `make run` fall back to mongoeco: keep that path working.
+# In one process: a few dozen tests gain less from a second worker than its start and collection cost.
 MONGOECO_SMOKE := tests/integration/saved_cars/test_saved_cars.py tests/integration/orders/test_promo_codes.py tests/integration/ops/test_demo_data.py
 test-mongoeco: $(STAMP)
 	env -u MONGODB_URI LOCAL_MONGO=mongoeco $(PY) -m pytest -q -p no:cacheprovider $(MONGOECO_SMOKE)
@@ -75,7 +78,7 @@ unit: $(STAMP)
 	$(PY) -m pytest -q tests/unit
 
 integration: $(STAMP)
-	$(PY) -m pytest -q tests/integration
+	$(PY) -m pytest -q $(PYTEST_PARALLEL) tests/integration
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -86,6 +86,19 @@ def mongo_uri(pytestconfig: pytest.Config) -> Iterator[str]:
     server.stop()
 
 
+# pytest-xdist modes that schedule tests by node id: they would run one of the fuzzing tests' items per
+# test function, since schemathesis' per-operation items share their function's node id under pytest 9.
+ONE_TEST_PER_NODE_ID = {"loadscope", "loadfile", "loadgroup"}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    dist = config.getoption("dist", default="no")
+    if dist in ONE_TEST_PER_NODE_ID and config.getoption("numprocesses", default=None):
+        raise pytest.UsageError(
+            f"--dist {dist} would skip fuzzing tests (items sharing a node id): use --dist worksteal or load"
+        )
+
+
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     line = config.stash.get(SERVER_LINE, None)
     if line:
