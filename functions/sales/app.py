@@ -12,7 +12,7 @@ from edge.app import create_app, lambda_entry
 from edge.envelope import Envelope
 from edge.validation import MongoId
 from sales import service
-from sales.models import MySaleEntry, SaleEntry
+from sales.models import MySaleQueueEntry, SaleQueueEntry
 
 app = create_app(callers=callers)
 
@@ -31,7 +31,7 @@ app = create_app(callers=callers)
         409: {"description": "Registration has not opened, the person has an entry, or may not buy more of the car"},
     },
 )
-def enter_sale_queue(carId: MongoId) -> Response[Envelope[SaleEntry]]:
+def enter_sale_queue(carId: MongoId) -> Response[Envelope[SaleQueueEntry]]:
     return responses.created(service.register(carId, user_id=context.caller_id()))
 
 
@@ -42,7 +42,7 @@ def enter_sale_queue(carId: MongoId) -> Response[Envelope[SaleEntry]]:
     summary="The caller's entry in a car's opening: their place, and until when they may order",
     responses={404: {"description": "The car's sale has no queue, or the caller has no entry"}},
 )
-def get_my_sale_entry(carId: MongoId) -> Response[Envelope[MySaleEntry]]:
+def get_my_sale_entry(carId: MongoId) -> Response[Envelope[MySaleQueueEntry]]:
     return responses.ok(service.my_entry(carId, user_id=context.caller_id()))
 
 

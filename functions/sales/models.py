@@ -13,7 +13,7 @@ STATUS_DESCRIPTION = (
 )
 
 
-class SaleEntry(ApiModel):
+class SaleQueueEntry(ApiModel):
     """The caller's entry, as registered."""
 
     entryId: Id
@@ -25,7 +25,7 @@ class SaleEntry(ApiModel):
     drawAt: Timestamp = Field(description="when the entries registered before it are drawn (the sale's start)")
 
 
-class MySaleEntry(ApiModel):
+class MySaleQueueEntry(ApiModel):
     """The caller's entry now: their place, and whether they may order."""
 
     entryId: Id

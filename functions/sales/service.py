@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from domain.orders import openings
 from domain.orders.buyers import buyer_of
-from sales.models import MySaleEntry, SaleEntry
+from sales.models import MySaleQueueEntry, SaleQueueEntry
 
 
-def register(car_id: str, *, user_id: str) -> SaleEntry:
+def register(car_id: str, *, user_id: str) -> SaleQueueEntry:
     entry = openings.register(buyer_of(user_id), car_id)
-    return SaleEntry(
+    return SaleQueueEntry(
         entryId=entry.entry_id,
         carId=entry.car_id,
         status=entry.status.value,
@@ -18,9 +18,9 @@ def register(car_id: str, *, user_id: str) -> SaleEntry:
     )
 
 
-def my_entry(car_id: str, *, user_id: str) -> MySaleEntry:
+def my_entry(car_id: str, *, user_id: str) -> MySaleQueueEntry:
     entry = openings.my_entry(buyer_of(user_id), car_id)
-    return MySaleEntry(
+    return MySaleQueueEntry(
         entryId=entry.entry_id,
         position=entry.position,
         status=entry.status.value,

@@ -61,7 +61,7 @@ class ColorItem(ApiModel):
     image: Url | None = Field(description="the car in this color")
 
 
-class PerPersonLimit(ApiModel):
+class PerPersonLimitTerms(ApiModel):
     """How many orders of the car one person may place."""
 
     count: int = Field(ge=1, description="orders of the car one person may place within `days`", examples=[1])
@@ -112,7 +112,7 @@ class SaleTerms(ApiModel):
         description="minutes after the order is placed to pay the deposit; null: the service's (30 by default)",
         examples=[60],
     )
-    perPersonLimit: PerPersonLimit | None = Field(
+    perPersonLimit: PerPersonLimitTerms | None = Field(
         description="orders of the car one person may place (PURCHASE_LIMIT_REACHED); null: no limit of the car's "
         "own (one person holds at most a few cars not paid in full, whatever the car)"
     )
