@@ -5,7 +5,6 @@ if the floor takes the same request and gives the very answer ours gave."""
 from __future__ import annotations
 
 import importlib
-import json
 from pathlib import Path
 from typing import Any
 
@@ -14,20 +13,14 @@ from pymongo.database import Database
 
 from local.invoke import handler_name, invoke, load_event
 from local.seed import core
-from local.template import ROOT, api_routes
+from local.template import api_routes
 from ops.request_probe import answer_floor
-from tests.integration.platform.test_events import EXPECTED_STATUS
+from tests.integration.platform.test_events import GETS_ANSWERED_ON_DEMO_DATA, sample_name
 
 FUNCTION_OF = {(route.method, route.path): route.function for route in api_routes()}
-GET_EVENTS = [
-    path
-    for path in sorted((ROOT / "events").rglob("*.json"))
-    if json.loads(path.read_text())["httpMethod"] == "GET"
-    and EXPECTED_STATUS.get(str(path.relative_to(ROOT / "events")), 200) == 200  # an answer to measure
-]
 
 
-@pytest.mark.parametrize("event_file", GET_EVENTS, ids=lambda path: str(path.relative_to(ROOT / "events")))
+@pytest.mark.parametrize("event_file", GETS_ANSWERED_ON_DEMO_DATA, ids=sample_name)
 def test_the_floor_of_an_answer_gives_the_same_answer_to_the_same_request(
     event_file: Path, seeded: Database[dict[str, Any]]
 ) -> None:

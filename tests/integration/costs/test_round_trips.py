@@ -18,20 +18,14 @@ from core.settings import reset_settings
 from data.mongo import get_db, reset_client
 from local.invoke import invoke, load_event
 from local.seed import core
-from local.template import ROOT, api_routes
+from local.template import api_routes
 from ops.command_counter import CommandCounter
 from tests.data import insert_body_type, insert_brand, insert_car
 from tests.factories import api_event
-from tests.integration.platform.test_events import EXPECTED_STATUS
+from tests.integration.platform.test_events import GETS_ANSWERED_ON_DEMO_DATA, sample_name
 
 MAX_COMMANDS = 3
 FUNCTION_OF = {(route.method, route.path): route.function for route in api_routes()}
-GET_EVENTS = [
-    path
-    for path in sorted((ROOT / "events").rglob("*.json"))
-    if json.loads(path.read_text())["httpMethod"] == "GET"
-    and EXPECTED_STATUS.get(str(path.relative_to(ROOT / "events")), 200) == 200  # an answer to measure
-]
 Db = Database[dict[str, Any]]
 
 
@@ -53,7 +47,7 @@ def fresh_db(db: Db, counter: CommandCounter) -> Db:
     return get_db()
 
 
-@pytest.mark.parametrize("event_file", GET_EVENTS, ids=lambda path: str(path.relative_to(ROOT / "events")))
+@pytest.mark.parametrize("event_file", GETS_ANSWERED_ON_DEMO_DATA, ids=sample_name)
 def test_a_warm_get_sends_at_most_three_commands_and_writes_nothing(
     event_file: Path, seeded: Db, counter: CommandCounter
 ) -> None:
