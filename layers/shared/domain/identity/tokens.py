@@ -2,8 +2,8 @@
 
 Each names its key in the header (`kid`): signed with the current key, verified with the current or the
 previous one, so rotating the key (docs/OPERATIONS.md, Key rotation) logs no one out. Which key is ours to
-choose; the checks are PyJWT's `jwt.decode` (signature, algorithm, required claims, issuer, string `sub`
-and `jti`), but for the times: see `numeric_date`.
+choose (`_named_kid`); the checks are PyJWT's `jwt.decode` (the token's form, signature, algorithm,
+required claims, issuer, string `sub` and `jti`), but for the times: see `numeric_date`.
 
 A refresh token is single-use. Each one is recorded in `refresh_tokens`; refreshing consumes it with a
 conditional update, so of two racing refreshes only one consumes it. Presenting a consumed token again
@@ -11,6 +11,7 @@ is treated as theft: the whole family (every token rotated from the same login) 
 same client does so within a short grace window (see `consume_refresh`).
 """
 
+import base64
 import functools
 import hashlib
 import json
@@ -119,12 +120,21 @@ def verify(token: str, expected: TokenType) -> Claims:
     return claims
 
 
-def _verify_signed(token: str, expected: TokenType, now: datetime) -> Claims:
+def _named_kid(token: str) -> str | None:
+    """The key a token names in its header (`kid`), to choose the one that verifies it; a header that names
+    none, or that `jwt.decode` will refuse, chooses the current key. Read here: PyJWT's
+    `get_unverified_header` decodes and checks every segment of the token, which `jwt.decode` does again."""
+    segment = token.partition(".")[0]
     try:
-        kid = jwt.get_unverified_header(token).get("kid")
-    except jwt.PyJWTError as exc:
-        raise NotAuthenticated("TOKEN_INVALID") from exc
-    key = jwt_verification_key(kid)
+        header = json.loads(base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4)))
+    except (ValueError, RecursionError):
+        return None
+    kid = header.get("kid") if isinstance(header, dict) else None
+    return kid if isinstance(kid, str) else None
+
+
+def _verify_signed(token: str, expected: TokenType, now: datetime) -> Claims:
+    key = jwt_verification_key(_named_kid(token))
     if key is None:  # it names no key of ours
         raise NotAuthenticated("TOKEN_INVALID")
     try:
