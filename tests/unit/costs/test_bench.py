@@ -81,3 +81,18 @@ def test_each_warm_call_is_compared_with_its_floor_in_instructions() -> None:
     assert "first / second 3.00x" in rows["Catalog"]
     assert "refilled   2.00 M  first / refilled 1.50x" in rows["Catalog"]
     assert rows["Catalog"].endswith("> 2.0x the second")
+
+
+def test_cold_init_times_each_function_and_the_floors_of_its_requirements() -> None:
+    from ops.bench import cold_init, functions
+
+    # Given the function that has requirements of its own (Auth)
+    auth = next(function for function in functions() if function.name == "Auth")
+    assert auth.requirements == "auth"
+
+    # When cold init is timed once, with the import roots a deployed function has
+    seconds = cold_init([auth], rounds=1)
+
+    # Then it was timed beside both floors, measured with the layer's requirements and with its own
+    assert set(seconds) == {FLOOR, VALIDATED_FLOOR, "floor (auth)", "validated floor (auth)", "Auth"}
+    assert all(value > 0 for value in seconds.values())
