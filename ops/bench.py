@@ -2,13 +2,18 @@
 
 Cold init: a fresh interpreter imports each function's handler module, as Lambda's init phase does,
 with the environment Lambda gives it (LAMBDA_TASK_ROOT, AWS_LAMBDA_FUNCTION_NAME...: Powertools sees a
-real Lambda, tracing on). Beside it, in the same run, two references:
+real Lambda, tracing on) and the import roots a deployed function has (local/lambda_paths.py: its code,
+the layer, the layer's requirements and its own, the standard library; no site-packages, so nothing a
+developer installed besides is imported). Beside it, in the same run and with the same roots, two
+references:
 - the library floor: a fresh interpreter importing only the libraries every function needs
   (`import pymongo, pydantic, jwt, aws_lambda_powertools.event_handler`);
 - the validated floor: the same libraries as an API function must use them, an
   `APIGatewayRestResolver(enable_validation=True)` with no route. Both `pydantic` and Powertools'
   event handler load their model and validation machinery lazily, on the first model or validating
   resolver, so the library floor leaves it out; this row shows what it costs by itself.
+A function with requirements of its own (Auth: cryptography, which PyJWT and pymongo import whenever it
+is installed) is compared with the floors measured with its roots, which import them too.
 Runs are interleaved (floors, Auth, Catalog..., floors, Auth...) and the median is kept, so a busy
 moment of a shared machine hits every column alike; quote ratios of one run, not milliseconds across
 runs. Where wall time swings too much to settle a ratio, `--instructions` counts the instructions the
@@ -42,8 +47,10 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from tempfile import TemporaryDirectory
 from typing import TYPE_CHECKING, Any
 
+from local.lambda_paths import import_roots, link_requirements, own_requirements, requirement_files
 from local.template import ROOT, api_routes, load_template
 
 if TYPE_CHECKING:
@@ -90,22 +97,45 @@ print(time.perf_counter() - start)
 class Function:
     name: str
     module: str  # the handler's module, e.g. catalog.app
+    requirements: str | None = None  # the group whose own requirements it has (auth), None: the layer's alone
 
 
 def functions() -> list[Function]:
     resources = load_template()["Resources"]
-    return [
-        Function(name.removesuffix("Function"), resource["Properties"]["Handler"].rpartition(".")[0])
-        for name, resource in resources.items()
-        if resource.get("Type") == "AWS::Serverless::Function"
-    ]
+    found = []
+    for name, resource in resources.items():
+        if resource.get("Type") != "AWS::Serverless::Function":
+            continue
+        module = resource["Properties"]["Handler"].rpartition(".")[0]
+        group = module.partition(".")[0]
+        found.append(Function(name.removesuffix("Function"), module, group if own_requirements(group) else None))
+    return found
 
 
-def lambda_environment(function: str) -> dict[str, str]:
-    """A Lambda instance's environment, as far as an import can tell (no AWS credentials: init makes no call)."""
+def floor_label(floor: str, requirements: str | None) -> str:
+    """A floor's label: `floor`, or `floor (auth)` when measured with a function's own requirements."""
+    return floor if requirements is None else f"{floor} ({requirements})"
+
+
+@contextmanager
+def deployed_roots(targets: list[Function]) -> Iterator[dict[str | None, list[str]]]:
+    """The import roots of the layer's requirements alone (None) and of each function's own (its group),
+    linked into a folder removed afterwards."""
+    with TemporaryDirectory(prefix="bench-roots-") as folder:
+        yield {
+            requirements: import_roots(
+                link_requirements(requirement_files(requirements), Path(folder) / (requirements or "layer"))
+            )
+            for requirements in {None, *(target.requirements for target in targets)}
+        }
+
+
+def lambda_environment(function: str, roots: list[str]) -> dict[str, str]:
+    """A Lambda instance's environment, as far as an import can tell (no AWS credentials: init makes no call),
+    with the import roots `roots`."""
     return {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "PYTHONPATH": os.pathsep.join(str(ROOT / part) for part in ("layers/shared", "functions")),
+        "PYTHONPATH": os.pathsep.join(roots),
         "LAMBDA_TASK_ROOT": str(ROOT / "functions"),
         "AWS_LAMBDA_FUNCTION_NAME": f"car-retail-{function}",
         "AWS_EXECUTION_ENV": "AWS_Lambda_python3.13",
@@ -119,13 +149,23 @@ def lambda_environment(function: str) -> dict[str, str]:
     }
 
 
-def run_probe(code: str, function: str, *, under: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
-    """A fresh interpreter with the function's Lambda environment running the probe on `code`, itself
-    run `under` a command (valgrind) when one is given."""
+@dataclass(frozen=True)
+class Probe:
+    """What one cold-init measurement runs: a label (a function's name or a floor's), its code, and the
+    import roots it runs with."""
+
+    label: str
+    code: str
+    roots: list[str]
+
+
+def run_probe(probe: Probe, *, under: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    """A fresh interpreter with a Lambda environment and no site-packages (`-S`) running the probe on its
+    code, itself run `under` a command (valgrind) when one is given."""
     return run_measured(
-        [*under, sys.executable, "-c", INIT_PROBE, code],
-        failure=f"{code!r} failed{' under ' + under[0] if under else ''}",
-        env=lambda_environment(function),
+        [*under, sys.executable, "-S", "-P", "-c", INIT_PROBE, probe.code],
+        failure=f"{probe.code!r} failed{' under ' + under[0] if under else ''}",
+        env=lambda_environment(probe.label, probe.roots),
     )
 
 
@@ -150,33 +190,42 @@ def valgrind() -> str:
     return found
 
 
-def init_seconds(code: str, function: str) -> float:
-    return float(run_probe(code, function).stdout.strip().splitlines()[-1])
+def init_seconds(probe: Probe) -> float:
+    return float(run_probe(probe).stdout.strip().splitlines()[-1])
 
 
-def cold_plan(targets: list[Function]) -> list[tuple[str, str]]:
-    """What cold init measures, label and code: the floors, then each function's handler import."""
-    return [*FLOORS.items(), *((target.name, f"import {target.module}") for target in targets)]
+def cold_plan(targets: list[Function], roots: dict[str | None, list[str]]) -> list[Probe]:
+    """What cold init measures: the floors with the layer's requirements, and with each function's own,
+    then each function's handler import with its requirements."""
+    return [
+        *(
+            Probe(floor_label(label, requirements), code, roots[requirements])
+            for requirements in sorted(roots, key=lambda name: name or "")
+            for label, code in FLOORS.items()
+        ),
+        *(Probe(target.name, f"import {target.module}", roots[target.requirements]) for target in targets),
+    ]
 
 
 def cold_init(targets: list[Function], rounds: int) -> dict[str, float]:
     """Median init seconds of the floors and of every handler module, from interleaved runs."""
-    plan = cold_plan(targets)
-    for label, code in plan:  # one unmeasured run each: bytecode caches written, files in the page cache
-        init_seconds(code, label)
-    samples: dict[str, list[float]] = {label: [] for label, _ in plan}
-    for _ in range(rounds):
-        for label, code in plan:
-            samples[label].append(init_seconds(code, label))
+    with deployed_roots(targets) as roots:
+        plan = cold_plan(targets, roots)
+        for probe in plan:  # one unmeasured run each: bytecode caches written, files in the page cache
+            init_seconds(probe)
+        samples: dict[str, list[float]] = {probe.label: [] for probe in plan}
+        for _ in range(rounds):
+            for probe in plan:
+                samples[probe.label].append(init_seconds(probe))
     return {label: statistics.median(values) for label, values in samples.items()}
 
 
-def init_instructions(code: str, function: str) -> int:
-    """Instructions a fresh interpreter executes to start, run the probe with `code`, and exit."""
-    result = run_probe(code, function, under=(valgrind(), "--tool=callgrind", "--callgrind-out-file=/dev/null"))
+def init_instructions(probe: Probe) -> int:
+    """Instructions a fresh interpreter executes to start, run the probe, and exit."""
+    result = run_probe(probe, under=(valgrind(), "--tool=callgrind", "--callgrind-out-file=/dev/null"))
     counted = re.search(r"Collected : (\d+)", result.stderr)
     if counted is None:
-        raise SystemExit(f"valgrind printed no instruction count for {code!r}:\n{result.stderr[-2000:]}")
+        raise SystemExit(f"valgrind printed no instruction count for {probe.code!r}:\n{result.stderr[-2000:]}")
     return int(counted.group(1))
 
 
@@ -185,12 +234,12 @@ def cold_instructions(targets: list[Function]) -> dict[str, float]:
     probe's count is subtracted). Deterministic, so one run each, as many at once as there are cores,
     after one unmeasured run each: a module edited since its last import would count its compilation."""
     valgrind()  # before any work: the runs below need it
-    plan = [(STARTUP, "pass"), *cold_plan(targets)]
-    for label, code in plan:  # bytecode caches written before anything is counted (an edited module compiles)
-        init_seconds(code, label)
-    labels = [label for label, _ in plan]
-    with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
-        counts = dict(zip(labels, pool.map(init_instructions, [code for _, code in plan], labels), strict=True))
+    with deployed_roots(targets) as roots:
+        plan = [Probe(STARTUP, "pass", roots[None]), *cold_plan(targets, roots)]
+        for probe in plan:  # bytecode caches written before anything is counted (an edited module compiles)
+            init_seconds(probe)
+        with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
+            counts = {probe.label: count for probe, count in zip(plan, pool.map(init_instructions, plan), strict=True)}
     startup = counts.pop(STARTUP)
     return {label: float(count - startup) for label, count in counts.items()}
 
@@ -565,26 +614,33 @@ INSTRUCTIONS = ColdMeasure("M instr", 1e-6, "M instructions")
 
 
 def cold_table(targets: list[Function], values: dict[str, float], title: str, measure: ColdMeasure) -> list[str]:
-    floor, validated = values[FLOOR], values[VALIDATED_FLOOR]
-    rows = [(VALIDATED_FLOOR, "(no route)"), *((target.name, target.module) for target in targets)]
-    name_width = max(len("function"), *(len(name) for name, _ in rows)) + 2
-    module_width = max(len("handler module"), *(len(module) for _, module in rows)) + 2
-    lines = [
-        title,
-        f"library floor (import {', '.join(FLOOR_MODULES)}): {floor * measure.scale:.0f} {measure.unit}",
-        f"validated floor (those libraries and an APIGatewayRestResolver(enable_validation=True)): "
-        f"{validated * measure.scale:.0f} {measure.unit}",
+    """Each function beside the floors measured with its requirements (the layer's, or its own too)."""
+    rows = [Function(VALIDATED_FLOOR, "(no route)"), *targets]
+    name_width = max(len("function"), *(len(row.name) for row in rows)) + 2
+    module_width = max(len("handler module"), *(len(row.module) for row in rows)) + 2
+    lines = [title]
+    for requirements in sorted({target.requirements for target in rows}, key=lambda name: name or ""):
+        floor, validated = (values[floor_label(label, requirements)] for label in (FLOOR, VALIDATED_FLOOR))
+        mine = "" if requirements is None else f", with {requirements}'s own requirements"
+        lines += [
+            f"library floor (import {', '.join(FLOOR_MODULES)}{mine}): {floor * measure.scale:.0f} {measure.unit}",
+            f"validated floor (those libraries and an APIGatewayRestResolver(enable_validation=True){mine}): "
+            f"{validated * measure.scale:.0f} {measure.unit}",
+        ]
+    lines += [
         "",
         f"{'function':<{name_width}}{'handler module':<{module_width}}{measure.column:>9}{'/ floor':>9}"
         f"{'/ validated':>13}",
     ]
-    for name, module in rows:
-        value = values[name]
+    for row in rows:
+        value = values[row.name]
+        floor, validated = (values[floor_label(label, row.requirements)] for label in (FLOOR, VALIDATED_FLOOR))
         ratio = value / floor
         mark = "" if ratio <= MAX_COLD_RATIO else f"  > {MAX_COLD_RATIO}x the library floor"
+        mine = "" if row.requirements is None else f"  (floors with {row.requirements}'s own requirements)"
         lines.append(
-            f"{name:<{name_width}}{module:<{module_width}}{value * measure.scale:>9.0f}{ratio:>8.2f}x"
-            f"{value / validated:>12.2f}x{mark}"
+            f"{row.name:<{name_width}}{row.module:<{module_width}}{value * measure.scale:>9.0f}{ratio:>8.2f}x"
+            f"{value / validated:>12.2f}x{mark}{mine}"
         )
     return lines
 

@@ -1,8 +1,9 @@
 """Powertools Logger and Metrics shared by every function (service name from the environment).
 
-No Powertools Tracer: it imports the AWS X-Ray SDK and botocore at init (about 40% of a cold start) and
-that SDK is in maintenance mode. Lambda's active tracing (`Tracing: Active`) still records each
-invocation's segments, and every log line carries the correlation id and the X-Ray trace id.
+No Powertools Tracer: it imports the AWS X-Ray SDK and botocore at init, a large part of every cold start
+(docs/DECISIONS.md, "No Powertools Tracer"), and that SDK is in maintenance mode. Lambda's active tracing
+(`Tracing: Active`) still records each invocation's segments, and every log line carries the correlation
+id and the X-Ray trace id.
 """
 
 from __future__ import annotations

@@ -19,8 +19,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "domain": frozenset({"core", "data", "domain"}),
     "edge": frozenset({"core", "data", "edge"}),
 }
-# Where the database may be reached: the data package and the stores of the domain areas.
-DATABASE_ENTRY_POINTS = ("get_db", "get_client")
+# Where the database may be reached: the data package and the stores of the domain areas. A collection
+# taken with `data.mongo.collection` is the database reached as surely as one taken from `get_db()`.
+DATABASE_ENTRY_POINTS = ("get_db", "get_client", "collection")
 # What the request gate learned about the caller; only a function's routes read it.
 REQUEST_CONTEXT = "edge.context"
 # What adds keys to every later log line of the process (Powertools Logger).
@@ -64,7 +65,7 @@ def layering_violations(project: Project) -> list[str]:
 
 
 def database_outside_stores(project: Project) -> list[str]:
-    """Modules other than data's and the domain stores that call get_db() or get_client()."""
+    """Modules other than data's and the domain stores that call get_db(), get_client() or collection()."""
     return [
         f"{module} calls {name}() (line {line})"
         for module, source in project.modules.items()
@@ -252,6 +253,23 @@ def test_the_order_of_the_domain_areas_lists_each_area_after_those_it_uses(proje
     assert all(listed.index(used) < listed.index(name) for name, uses in DOMAIN_AREAS.items() for used in uses)
     areas = {area(module) for module in project.modules if top(module) == "domain" and module.count(".")}
     assert areas - {area(GATHERS_EVERY_AREA)} == set(DOMAIN_AREAS)
+
+
+def test_the_database_rule_finds_a_collection_taken_outside_the_stores(tmp_path: Path) -> None:
+    # Given a service that takes its area's collection from the data package instead of asking its store
+    service = tmp_path / "domain" / "orders" / "service.py"
+    service.parent.mkdir(parents=True)
+    service.write_text(
+        "from data import mongo\n\ndef count():\n    return mongo.collection('orders', dict).count_documents({})\n"
+    )
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "mongo.py").write_text("def collection(name, record): ...\n")
+
+    # When the database rule is checked
+    found = database_outside_stores(Project.read([(tmp_path, ["data", "domain"])]))
+
+    # Then it names the call
+    assert found == ["domain.orders.service calls collection() (line 4)"]
 
 
 @pytest.mark.parametrize("rule", RULES)

@@ -23,6 +23,25 @@ def test_each_function_is_compared_with_both_floors_and_flagged_against_the_libr
     assert "library floor (import pymongo, pydantic, jwt, aws_lambda_powertools.event_handler): 200 ms" in lines
 
 
+def test_a_function_with_requirements_of_its_own_is_compared_with_the_floors_measured_with_them() -> None:
+    # Given a run where the floors with auth's own requirements (cryptography) cost 0.040 s more, and two
+    # functions: one with the layer's requirements alone, one (Auth) with its own too
+    targets = [Function("Lean", "lean.app"), Function("Auth", "auth.app", "auth")]
+    seconds = {FLOOR: 0.200, VALIDATED_FLOOR: 0.250, "floor (auth)": 0.240, "validated floor (auth)": 0.290}
+    seconds |= {"Lean": 0.275, "Auth": 0.319}
+
+    # When the table is printed
+    lines = cold_table(targets, seconds, "Cold init", SECONDS)
+
+    # Then each is compared with the floors of its own requirements, and both pairs of floors are printed
+    rows = {line.split()[0]: line for line in lines if line.startswith(("Lean", "Auth"))}
+    assert rows["Lean"].split()[2:5] == ["275", "1.38x", "1.10x"]
+    assert rows["Auth"].split()[2:5] == ["319", "1.33x", "1.10x"]
+    assert rows["Auth"].endswith("(floors with auth's own requirements)")
+    validated = [line for line in lines if line.startswith("validated floor (those libraries")]
+    assert validated[-1].endswith("with auth's own requirements): 290 ms")
+
+
 def test_each_warm_call_is_compared_with_its_floor_in_instructions() -> None:
     from ops.bench import instructions_table
     from ops.request_probe import ANSWER_FLOOR, BARE, FIND_ONE, FLOOR_FUNCTION, OUR_EDGE, REFILLED, RESTORE
@@ -62,3 +81,18 @@ def test_each_warm_call_is_compared_with_its_floor_in_instructions() -> None:
     assert "first / second 3.00x" in rows["Catalog"]
     assert "refilled   2.00 M  first / refilled 1.50x" in rows["Catalog"]
     assert rows["Catalog"].endswith("> 2.0x the second")
+
+
+def test_cold_init_times_each_function_and_the_floors_of_its_requirements() -> None:
+    from ops.bench import cold_init, functions
+
+    # Given the function that has requirements of its own (Auth)
+    auth = next(function for function in functions() if function.name == "Auth")
+    assert auth.requirements == "auth"
+
+    # When cold init is timed once, with the import roots a deployed function has
+    seconds = cold_init([auth], rounds=1)
+
+    # Then it was timed beside both floors, measured with the layer's requirements and with its own
+    assert set(seconds) == {FLOOR, VALIDATED_FLOOR, "floor (auth)", "validated floor (auth)", "Auth"}
+    assert all(value > 0 for value in seconds.values())

@@ -1,6 +1,8 @@
-"""What a cold start imports: no function's handler module pulls in the AWS SDK or the X-Ray SDK.
-boto3 is imported on the code paths that call AWS (secrets, events, idempotency records), not at init.
-A function defines the settings models of the concerns it has, no other, and an API function no dataclass."""
+"""What a cold start imports, with the import roots a deployed function has (local/lambda_paths.py: its
+code, the layer, its requirements and the standard library): no function's handler module pulls in the AWS
+SDK or the X-Ray SDK. boto3 is imported on the code paths that call AWS (secrets, events, idempotency
+records), not at init. A function defines the settings models of the concerns it has, no other, and an API
+function no dataclass. Only the function verifying login assertions has `cryptography`."""
 
 from __future__ import annotations
 
@@ -8,11 +10,14 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from functools import cache
+from pathlib import Path
 
 import pytest
 
-from local.template import ROOT, api_routes, load_template
+from local.lambda_paths import import_roots, link_requirements, requirement_files
+from local.template import api_routes, load_template
 
 HANDLER_MODULES = sorted(
     resource["Properties"]["Handler"].rpartition(".")[0]
@@ -47,14 +52,31 @@ DOMAIN_SETTINGS = {
 }
 
 
-IMPORT_ROOTS = [str(ROOT / p) for p in ("layers/shared", "functions")]
+# The handler modules of the functions that verify partners' login assertions (domain.identity.assertions),
+# the only ones that install `cryptography` (functions/<group>/requirements.txt): PyJWT and pymongo import it
+# whenever it is installed, a large part of a cold start (docs/PERFORMANCE.md).
+VERIFIES_ASSERTIONS = {"auth.app"}
+
+
+@cache
+def linked_requirements() -> tempfile.TemporaryDirectory[str]:
+    """Where the requirements are linked, removed when the tests end."""
+    return tempfile.TemporaryDirectory(prefix="deployed-roots-")
+
+
+@cache
+def deployed_roots(group: str) -> tuple[str, ...]:
+    """The import roots a deployed function of `group` has: its code, the layer, its requirements."""
+    folder = Path(linked_requirements().name) / group
+    return tuple(import_roots(link_requirements(requirement_files(group), folder)))
 
 
 def probe_import(module: str, probe: str, *arguments: str) -> list[str]:
     """What `probe` prints of a fresh interpreter that imported `module`, as a function's init phase does,
-    with the import roots Lambda gives a function (the layer and the function code)."""
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(IMPORT_ROOTS)}
-    command = [sys.executable, "-c", probe, module, *arguments]
+    with the import roots a deployed function has and no site-packages (`-S`)."""
+    roots = deployed_roots(module.split(".", maxsplit=1)[0])
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(roots)}
+    command = [sys.executable, "-S", "-P", "-c", probe, module, *arguments]
     run = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)  # noqa: S603
     return list(json.loads(run.stdout.splitlines()[-1]))
 
@@ -100,7 +122,7 @@ def test_a_function_that_writes_no_event_does_not_load_the_outbox_destinations(m
 def test_an_api_function_defines_no_dataclass_at_init(module: str) -> None:
     # Given a fresh interpreter with the import roots Lambda gives a function
     # When it imports an API function's handler module
-    defined = probe_import(module, DATACLASSES_PROBE, *IMPORT_ROOTS)
+    defined = probe_import(module, DATACLASSES_PROBE, *deployed_roots(module.split(".", maxsplit=1)[0])[:2])
 
     # Then none of our modules it loaded defines a dataclass: the decorator compiles each class's generated
     # methods on every cold start; a NamedTuple, or a plain class where a value must cache, costs a fraction
@@ -118,3 +140,15 @@ def test_a_function_defines_the_settings_of_its_own_concerns_only(module: str) -
     # pydantic model costs its cold start about 0.3 M instructions a field
     defined = {name for name in loaded if name.startswith("domain.") and name.endswith(".settings")}
     assert defined == DOMAIN_SETTINGS.get(module, set())
+
+
+@pytest.mark.parametrize("module", HANDLER_MODULES)
+def test_only_a_function_verifying_login_assertions_loads_cryptography(module: str) -> None:
+    # Given a fresh interpreter with the import roots a deployed function has
+    # When it imports the handler module
+    loaded = modules_loaded_by_importing(module)
+
+    # Then `cryptography` (PyJWT's asymmetric algorithms) is there only for the function that verifies an
+    # assertion's signature with a partner's public key: the others do not install it, so neither PyJWT
+    # nor pymongo imports it
+    assert ("cryptography" in loaded) == (module in VERIFIES_ASSERTIONS)

@@ -1,7 +1,9 @@
 """JWTs: HS256 access (15 min) and refresh (30 days) tokens with claims sub, typ, jti, iat, exp, iss.
 
 Each names its key in the header (`kid`): signed with the current key, verified with the current or the
-previous one, so rotating the key (docs/OPERATIONS.md, Key rotation) logs no one out.
+previous one, so rotating the key (docs/OPERATIONS.md, Key rotation) logs no one out. Which key is ours to
+choose (`_named_kid`); the checks are PyJWT's `jwt.decode` (the token's form, signature, algorithm,
+required claims, issuer, string `sub` and `jti`), but for the times: see `numeric_date`.
 
 A refresh token is single-use. Each one is recorded in `refresh_tokens`; refreshing consumes it with a
 conditional update, so of two racing refreshes only one consumes it. Presenting a consumed token again
@@ -73,9 +75,9 @@ def _encode(
 
 
 class _OurKeysHS256(HMACAlgorithm):
-    """PyJWT's HS256, checking each key once: PyJWT checks a key on every token it signs or verifies (is
-    it an asymmetric key, PEM, SSH, DER or JSON, given as an HMAC secret?); ours are the signing keys
-    (the current and the previous one), which only change with a rotation (docs/DECISIONS.md)."""
+    """PyJWT's HS256, checking each key once: PyJWT checks a key on every token it signs (is it an
+    asymmetric key, PEM, SSH, DER or JSON, given as an HMAC secret?); ours is the current signing key,
+    which only changes with a rotation (docs/DECISIONS.md)."""
 
     def __init__(self) -> None:
         super().__init__(HMACAlgorithm.SHA256)
@@ -90,12 +92,13 @@ def _prepared_key(key: str | bytes) -> bytes:
 
 
 def prepare_current_key() -> None:
-    """Read the current signing key and prepare it for HS256, as verifying a token would: a SnapStart restore
-    does (`data.caches` loader), so that its first authenticated request does not fetch and check the key."""
+    """Read the current signing key and prepare it for HS256, as signing a token would: a SnapStart restore
+    does (`data.caches` loader), so that its first request does not fetch the key, nor check it to sign."""
     _prepared_key(jwt_signing_key().secret)
 
 
-# Our own JWS, knowing only our HS256: PyJWT's global `jwt.encode`/`jwt.decode` stay as shipped.
+# Our own JWS to sign, knowing only our HS256: PyJWT's global `jwt.encode`/`jwt.decode` stay as shipped, and
+# `jwt.decode` verifies.
 _jws = jwt.PyJWS(algorithms=[])
 _jws.register_algorithm(ALGORITHM, _OurKeysHS256())
 
@@ -118,33 +121,34 @@ def verify(token: str, expected: TokenType) -> Claims:
 
 
 def _named_kid(token: str) -> str | None:
-    """The key a token names in its header (`kid`), to choose the one that verifies it. Read here:
-    PyJWT's `get_unverified_header` checks and decodes every segment of the token, which `jwt.decode`
-    then does again. Whatever is malformed raises ValueError; the decode checks the whole token."""
+    """The key a token names in its header (`kid`), to choose the one that verifies it; a header that names
+    none, or that `jwt.decode` will refuse, chooses the current key. Read here: PyJWT's
+    `get_unverified_header` decodes and checks every segment of the token, which `jwt.decode` does again."""
     segment = token.partition(".")[0]
-    header = json.loads(base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4)))
+    try:
+        header = json.loads(base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4)))
+    except (ValueError, RecursionError):
+        return None
     kid = header.get("kid") if isinstance(header, dict) else None
-    if kid is not None and not isinstance(kid, str):
-        raise ValueError("a kid is a string")
-    return kid
+    return kid if isinstance(kid, str) else None
 
 
 def _verify_signed(token: str, expected: TokenType, now: datetime) -> Claims:
-    try:
-        kid = _named_kid(token)
-    except (ValueError, RecursionError) as exc:
-        raise NotAuthenticated("TOKEN_INVALID") from exc
-    key = jwt_verification_key(kid)
-    if key is None:
+    key = jwt_verification_key(_named_kid(token))
+    if key is None:  # it names no key of ours
         raise NotAuthenticated("TOKEN_INVALID")
     try:
-        # never "none", never a key-confusion algorithm
-        payload = json.loads(_jws.decode(token, key.secret, algorithms=[ALGORITHM]))
-    except (jwt.PyJWTError, ValueError, RecursionError) as exc:
+        payload: dict[str, Any] = jwt.decode(
+            token,
+            key.secret,
+            algorithms=[ALGORITHM],  # never "none", never a key-confusion algorithm
+            issuer=get_settings().jwt_issuer,
+            # The times are checked below, against our clock (PyJWT reads the system's) and as JSON numbers.
+            options={"require": list(REQUIRED_CLAIMS), "verify_exp": False, "verify_iat": False, "verify_nbf": False},
+        )
+    except jwt.PyJWTError as exc:
         raise NotAuthenticated("TOKEN_INVALID") from exc
-    if not _has_our_claims(payload):
-        raise NotAuthenticated("TOKEN_INVALID")
-    if payload.get("typ") != expected:
+    if payload["typ"] != expected:
         raise NotAuthenticated("TOKEN_WRONG_TYPE", expected=expected)
     issued = _timestamp(payload["iat"])
     expires = _timestamp(payload["exp"])
@@ -152,12 +156,12 @@ def _verify_signed(token: str, expected: TokenType, now: datetime) -> Claims:
         raise NotAuthenticated("TOKEN_EXPIRED")
     if issued > now + timedelta(seconds=CLOCK_SKEW_SECONDS):
         raise NotAuthenticated("TOKEN_INVALID")
-    if not isinstance(payload["sub"], str) or not ObjectId.is_valid(payload["sub"]):
+    if not ObjectId.is_valid(payload["sub"]):  # a string, as PyJWT checked: our user's id
         raise NotAuthenticated("TOKEN_INVALID")
     partner = payload.get("ptn")
     if partner is not None and not isinstance(partner, str):
         raise NotAuthenticated("TOKEN_INVALID")
-    return Claims(sub=payload["sub"], typ=expected, jti=str(payload["jti"]), iat=issued, exp=expires, partner=partner)
+    return Claims(sub=payload["sub"], typ=expected, jti=payload["jti"], iat=issued, exp=expires, partner=partner)
 
 
 def check_partner(claims: Claims, partner: str) -> None:
@@ -166,17 +170,6 @@ def check_partner(claims: Claims, partner: str) -> None:
     before tokens were bound (docs/DECISIONS.md, "Tokens belong to their partner")."""
     if claims.partner is not None and claims.partner != partner:
         raise NotAuthenticated("TOKEN_OTHER_PARTNER")
-
-
-def _has_our_claims(payload: Any) -> bool:
-    """The checks PyJWT's `jwt.decode` made of our claims: a JSON object with every required claim, our
-    issuer, and a string `jti`; the times and the subject are checked by `_verify_signed`."""
-    return (
-        isinstance(payload, dict)
-        and all(claim in payload for claim in REQUIRED_CLAIMS)
-        and payload["iss"] == get_settings().jwt_issuer
-        and isinstance(payload["jti"], str)
-    )
 
 
 def _timestamp(value: Any) -> datetime:
@@ -189,8 +182,9 @@ def _timestamp(value: Any) -> datetime:
 
 
 def numeric_date(value: Any) -> datetime | None:
-    """RFC 7519's NumericDate as a time: a JSON number (never a string of digits nor a boolean, which
-    PyJWT's own check, `int(value)`, would take) that a calendar holds; None otherwise."""
+    """RFC 7519's NumericDate as a time: a JSON number that a calendar holds; None otherwise. Ours because
+    PyJWT's check is `int(value)`, which takes a string of digits ("1767225600") and a boolean, and none of
+    its documented options (`verify_exp`, `verify_iat`, `verify_nbf`, `require`) makes it strict."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     try:
