@@ -63,7 +63,7 @@ def serve(port: int, host: str, database: LocalDatabase | None, lock: RunLock) -
         print("this database has a catalog of its own: no demo data, no demo partner (car-retail-ops partners add)")
         print(f"Car Retail API on http://{host}:{port}")
     print(f"Swagger UI on http://{host}:{port}{DOCS_PREFIX}")
-    print(f"{workers} worker processes (WORKERS), each serving one request at a time like a Lambda instance")
+    print(f"{workers} worker processes (WORKERS), each running one request at a time like a Lambda instance")
     webhooks.install()
     receiver = webhooks.start_receiver(DEMO_PARTNER) if demo else None
     if receiver is not None:

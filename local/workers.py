@@ -1,9 +1,11 @@
 """`make run`'s process model: several worker processes serving one listening socket.
 
 Each worker is like one Lambda instance: its own Python process with its own warm state (MongoDB
-client, caches), handling one request at a time. With several workers, concurrent requests really
-run concurrently against the one database, as on AWS. The parent binds the socket (pre-fork style,
-so connections wait in the backlog until a worker accepts them), starts `WORKERS` workers with
+client, caches), running one invocation at a time. With several workers, concurrent requests really
+run concurrently against the one database, as on AWS. Like API Gateway, a worker reads each connection's
+request on a thread of its own (`WorkerServer`), so clients that send slowly hold only their threads, never
+the worker. The parent binds the socket (pre-fork style, so connections wait in the backlog until a worker
+accepts them; a worker accepts only while it runs no invocation), starts `WORKERS` workers with
 `python -m local.workers`, replaces a worker that dies, and stops them all on Ctrl-C or SIGTERM.
 """
 
@@ -18,6 +20,10 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
+
+from werkzeug.serving import ThreadedWSGIServer
+
+from local.gateway import LambdaInstance, LocalApiGateway, LocalRequestHandler, WsgiApp
 
 DEFAULT_WORKERS = 2
 STOP_TIMEOUT_S = 10.0
@@ -112,14 +118,29 @@ def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
-def local_app() -> Any:
+def local_app(instance: LambdaInstance) -> WsgiApp:
     """The WSGI app every worker serves: the API, plus the seed's assets and the Swagger UI
     (ASSETS_BASE_URL comes from the parent, `python -m local serve`)."""
     from local.docs import DOCS_PREFIX, ApiDocs
-    from local.gateway import LocalApiGateway
     from local.static import ASSETS_PREFIX, assets_app
 
-    return NamedWorker(LocalApiGateway(extra={ASSETS_PREFIX: assets_app(), DOCS_PREFIX: ApiDocs()}))
+    return NamedWorker(LocalApiGateway(extra={ASSETS_PREFIX: assets_app(), DOCS_PREFIX: ApiDocs()}, instance=instance))
+
+
+class WorkerServer(ThreadedWSGIServer):
+    """One worker's server: a thread per connection reads its request (LocalRequestHandler's read timeout
+    and deadline), while `instance` runs the functions one at a time. A new connection is accepted only
+    while the instance runs no invocation and has none waiting: a connection that arrives while it is busy
+    is left to an idle worker of the same listening socket (or waits in the backlog), as API Gateway sends
+    a request to an instance that is free."""
+
+    def __init__(self, host: str, port: int, app: WsgiApp, instance: LambdaInstance, fd: int | None = None) -> None:
+        self.instance = instance
+        super().__init__(host, port, app, LocalRequestHandler, fd=fd)
+
+    def get_request(self) -> tuple[socket.socket, Any]:
+        self.instance.idle()
+        return super().get_request()  # another worker may have taken it meanwhile: socketserver skips the OSError
 
 
 class NamedWorker:
@@ -137,12 +158,9 @@ class NamedWorker:
 
 
 def serve_worker(fd: int, host: str, port: int) -> None:
-    """One worker: one request at a time (no threads), like one Lambda instance."""
-    from werkzeug.serving import make_server
-
-    from local.gateway import LocalRequestHandler
-
-    server = make_server(host, port, local_app(), request_handler=LocalRequestHandler, fd=fd)
+    """One worker: one invocation at a time, like one Lambda instance; its connections read concurrently."""
+    instance = LambdaInstance()
+    server = WorkerServer(host, port, local_app(instance), instance, fd=fd)
     server.serve_forever()  # returns on KeyboardInterrupt (Ctrl-C reaches every process of the group)
 
 
