@@ -5,8 +5,11 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 PORT   ?= 3000
 ENV    ?= dev
-# AWS SAM CLI, cfn-lint and zizmor live in their own venv: they pin their own dependencies.
+# AWS SAM CLI, cfn-lint and zizmor live in their own venv: they pin their own dependencies. It runs without
+# the PYTHONPATH above: with the checkout's root on it, its pip would see this project's egg-info (from .venv's
+# `pip install -e .`) as installed and report its pins as conflicts with the SAM CLI's.
 SAM_VENV  := .venv-sam
+SAM_PY    := env -u PYTHONPATH $(SAM_VENV)/bin/python
 SAM       := env -u PYTHONPATH $(SAM_VENV)/bin/sam
 SAM_STAMP := $(SAM_VENV)/.installed
 export SAM_CLI_TELEMETRY := 0
@@ -121,8 +124,8 @@ invoke: $(STAMP)
 
 $(SAM_STAMP): requirements-sam.txt
 	$(PYTHON) -m venv $(SAM_VENV)
-	$(SAM_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(SAM_VENV)/bin/python -m pip install --quiet -r requirements-sam.txt
+	$(SAM_PY) -m pip install --quiet --upgrade pip
+	$(SAM_PY) -m pip install --quiet -r requirements-sam.txt
 	@touch $(SAM_STAMP)
 
 sam-install: $(SAM_STAMP)

@@ -3,7 +3,8 @@
 Each request becomes a full v1 proxy event (resource template, path, pathParameters, multi-value
 headers and query, requestContext, base64 bodies for binary content) and is handed to the function's
 real `lambda_handler`. Like a Lambda instance, a handler runs one event at a time: Powertools keeps
-the current event on the resolver class, so invocations are serialized with one lock.
+the current event on the resolver class, so invocations are serialized (`LambdaInstance`), while the
+requests themselves are read on a thread each, as API Gateway reads them before invoking anything.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from http import HTTPStatus
 from typing import Any
@@ -162,10 +164,44 @@ def to_http_response(result: dict[str, Any]) -> Response:
     return response
 
 
-class LocalApiGateway:
-    """The WSGI application of `make run`; `extra` mounts development-only paths (assets, docs)."""
+class LambdaInstance:
+    """What makes a process one Lambda instance: one invocation at a time (Powertools keeps the current
+    event on the resolver class). `idle` waits until no invocation runs or waits to run: a worker of
+    `make run` accepts a connection only then, so a busy worker leaves it to an idle one."""
 
-    def __init__(self, routes: list[ApiRoute] | None = None, extra: dict[str, WsgiApp] | None = None) -> None:
+    def __init__(self) -> None:
+        self._running = threading.Lock()
+        self._state = threading.Condition()
+        self._pending = 0  # invocations running or waiting to run
+
+    @contextmanager
+    def invocation(self) -> Iterator[None]:
+        with self._state:
+            self._pending += 1
+        try:
+            with self._running:
+                yield
+        finally:
+            with self._state:
+                self._pending -= 1
+                self._state.notify_all()
+
+    def idle(self, timeout: float | None = None) -> bool:
+        """Waits until no invocation runs or waits (at most `timeout` seconds): whether none does."""
+        with self._state:
+            return self._state.wait_for(lambda: self._pending == 0, timeout)
+
+
+class LocalApiGateway:
+    """The WSGI application of `make run`; `extra` mounts development-only paths (assets, docs). Requests
+    may arrive on several threads at once; their functions run one at a time on `instance`."""
+
+    def __init__(
+        self,
+        routes: list[ApiRoute] | None = None,
+        extra: dict[str, WsgiApp] | None = None,
+        instance: LambdaInstance | None = None,
+    ) -> None:
         self.routes = routes if routes is not None else api_routes()
         self.url_map = Map(
             [Rule(route.werkzeug_rule, methods=[route.method], endpoint=route) for route in self.routes],
@@ -174,7 +210,7 @@ class LocalApiGateway:
         )
         self.extra = extra or {}
         self._handlers: dict[str, Handler] = {}
-        self._invoke_lock = threading.Lock()
+        self.instance = instance or LambdaInstance()
 
     def handler_for(self, route: ApiRoute) -> Handler:
         if route.handler not in self._handlers:
@@ -235,9 +271,9 @@ class LocalApiGateway:
         return self.invoke(route, build_event(request, route, path_parameters, body, request_id))
 
     def invoke(self, route: ApiRoute, event: dict[str, Any]) -> Response:
-        handler = self.handler_for(route)
         started = time.perf_counter()
-        with self._invoke_lock:
+        with self.instance.invocation():
+            handler = self.handler_for(route)  # its first import is the instance's cold start
             result = handler(event, LocalLambdaContext(function_name=route.function))
         response = to_http_response(result)
         response.headers["X-Local-Duration-Ms"] = f"{(time.perf_counter() - started) * 1000:.1f}"
@@ -328,10 +364,11 @@ class DeadlineReader(io.RawIOBase):
 class LocalRequestHandler(WSGIRequestHandler):
     """werkzeug's request handler, with a log without card numbers and its own refusals in the envelope.
 
-    A worker serves one connection at a time: a client that stops sending (its headers or its body) is
-    dropped after READ_TIMEOUT_SECONDS without a byte, and one that trickles them after
-    REQUEST_DEADLINE_SECONDS in all (its body: 408), instead of holding the worker forever."""
+    Each connection is read on its own thread (`local.workers.WorkerServer`): a client that stops sending
+    (its headers or its body) is dropped after READ_TIMEOUT_SECONDS without a byte, and one that trickles
+    them after REQUEST_DEADLINE_SECONDS in all (its body: 408), so it holds no more than its thread."""
 
+    protocol_version = "HTTP/1.1"  # keep-alive, as API Gateway
     timeout = READ_TIMEOUT_SECONDS  # socketserver sets it on every connection's socket
     request_deadline = REQUEST_DEADLINE_SECONDS
     monotonic: Callable[[], float] = staticmethod(time.monotonic)

@@ -1,9 +1,11 @@
 """`make run`'s process model: several worker processes serving one listening socket.
 
 Each worker is like one Lambda instance: its own Python process with its own warm state (MongoDB
-client, caches), handling one request at a time. With several workers, concurrent requests really
-run concurrently against the one database, as on AWS. The parent binds the socket (pre-fork style,
-so connections wait in the backlog until a worker accepts them), starts `WORKERS` workers with
+client, caches), running one invocation at a time. With several workers, concurrent requests really
+run concurrently against the one database, as on AWS. Like API Gateway, a worker reads each connection's
+request on a thread of its own (`WorkerServer`), so clients that send slowly hold only their threads, never
+the worker. The parent binds the socket (pre-fork style, so connections wait in the backlog until a worker
+accepts them; a worker accepts only while it runs no invocation), starts `WORKERS` workers with
 `python -m local.workers`, replaces a worker that dies, and stops them all on Ctrl-C or SIGTERM.
 
 Every answer says which worker served it (X-Local-Worker, its pid) and how many MongoDB commands serving
@@ -25,6 +27,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from pymongo import monitoring
+from werkzeug.serving import ThreadedWSGIServer
+
+from local.gateway import LambdaInstance, LocalApiGateway, LocalRequestHandler, WsgiApp
 
 DEFAULT_WORKERS = 2
 STOP_TIMEOUT_S = 10.0
@@ -120,35 +125,39 @@ def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
-def local_app() -> Any:
+def local_app(instance: LambdaInstance) -> WsgiApp:
     """The WSGI app every worker serves: the API, plus the seed's assets and the Swagger UI
     (ASSETS_BASE_URL comes from the parent, `python -m local serve`). Its database client reports every
     command to the worker's tally."""
     from data.mongo import reset_client
     from local.docs import DOCS_PREFIX, ApiDocs
-    from local.gateway import LocalApiGateway
     from local.static import ASSETS_PREFIX, EDGE_FILES_PREFIX, assets_app, edge_files_app
 
     tally = CommandTally()
     reset_client(event_listeners=[tally])
     return NamedWorker(
         LocalApiGateway(
-            extra={ASSETS_PREFIX: assets_app(), DOCS_PREFIX: ApiDocs(), EDGE_FILES_PREFIX: edge_files_app()}
+            extra={ASSETS_PREFIX: assets_app(), DOCS_PREFIX: ApiDocs(), EDGE_FILES_PREFIX: edge_files_app()},
+            instance=instance,
         ),
         tally,
     )
 
 
 class CommandTally(monitoring.CommandListener):
-    """The MongoDB commands the worker's client has sent so far (heartbeats are not commands)."""
+    """The MongoDB commands each thread has sent so far (heartbeats are not commands). pymongo reports a
+    command on the thread that sends it, and an invocation runs on its request's thread, so a request's
+    count holds only its own commands while other threads read theirs."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.sent = 0
+        self._threads = threading.local()
+
+    @property
+    def sent(self) -> int:
+        return getattr(self._threads, "sent", 0)
 
     def started(self, event: monitoring.CommandStartedEvent) -> None:
-        with self._lock:
-            self.sent += 1
+        self._threads.sent = self.sent + 1
 
     def succeeded(self, event: monitoring.CommandSucceededEvent) -> None:
         pass
@@ -157,10 +166,26 @@ class CommandTally(monitoring.CommandListener):
         pass
 
 
+class WorkerServer(ThreadedWSGIServer):
+    """One worker's server: a thread per connection reads its request (LocalRequestHandler's read timeout
+    and deadline), while `instance` runs the functions one at a time. A new connection is accepted only
+    while the instance runs no invocation and has none waiting: a connection that arrives while it is busy
+    is left to an idle worker of the same listening socket (or waits in the backlog), as API Gateway sends
+    a request to an instance that is free."""
+
+    def __init__(self, host: str, port: int, app: WsgiApp, instance: LambdaInstance, fd: int | None = None) -> None:
+        self.instance = instance
+        super().__init__(host, port, app, LocalRequestHandler, fd=fd)
+
+    def get_request(self) -> tuple[socket.socket, Any]:
+        self.instance.idle()
+        return super().get_request()  # another worker may have taken it meanwhile: socketserver skips the OSError
+
+
 class NamedWorker:
     """Adds X-Local-Worker (the worker's pid) to every response: which instance served it; and
-    X-Local-Mongo-Commands: the commands sent while serving it (a worker serves one request at a time, and
-    an answer starts once its handler is done)."""
+    X-Local-Mongo-Commands: the commands its thread sent while serving it (an answer starts once its handler
+    is done)."""
 
     def __init__(
         self, app: Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]], tally: CommandTally
@@ -180,12 +205,9 @@ class NamedWorker:
 
 
 def serve_worker(fd: int, host: str, port: int) -> None:
-    """One worker: one request at a time (no threads), like one Lambda instance."""
-    from werkzeug.serving import make_server
-
-    from local.gateway import LocalRequestHandler
-
-    server = make_server(host, port, local_app(), request_handler=LocalRequestHandler, fd=fd)
+    """One worker: one invocation at a time, like one Lambda instance; its connections read concurrently."""
+    instance = LambdaInstance()
+    server = WorkerServer(host, port, local_app(instance), instance, fd=fd)
     server.serve_forever()  # returns on KeyboardInterrupt (Ctrl-C reaches every process of the group)
 
 

@@ -33,7 +33,14 @@ from edge.envelope import ErrorEnvelope
 from edge.error_codes import CODES
 from local.template import ROOT, ApiRoute, api_routes
 from ops.error_reach import CodeBase, code_base, qualified_name
-from ops.openapi_examples import BODY_EXAMPLES, LINKS, NAMED_BODY_EXAMPLES, PARAMETER_EXAMPLES, PATH_ID_EXAMPLES
+from ops.openapi_examples import (
+    BODY_EXAMPLES,
+    LINKS,
+    NAMED_BODY_EXAMPLES,
+    PARAMETER_EXAMPLES,
+    PATH_ID_EXAMPLES,
+    ROUTE_PARAMETER_EXAMPLES,
+)
 
 JSON = "application/json"
 DOCUMENT = ROOT / "openapi.json"
@@ -105,8 +112,17 @@ ACCEPT_LANGUAGE: dict[str, Any] = {
     "required": False,
     "description": "`ru`, `uz` or `en` (a header like `ru-RU,ru;q=0.9` picks `ru`); anything else gives `uz`.",
     "schema": {"type": "string", "default": "uz"},
-    "example": "ru",
+    "example": "en",
 }
+
+# What Swagger UI's reader must do before "Try it out": the common headers are security schemes, filled once.
+TRY_IT_OUT = (
+    "**Trying it here** (Swagger UI; `make run` serves it at http://127.0.0.1:3000/api/docs): click "
+    "**Authorize** first and fill the headers every request needs: `User-Agent` (any name of your app; a "
+    "browser sends its own), `fingerprint` (any device id, e.g. `swagger`) and `client` (the partner key: "
+    "`demo-partner-key` on `make run`). For a route marked **JWT**, also fill `bearerAuth` with the `accessToken` that "
+    "`POST /api/v1/auth/login` answers (the demo user: `+998901234567`). Without them, every request is 400."
+)
 
 # What every answer carries, success or error (edge.app.lambda_entry).
 EVERY_ANSWER_HEADERS: dict[str, Any] = {
@@ -280,7 +296,10 @@ def _parameters(operation: dict[str, Any], path: str) -> None:
     """Each parameter with its example, and its constraints in JSON Schema's words."""
     for parameter in operation.get("parameters", []):
         name = parameter.get("name")
-        example = PATH_ID_EXAMPLES.get(path) if name == "id" else PARAMETER_EXAMPLES.get(name)
+        if name == "id":
+            example = PATH_ID_EXAMPLES.get(path)
+        else:
+            example = ROUTE_PARAMETER_EXAMPLES.get((path, name), PARAMETER_EXAMPLES.get(name))
         schema = parameter.get("schema", {})
         if example is None:
             example = schema.get("default")
@@ -389,7 +408,8 @@ def generate(routes: list[tuple[ApiRoute, ApiResolver, RouteDeclaration]] | None
                     "Every JSON response is the envelope `{success, statusCode, message, data}`; errors have "
                     "`data: null` and a stable `code` (each error response lists the codes it can carry), "
                     "`message` is in the request's language (`Content-Language`), and validation errors add "
-                    "`errors: [{field, code, message}]`."
+                    "`errors: [{field, code, message}]`.\n\n"
+                    f"{TRY_IT_OUT}"
                 ),
             },
             "servers": [

@@ -42,7 +42,8 @@ def _demo_purchase() -> dict[str, Any]:
 
 PURCHASE = _demo_purchase()
 CAR = PURCHASE["car"]
-BRAND_SLUG = next(brand.slug for brand in catalog.BRANDS if catalog.brand_id(brand.slug) == CAR["brandId"])
+BRAND = next(brand for brand in catalog.BRANDS if catalog.brand_id(brand.slug) == CAR["brandId"])
+BRAND_SLUG = BRAND.slug
 BANK = financing.BANKS[0]
 INCOME = BANK.income_types[0]
 PERCENT = BANK.initial_percents[0]
@@ -94,9 +95,14 @@ PARAMETER_EXAMPLES: dict[str, Any] = {
     "slug": "CREDIT",
     "paymentTypeId": "INSTALLMENT",
     "cardNumber": SANDBOX_CARD,
-    "search": "cobalt",
     "limit": 10,
     "offset": 0,
+}
+
+# Query parameters whose example depends on the route: a search finds something of what the route lists.
+ROUTE_PARAMETER_EXAMPLES: dict[tuple[str, str], Any] = {
+    ("/api/v1/cars", "search"): CAR["name"]["en"].lower(),
+    ("/api/v1/brands", "search"): BRAND.name.lower(),
 }
 
 ORDER_BODY = {

@@ -1,4 +1,4 @@
-"""The 48 routes of the interface (docs/INTERFACE.md) with their function and access level: the contract
+"""The routes of the interface (docs/INTERFACE.md) with their function and access level: the contract
 that the template, the resolvers, the access policies and the docs are each checked against."""
 
 from __future__ import annotations

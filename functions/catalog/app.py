@@ -40,7 +40,7 @@ Search = Annotated[
         max_length=100,
         pattern=r"^[^\x00-\x1f\x7f]*$",
         description="words that start words of the name, in any locale, in Latin or Cyrillic letters, any case "
-        "(`cob`, `Кобальт` and `kobalt` find the Cobalt)",
+        "(`cob`, `Кобальт` and `kobalt` find the Cobalt; `chev` the brand Chevrolet)",
     ),
 ]
 

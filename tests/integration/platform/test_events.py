@@ -83,9 +83,11 @@ def sample_name(path: Path) -> str:
     return str(path.relative_to(ROOT / "events"))
 
 
-# What a sample's answer rests on: the samples invoked before it, on fresh demo data. The demo Onix sells to
-# verified buyers, so the demo user verifies first; the caller's entry is the one the registration made.
+# What a sample's answer rests on: the samples invoked before it, on fresh demo data. The demo user verifies
+# first: an account nobody verified holds one unpaid order (the demo data has one), and the demo Onix sells
+# to verified buyers only; the caller's entry is the one the registration made.
 PREREQUISITES = {
+    "orders/create.json": ["auth/users-limit.json"],
     "sales/enter.json": ["auth/users-limit.json"],
     "sales/my-entry.json": ["auth/users-limit.json", "sales/enter.json"],
 }

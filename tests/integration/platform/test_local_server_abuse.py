@@ -1,29 +1,45 @@
-"""`make run` under abuse: a client that stops sending its request does not hold a worker forever."""
+"""`make run` under abuse: a client that stops sending its request, or trickles it, does not hold a worker:
+it is cut at its read timeout or deadline, and meanwhile the worker answers others."""
 
 from __future__ import annotations
 
 import json
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import pytest
 import requests
-from werkzeug.serving import make_server
+from pymongo.database import Database
 
-from local.gateway import LocalApiGateway, LocalRequestHandler
+from local.gateway import LambdaInstance, LocalApiGateway, LocalRequestHandler, WsgiApp
+from local.seed.core import DEMO_PARTNER_KEY
+from local.workers import WorkerServer, listening_socket
+
+
+def serving(instance: LambdaInstance | None = None) -> tuple[WorkerServer, threading.Thread]:
+    """One worker as `make run` runs it (`local.workers.WorkerServer`), on a free loopback port."""
+    instance = instance or LambdaInstance()
+    server = WorkerServer("127.0.0.1", 0, LocalApiGateway(instance=instance), instance)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    return server, thread
+
+
+def stop(server: WorkerServer, thread: threading.Thread) -> None:
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=30)
 
 
 @pytest.fixture
 def worker(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, int]]:
-    """One worker as `make run` runs it: one connection at a time (no threads), a short read timeout."""
+    """One worker with a short read timeout."""
     monkeypatch.setattr(LocalRequestHandler, "timeout", 1)
-    server = make_server("127.0.0.1", 0, LocalApiGateway(), request_handler=LocalRequestHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server, thread = serving()
     yield "127.0.0.1", server.server_port
-    server.shutdown()
-    thread.join(timeout=30)
+    stop(server, thread)
 
 
 def _answer_then_close(connection: socket.socket) -> bytes:
@@ -81,12 +97,9 @@ def deadline_worker(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[tuple[str
     """One worker whose requests must arrive within 30 s of its clock, each read waiting up to 10 s."""
     clock = ManualClock()
     monkeypatch.setattr(LocalRequestHandler, "monotonic", staticmethod(clock))
-    server = make_server("127.0.0.1", 0, LocalApiGateway(), request_handler=LocalRequestHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server, thread = serving()
     yield ("127.0.0.1", server.server_port), clock
-    server.shutdown()
-    thread.join(timeout=30)
+    stop(server, thread)
 
 
 def test_headers_that_trickle_in_are_cut_at_the_total_deadline(
@@ -124,3 +137,99 @@ def test_a_body_that_trickles_in_is_a_408_at_the_total_deadline(
         head, _, body = _answer_then_close(trickling).partition(b"\r\n\r\n")
     assert head.split(b"\r\n")[0].endswith(b" 408 REQUEST TIMEOUT")
     assert json.loads(body)["statusCode"] == 408
+
+
+def _request(method: str, path: str, body: bytes = b"") -> bytes:
+    """A whole request of the demo partner's app that closes its connection once answered."""
+    head = (
+        f"{method} {path} HTTP/1.1\r\nHost: local\r\nUser-Agent: slow-app\r\nfingerprint: slow-device\r\n"
+        f"client: {DEMO_PARTNER_KEY}\r\nConnection: close\r\n"
+    )
+    if body:
+        head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+    return head.encode() + b"\r\n" + body
+
+
+@pytest.fixture
+def patient_worker(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, int]]:
+    """One worker that waits for a slow client far longer than the test waits for any answer: whoever it
+    answers while slow clients trickle, it answers beside them, not after cutting them."""
+    monkeypatch.setattr(LocalRequestHandler, "timeout", 600)
+    monkeypatch.setattr(LocalRequestHandler, "request_deadline", 1200)
+    server, thread = serving()
+    yield "127.0.0.1", server.server_port
+    stop(server, thread)
+
+
+def test_three_clients_trickling_their_requests_keep_no_one_else_waiting(
+    patient_worker: tuple[str, int], db: Database[dict[str, Any]]
+) -> None:
+    # Given three clients sending their requests a byte at a time, none of them whole yet: two still in
+    # their headers, one in its body
+    requests_sent = [
+        _request("GET", "/api/v1/brands"),
+        _request("GET", "/api/v1/filters/bodies"),
+        _request("POST", "/api/v1/auth/refresh-token", b'{"token": "not-a-token"}'),
+    ]
+    held_back = [60, 40, 5]  # bytes each has yet to send
+    trickling = [socket.create_connection(patient_worker, timeout=120) for _ in requests_sent]
+    for position in range(max(len(r) - held for r, held in zip(requests_sent, held_back, strict=True))):
+        for client, request, held in zip(trickling, requests_sent, held_back, strict=True):
+            if position < len(request) - held:
+                client.sendall(request[position : position + 1])
+    # When a fourth client calls meanwhile (one worker: it reads them all at once)
+    answer = requests.get(
+        f"http://{patient_worker[0]}:{patient_worker[1]}/api/v1/brands",
+        headers={"User-Agent": "app", "fingerprint": "device", "client": DEMO_PARTNER_KEY},
+        timeout=60,
+    )
+    # Then it is answered at once, not after the slow ones
+    assert answer.status_code == 200
+    assert answer.json()["data"] == {"items": [], "total": 0}
+    # And each slow client, once it has sent the rest, gets its own answer: none was dropped meanwhile
+    statuses = []
+    for client, request, held in zip(trickling, requests_sent, held_back, strict=True):
+        with client:
+            for position in range(len(request) - held, len(request)):
+                client.sendall(request[position : position + 1])
+            head, _, body = _answer_then_close(client).partition(b"\r\n\r\n")
+        statuses.append((int(head.split(b" ")[1]), json.loads(body)["statusCode"]))
+    assert statuses == [(200, 200), (200, 200), (401, 401)]
+
+
+def _named(name: str) -> WsgiApp:
+    def answer(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(name)))])
+        return [name.encode()]
+
+    return answer
+
+
+def test_a_busy_worker_leaves_a_new_connection_to_an_idle_one() -> None:
+    # Given two workers of one listening socket, as `make run` starts them, each able to say which it is
+    listening = listening_socket("127.0.0.1", 0)
+    port = listening.getsockname()[1]
+    instances = {name: LambdaInstance() for name in ("busy", "idle")}
+    servers = {
+        name: WorkerServer(
+            "127.0.0.1",
+            port,
+            LocalApiGateway(extra={"/who": _named(name)}, instance=instance),
+            instance,
+            fd=listening.fileno(),
+        )
+        for name, instance in instances.items()
+    }
+    threads = [threading.Thread(target=server.serve_forever, daemon=True) for server in servers.values()]
+    for thread in threads:
+        thread.start()
+    try:
+        # When a request comes while one of them runs an invocation
+        with instances["busy"].invocation():
+            answer = requests.get(f"http://127.0.0.1:{port}/who", timeout=60)
+        # Then the idle one took it
+        assert answer.text == "idle"
+    finally:
+        for server, thread in zip(servers.values(), threads, strict=True):
+            stop(server, thread)
+        listening.close()

@@ -31,7 +31,7 @@ def test_the_interface_document_describes_every_route_with_its_access_level() ->
     # Given docs/INTERFACE.md's route tables
     text = (ROOT / "docs" / "INTERFACE.md").read_text(encoding="utf-8")
     rows = [match.groups() for line in text.splitlines() if (match := INTERFACE_ROW.match(line))]
-    # Then each of the 48 routes is described once, with the access level the code enforces
+    # Then each route is described once, with the access level the code enforces
     described = sorted((method, path, ACCESS[access]) for method, path, access in rows)
     assert described == sorted((route.method, route.path, route.access) for route in ROUTES)
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
-from local.gateway import mask_card_numbers
+from local.gateway import LambdaInstance, mask_card_numbers
 
 
 def test_the_access_log_never_shows_a_card_number() -> None:
@@ -43,3 +45,18 @@ def test_ids_and_short_numbers_stay_readable() -> None:
         "GET /api/v1/payments/installment?price=350000000&limit=20 HTTP/1.1",
     ):
         assert mask_card_numbers(line) == line
+
+
+def test_an_instance_is_idle_once_its_invocation_ends() -> None:
+    # Given an instance running an invocation, and someone waiting for it to be idle
+    instance = LambdaInstance()
+    assert instance.idle(timeout=0)
+    waited: list[bool] = []
+    with instance.invocation():
+        assert not instance.idle(timeout=0)
+        waiting = threading.Thread(target=lambda: waited.append(instance.idle(timeout=60)))
+        waiting.start()
+    # When the invocation ends, Then the instance is idle, and the waiting one was told so
+    waiting.join(timeout=60)
+    assert waited == [True]
+    assert instance.idle(timeout=0)
