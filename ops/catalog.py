@@ -11,7 +11,7 @@
 
 A file with any problem changes nothing and exits 1, naming each record and field; a file older than
 live changes it would undo (prices, sale rules, promo codes, stock) is refused the same way, naming
-them. The rules are in `domain.dataset.transfer`.
+them. The rules are in `domain.dataset`.
 """
 
 from __future__ import annotations
@@ -23,16 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from core.serialization import to_json
+from domain.dataset.exporting import export_data_set
+from domain.dataset.importing import import_data_set
 from domain.dataset.models import DataSet
-from domain.dataset.transfer import (
-    DataSetOutdated,
-    DataSetRefused,
-    Plan,
-    RecordChange,
-    export_data_set,
-    import_data_set,
-    read,
-)
+from domain.dataset.planning import DataSetOutdated, Plan, RecordChange
+from domain.dataset.reading import DataSetRefused, read
 from ops.output import CommandRefused, print_result, table
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "docs" / "catalog.schema.json"

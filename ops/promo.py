@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from domain.dataset.models import PromoCodeEntry
-from domain.dataset.transfer import location
+from domain.dataset.reading import location
 from domain.orders import promo_codes
 from domain.orders.records import PromoCodeRecord
 from ops.output import CommandRefused, print_rows

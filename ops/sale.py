@@ -29,7 +29,7 @@ from domain.catalog import store
 from domain.catalog.records import SaleRecord
 from domain.catalog.sale import set_rules
 from domain.dataset.models import SaleEntry
-from domain.dataset.transfer import location
+from domain.dataset.reading import location
 from domain.orders import draw, openings
 from ops.output import CommandRefused, print_result
 from ops.stock import add_who_and_why, object_id, who

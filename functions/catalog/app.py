@@ -8,9 +8,9 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from catalog import service
+from catalog.models import AllFilters
 from core.models import CountedPage, Page
 from domain.catalog.models import (
-    AllFilters,
     BrandDetail,
     BrandItem,
     CarDetail,

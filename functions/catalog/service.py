@@ -5,12 +5,12 @@ from __future__ import annotations
 from bson import ObjectId
 from pydantic import TypeAdapter
 
+from catalog.models import AllFilters, PriceRange
 from core.locale import Locale
 from core.models import CountedPage, Page
 from data.reference_cache import RenderingCache, preload, reference_data
 from domain.catalog import brands, cars, items, views
 from domain.catalog.models import (
-    AllFilters,
     BrandDetail,
     BrandItem,
     CarDetail,
@@ -18,7 +18,6 @@ from domain.catalog.models import (
     InfoBlock,
     Modification,
     Option,
-    PriceRange,
     SpecSection,
 )
 from domain.catalog.query import (

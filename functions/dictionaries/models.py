@@ -4,7 +4,12 @@ from typing import Literal
 
 from pydantic import Field
 
-from core.models import ApiModel, Id, Named
+from core.models import ApiModel, Id
+
+
+class Named(ApiModel):
+    id: Id = Field(alias="_id")
+    name: str = Field(description="in the caller's language (`accept-language`)")
 
 
 class Location(ApiModel):

@@ -11,9 +11,9 @@ from pydantic import TypeAdapter
 from core.assets import url
 from core.errors import NotFound
 from core.locale import LOCALES, Locale, localize
-from core.models import Named, Page
+from core.models import Page
 from data.reference_cache import preload, reference_data
-from dictionaries.models import BranchAvailability, BranchDetail, Contacts, Document, Region
+from dictionaries.models import BranchAvailability, BranchDetail, Contacts, Document, Named, Region
 from domain.catalog import brands, cars
 from domain.content import documents
 from domain.content.records import LegalDocument

@@ -18,11 +18,12 @@ from typing import Any
 from bson import ObjectId
 
 from core.locale import Locale, localize
-from core.models import Organization, Page
+from core.models import Page
 from domain.catalog.payment_types import PaymentType
 from domain.financing import deals, listings, references
 from domain.financing.credit_math import RefundType
 from domain.financing.listings import BrandFinancing
+from domain.financing.models import Organization
 from domain.financing.offered import is_offered
 from domain.financing.records import CreditProductRecord
 from domain.financing.views import credit_fields, organization_ref, percent

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from core.locale import Locale, localize
-from core.models import Organization
 from domain.catalog.payment_types import PaymentType
 from domain.financing import listings, references
 from domain.financing.credit_math import installment_row, percent_of
+from domain.financing.models import Organization
 from domain.financing.offered import is_offered
 from domain.financing.records import InstallmentPlanRecord
 from domain.financing.views import installment_cell_fields, organization_ref

@@ -8,9 +8,10 @@ from bson import ObjectId
 
 from core.errors import Conflict
 from core.locale import Locale, localize
-from core.models import Organization, Page
+from core.models import Page
 from domain.financing import deals, listings, references
 from domain.financing.listings import BrandFinancing
+from domain.financing.models import Organization
 from domain.financing.records import LeasingProgramRecord, LeasingRates
 from domain.financing.views import leasing_fields, organization_ref, percent
 from payments.models import (

@@ -5,12 +5,12 @@ from typing import Annotated, Literal, TypedDict
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import Field
 
-from core.models import ApiModel, Id, Organization, Sums, Timestamp
+from core.models import ApiModel, Id, Sums, Timestamp
 from domain.catalog.payment_types import PaymentType
 from domain.financing.credit_math import LeasingQuote, RefundType, Schedule
 
 # The figures' models live with the deals in the domain (orders store and answer them too).
-from domain.financing.models import CreditFigures, InstallmentCell, LeasingFigures, Percent
+from domain.financing.models import CreditFigures, InstallmentCell, LeasingFigures, Organization, Percent
 from edge.validation import Money, MongoId, RequestModel
 
 # Query parameters: a required ObjectId, named in a 400 when malformed (`query.brandId`).

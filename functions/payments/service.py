@@ -8,11 +8,12 @@ from typing import Any
 from bson import ObjectId
 
 from core.locale import Locale, localize
-from core.models import Organization, Page
+from core.models import Page
 from data.reference_cache import preload
 from domain.catalog.payment_types import PAYMENT_TYPE_NAMES, PaymentType
 from domain.financing import listings, references
 from domain.financing.listings import BrandFinancing
+from domain.financing.models import Organization
 from domain.financing.offered import offered_payment_types
 from domain.financing.views import organization_ref
 from payments.models import PaymentTypeItem

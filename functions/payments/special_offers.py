@@ -17,10 +17,10 @@ from typing import Any
 from aws_lambda_powertools.event_handler import Response
 
 from core.locale import Locale, localize
-from core.models import Organization
 from domain.catalog.records import ModificationRecord
 from domain.financing import references, special_offers
 from domain.financing.credit_math import CreditQuote, LeasingQuote
+from domain.financing.models import Organization
 from domain.financing.records import SpecialOfferRecord
 from domain.financing.views import credit_fields, leasing_fields, organization_ref, percent
 from edge.links import signed_link

@@ -10,8 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from data.mongo import Document
+from domain.dataset.exporting import data_set_of
+from domain.dataset.importing import holds_brands_of, import_data_set, is_empty
 from domain.dataset.models import DataSet
-from domain.dataset.transfer import SECTIONS, data_set_of, holds_brands_of, import_data_set, is_empty, parse
+from domain.dataset.reading import parse
+from domain.dataset.sections import SECTIONS
 from local.seed import catalog, core, financing, orders
 
 DEMO_DATA_FILE = Path(__file__).parent / "demo-data.json"

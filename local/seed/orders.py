@@ -17,7 +17,7 @@ from core import clock
 from data.mongo import in_transaction
 from domain.catalog.records import BrandRecord, CarRecord, ColorRecord, ModificationRecord
 from domain.dataset.models import DataSet
-from domain.dataset.transfer import documents
+from domain.dataset.sections import documents
 from domain.dealers.records import BranchRecord
 from domain.orders import store
 from domain.orders.placement import new_order

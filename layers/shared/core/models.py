@@ -94,16 +94,3 @@ class CountedPage[T](Page[T]):
         "`total` is then a lower bound"
     )
     # Named `<Item>Page` as Page's are (its item types have no Page of their own): the documented names stay.
-
-
-class Named(ApiModel):
-    id: Id = Field(alias="_id")
-    name: str = Field(description="in the caller's language (`accept-language`)")
-
-
-class Organization(ApiModel):
-    """A bank, leasing company or installment provider."""
-
-    id: Id = Field(alias="_id")
-    name: str = Field(examples=["Kapitalbank"])
-    logo: str | None = Field(description="logo URL")

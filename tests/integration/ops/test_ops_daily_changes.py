@@ -10,7 +10,8 @@ import pytest
 from bson import ObjectId
 from pymongo.database import Database
 
-from domain.dataset.transfer import export_data_set, import_data_set
+from domain.dataset.exporting import export_data_set
+from domain.dataset.importing import import_data_set
 from local.seed import seed_all
 from local.seed.orders import DEMO_NEW_ORDER_ID
 from ops.__main__ import main as ops_main

@@ -48,6 +48,10 @@ DOMAIN_AREAS: dict[str, frozenset[str]] = {
     "payments": frozenset({"orders"}),
     "dataset": frozenset({"catalog", "content", "dealers", "financing", "orders"}),
 }
+# Where response models live besides the functions' and the domain areas' `models.py` (docs/ARCHITECTURE.md,
+# "Who may import whom"): the base and the generic pages, and the envelope around every answer.
+BASE_MODELS, BASE_MODEL = "core.models", "ApiModel"
+ENVELOPE = "edge.envelope"
 # The one domain module above every area: it gathers the indexes each store declares.
 GATHERS_EVERY_AREA = "domain.indexes"
 
@@ -183,6 +187,94 @@ def functions_importing_stores(project: Project) -> list[str]:
     ]
 
 
+def response_models_out_of_place(project: Project) -> list[str]:
+    """Response models (`ApiModel` and what derives from it) defined anywhere but a function group's
+    `models.py`, a domain area's `models.py`, the envelope (`edge.envelope`) or, for the base and the
+    generic pages alone, `core.models`."""
+    groups = set(function_packages())
+    return [
+        f"{module} defines {name} (line {line})"
+        for module, name, line, generic in response_models(project)
+        if not (
+            (top(module) in groups and module == f"{top(module)}.models")
+            or (top(module) == "domain" and module.count(".") == 2 and module.endswith(".models"))
+            or module == ENVELOPE
+            or (module == BASE_MODELS and (generic or name == BASE_MODEL))
+        )
+    ]
+
+
+def domain_models_no_domain_builds(project: Project) -> list[str]:
+    """A domain area's `models.py` holding response models that no domain module builds (imports) and
+    fewer than two function groups answer: they belong to the one function's `models.py`."""
+    groups = set(function_packages())
+    holders = {module for module, *_ in response_models(project) if top(module) == "domain"}
+    users: dict[str, set[str]] = {holder: set() for holder in holders}
+    for found in project.imports():
+        if found.target in users and found.module != found.target:
+            users[found.target].add(found.module)
+    return [
+        f"{holder} is imported by no other domain module and {len(answering)} function group(s)"
+        for holder, importers in sorted(users.items())
+        if not any(top(module) == "domain" for module in importers)
+        and len(answering := {top(module) for module in importers} & groups) < 2
+    ]
+
+
+def response_models(project: Project) -> list[tuple[str, str, int, bool]]:
+    """Every class deriving from `core.models.ApiModel`, found from source: (module, class, line, whether it
+    has type parameters). A base is resolved through the module's own classes and its `from ... import`s,
+    re-exports followed."""
+    classes: dict[str, tuple[ast.ClassDef, list[str]]] = {}
+    imported: dict[str, dict[str, str]] = {}
+    for module, source in project.modules.items():
+        tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
+        imported[module] = {
+            alias.asname or alias.name: f"{node.module}.{alias.name}"
+            for node in tree.body
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level
+            for alias in node.names
+        }
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                classes[f"{module}.{node.name}"] = (node, [_base_name(base) for base in node.bases])
+
+    def resolve(qualified: str, hops: int = 0) -> str:
+        module, _, name = qualified.rpartition(".")
+        if qualified in classes or hops > 10 or name not in imported.get(module, {}):
+            return qualified
+        return resolve(imported[module][name], hops + 1)
+
+    def defined_in(module: str, name: str) -> str:
+        head, _, rest = name.partition(".")
+        if rest:  # `models.ApiModel`: through the module imported as `models`
+            return resolve(f"{imported[module].get(head, head)}.{rest}")
+        return resolve(f"{module}.{name}")
+
+    models = {f"{BASE_MODELS}.{BASE_MODEL}"}
+    while grown := {
+        qualified
+        for qualified, (_, bases) in classes.items()
+        if qualified not in models
+        and any(defined_in(qualified.rpartition(".")[0], base) in models for base in bases if base)
+    }:
+        models |= grown
+    return [
+        (qualified.rpartition(".")[0], node.name, node.lineno, bool(node.type_params))
+        for qualified, (node, _) in classes.items()
+        if qualified in models
+    ]
+
+
+def _base_name(base: ast.expr) -> str:
+    """The class a base names, as written: `ApiModel`, `models.ApiModel`, `Page` (of `Page[T]`)."""
+    if isinstance(base, ast.Subscript):
+        base = base.value
+    if isinstance(base, ast.Attribute):
+        return f"{_base_name(base.value)}.{base.attr}"
+    return base.id if isinstance(base, ast.Name) else ""
+
+
 def circles(project: Project) -> list[str]:
     return [" <-> ".join(group) for group in project.import_circles()]
 
@@ -197,6 +289,8 @@ RULES: dict[str, Callable[[Project], list[str]]] = {
     "domain-order": domain_areas_out_of_order,
     "function-stores": functions_importing_stores,
     "outbound": network_calls_outside_the_outbound_port,
+    "response-models": response_models_out_of_place,
+    "domain-models": domain_models_no_domain_builds,
     "circles": circles,
 }
 # A small project breaking each rule once: (module path, source).
@@ -224,6 +318,19 @@ BROKEN: dict[str, dict[str, str]] = {
     "function-stores": {"orders/service.py": "from domain.orders import store\n", "domain/orders/store.py": ""},
     "outbound": {
         "domain/identity/eskiz.py": "from urllib import request\n\ndef send(url):\n    return request.urlopen(url)\n"
+    },
+    "response-models": {
+        "core/models.py": "class ApiModel: ...\n\n\nclass Page[T](ApiModel): ...\n",
+        "domain/orders/views.py": "from core import models\n\n\nclass Receipt(models.ApiModel): ...\n",
+        "catalog/models.py": "from core.models import Page\n\n\nclass Filters(Page[int]): ...\n",
+    },
+    "domain-models": {
+        "core/models.py": "class ApiModel: ...\n",
+        "domain/orders/models.py": "from core.models import ApiModel\n\n\nclass Receipt(ApiModel): ...\n",
+        "orders/service.py": "from domain.orders.models import Receipt\n",
+        "domain/catalog/models.py": "from core.models import ApiModel\n\n\nclass CarItem(ApiModel): ...\n",
+        "catalog/service.py": "from domain.catalog.models import CarItem\n",
+        "saved_cars/service.py": "from domain.catalog.models import CarItem\n",
     },
     "circles": {"domain/a.py": "from domain import b\n", "domain/b.py": "def f():\n    from domain import a\n"},
 }

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from core.models import Organization
+from catalog.models import AllFilters
 from core.serialization import to_json
 from dictionaries.models import BranchAvailability, BranchDetail, Document, Location, Region
-from domain.catalog.models import AllFilters, BrandItem, CarDetail, CarItem, InfoBlock, Modification, Option
+from domain.catalog.models import BrandItem, CarDetail, CarItem, InfoBlock, Modification, Option
 from domain.dataset.models import OFFERS_PER_CAR, SECTION_LIMITS
-from domain.financing.models import CreditFigures, InstallmentCell, LeasingFigures
+from domain.financing.models import CreditFigures, InstallmentCell, LeasingFigures, Organization
 from edge.validation import MAX_PAGE_SIZE
 from ops.catalog import schema_text
 from payments.models import BankOffer, BankOfferTerms, InitialPaymentRef, LeasingProgram, LoanTermRef

@@ -15,7 +15,7 @@ import pytest
 from bson import ObjectId
 
 from domain.dataset.models import DataSet
-from domain.dataset.transfer import MAX_PROBLEMS, DataSetRefused, location, parse, read
+from domain.dataset.reading import MAX_PROBLEMS, DataSetRefused, location, parse, read
 from local.seed import DEMO_DATA_FILE, demo_data_text
 from ops.catalog import MAX_FILE_BYTES, SCHEMA_PATH, read_file, schema_text
 from ops.output import CommandRefused

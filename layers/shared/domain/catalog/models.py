@@ -1,8 +1,10 @@
-"""Responses of the catalog routes: cars, brands and the catalog's filters, in the caller's language."""
+"""What the catalog answers of cars and brands, in the caller's language: built by the domain
+(`domain.catalog.views`, `items`) and answered by two functions (the catalog; saved cars, whose list is
+of `CarItem`). The filters, which the catalog function alone builds, are in its `models.py`."""
 
 from pydantic import Field
 
-from core.models import ApiModel, Id, Page, Timestamp
+from core.models import ApiModel, Id, Timestamp
 from domain.catalog.payment_types import PaymentType
 
 Url = str
@@ -178,15 +180,3 @@ class BrandItem(ApiModel):
 class BrandDetail(BrandItem):
     description: str | None
     carsCount: int = Field(ge=0, description="cars of the brand in the catalog")
-
-
-class PriceRange(ApiModel):
-    min: int = Field(ge=0, description="the lowest `priceFrom` in the catalog, in sums (0 when empty)")
-    max: int = Field(ge=0, description="the highest `priceFrom` in the catalog, in sums (0 when empty)")
-
-
-class AllFilters(ApiModel):
-    brands: Page[BrandItem]
-    bodyTypes: Page[Option]
-    powertrains: Page[Option]
-    price: PriceRange

@@ -23,10 +23,9 @@ from typing import NamedTuple
 from bson import ObjectId
 from pymongo.client_session import ClientSession
 
-from core import clock, ids
 from core.errors import NotFound
-from data import counters
-from data.mongo import in_transaction
+from data import audit
+from data.audit import Stamp
 from domain.catalog import store
 from domain.catalog.records import CarRecord, ModificationRecord, SaleRecord
 from domain.catalog.store import SaleChange
@@ -132,7 +131,7 @@ def set_rules(
     who and why (`sale_changes`), in one transaction; the car's `saleStartsAt` follows. Orders placed
     before keep the hold they were given; the other rules apply to the orders placed from now on."""
 
-    def work(session: ClientSession) -> SaleChange:
+    def write(session: ClientSession, stamp: Stamp) -> SaleChange:
         car = store.find_car_sale(car_id, session=session)
         if car is None:
             raise NotFound("CAR_NOT_FOUND", details={"carId": str(car_id)})
@@ -145,19 +144,18 @@ def set_rules(
                 raise NotFound("MODIFICATION_NOT_FOUND", details={"modificationId": str(modification_id)})
             before = modification.get("sale")
             modification["sale"] = rules
-        version = counters.raise_change_version(session=session)
-        store.set_sale(car_id, modification_id, rules, starts_at=starts_at(car), changed_in=version, session=session)
-        change = SaleChange(
-            _id=ids.new_id(),
+        store.set_sale(
+            car_id, modification_id, rules, starts_at=starts_at(car), changed_in=stamp.version, session=session
+        )
+        return SaleChange(
+            _id=stamp.id,
             carId=car_id,
             modificationId=modification_id,
             before=before,
             after=rules,
-            by=by,
-            cause=cause,
-            at=clock.now(),
+            by=stamp.by,
+            cause=stamp.cause,
+            at=stamp.at,
         )
-        store.record_sale_change(change, session=session)
-        return change
 
-    return in_transaction(work)
+    return audit.operator_change(write, store.record_sale_change, by=by, cause=cause)

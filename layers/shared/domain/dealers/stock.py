@@ -11,10 +11,9 @@ from __future__ import annotations
 from bson import ObjectId
 from pymongo.client_session import ClientSession
 
-from core import clock, ids
 from core.errors import InvalidInput, NotFound
-from data import counters
-from data.mongo import in_transaction
+from data import audit
+from data.audit import Stamp
 from domain.catalog import sale
 from domain.catalog import store as catalog
 from domain.dealers import store
@@ -58,8 +57,7 @@ def set_quantity(
     buckets = max(1, min(buckets, MAX_BUCKETS))
     split = min(buckets, max(1, quantity))
 
-    def work(session: ClientSession) -> StockChange:
-        version = counters.raise_change_version(session=session)
+    def write(session: ClientSession, stamp: Stamp) -> StockChange:
         before = store.set_stock(
             branch_id,
             car["_id"],
@@ -68,11 +66,11 @@ def set_quantity(
             quantity,
             buckets=split,
             asked=buckets,
-            changed_in=version,
+            changed_in=stamp.version,
             session=session,
         )
-        change = StockChange(
-            _id=ids.new_id(),
+        return StockChange(
+            _id=stamp.id,
             branchId=branch_id,
             carId=car["_id"],
             modificationId=modification_id,
@@ -80,11 +78,9 @@ def set_quantity(
             before=before,
             after=quantity,
             buckets=split,
-            by=by,
-            cause=cause,
-            at=clock.now(),
+            by=stamp.by,
+            cause=stamp.cause,
+            at=stamp.at,
         )
-        store.record_stock_change(change, session=session)
-        return change
 
-    return in_transaction(work)
+    return audit.operator_change(write, store.record_stock_change, by=by, cause=cause)

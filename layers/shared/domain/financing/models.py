@@ -1,16 +1,25 @@
 """The figures of a financing: what the API shows of a quote (`credit_math`). The financing routes answer
 them (their response models, in `payments.models`, extend them) and orders store them
 (docs/DECISIONS.md, "Financed orders"), so an order carries exactly what the client was shown: which
-is why they live in the domain, which both functions read."""
+is why they live in the domain, which both functions read. And an organization as the API names it,
+which the domain builds (`views.organization_ref`)."""
 
 from typing import Annotated
 
 from pydantic import Field
 
-from core.models import ApiModel, Sums
+from core.models import ApiModel, Id, Sums
 from domain.financing.credit_math import RefundType
 
 Percent = Annotated[float, Field(ge=0, le=100, description="percent, e.g. 24.0")]
+
+
+class Organization(ApiModel):
+    """A bank, leasing company or installment provider."""
+
+    id: Id = Field(alias="_id")
+    name: str = Field(examples=["Kapitalbank"])
+    logo: str | None = Field(description="logo URL")
 
 
 class CreditFigures(ApiModel):

@@ -7,8 +7,8 @@ from typing import Any
 
 from core.assets import url
 from core.locale import Locale, localize
-from core.models import Organization
 from domain.financing.credit_math import CreditQuote, InstallmentQuote, LeasingQuote
+from domain.financing.models import Organization
 from domain.financing.records import OrganizationRecord
 
 
