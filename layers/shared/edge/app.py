@@ -51,7 +51,6 @@ from edge.access import (
     require_json_body,
 )
 from edge.context import Callers, RequestContext, set_current, set_request_id
-from edge.error_codes import field_code
 from edge.errors import headers_of, status_of
 from edge.headers import combined, request_headers, set_headers
 
@@ -70,6 +69,8 @@ def _field_name(location: tuple[Any, ...]) -> str:
 
 def validation_problems(exc: RequestValidationError) -> list[FieldProblem]:
     """Each invalid input with its code (never pydantic's own English words)."""
+    from edge.error_codes import field_code  # imported here, as in edge.responses: only errors read the catalogue
+
     problems: list[FieldProblem] = []
     for error in exc.errors():
         code, params = field_code(error)

@@ -10,11 +10,12 @@ later instance from that snapshot, possibly days later and many at once. So:
   (edge.json_budget), evaluate the route handlers' annotations (Powertools reads them on each route's
   first call), and serve one request through the resolver for a path no route has: it passes the
   validation middlewares and the adapter every route passes (Powertools inspects each on its first
-  call) and our not-found answer; and one for each read that requires a query parameter, asked
-  without any (refused by request validation before its handler). No route's handler runs: every one
-  reads MongoDB. Then run the cold-start metric's code with its output discarded, and what the
-  function registered with `before_snapshot` (its own code on made-up data). Last, collect the
-  garbage init left, so restored instances start with an empty young generation;
+  call) and our not-found answer (whose message loads the error catalogue, edge.error_codes); and one
+  for each read that requires a query parameter, asked without any (refused by request validation
+  before its handler). No route's handler runs: every one reads MongoDB. Then run the cold-start
+  metric's code with its output discarded, and what the function registered with `before_snapshot`
+  (its own code on made-up data). Last, collect the garbage init left, so restored instances start
+  with an empty young generation;
 - after a restore, forget what belongs to the process that was snapshotted (the MongoDB and
   EventBridge clients with their sockets, cached secrets that may have rotated, every per-process cache
   registered in `data.caches`, such as the partner keys) and draw again what must differ between
