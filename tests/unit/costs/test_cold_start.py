@@ -130,6 +130,31 @@ def test_an_api_function_defines_no_dataclass_at_init(module: str) -> None:
     assert defined == []
 
 
+@pytest.mark.parametrize("module", API_HANDLER_MODULES)
+def test_an_api_function_loads_the_error_catalogue_with_its_first_error_answer(module: str) -> None:
+    # Given a fresh interpreter with the import roots Lambda gives a function
+    # When it imports an API function's handler module
+    loaded = modules_loaded_by_importing(module)
+
+    # Then neither the catalogue of error codes (their messages in three languages) nor the error envelope's
+    # model is loaded: a success never reads them, the first error answer imports the catalogue (before
+    # the snapshot with SnapStart: its warm-up answers a path no route has), only openapi.json's
+    # generation the model
+    assert [name for name in ("edge.error_codes", "edge.error_envelope") if name in loaded] == []
+
+
+@pytest.mark.parametrize("module", HANDLER_MODULES)
+def test_no_function_loads_the_operators_audited_changes(module: str) -> None:
+    # Given a fresh interpreter with the import roots Lambda gives a function
+    # When it imports the handler module
+    loaded = modules_loaded_by_importing(module)
+
+    # Then the audited changes of live data (prices, sale rules, stock) are not loaded: only the
+    # operators' commands make them, though the functions read the sale rules and the stock
+    audited = ("data.audit", "domain.catalog.prices", "domain.catalog.sale_changes", "domain.dealers.stock")
+    assert [name for name in audited if name in loaded] == []
+
+
 @pytest.mark.parametrize("module", HANDLER_MODULES)
 def test_a_function_defines_the_settings_of_its_own_concerns_only(module: str) -> None:
     # Given a fresh interpreter with the import roots Lambda gives a function
