@@ -17,6 +17,7 @@ generated clients, so it never changes by accident; tests/unit/contract/test_ope
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 import typing
@@ -85,13 +86,21 @@ class RouteDeclaration(NamedTuple):
     path: str  # as API Gateway names the resource: /api/v1/cars/{id}
     func: Callable[..., Any]
     access: AccessPolicy
-    body: type[BaseModel] | None  # the model of its JSON body, if it takes one
-    query_names: frozenset[str]  # the query parameters it declares; any other is refused (400)
     status_code: int
     errors: Mapping[int, str]  # the route's own error statuses -> when
     middlewares: tuple[Callable[..., Any], ...]  # the route's own middlewares, besides its access level
     operation_id: str | None  # the route's stable name in openapi.json and generated clients (`listCars`)
     cache_control: str | None  # a cached read: ETag, this Cache-Control, 304 on If-None-Match (edge.caching)
+
+    @property
+    def body(self) -> type[BaseModel] | None:
+        """The model of its JSON body, if it takes one (`route_inputs`)."""
+        return route_inputs(self.func, self.path)[0]
+
+    @property
+    def query_names(self) -> frozenset[str]:
+        """The query parameters it declares; any other is refused (400) (`route_inputs`)."""
+        return route_inputs(self.func, self.path)[1]
 
     @property
     def takes_body(self) -> bool:
@@ -111,12 +120,16 @@ def _openapi_path(rule: str) -> str:
     return re.sub(r"<(\w+)>", r"{\1}", rule)
 
 
-def _inputs(func: Callable[..., Any], path_names: set[str]) -> tuple[type[BaseModel] | None, frozenset[str]]:
-    """The model of the route's body (the parameter typed with a pydantic model), and the names of its
-    query parameters (every other parameter that is not in the path, by its alias when it has one).
-    Only the parameters' annotations are resolved: resolving the return annotation would build every
-    route's generic response model (Envelope[Page[...]]) at cold start; Powertools builds the one a
-    request needs on first use."""
+@functools.cache
+def route_inputs(func: Callable[..., Any], path: str) -> tuple[type[BaseModel] | None, frozenset[str]]:
+    """The model of the body of the route `func` answers at `path` (the parameter typed with a pydantic
+    model), and the names of its query parameters (every other parameter that is not in the path, by its
+    alias when it has one). Read from the handler's annotations on first use, not at declaration: the
+    apps' annotations are text, compiled to be read, and a cold start declares every route of its
+    function (SnapStart's warm-up reads them all). Only the parameters' annotations are resolved:
+    resolving the return annotation would build the route's generic response model (Envelope[Page[...]]);
+    Powertools builds the one a request needs on first use."""
+    path_names = set(re.findall(r"\{(\w+)\}", path))
     parameters = inspect.signature(func).parameters
     annotations = {name: hint for name, hint in func.__annotations__.items() if name in parameters}
     hints = typing.get_type_hints(
@@ -207,7 +220,6 @@ class ApiResolver(APIGatewayRestResolver):
 
         def declare(func: Any) -> Any:
             methods = [method] if isinstance(method, str) else list(method)
-            body, query_names = _inputs(func, set(re.findall(r"<(\w+)>", rule)))
             for item in methods:
                 path = _openapi_path(rule)
                 self.declarations[(item.upper(), path)] = RouteDeclaration(
@@ -215,8 +227,6 @@ class ApiResolver(APIGatewayRestResolver):
                     path=path,
                     func=func,
                     access=access,
-                    body=body,
-                    query_names=query_names,
                     status_code=status_code,
                     errors=errors,
                     middlewares=tuple(route_middlewares),
