@@ -13,7 +13,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from bson import ObjectId
 
 from core.locale import Locale, localize
-from core.models import CountedPage, Page
+from core.models import CountedPage, Page, parametrized
 from core.observability import metrics
 from data.reference_cache import preload
 from domain.orders import holds, lifecycle, placement, promo_codes, views
@@ -31,9 +31,6 @@ from orders.models import Order as OrderView
 
 # The reference data these routes read: a SnapStart restore reads it before the first request.
 preload(*placement.REFERENCE_DATA)
-
-# Parametrized once: `CountedPage[OrderItem]` looks its generic class up again on every call.
-ORDER_PAGE = CountedPage[OrderItem]
 
 
 def _financing(body: CreateOrderBody) -> FinancingRequest | None:
@@ -121,7 +118,9 @@ def list_orders(*, user_id: str, limit: int, offset: int, locale: Locale) -> Cou
     found = views.orders_of_user(user_id, offset=offset, limit=limit)
     items = [_item_fields(order, locale) for order in found.items]
     # The page validated in one pydantic-core call, not one model per order.
-    return ORDER_PAGE.model_validate({"items": items, "total": found.total, "exact": found.exact})
+    return parametrized(CountedPage, OrderItem).model_validate(
+        {"items": items, "total": found.total, "exact": found.exact}
+    )
 
 
 def get_order(order_id: str, *, user_id: str, locale: Locale) -> OrderView:
