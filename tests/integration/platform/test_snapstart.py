@@ -225,8 +225,10 @@ def test_a_restored_instance_has_read_the_partner_keys_and_its_reference_data_be
     from local.seed.core import DEMO_PARTNER_KEY
 
     # Given caching as deployed, a brand, a partner whose key was rotated an hour ago with a day's grace,
-    # one whose previous key's grace is over, and a function whose routes read brands (orders.app)
+    # one whose previous key's grace is over, and a function whose routes read brands (orders.app: placing
+    # an order), snapshotted after its warm-up, which named them
     cache_for_a_minute(monkeypatch)
+    run_before_snapshot(orders_app)
     now = clock.now()
     db.brands.insert_one({"_id": ObjectId(), "name": "Chevrolet", "order": 1})
     for name, previous_until in (("Rotated", now + timedelta(days=1)), ("Expired", now - timedelta(hours=1))):

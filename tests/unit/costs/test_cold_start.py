@@ -155,6 +155,24 @@ def test_no_function_loads_the_operators_audited_changes(module: str) -> None:
     assert [name for name in audited if name in loaded] == []
 
 
+def test_the_orders_function_leaves_placing_an_order_to_the_first_order() -> None:
+    # Given a fresh interpreter with the Orders function's import roots
+    # When it imports the handler module
+    loaded = modules_loaded_by_importing("orders.app")
+
+    # Then what placing an order runs is not loaded (reading the catalog, the dealers, a financed order's
+    # deal, the buyer's holdings, a queued car's admission and draw): the function's other routes only read
+    # orders; the create route imports it with the first order, SnapStart's warm-up before the snapshot
+    placing = (
+        "domain.orders.placement",
+        "domain.orders.buyers",
+        "domain.orders.openings",
+        "domain.orders.draw",
+        "domain.financing.deals",
+    )
+    assert [name for name in placing if name in loaded] == []
+
+
 @pytest.mark.parametrize("module", HANDLER_MODULES)
 def test_a_function_defines_the_settings_of_its_own_concerns_only(module: str) -> None:
     # Given a fresh interpreter with the import roots Lambda gives a function
