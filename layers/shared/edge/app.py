@@ -41,7 +41,7 @@ from core.locale import LOCALES, Locale, parse_accept_language
 from core.observability import flush_metrics, log_keys_of_invocation, logger, metrics
 from core.serialization import json_default, to_json
 from core.settings import get_settings, read_settings
-from data import outbox, rate_limit
+from data import outbox_requests, rate_limit
 from edge import caching, cors, json_budget, links, responses, snapstart
 from edge.access import (
     UNDECLARED,
@@ -398,9 +398,12 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
         response = gate_or_refuse(app, event, headers, locale, declared)
         added = {CONTENT_LANGUAGE: locale, REQUEST_ID: request_id, **cors.response_headers(headers.get("origin"))}
         if response is None:
-            outbox.start_request()
+            outbox_requests.start_request()
             response = app.resolve(event, context)
-            outbox.flush()  # the events this request committed, right away (best effort, never raises)
+            if outbox_requests.touched():
+                from data import outbox  # loaded: the request wrote events through it (most functions never do)
+
+                outbox.flush()  # the events this request committed, right away (best effort, never raises)
             quota = rate_limit.request_quota()
             if quota is not None:
                 added |= quota.headers()

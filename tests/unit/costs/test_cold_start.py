@@ -108,14 +108,17 @@ def test_the_outbox_publisher_loads_no_response_models() -> None:
     assert [name for name in unneeded if name in loaded] == []
 
 
-@pytest.mark.parametrize("module", ["auth.app", "catalog.app", "dictionaries.app", "payments.app", "saved_cars.app"])
-def test_a_function_that_writes_no_event_does_not_load_the_outbox_destinations(module: str) -> None:
+@pytest.mark.parametrize(
+    "module", ["auth.app", "catalog.app", "dictionaries.app", "payments.app", "sales.app", "saved_cars.app"]
+)
+def test_a_function_that_writes_no_event_does_not_load_the_outbox(module: str) -> None:
     # Given a fresh interpreter with the import roots Lambda gives a function
     # When it imports the handler module of a function that never writes an event
     loaded = modules_loaded_by_importing(module)
 
-    # Then the outbox's destinations are not loaded: they are imported with the first delivery
-    assert [name for name in ("data.events", "data.webhook_queue") if name in loaded] == []
+    # Then neither the outbox nor its destinations are loaded: the edge asks every request whether it wrote
+    # events (`data.outbox_requests`), and only one that did delivers them through the outbox
+    assert [name for name in ("data.outbox", "data.events", "data.webhook_queue") if name in loaded] == []
 
 
 @pytest.mark.parametrize("module", API_HANDLER_MODULES)
