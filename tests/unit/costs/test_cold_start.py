@@ -28,6 +28,12 @@ HANDLER_MODULES = sorted(
 HEAVY = ("boto3", "botocore.client", "botocore.session", "aws_xray_sdk", "s3transfer")
 PROBE = "import importlib, json, sys; importlib.import_module(sys.argv[1]); print(json.dumps(sorted(sys.modules)))"
 API_HANDLER_MODULES = sorted({route.handler.rpartition(".")[0] for route in api_routes()})
+# How many times the import loaded the system's CA certificates (an HTTPS opener or TLS context built).
+CA_CERTIFICATES_PROBE = (
+    "import importlib, json, ssl, sys; loads = []; load = ssl.SSLContext.load_default_certs; "
+    "ssl.SSLContext.load_default_certs = lambda self, *args: loads.append(1) or load(self, *args); "
+    "importlib.import_module(sys.argv[1]); print(json.dumps(loads))"
+)
 # Our classes a module defines that are dataclasses, printed as module.Class.
 DATACLASSES_PROBE = (
     "import dataclasses, importlib, inspect, json, sys; importlib.import_module(sys.argv[1]); "
@@ -174,6 +180,17 @@ def test_the_orders_function_leaves_placing_an_order_to_the_first_order() -> Non
         "domain.financing.deals",
     )
     assert [name for name in placing if name in loaded] == []
+
+
+@pytest.mark.parametrize("module", HANDLER_MODULES)
+def test_no_function_loads_the_ca_certificates_at_init(module: str) -> None:
+    # Given a fresh interpreter with the import roots Lambda gives a function
+    # When it imports the handler module
+    loads = probe_import(module, CA_CERTIFICATES_PROBE)
+
+    # Then the system's CA certificates were not loaded: the HTTPS opener or TLS context that loads them is
+    # built by the first call to a partner (core.outbound) or the first webhook delivery
+    assert loads == []
 
 
 @pytest.mark.parametrize("module", HANDLER_MODULES)
