@@ -546,20 +546,21 @@ def test_history_of_an_order_without_payments_is_empty(api: ApiClient, payable_o
 # --- races and logs ------------------------------------------------------------------------------
 
 
-def wait_after_first_call(read: Callable[..., Any], racers: int) -> Callable[..., Any]:
-    """`read`, where each thread's first call waits until all `racers` made theirs: every racer has
-    read before any of them writes."""
+def wait_after_first_call(call: Callable[..., Any], racers: int) -> Callable[..., Any]:
+    """`call`, where each thread's first call, once it has returned or raised, waits until all `racers`
+    made theirs: every racer has read (or tried its write) before any of them goes on."""
     barrier = threading.Barrier(racers, timeout=10)
-    first_read = threading.local()
+    first_call = threading.local()
 
-    def read_then_wait(*args: Any, **kwargs: Any) -> Any:
-        found = read(*args, **kwargs)
-        if not getattr(first_read, "done", False):
-            first_read.done = True
-            barrier.wait()
-        return found
+    def call_then_wait(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return call(*args, **kwargs)
+        finally:
+            if not getattr(first_call, "done", False):
+                first_call.done = True
+                barrier.wait()
 
-    return read_then_wait
+    return call_then_wait
 
 
 def test_concurrent_applies_of_one_transaction_pay_exactly_once(
@@ -675,9 +676,11 @@ def test_racing_applies_of_two_transactions_of_one_order_charge_the_card_once(
     first, second = _two_whole_amount_transactions(order, monkeypatch)
     calls = _count_processor_calls(monkeypatch)
     # And the worst interleaving: both applies hold their transaction and have read the order (payable,
-    # nothing paid) before either takes the order's charging lease
-    find_order = store.find_order
+    # nothing paid) before either takes the order's charging lease, and both have tried to take it before
+    # either goes on (else the loser, descheduled until the winner has paid, finds the order paid instead)
+    find_order, take_charge = store.find_order, lifecycle.take_charge
     monkeypatch.setattr(store, "find_order", wait_after_first_call(find_order, 2))
+    monkeypatch.setattr(lifecycle, "take_charge", wait_after_first_call(take_charge, 2))
 
     def pay(transaction_id: int) -> tuple[int, str]:
         try:
@@ -700,6 +703,7 @@ def test_racing_applies_of_two_transactions_of_one_order_charge_the_card_once(
     assert (paid["paidAmount"], paid["statusSlug"], paid["chargingPaymentId"]) == (1_000, "PAID", None)
     # And its retry is refused before any charge (the order is paid), and told that it was not charged
     monkeypatch.setattr(store, "find_order", find_order)
+    monkeypatch.setattr(lifecycle, "take_charge", take_charge)
     body = refused(api.post(APPLY, json=apply_body(order, loser, 1_000)), 409)
     assert body["details"]["status"] == "FAILED"
     assert (body["code"], body["details"]["orderRefusal"]) == ("ORDER_REFUSED_PAYMENT", "ORDER_NOT_PAYABLE")
