@@ -137,29 +137,29 @@ def test_a_payment_that_loses_every_compare_and_set_is_busy_not_refused(
     assert not isinstance(busy.value, Conflict)
 
 
-def test_only_one_payment_holds_the_charging_lease_and_only_if_the_order_can_take_it(
+def test_only_one_payment_holds_the_charging_claim_and_only_if_the_order_can_take_it(
     db: Database[dict[str, Any]], frozen_clock: FrozenClock
 ) -> None:
     order = insert_order(db, USER, amount_due=100)
     now = clock.now()
     with pytest.raises(Conflict, match="PAYMENT_ABOVE_DUE"):
-        lifecycle.take_charge(order["_id"], "too-much", 101, now=now, lease_seconds=60)
-    # Of eight payments racing for the lease, one holds it
+        lifecycle.take_charge(order["_id"], "too-much", 101, now=now, claim_seconds=60)
+    # Of eight payments racing for the claim, one holds it
     payment_ids = iter(f"t{number}" for number in range(8))
-    results = race(lambda: lifecycle.take_charge(order["_id"], next(payment_ids), 60, now=now, lease_seconds=60), 8)
+    results = race(lambda: lifecycle.take_charge(order["_id"], next(payment_ids), 60, now=now, claim_seconds=60), 8)
     assert sorted(results) == ["CHARGE_IN_PROGRESS"] * 7 + ["ok"]
     holder = (db.orders.find_one({"_id": order["_id"]}) or {})["chargingPaymentId"]
-    # Recording the holder's payment releases the lease; the next payment takes it if it fits
+    # Recording the holder's payment releases the claim; the next payment takes it if it fits
     lifecycle.record_payment(order["_id"], 60, payment_id=holder, cause="card")
     assert (db.orders.find_one({"_id": order["_id"]}) or {})["chargingPaymentId"] is None
     with pytest.raises(Conflict, match="PAYMENT_ABOVE_DUE"):
-        lifecycle.take_charge(order["_id"], "t9", 41, now=now, lease_seconds=60)
-    lifecycle.take_charge(order["_id"], "t9", 40, now=now, lease_seconds=60)
-    # A lease older than its duration belongs to a dead holder and can be taken over
+        lifecycle.take_charge(order["_id"], "t9", 41, now=now, claim_seconds=60)
+    lifecycle.take_charge(order["_id"], "t9", 40, now=now, claim_seconds=60)
+    # A claim older than its duration belongs to a dead holder and can be taken over
     with pytest.raises(lifecycle.ChargeInProgress):
-        lifecycle.take_charge(order["_id"], "t10", 40, now=now, lease_seconds=60)
+        lifecycle.take_charge(order["_id"], "t10", 40, now=now, claim_seconds=60)
     frozen_clock.advance(60)
-    lifecycle.take_charge(order["_id"], "t10", 40, now=clock.now(), lease_seconds=60)
+    lifecycle.take_charge(order["_id"], "t10", 40, now=clock.now(), claim_seconds=60)
 
 
 def test_the_same_payment_applied_twice_counts_once(db: Database[dict[str, Any]]) -> None:

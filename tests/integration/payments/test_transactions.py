@@ -619,7 +619,7 @@ def test_logs_of_the_whole_flow_hold_neither_the_card_number_nor_the_code(
         assert not re.search(rf"(?<!\d){re.escape(secret)}(?!\d)", logs), secret
 
 
-# --- one charge at a time per order (the charging lease) -------------------------------------------
+# --- one charge at a time per order (the charging claim) -------------------------------------------
 
 
 def _two_whole_amount_transactions(order: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -675,7 +675,7 @@ def test_racing_applies_of_two_transactions_of_one_order_charge_the_card_once(
     first, second = _two_whole_amount_transactions(order, monkeypatch)
     calls = _count_processor_calls(monkeypatch)
     # And the worst interleaving: both applies hold their transaction and have read the order (payable,
-    # nothing paid) before either takes the order's charging lease
+    # nothing paid) before either takes the order's charging claim
     find_order = store.find_order
     monkeypatch.setattr(store, "find_order", wait_after_first_call(find_order, 2))
 
@@ -708,13 +708,13 @@ def test_racing_applies_of_two_transactions_of_one_order_charge_the_card_once(
     assert "refund" not in stored(db, loser)
 
 
-def test_a_charge_in_progress_holds_the_order_until_its_lease_runs_out(
+def test_a_charge_in_progress_holds_the_order_until_its_claim_runs_out(
     api: ApiClient, payable_order: OrderFactory, db: Db, frozen_clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Given an order whose charging lease another payment holds (its apply died mid-charge)
+    # Given an order whose charging claim another payment holds (its apply died mid-charge)
     order = payable_order(amount_due=1_000)
     transaction_id = create(api, order, 400)
-    lifecycle.take_charge(order["_id"], "another", 400, now=clock.now(), lease_seconds=60)
+    lifecycle.take_charge(order["_id"], "another", 400, now=clock.now(), claim_seconds=60)
     calls = _count_processor_calls(monkeypatch)
     # When the transaction is applied 15 s later: 409 saying when to try again, nothing charged, the
     # transaction still pending
@@ -725,14 +725,14 @@ def test_a_charge_in_progress_holds_the_order_until_its_lease_runs_out(
     assert response.headers["Retry-After"] == "45"
     assert calls["confirm"] == []
     assert stored(db, transaction_id)["status"] == "PENDING"
-    # And once the lease has run out, it pays
+    # And once the claim has run out, it pays
     frozen_clock.advance(45)
     assert api.post(APPLY, json=apply_body(order, transaction_id, 400)).status_code == 200
     paid = stored_order(db, order)
     assert (paid["paidAmount"], paid["chargingPaymentId"]) == (400, None)
 
 
-def test_a_wrong_code_gives_the_charging_lease_back(api: ApiClient, payable_order: OrderFactory, db: Db) -> None:
+def test_a_wrong_code_gives_the_charging_claim_back(api: ApiClient, payable_order: OrderFactory, db: Db) -> None:
     order = payable_order(amount_due=1_000)
     transaction_id = create(api, order, 400)
     refused(api.post(APPLY, json=apply_body(order, transaction_id, 400, otp=123456)), 400)
@@ -780,7 +780,7 @@ def test_an_order_too_busy_to_record_a_charge_keeps_it_and_the_retry_records_it(
     kept = stored(db, transaction_id)
     assert (kept["status"], kept.get("failureReason")) == ("CONFIRMING", None)
     assert kept["processorConfirmedAt"] is not None
-    # And the client's retry after the lease records the payment, without charging again
+    # And the client's retry once the claim has run out records the payment, without charging again
     frozen_clock.advance(60)
     applied = api.post(APPLY, json=apply_body(order, transaction_id, 400))
     assert applied.status_code == 200, applied.text
@@ -804,7 +804,7 @@ def test_a_retry_while_an_unanswered_charge_holds_the_transaction_says_when_and_
     # When the client retries 20 s later
     frozen_clock.advance(20)
     early = api.post(APPLY, json=apply_body(order, transaction_id, 400))
-    # Then it is told the transaction is being confirmed, and when to try again: what is left of the lease
+    # Then it is told the transaction is being confirmed, and when to try again: what is left of the claim
     body = refused(early, 409)
     assert "being confirmed" in body["message"]
     assert early.headers["Retry-After"] == "40"

@@ -55,7 +55,7 @@ class OrderBusy(Unavailable):
 
 
 class ChargeInProgress(Conflict):
-    """Another payment of the order holds the charging lease (`take_charge`)."""
+    """Another payment of the order holds the charging claim (`take_charge`)."""
 
     default_code = "CHARGE_IN_PROGRESS"
 
@@ -177,7 +177,7 @@ def transition(order_id: ObjectId, target: Status, *, cause: str, along_with: Al
 
 def expire(order: OrderRecord, *, now: datetime, along_with: AlongWith) -> OrderRecord | None:
     """Cancel an order that is late by `now` (`domain.orders.holds`) and has no card payment being
-    charged (it holds no charging lease), with what it paid as read (a payment recorded meanwhile wins),
+    charged (it holds no charging claim), with what it paid as read (a payment recorded meanwhile wins),
     logged "not paid in time" with `expiredAt`, its unit given back; `along_with` marks its card payments
     to be refunded (`domain.payments.cancellations`). None (and nothing changed) when it no longer is late."""
     if not holds.is_late(order, now):
@@ -255,9 +255,9 @@ def ensure_can_take(order: Mapping[str, Any], amount: int) -> int:
     return left
 
 
-def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: datetime, lease_seconds: int) -> OrderRecord:
-    """Take the order's charging lease for `payment_id`, with one conditional update: free, already this
-    payment's, or older than `lease_seconds` (its holder died), and only while the order is unpaid, can
+def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: datetime, claim_seconds: int) -> OrderRecord:
+    """Take the order's charging claim for `payment_id`, with one conditional update: free, already this
+    payment's, or older than `claim_seconds` (its holder died), and only while the order is unpaid, can
     take `amount`, and is not late (`domain.orders.holds`: 409 `HoldExpired`). At most
     one payment of an order is being charged at a time, so two charges can never both land on an order
     that can take only one. Released by `record_payment` of the same payment id, or `release_charge`.
@@ -272,21 +272,21 @@ def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: dateti
         due_now=DUE_NOW,
         not_late=holds.not_late(now),
         now=now,
-        lease_seconds=lease_seconds,
+        claim_seconds=claim_seconds,
     )
     if claimed is not None:
         return claimed
     order = _load(order_id)
     ensure_can_take(order, amount)
     holds.refuse_if_late(order, now)
-    # When to try again: what is left of the holder's lease (a retry then may take it over).
+    # When to try again: what is left of the holder's claim (a retry then may take it over).
     held_since = order.get("chargingSince") or now
-    wait = max(1, math.ceil(lease_seconds - (now - held_since).total_seconds()))
+    wait = max(1, math.ceil(claim_seconds - (now - held_since).total_seconds()))
     raise ChargeInProgress(retry_after=wait)
 
 
 def release_charge(order_id: ObjectId, payment_id: str) -> None:
-    """Give the charging lease back, if `payment_id` still holds it."""
+    """Give the charging claim back, if `payment_id` still holds it."""
     store.release_charge(order_id, payment_id)
 
 
@@ -295,7 +295,7 @@ def record_payment(order_id: ObjectId, amount: int, *, payment_id: str, cause: s
 
     Idempotent: applying the same payment_id again returns the order unchanged. Refuses (409) an order
     that is not payable and an amount above what is still due; 503 `OrderBusy` when every
-    compare-and-set lost to another change. Releases the charging lease this payment holds
+    compare-and-set lost to another change. Releases the charging claim this payment holds
     (`take_charge`) in the same update.
     """
     if amount <= 0:

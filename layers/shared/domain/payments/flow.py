@@ -13,7 +13,7 @@ reconciliation's to settle.
 
 Apply pays at most once (docs/DECISIONS.md, "Card payments"): one apply claims the transaction
 (PENDING -> CONFIRMING, conditional), and only the holder of the claim settles it (`settlement`: the
-order's charging lease, the processor's charge, the payment recorded on the order, CONFIRMED).
+order's charging claim, the processor's charge, the payment recorded on the order, CONFIRMED).
 """
 
 import math
@@ -47,7 +47,7 @@ from domain.payments.records import RefundState, Status, Transaction
 from domain.payments.settings import get_payment_settings
 from domain.payments.settlement import ConfirmedPayment
 from domain.payments.store import (
-    CLAIM_LEASE_SECONDS,
+    CLAIM_SECONDS,
     MAX_RESENDS,
     OTP_TTL_SECONDS,
     RESEND_COOLDOWN_SECONDS,
@@ -305,7 +305,7 @@ def _own_order(order_id: str, user_id: str) -> OrderRecord:
 
 def _check_fits_with_open(order: OrderRecord, amount: int, now: datetime, *, excluding: int | None = None) -> None:
     """409 unless the order can take `amount` on top of its other open transactions. Advisory: it reads
-    and the transaction is stored later, so two racing creates may both pass; the charging lease taken at
+    and the transaction is stored later, so two racing creates may both pass; the charging claim taken at
     apply (`lifecycle.take_charge`) is what keeps the charges within what is due. A late order takes no
     payment: it is expired here and now (409 ORDER_HOLD_EXPIRED, `domain.orders.holds`)."""
     expiry.expire_if_late(order, cancellations.card_refunds)
@@ -350,9 +350,9 @@ def _not_claimable(transaction: Transaction, now: datetime) -> AppError:
         return Conflict("TRANSACTION_CHANGED", details={"status": status.value})
     if status is Status.CONFIRMING:
         # Another apply holds it, or one whose outcome is unknown (503) does: a retry can take it over
-        # once the claim's lease has run out.
+        # once the claim has run out.
         claimed_for = (now - transaction["claimedAt"]).total_seconds()
-        wait = max(1, math.ceil(CLAIM_LEASE_SECONDS - claimed_for))
+        wait = max(1, math.ceil(CLAIM_SECONDS - claimed_for))
         return Conflict("TRANSACTION_BEING_CONFIRMED", details={"status": status.value}, retry_after=wait)
     return _not_pending(transaction)
 

@@ -53,7 +53,7 @@ class Transaction(TypedDict):
     # cancelled after it was paid (domain.payments.refunds)
     refund: NotRequired[RefundState]
     refundRequestedAt: NotRequired[datetime]
-    refundLeaseUntil: NotRequired[datetime | None]  # an attempt at the processor holds the refund until then
+    refundClaimedUntil: NotRequired[datetime | None]  # an attempt at the processor holds the refund until then
     refundedAt: NotRequired[datetime]
 
 

@@ -1,13 +1,13 @@
 """Settling a claimed card transaction: the saga an apply runs once it holds the transaction (the
 reconciliation runs its second half for a charge whose apply died).
 
-Charging: take the order's charging lease (`lifecycle.take_charge`), note that the processor is being
+Charging: take the order's charging claim (`lifecycle.take_charge`), note that the processor is being
 asked, ask it to charge with the code; a wrong or expired code, a decline or a refusal by the order gives
-the lease back and leaves the transaction as the client may retry it, and an unknown outcome keeps both
-for a retry after the lease. Recording: record the payment on the order (once per transaction id), then
-mark the transaction CONFIRMED with its event; an order that can no longer take the charge fails the
-transaction and gives the money back (void or refund). Each step is conditional on this apply's claim, so
-a payment is taken at most once (docs/DECISIONS.md, "Card payments").
+the charging claim back and leaves the transaction as the client may retry it, and an unknown outcome
+keeps both claims for a retry once they run out. Recording: record the payment on the order (once per
+transaction id), then mark the transaction CONFIRMED with its event; an order that can no longer take
+the charge fails the transaction and gives the money back (void or refund). Each step is conditional on
+this apply's claim, so a payment is taken at most once (docs/DECISIONS.md, "Card payments").
 """
 
 from datetime import datetime
@@ -36,7 +36,7 @@ from domain.payments.processor import (
     WrongOtp,
 )
 from domain.payments.records import RefundState, Status, Transaction, TransactionChanges
-from domain.payments.store import CLAIM_LEASE_SECONDS, MAX_OTP_ATTEMPTS, MAX_RESENDS
+from domain.payments.store import CLAIM_SECONDS, MAX_OTP_ATTEMPTS, MAX_RESENDS
 
 DECLINES = {
     INSUFFICIENT_FUNDS: "PAYMENT_DECLINED_INSUFFICIENT_FUNDS",
@@ -99,8 +99,8 @@ def record_charged(
         )
     except lifecycle.OrderBusy:
         # Charged and not refused: only lost the race for the order document. Keep the claim (and the
-        # order's charging lease); the client's retry after the lease records the payment idempotently.
-        raise lifecycle.OrderBusy(retry_after=CLAIM_LEASE_SECONDS) from None
+        # order's charging claim); the client's retry once they run out records the payment idempotently.
+        raise lifecycle.OrderBusy(retry_after=CLAIM_SECONDS) from None
     except (Conflict, NotFound) as refused:
         # Charged, but the order can no longer take it (it was cancelled, or paid by other means).
         raise _fail(transaction, claim_id, now, refused, processor) from None
@@ -143,16 +143,14 @@ def _already_recorded(order_id: ObjectId, transaction_id: int) -> bool:
 
 
 def _charge(processor: CardProcessor, transaction: Transaction, claim_id: str, otp: str, now: datetime) -> None:
-    """Take the order's charging lease, then ask the processor to charge; raise unless it charged."""
+    """Take the order's charging claim, then ask the processor to charge; raise unless it charged."""
     transaction_id = int(transaction["_id"])
     order_id = transaction["orderId"]
     payment_id = str(transaction_id)
     # A previous apply that died after calling the processor may have been charged.
     maybe_charged = transaction.get("confirmStartedAt") is not None
     try:
-        lifecycle.take_charge(
-            order_id, payment_id, int(transaction["amount"]), now=now, lease_seconds=CLAIM_LEASE_SECONDS
-        )
+        lifecycle.take_charge(order_id, payment_id, int(transaction["amount"]), now=now, claim_seconds=CLAIM_SECONDS)
     except lifecycle.ChargeInProgress as busy:
         # Nothing charged by this apply: give the transaction back so the client can apply again.
         _update_claimed(transaction, claim_id, now, {"status": Status.PENDING.value})
@@ -183,9 +181,9 @@ def _charge(processor: CardProcessor, transaction: Transaction, claim_id: str, o
         _update_claimed(transaction, claim_id, now, {"status": Status.FAILED.value, "failureReason": declined.reason})
         raise processor_refusal(declined, failed=True) from None
     except ProcessorUnavailable:
-        # The outcome is unknown: keep the claim and the order's charging lease. After the lease a retry
+        # The outcome is unknown: keep the claim and the order's charging claim. Once they run out a retry
         # asks the processor again (its apply is idempotent); until then the amount stays reserved.
-        raise Unavailable("PROCESSOR_NO_ANSWER", retry_after=CLAIM_LEASE_SECONDS) from None
+        raise Unavailable("PROCESSOR_NO_ANSWER", retry_after=CLAIM_SECONDS) from None
     charged: TransactionChanges = {"processorConfirmedAt": now}
     if charge_id is not None:
         charged["processorChargeId"] = charge_id  # what a refund of this charge is asked with
@@ -200,7 +198,7 @@ def _update_claimed(
     *,
     inc: dict[str, int] | None = None,
 ) -> Transaction:
-    """Change the transaction this apply holds; 409 when the claim was lost (its lease ran out and
+    """Change the transaction this apply holds; 409 when the claim was lost (it ran out and
     another apply took it over: that one carries on)."""
     updated = store.update_claimed(int(transaction["_id"]), claim_id, now, changes, inc=inc)
     if updated is None:

@@ -49,7 +49,7 @@ RESEND_COOLDOWN_SECONDS = 60
 MAX_RESENDS = 3
 # A claim older than this belongs to an invocation that died: longer than the Lambda timeout (10 s),
 # so a live invocation never loses its claim to another.
-CLAIM_LEASE_SECONDS = 60
+CLAIM_SECONDS = 60
 
 
 def _transactions() -> Collection[Transaction]:
@@ -88,7 +88,7 @@ def reserved_amount(order_id: ObjectId, now: datetime, *, excluding: int | None 
 
 def claim(transaction_id: int, user_id: str, claim_id: str, now: datetime) -> Transaction | None:
     """Take the transaction for one apply: pending with a live code and attempts left, or abandoned
-    mid-confirmation by an invocation that died (its lease ran out)."""
+    mid-confirmation by an invocation that died (its claim ran out)."""
     return _transactions().find_one_and_update(
         {
             "_id": transaction_id,
@@ -101,7 +101,7 @@ def claim(transaction_id: int, user_id: str, claim_id: str, now: datetime) -> Tr
                 },
                 {
                     "status": Status.CONFIRMING.value,
-                    "claimedAt": {"$lte": now - timedelta(seconds=CLAIM_LEASE_SECONDS)},
+                    "claimedAt": {"$lte": now - timedelta(seconds=CLAIM_SECONDS)},
                 },
             ],
         },
@@ -276,30 +276,30 @@ def refunds_of_order(order_id: ObjectId) -> list[Transaction]:
     return list(_transactions().find({"orderId": order_id, "refund": {"$exists": True}}).sort("_id", 1))
 
 
-def take_refund(transaction_id: int, now: datetime, lease_seconds: int) -> Transaction | None:
+def take_refund(transaction_id: int, now: datetime, claim_seconds: int) -> Transaction | None:
     """Hold a pending refund for one attempt at the processor, unless another attempt holds it (and is
     not presumed dead): two passes never ask the processor to give the same money back at once."""
     return _transactions().find_one_and_update(
         {
             "_id": transaction_id,
             "refund": "PENDING",
-            "$or": [{"refundLeaseUntil": None}, {"refundLeaseUntil": {"$lte": now}}],
+            "$or": [{"refundClaimedUntil": None}, {"refundClaimedUntil": {"$lte": now}}],
         },
-        {"$set": {"refundLeaseUntil": now + timedelta(seconds=lease_seconds)}},
+        {"$set": {"refundClaimedUntil": now + timedelta(seconds=claim_seconds)}},
         return_document=ReturnDocument.AFTER,
     )
 
 
 def release_refund(transaction_id: int) -> None:
     """Let the next attempt take a refund this one could not finish."""
-    _transactions().update_one({"_id": transaction_id, "refund": "PENDING"}, {"$set": {"refundLeaseUntil": None}})
+    _transactions().update_one({"_id": transaction_id, "refund": "PENDING"}, {"$set": {"refundClaimedUntil": None}})
 
 
 def settle_refund(transaction_id: int, outcome: RefundState, now: datetime) -> bool:
     """Record what became of a pending refund ("DONE"), once."""
     result = _transactions().update_one(
         {"_id": transaction_id, "refund": "PENDING"},
-        {"$set": {"refund": outcome, "refundedAt": now, "refundLeaseUntil": None, "updatedAt": now}},
+        {"$set": {"refund": outcome, "refundedAt": now, "refundClaimedUntil": None, "updatedAt": now}},
     )
     return result.modified_count == 1
 
