@@ -317,14 +317,14 @@ def request(
     return answer.status, json_of(answer.body)
 
 
-def sign_in(port: int, count: int) -> list[str]:
-    """`count` buyers signed in through the demo partner (distinct phone numbers), each verified as a person
+def login_buyers(port: int, count: int) -> list[str]:
+    """`count` buyers logged in through the demo partner (distinct phone numbers), each verified as a person
     of their own through the sandbox provider, as buyers of a deployed stage must be: their access tokens."""
 
     def one(number: int) -> str:
         status, answer = request(port, "POST", LOGIN, {"phone": f"{PHONE_PREFIX}{number:07d}"})
         if status != 201:
-            raise SystemExit(f"signing buyer {number} in answered {status}: {answer.get('code') or answer}")
+            raise SystemExit(f"the login of buyer {number} answered {status}: {answer.get('code') or answer}")
         token = str(answer["data"]["accessToken"])
         status, answer = request(port, "POST", VERIFY, {"code": f"sandbox-verified-{number + 1}-bench"}, token)
         if status != 200:
@@ -375,7 +375,7 @@ def opening(uri: str, database: str, *, buyers: int, units: int, workers: int) -
             set_stock(db, configuration, 1)
         with local_server(uri, database, workers) as url:
             port = int(url.rsplit(":", 1)[1])
-            tokens = sign_in(port, buyers)
+            tokens = login_buyers(port, buyers)
             # Each worker's first orders (imports done, caches filled, connections open): refused, nothing stored.
             warmed, _ = at_once(port, [(token, warm.body()) for token in tokens[: workers * 2]])
             if any(answer.status != 409 for answer in warmed):

@@ -1,4 +1,4 @@
-"""One-time sign-in codes of `otp` partners: 6 digits sent by SMS to the phone a login names.
+"""One-time login codes of `otp` partners: 6 digits sent by SMS to the phone a login names.
 
 A phone has one code at a time, stored as a keyed hash (`core.secrets.keyed_hash`, its own purpose) under
 the phone's keyed hash: a copy of the table reveals neither. A code is valid LOGIN_CODE_TTL_SECONDS, and
@@ -43,7 +43,7 @@ class CodeSent(NamedTuple):
 def get_gateway() -> SmsGateway:
     """The configured SMS gateway (`SMS_PROVIDER`): Eskiz, or else the sandbox. The sandbox and an Eskiz test
     account (`ESKIZ_TEST_ACCOUNT`), whose code is the sandbox's, are refused in prod: anyone knowing the
-    code would sign in as anyone."""
+    code would log in as anyone."""
     settings = get_identity_settings()
     if settings.sms_provider == "eskiz" and not (settings.eskiz_test_account and get_settings().stage == "prod"):
         from domain.identity.eskiz import EskizGateway  # imported only where configured
