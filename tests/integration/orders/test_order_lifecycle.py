@@ -15,7 +15,7 @@ from core.errors import Conflict
 from data import outbox
 from domain.orders import lifecycle, views
 from domain.orders.records import OrderRecord
-from domain.orders.states import Status
+from domain.orders.states import OrderStatus
 from edge.errors import status_of
 from tests.data import insert_order
 from tests.factories import race
@@ -42,8 +42,8 @@ def test_an_order_walks_the_whole_path_and_each_step_is_logged(db: Database[dict
     assert order["paidAmount"] == 40
     order = lifecycle.record_payment(order["_id"], 60, payment_id="t2", cause="card payment 2")
     assert order["statusSlug"] == "PAID"
-    order = lifecycle.transition(order["_id"], Status.READY, cause="arrived at the branch")
-    order = lifecycle.transition(order["_id"], Status.IMPLEMENTED, cause="handed over")
+    order = lifecycle.transition(order["_id"], OrderStatus.READY, cause="arrived at the branch")
+    order = lifecycle.transition(order["_id"], OrderStatus.IMPLEMENTED, cause="handed over")
     # Then the log holds every change with its cause, and the steps end at IMPLEMENTED
     logs = list(db.order_logs.find({"orderId": order["_id"]}).sort("at", 1))
     assert [(log["from"], log["to"]) for log in logs] == [
@@ -78,14 +78,14 @@ def test_an_order_paid_in_full_at_once_skips_the_partial_step(db: Database[dict[
 
 def test_a_cancelled_order_shows_the_path_it_took_then_cancelled(db: Database[dict[str, Any]]) -> None:
     order = insert_order(db, USER, amount_due=100)
-    order = lifecycle.transition(order["_id"], Status.CANCELLED, cause="customer changed their mind")
+    order = lifecycle.transition(order["_id"], OrderStatus.CANCELLED, cause="customer changed their mind")
     steps = views.steps(order, "uz")
     assert slugs(steps) == ["NEW", "CANCELLED"]
     assert current(steps) == "CANCELLED"
 
 
-@pytest.mark.parametrize("target", [Status.PAID, Status.PARTIALLY_PAID])
-def test_no_transition_marks_an_order_paid_without_a_payment(db: Database[dict[str, Any]], target: Status) -> None:
+@pytest.mark.parametrize("target", [OrderStatus.PAID, OrderStatus.PARTIALLY_PAID])
+def test_no_transition_marks_an_order_paid_without_a_payment(db: Database[dict[str, Any]], target: OrderStatus) -> None:
     order = insert_order(db, USER, amount_due=100)
     with pytest.raises(Conflict, match="ORDER_STATUS_NEEDS_PAYMENT"):
         lifecycle.transition(order["_id"], target, cause="back office")
@@ -95,17 +95,17 @@ def test_no_transition_marks_an_order_paid_without_a_payment(db: Database[dict[s
 @pytest.mark.parametrize(
     ("start", "target"),
     [
-        ("NEW", Status.READY),
-        ("NEW", Status.IMPLEMENTED),
-        ("PARTIALLY_PAID", Status.READY),
-        ("READY", Status.CANCELLED),
-        ("IMPLEMENTED", Status.CANCELLED),
-        ("CANCELLED", Status.NEW),
-        ("PAID", Status.NEW),
+        ("NEW", OrderStatus.READY),
+        ("NEW", OrderStatus.IMPLEMENTED),
+        ("PARTIALLY_PAID", OrderStatus.READY),
+        ("READY", OrderStatus.CANCELLED),
+        ("IMPLEMENTED", OrderStatus.CANCELLED),
+        ("CANCELLED", OrderStatus.NEW),
+        ("PAID", OrderStatus.NEW),
     ],
 )
 def test_illegal_transitions_are_refused_and_change_nothing(
-    db: Database[dict[str, Any]], start: str, target: Status
+    db: Database[dict[str, Any]], start: str, target: OrderStatus
 ) -> None:
     order = insert_order(db, USER, status=start)
     with pytest.raises(Conflict) as refused:
@@ -195,7 +195,7 @@ def test_racing_transitions_have_exactly_one_winner(
     order = insert_order(db, USER, amount_due=100, paid=100, status="PAID")
     everyone_reads_before_anyone_writes(monkeypatch, 8)
     # When they race
-    results = race(lambda: lifecycle.transition(order["_id"], Status.READY, cause="race"), 8)
+    results = race(lambda: lifecycle.transition(order["_id"], OrderStatus.READY, cause="race"), 8)
     # Then exactly one succeeded, the others were refused, and exactly one change was logged
     assert results.count("ok") == 1
     assert all(result == "ORDER_TRANSITION_NOT_ALLOWED" for result in results if result != "ok")

@@ -15,7 +15,7 @@ from pymongo.database import Database
 from core.clock import FrozenClock
 from data import events, outbox
 from domain.orders import lifecycle
-from domain.orders.states import Status
+from domain.orders.states import OrderStatus
 from local.context import LocalLambdaContext
 from tests.data import insert_order, place_and_pay_by_card
 from tests.factories import ApiClient
@@ -94,7 +94,7 @@ def test_an_aggregates_events_are_delivered_in_sequence_even_after_a_refusal(
         broken.setattr(events, "deliver", refusing_bus)
         lifecycle.record_payment(order["_id"], 40, payment_id="p1", cause="card payment p1")
         lifecycle.record_payment(order["_id"], 60, payment_id="p2", cause="card payment p2")
-        lifecycle.transition(order["_id"], Status.CANCELLED, cause="customer request")
+        lifecycle.transition(order["_id"], OrderStatus.CANCELLED, cause="customer request")
         outbox.flush()
     # When the publisher runs
     delivered: list[events.Event] = []

@@ -20,7 +20,7 @@ from core.clock import FrozenClock
 from core.errors import AppError
 from core.settings import reset_settings
 from domain.orders import lifecycle
-from domain.orders.states import Status
+from domain.orders.states import OrderStatus
 from domain.payments import store
 from domain.payments.processor import ProcessorUnavailable
 from domain.payments.sandbox import BLOCKED_CARD, INSUFFICIENT_FUNDS_CARD, PAYS_HUMO, PAYS_UZCARD, SandboxProcessor
@@ -72,11 +72,11 @@ def payable_order(api: ApiClient, db: Db) -> OrderFactory:
         placed = api.post("/api/v1/orders", json=order_body(cars[amount_due]))
         assert placed.status_code == 201, placed.text
         order_id = ObjectId(placed.json()["data"]["_id"])
-        target = Status(status)
-        if paid or target in (Status.PAID, Status.READY, Status.IMPLEMENTED):
+        target = OrderStatus(status)
+        if paid or target in (OrderStatus.PAID, OrderStatus.READY, OrderStatus.IMPLEMENTED):
             lifecycle.record_payment(order_id, paid or amount_due, payment_id="before-the-test", cause="test setup")
-        for later in (Status.READY, Status.IMPLEMENTED, Status.CANCELLED):
-            if target is later or (target is Status.IMPLEMENTED and later is Status.READY):
+        for later in (OrderStatus.READY, OrderStatus.IMPLEMENTED, OrderStatus.CANCELLED):
+            if target is later or (target is OrderStatus.IMPLEMENTED and later is OrderStatus.READY):
                 lifecycle.transition(order_id, later, cause="test setup")
         return db.orders.find_one({"_id": order_id}) or {}
 
@@ -472,7 +472,7 @@ def test_apply_when_another_payment_filled_the_order_first_is_409_and_fails(
 def test_apply_on_an_order_cancelled_meanwhile_is_409(api: ApiClient, payable_order: OrderFactory, db: Db) -> None:
     order = payable_order()
     transaction_id = create(api, order, 1_000)
-    lifecycle.transition(order["_id"], lifecycle.Status.CANCELLED, cause="customer changed their mind")
+    lifecycle.transition(order["_id"], lifecycle.OrderStatus.CANCELLED, cause="customer changed their mind")
     body = refused(api.post(APPLY, json=apply_body(order, transaction_id, 1_000)), 409)
     assert body["details"] == {"statusSlug": "CANCELLED", "status": "FAILED", "orderRefusal": "ORDER_NOT_PAYABLE"}
     assert stored_order(db, order)["paidAmount"] == 0

@@ -35,7 +35,7 @@ from domain.identity.store import Guess, LoginCode, LoginGuesses
 CODE_DIGITS = 6
 
 
-class CodeSent(NamedTuple):
+class SentLoginCode(NamedTuple):
     expires_at: datetime
     resend_at: datetime
 
@@ -90,7 +90,7 @@ def _left(record: LoginGuesses, budget: int, window_start: datetime) -> int:
 
 
 @within_request_budget
-def send_code(phone: str, *, language: str) -> CodeSent:
+def send_code(phone: str, *, language: str) -> SentLoginCode:
     """Send a new code to `phone` within the request's budget for partner calls, or, while the last
     one's cooldown runs, tell of that one (the phone holds it); 429 while the phone's guesses are spent (a
     code could not be checked), 400 for a number the gateway refuses, 503 when the gateway is down or out
@@ -115,7 +115,7 @@ def send_code(phone: str, *, language: str) -> CodeSent:
     blocking = store.start_login_code(record, resend_before=now - resend)
     if blocking is not None:
         if blocking["expiresAt"] > now:  # the code sent a moment ago is on the phone
-            return CodeSent(expires_at=blocking["expiresAt"], resend_at=blocking["sentAt"] + resend)
+            return SentLoginCode(expires_at=blocking["expiresAt"], resend_at=blocking["sentAt"] + resend)
         raise TooManyAttempts("LOGIN_CODE_TOO_EARLY", retry_after=_seconds_until(blocking["sentAt"] + resend, now))
     try:
         gateway.send(phone, gateway.text_for(code, language))
@@ -123,7 +123,7 @@ def send_code(phone: str, *, language: str) -> CodeSent:
         store.forget_login_code(record["_id"], record["codeHash"])
         raise
     metrics.add_metric(name="LoginCodesSent", unit=MetricUnit.Count, value=1)
-    return CodeSent(expires_at=record["expiresAt"], resend_at=now + resend)
+    return SentLoginCode(expires_at=record["expiresAt"], resend_at=now + resend)
 
 
 def check_code(phone: str, code: str, *, source_ip: str) -> None:

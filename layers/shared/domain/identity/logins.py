@@ -2,7 +2,7 @@
 
 - `trusted`: the partner's key vouches for the phone; a PINFL is a claim (`users.login_user`);
 - `assertion`: the partner's signed assertion vouches for the phone and/or PINFL (`assertions`);
-- `otp`: without `otp` a code is sent to the phone (`CodeSent`, answered 202); with it, the code proves
+- `otp`: without `otp` a code is sent to the phone (`SentLoginCode`, answered 202); with it, the code proves
   the phone (`login_codes`).
 
 Every login, whatever its policy, counts against the limits of `users.limit_logins` first; an `otp`
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from core.errors import InvalidInput, NotAuthenticated
 from domain.identity import assertions, login_codes, users
-from domain.identity.login_codes import CodeSent
+from domain.identity.login_codes import SentLoginCode
 from domain.identity.records import User
 from domain.partners.login import login_of, policy_of
 
@@ -30,7 +30,7 @@ def login(
     source_ip: str,
     device: str,
     language: str,
-) -> User | CodeSent:
+) -> User | SentLoginCode:
     """The signed-in user, or, for an `otp` partner's login without a code, the code sent (its SMS in
     `language`, the caller's locale)."""
     users.limit_logins(phone=phone, pin=pin, source_ip=source_ip, device=device, partner=partner)

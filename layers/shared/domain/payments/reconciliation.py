@@ -37,7 +37,7 @@ from domain.orders import lifecycle
 from domain.payments import refunds, settlement, store
 from domain.payments.processor import CardProcessor, PaymentState, PaymentStatus, ProcessorError
 from domain.payments.processor_factory import get_processor
-from domain.payments.records import Status, Transaction, TransactionChanges
+from domain.payments.records import Transaction, TransactionChanges, TransactionStatus
 
 # Longer than the apply's claim (60 s) and the Lambda timeout: an apply this old has stopped.
 STALE_AFTER_SECONDS = 5 * 60
@@ -117,11 +117,11 @@ def _reconcile_confirming(processor: CardProcessor, transaction: Transaction, no
         except ProcessorError:
             return Outcome.UNRESOLVED  # held until the claim is stale again, then asked again
         if status.state is PaymentState.NOT_CHARGED:
-            return _give_back(held, claim_id, now, {"status": Status.PENDING.value}, Outcome.RELEASED)
+            return _give_back(held, claim_id, now, {"status": TransactionStatus.PENDING.value}, Outcome.RELEASED)
         if status.state is not PaymentState.CHARGED:
             reason = status.reason or status.state.value
             return _give_back(
-                held, claim_id, now, {"status": Status.FAILED.value, "failureReason": reason}, Outcome.FAILED
+                held, claim_id, now, {"status": TransactionStatus.FAILED.value, "failureReason": reason}, Outcome.FAILED
             )
         if status.charge_id is not None:
             # Kept as an apply keeps it: a refund of this charge is asked with it.

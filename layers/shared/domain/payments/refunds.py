@@ -26,7 +26,7 @@ from core.errors import AppError
 from core.observability import logger
 from domain.orders import lifecycle
 from domain.orders.records import ChangeFacts, OrderRecord
-from domain.orders.states import Status
+from domain.orders.states import OrderStatus
 from domain.payments import cancellations, settlement, store
 from domain.payments.processor import CardProcessor, PaymentState, ProcessorError
 from domain.payments.processor_factory import get_processor
@@ -58,7 +58,7 @@ def cancel_order(order_id: ObjectId, *, cause: str) -> Cancellation:
         asked[:] = [facts["refundAmount"]]  # the transaction may run more than once: its last run committed
         return facts
 
-    order = lifecycle.transition(order_id, Status.CANCELLED, cause=cause, along_with=refund_payments)
+    order = lifecycle.transition(order_id, OrderStatus.CANCELLED, cause=cause, along_with=refund_payments)
     pending = [transaction for transaction in store.refunds_of_order(order_id) if transaction["refund"] == PENDING]
     try:
         processor = get_processor()

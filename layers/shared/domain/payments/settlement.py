@@ -35,7 +35,7 @@ from domain.payments.processor import (
     ProcessorUnavailable,
     WrongOtp,
 )
-from domain.payments.records import RefundState, Status, Transaction, TransactionChanges
+from domain.payments.records import RefundState, Transaction, TransactionChanges, TransactionStatus
 from domain.payments.store import CLAIM_SECONDS, MAX_OTP_ATTEMPTS, MAX_RESENDS
 
 DECLINES = {
@@ -153,7 +153,7 @@ def _charge(processor: CardProcessor, transaction: Transaction, claim_id: str, o
         lifecycle.take_charge(order_id, payment_id, int(transaction["amount"]), now=now, claim_seconds=CLAIM_SECONDS)
     except lifecycle.ChargeInProgress as busy:
         # Nothing charged by this apply: give the transaction back so the client can apply again.
-        _update_claimed(transaction, claim_id, now, {"status": Status.PENDING.value})
+        _update_claimed(transaction, claim_id, now, {"status": TransactionStatus.PENDING.value})
         raise busy from None
     except holds.HoldExpired as late:
         # The transaction fails as for any refusal by the order; the caller expires the order and answers
@@ -174,11 +174,13 @@ def _charge(processor: CardProcessor, transaction: Transaction, claim_id: str, o
         raise _wrong_otp(transaction, claim_id, now) from None
     except OtpExpired:
         lifecycle.release_charge(order_id, payment_id)
-        _update_claimed(transaction, claim_id, now, {"status": Status.PENDING.value, "expiresAt": now})
+        _update_claimed(transaction, claim_id, now, {"status": TransactionStatus.PENDING.value, "expiresAt": now})
         raise otp_expired(transaction) from None
     except PaymentDeclined as declined:
         lifecycle.release_charge(order_id, payment_id)
-        _update_claimed(transaction, claim_id, now, {"status": Status.FAILED.value, "failureReason": declined.reason})
+        _update_claimed(
+            transaction, claim_id, now, {"status": TransactionStatus.FAILED.value, "failureReason": declined.reason}
+        )
         raise processor_refusal(declined, failed=True) from None
     except ProcessorUnavailable:
         # The outcome is unknown: keep the claim and the order's charging claim. Once they run out a retry
@@ -202,19 +204,21 @@ def _update_claimed(
     another apply took it over: that one carries on)."""
     updated = store.update_claimed(int(transaction["_id"]), claim_id, now, changes, inc=inc)
     if updated is None:
-        raise Conflict("TRANSACTION_BEING_CONFIRMED", details={"status": Status.CONFIRMING.value})
+        raise Conflict("TRANSACTION_BEING_CONFIRMED", details={"status": TransactionStatus.CONFIRMING.value})
     return updated
 
 
 def _wrong_otp(transaction: Transaction, claim_id: str, now: datetime) -> InvalidInput:
     attempts = int(transaction["attempts"]) + 1
     left = MAX_OTP_ATTEMPTS - attempts
-    changes: TransactionChanges = {"status": Status.PENDING.value}
+    changes: TransactionChanges = {"status": TransactionStatus.PENDING.value}
     if left <= 0:
-        changes = {"status": Status.FAILED.value, "failureReason": "OTP_ATTEMPTS"}
+        changes = {"status": TransactionStatus.FAILED.value, "failureReason": "OTP_ATTEMPTS"}
     _update_claimed(transaction, claim_id, now, changes, inc={"attempts": 1})
     if left <= 0:
-        return InvalidInput("OTP_ATTEMPTS_EXHAUSTED", details={"attemptsLeft": 0, "status": Status.FAILED.value})
+        return InvalidInput(
+            "OTP_ATTEMPTS_EXHAUSTED", details={"attemptsLeft": 0, "status": TransactionStatus.FAILED.value}
+        )
     return InvalidInput("OTP_WRONG", details={"attemptsLeft": left})
 
 
@@ -222,7 +226,7 @@ def _fail(
     transaction: Transaction, claim_id: str, now: datetime, refused: AppError, refund_with: CardProcessor | None
 ) -> Conflict:
     """The order refused the payment: fail the transaction, giving the money back if it may have moved."""
-    changes: TransactionChanges = {"status": Status.FAILED.value, "failureReason": "ORDER_REFUSED"}
+    changes: TransactionChanges = {"status": TransactionStatus.FAILED.value, "failureReason": "ORDER_REFUSED"}
     if refund_with is not None:
         changes["refund"] = cancel_charge(refund_with, transaction)
         changes["refundRequestedAt"] = now
@@ -231,7 +235,7 @@ def _fail(
     lifecycle.release_charge(transaction["orderId"], str(transaction["_id"]))
     store.update_claimed(int(transaction["_id"]), claim_id, now, changes)
     # The order's own refusal (ORDER_NOT_PAYABLE...) stays readable as `details.orderRefusal`.
-    details = {**(refused.details or {}), "orderRefusal": refused.code, "status": Status.FAILED.value}
+    details = {**(refused.details or {}), "orderRefusal": refused.code, "status": TransactionStatus.FAILED.value}
     return Conflict(REFUSED_PAYMENTS[changes.get("refund")], details=details)
 
 
@@ -266,7 +270,7 @@ def payment_of(transaction: Transaction) -> ProcessorPayment:
 def processor_refusal(error: ProcessorError, *, failed: bool = False) -> AppError:
     """What the client is answered when the processor declined (400) or could not be reached (503)."""
     if isinstance(error, PaymentDeclined):
-        details = {"reason": error.reason, **({"status": Status.FAILED.value} if failed else {})}
+        details = {"reason": error.reason, **({"status": TransactionStatus.FAILED.value} if failed else {})}
         return InvalidInput(DECLINES.get(error.reason, "PAYMENT_DECLINED"), details=details)
     return Unavailable("PROCESSOR_UNAVAILABLE")
 
@@ -275,5 +279,7 @@ def otp_expired(transaction: Transaction) -> InvalidInput:
     """The code has expired: a new one may be asked for while resends are left."""
     resends_left = max(0, MAX_RESENDS - int(transaction["resends"]))
     if resends_left == 0:
-        return InvalidInput("OTP_EXPIRED_NO_RESENDS", details={"status": Status.EXPIRED.value, "resendsLeft": 0})
+        return InvalidInput(
+            "OTP_EXPIRED_NO_RESENDS", details={"status": TransactionStatus.EXPIRED.value, "resendsLeft": 0}
+        )
     return InvalidInput("OTP_EXPIRED", details={"resendsLeft": resends_left})
