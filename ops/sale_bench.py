@@ -92,7 +92,7 @@ class Configuration(NamedTuple):
         }
 
 
-class Answer(NamedTuple):
+class TimedAnswer(NamedTuple):
     status: int
     code: str | None  # the refusal's code, from the envelope
     seconds: float  # from the wave's release to the answer
@@ -103,7 +103,7 @@ class Wave:
     """One wave's answers and what the database holds of it afterwards."""
 
     label: str
-    answers: list[Answer]
+    answers: list[TimedAnswer]
     wall_seconds: float  # from the release to the last answer
     units: int  # units in stock for the wave's configurations before it
     orders_stored: int
@@ -335,22 +335,22 @@ def login_buyers(port: int, count: int) -> list[str]:
         return list(pool.map(one, range(count)))
 
 
-def at_once(port: int, calls: Sequence[tuple[str, dict[str, Any]]]) -> tuple[list[Answer], float]:
+def at_once(port: int, calls: Sequence[tuple[str, dict[str, Any]]]) -> tuple[list[TimedAnswer], float]:
     """Every (token, body) order posted from its own thread, released together; the answers in order, and
     the seconds from the release to the last answer."""
     release = threading.Barrier(len(calls) + 1, timeout=START_TIMEOUT_S)
     started: list[float] = []
 
-    def post(call: tuple[str, dict[str, Any]]) -> Answer:
+    def post(call: tuple[str, dict[str, Any]]) -> TimedAnswer:
         token, body = call
         release.wait()
         began = started[0]
         try:
             status, answer = request(port, "POST", ORDERS, body, token)
         except OSError as failure:
-            return Answer(status=0, code=type(failure).__name__, seconds=time.perf_counter() - began)
+            return TimedAnswer(status=0, code=type(failure).__name__, seconds=time.perf_counter() - began)
         code = answer.get("code") if status >= 400 else None
-        return Answer(status=status, code=str(code) if code else None, seconds=time.perf_counter() - began)
+        return TimedAnswer(status=status, code=str(code) if code else None, seconds=time.perf_counter() - began)
 
     with ThreadPoolExecutor(max_workers=len(calls)) as pool:
         futures = [pool.submit(post, call) for call in calls]
