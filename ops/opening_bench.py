@@ -7,7 +7,7 @@ controller stepping each second, the unpaid orders' expiry every minute): `ops.s
 Then, as an operator and E buyers would:
 
 1. E buyers sign in through the demo partner and verify as E distinct people (the sandbox identity
-   provider): `ops.sale_bench.sign_in`.
+   provider): `ops.sale_bench.login_buyers`.
 2. The operator's commands, in this process: `ops sale set CAR --verified-only --hold-minutes 1 --queue
    --registration-opens-at NOW --admission-per-second P --admission-minutes 5` (the seed's commitment is
    published at once), with the draw (`--starts-at`) set far enough ahead for everyone to register (twice
@@ -678,7 +678,7 @@ def opening(uri: str, database: str, *, entries: int, units: int, workers: int, 
         with sale_bench.local_server(uri, database, workers) as url:
             port = int(url.rsplit(":", 1)[1])
             started = time.monotonic()
-            tokens = sale_bench.sign_in(port, entries)
+            tokens = sale_bench.login_buyers(port, entries)
             signing_in = time.monotonic() - started
             # Registering is one request a person, signing in two: twice its expected time, and a margin.
             ahead = signing_in + DRAW_MARGIN_S

@@ -1,6 +1,6 @@
 """The floor plan of docs/ARCHITECTURE.md, held: who may import whom, who may call the database, no import
-circles. Each rule is checked on the project, and on a small project that breaks it, so a rule that
-stopped finding anything would fail too."""
+circles, no class name defined twice. Each rule is checked on the project, and on a small project that breaks
+it, so a rule that stopped finding anything would fail too."""
 
 from __future__ import annotations
 
@@ -279,6 +279,18 @@ def circles(project: Project) -> list[str]:
     return [" <-> ".join(group) for group in project.import_circles()]
 
 
+def class_names_defined_twice(project: Project) -> list[str]:
+    """Class names that more than one module-level class statement defines: one name per thing, so a name
+    met in a traceback, a log line or a review says which thing it is (`OrderStatus`, `TransactionStatus`;
+    not two `Status`)."""
+    defined: dict[str, list[str]] = {}
+    for module, source in project.modules.items():
+        for node in ast.parse(source.read_text(encoding="utf-8"), filename=str(source)).body:
+            if isinstance(node, ast.ClassDef):
+                defined.setdefault(node.name, []).append(f"{module} (line {node.lineno})")
+    return [f"{name}: {', '.join(places)}" for name, places in sorted(defined.items()) if len(places) > 1]
+
+
 RULES: dict[str, Callable[[Project], list[str]]] = {
     "layering": layering_violations,
     "database": database_outside_stores,
@@ -292,6 +304,7 @@ RULES: dict[str, Callable[[Project], list[str]]] = {
     "response-models": response_models_out_of_place,
     "domain-models": domain_models_no_domain_builds,
     "circles": circles,
+    "class-names": class_names_defined_twice,
 }
 # A small project breaking each rule once: (module path, source).
 BROKEN: dict[str, dict[str, str]] = {
@@ -333,6 +346,10 @@ BROKEN: dict[str, dict[str, str]] = {
         "saved_cars/service.py": "from domain.catalog.models import CarItem\n",
     },
     "circles": {"domain/a.py": "from domain import b\n", "domain/b.py": "def f():\n    from domain import a\n"},
+    "class-names": {
+        "domain/orders/states.py": "class Status:\n    class Meta: ...\n",
+        "domain/payments/records.py": "class Status:\n    class Meta: ...\n",
+    },
 }
 
 
