@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.architecture import Project, calls_to, function_packages, layer_packages, this_project
+from tests.architecture import ROOT_PACKAGES, Project, calls_to, function_packages, layer_packages, this_project
 
 # Which top-level packages each kind of code may import (its own included); anything else of ours is refused.
 MAY_IMPORT: dict[str, frozenset[str]] = {
@@ -80,10 +80,31 @@ def database_outside_stores(project: Project) -> list[str]:
 
 
 def local_importing_ops(project: Project) -> list[str]:
+    """The local runtime imports neither the operator's commands nor the developer tools."""
     return [
         f"{found.module} imports {found.target} (line {found.line})"
         for found in project.imports()
-        if top(found.module) == "local" and top(found.target) == "ops"
+        if top(found.module) == "local" and top(found.target) in ("ops", "tools")
+    ]
+
+
+def ops_importing_tools(project: Project) -> list[str]:
+    """The operator's commands import no developer tool: `car-retail-ops` is installed without them."""
+    return [
+        f"{found.module} imports {found.target} (line {found.line})"
+        for found in project.imports()
+        if top(found.module) == "ops" and top(found.target) == "tools"
+    ]
+
+
+def deployed_importing_the_checkouts_tools(project: Project) -> list[str]:
+    """The deployed code (the layer's and the functions' modules) imports none of the repository root's
+    packages: the local runtime, the operator's commands, the developer tools are not in any artifact."""
+    deployed = {*layer_packages(), *function_packages()}
+    return [
+        f"{found.module} imports {found.target} (line {found.line})"
+        for found in project.imports()
+        if top(found.module) in deployed and top(found.target) in ROOT_PACKAGES
     ]
 
 
@@ -295,6 +316,8 @@ RULES: dict[str, Callable[[Project], list[str]]] = {
     "layering": layering_violations,
     "database": database_outside_stores,
     "local-ops": local_importing_ops,
+    "ops-tools": ops_importing_tools,
+    "deployed-root": deployed_importing_the_checkouts_tools,
     "functions": functions_importing_each_other,
     "context": context_read_outside_routes,
     "log-keys": log_keys_appended_outside_observability,
@@ -317,6 +340,8 @@ BROKEN: dict[str, dict[str, str]] = {
         "data/mongo.py": "def get_db(): ...\n",
     },
     "local-ops": {"local/runtime.py": "from ops import indexes\n", "ops/indexes.py": ""},
+    "ops-tools": {"ops/__main__.py": "def run():\n    from tools import openapi\n", "tools/openapi.py": ""},
+    "deployed-root": {"orders/app.py": "from tools.openapi import DOCUMENT\n", "tools/openapi.py": ""},
     "functions": {"orders/service.py": "from payments import store\n", "payments/store.py": ""},
     "context": {
         "orders/service.py": "from edge.context import locale\n",
@@ -360,8 +385,8 @@ def project() -> Project:
 
 def test_the_project_is_read(project: Project) -> None:
     # Given / When the modules found under the import roots
-    # Then every kind of code is there: the layer's four packages, the functions, local and ops
-    assert {top(module) for module in project.modules} >= {"core", "data", "domain", "edge", "orders", "local", "ops"}
+    # Then every kind of code is there: the layer's four packages, the functions, local, ops and tools
+    assert {top(module) for module in project.modules} >= {"core", "data", "domain", "edge", "orders", *ROOT_PACKAGES}
 
 
 @pytest.mark.parametrize("rule", RULES)

@@ -1,9 +1,9 @@
-"""The figures `make bench ARGS=--sale` prints for a wave (ops/sale_bench.py): percentiles by nearest rank, the
+"""The figures `make bench ARGS=--sale` prints for a wave (tools/sale_bench.py): percentiles by nearest rank, the
 statuses with the refusals' codes, units sold from the stock."""
 
 from __future__ import annotations
 
-from ops.sale_bench import TimedAnswer, Wave, percentile
+from tools.sale_bench import TimedAnswer, Wave, percentile
 
 
 def test_percentiles_are_nearest_rank_of_the_sorted_latencies() -> None:

@@ -1,6 +1,6 @@
-"""`make bench ARGS=--sale` (python -m ops bench --sale): a sale opening through HTTP, as buyers meet it.
+"""`make bench ARGS=--sale` (python -m tools bench --sale): a sale opening through HTTP, as buyers meet it.
 
-On the bench's own freshly seeded database (`ops.bench.bench_database`: a real mongod), `python -m local
+On the bench's own freshly seeded database (`tools.bench.bench_database`: a real mongod), `python -m local
 serve` runs with several worker processes on a free loopback port, each one request at a time like a
 Lambda instance (`local/workers.py`, as `make run` serves). K buyers (distinct phone numbers) sign in
 through the demo partner first; then two waves, each released at once (a barrier) from K threads:
@@ -364,7 +364,7 @@ def at_once(port: int, calls: Sequence[tuple[str, dict[str, Any]]]) -> tuple[lis
 
 
 def opening(uri: str, database: str, *, buyers: int, units: int, workers: int) -> list[str]:
-    """The rush and the spread on a seeded database (ops.bench.bench_database): the printed lines."""
+    """The rush and the spread on a seeded database (tools.bench.bench_database): the printed lines."""
     client: MongoClient[dict[str, Any]]
     with MongoClient(uri, tz_aware=True) as client:
         db: Db = client[database]

@@ -1,4 +1,4 @@
-"""`make bench ARGS=--opening-model` (python -m ops bench --opening-model): a fair opening at national
+"""`make bench ARGS=--opening-model` (python -m tools bench --opening-model): a fair opening at national
 scale, modelled in virtual time (no server, no database; a second of the model costs microseconds).
 
 PEOPLE registered people (1,000,000) for UNITS units (100,000), with the deployed limits read from the

@@ -1,11 +1,11 @@
-"""`make bench ARGS=--opening-model` (ops/opening_model.py): a fair opening in virtual time keeps the
+"""`make bench ARGS=--opening-model` (tools/opening_model.py): a fair opening in virtual time keeps the
 promises the deployed limits make, at a scale a unit test runs in a moment."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from ops.opening_model import OpeningModel, report, simulate
+from tools.opening_model import OpeningModel, report, simulate
 
 
 def test_every_unit_is_sold_for_good_and_the_origin_stays_within_the_deployed_limits() -> None:
