@@ -5,6 +5,7 @@ Indexes are declared in code (each store's `INDEXES`, gathered in `domain.indexe
 """
 
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NamedTuple, cast
@@ -14,10 +15,11 @@ from pymongo import MongoClient, timeout
 from pymongo.client_session import ClientSession
 from pymongo.collection import Collection
 from pymongo.database import Database
-from pymongo.errors import OperationFailure, PyMongoError
+from pymongo.errors import ConnectionFailure, OperationFailure, PyMongoError
 from pymongo.monitoring import CommandListener
 
 from core.errors import Unavailable
+from core.observability import logger
 from core.secrets import mongodb_uri
 from core.settings import get_settings
 
@@ -25,6 +27,9 @@ WRITE_CONFLICT = 112  # MongoDB's error code
 # How long a transaction may take, its retries included: the driver's own retry limit (120 s) is far past
 # a function's timeout (10 s), so a buyer losing every conflict would otherwise meet the gateway's 5xx.
 TRANSACTION_SECONDS = 5.0
+# How long ending a transaction on the server may take once the driver could not end it (`_end_on_server`):
+# a command of its own after the transaction's time, so the request still answers well within the function's.
+END_ON_SERVER_SECONDS = 1.0
 
 # A raw document as pymongo reads and writes it; stores turn it into their typed records.
 Document = dict[str, Any]
@@ -90,7 +95,9 @@ def in_transaction[T](work: Callable[[ClientSession], T], *, seconds: float | No
     """Run `work(session)` as one MongoDB transaction: every write made with `session` happens, or none
     does. The driver runs `work` again on a transient error (a write conflict with another
     transaction), so it must only read and write through the session; all of it, retries included,
-    within `seconds` (a request's TRANSACTION_SECONDS unless given), else 503 DATA_BUSY. Needs a
+    within `seconds` (a request's TRANSACTION_SECONDS unless given), else 503 DATA_BUSY. A transaction
+    that ends with its time spent, or with its connection failed, is ended on the server too
+    (`_end_on_server`), so what it wrote is not held for the server's transaction lifetime limit. Needs a
     replica set (Atlas always is; tests and `make run` start a single-node one)."""
     conflicts = 0
 
@@ -102,16 +109,50 @@ def in_transaction[T](work: Callable[[ClientSession], T], *, seconds: float | No
             conflicts += failure.has_error_label("TransientTransactionError")
             raise
 
+    limit = seconds or TRANSACTION_SECONDS
+    with get_client().start_session() as session:
+        deadline = time.monotonic() + limit
+        try:
+            with timeout(limit):
+                return session.with_transaction(attempt)
+        except Exception as failure:
+            if _may_stay_open(failure, deadline):
+                _end_on_server(session)  # while the session is still ours: no other request uses it yet
+            if not isinstance(failure, PyMongoError):
+                raise  # the work's own refusal (a domain error)
+            lost_every_race = failure.timeout and conflicts > 0
+            if not (lost_every_race or _is_write_conflict(failure)):
+                raise  # the database itself is unreachable or slow: the edge's 503 SERVICE_UNAVAILABLE
+            # Out of time while other requests kept changing the same documents, or (the embedded fallback
+            # server, mongoeco) a write conflict reported at commit without the transient label.
+            raise Unavailable("DATA_BUSY", retry_after=1) from None
+
+
+def _may_stay_open(failure: Exception, deadline: float) -> bool:
+    """Whether a transaction that failed may still be open on the server. pymongo aborts it when `work`
+    fails, but within the same time limit: once that is spent the abort is refused before it is sent, a
+    commit that timed out is not aborted at all, and an abort's errors are ignored (the transactions
+    specification's rule). So: its time ran out, or its connection failed."""
+    if isinstance(failure, PyMongoError) and (failure.timeout or isinstance(failure, ConnectionFailure)):
+        return True
+    return time.monotonic() >= deadline
+
+
+def _end_on_server(session: ClientSession) -> None:
+    """Kill the session on the server (`killSessions`, which aborts its open transaction), so the documents
+    its transaction wrote are free at once rather than held until the server's transaction lifetime limit
+    ends it. Within its own short time; never raises over the transaction's own failure: if the server
+    cannot be told either, that limit still ends the transaction."""
     try:
-        with timeout(seconds or TRANSACTION_SECONDS), get_client().start_session() as session:
-            return session.with_transaction(attempt)
+        with timeout(END_ON_SERVER_SECONDS):
+            session.client.admin.command("killSessions", [session.session_id])
     except PyMongoError as failure:
-        lost_every_race = failure.timeout and conflicts > 0
-        if not (lost_every_race or _is_write_conflict(failure)):
-            raise  # the database itself is unreachable or slow: the edge's 503 SERVICE_UNAVAILABLE
-        # Out of time while other requests kept changing the same documents, or (the embedded fallback
-        # server, mongoeco) a write conflict reported at commit without the transient label.
-        raise Unavailable("DATA_BUSY", retry_after=1) from None
+        code = failure.code if isinstance(failure, OperationFailure) else None
+        logger.warning(
+            "a failed transaction could not be ended on the server; it holds what it wrote "
+            "until the server's transaction lifetime limit",
+            extra={"error": type(failure).__name__, "error_code": code},
+        )
 
 
 def _is_write_conflict(failure: PyMongoError) -> bool:

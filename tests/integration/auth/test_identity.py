@@ -30,7 +30,7 @@ USER_FIELDS = ("firstName", "lastName", "middleName", "pin", "birthDate", "verif
 
 
 class SandboxCodes:
-    """Codes of the sandbox adapter (README, "Identity verification")."""
+    """Codes of the sandbox adapter (docs/DEMO_DATA.md, "Identity codes")."""
 
     def verified(self, number: int = 1, again: str = "") -> str:
         return f"sandbox-verified-{number}" + (f"-{again}" if again else "")

@@ -72,7 +72,7 @@ def test_every_path_the_recipe_names_exists() -> None:
 def test_the_recipe_names_every_file_that_lists_every_route() -> None:
     # Given the tracked files that name every route (the template, the route table, the docs' tables...)
     registries = {path.relative_to(ROOT).as_posix() for path in tracked_files() if lists_every_route(path)}
-    assert {"template.yaml", "tests/route_table.py", "README.md", "docs/INTERFACE.md"} <= registries
+    assert {"template.yaml", "tests/route_table.py", "docs/ARCHITECTURE.md", "docs/INTERFACE.md"} <= registries
     # Then the recipe names each: a new route must be added there too
     assert registries - named_paths() == set()
 

@@ -1,5 +1,5 @@
-"""The repository's documentation describes the routes it serves, and stands alone: the README and
-docs/INTERFACE.md list the contract's routes, and no tracked file points outside the repository."""
+"""The repository's documentation describes the routes it serves, and stands alone: docs/ARCHITECTURE.md
+and docs/INTERFACE.md list the contract's routes, and no tracked file points outside the repository."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ OUTSIDE_REFERENCE = re.compile(
 )
 
 
-def test_the_readme_lists_every_route_with_its_function_and_access_level() -> None:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_architecture_lists_every_route_with_its_function_and_access_level() -> None:
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
     rows = [match.groups() for line in text.splitlines() if (match := ROW.match(line))]
     listed = [(method, path, function, ACCESS[access]) for method, path, function, access in rows]
     assert listed == [tuple(route) for route in ROUTES]

@@ -1,5 +1,5 @@
 """Sign-in's and identity verification's settings: how many logins a person, an address and a partner
-may make, and the identity provider (README, "Identity verification"). Read from the environment once
+may make, and the identity provider (docs/DEMO_DATA.md, "Identity codes"). Read from the environment once
 per process by the code that signs callers in and verifies them (Auth); the other functions, which only
 check tokens, never define this model."""
 

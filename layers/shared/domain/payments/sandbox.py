@@ -1,7 +1,7 @@
 """The sandbox card processor: behaves like the Uzbek processors' own sandboxes, without a network.
 
 Every code is `666666`, as in the processors' sandboxes. A few documented test cards simulate the
-answers a real processor gives (README, "Sandbox test cards"); any other valid UZCARD or HUMO card pays.
+answers a real processor gives (docs/DEMO_DATA.md, "Sandbox cards"); any other valid UZCARD or HUMO card pays.
 It takes both ways a card reaches a processor: its number and expiry (as ATMOS), or a card token the
 partner's app got from the processor (as Payme): `sandbox-token-<test card number>` behaves as that
 test card, any other token as the paying UZCARD test card.
