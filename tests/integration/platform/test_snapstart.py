@@ -176,10 +176,10 @@ def test_a_restored_instance_has_prepared_the_signing_key_before_its_first_reque
 ):
     from jwt.algorithms import HMACAlgorithm
 
-    from domain.identity import tokens
+    from domain.identity import sessions, tokens
 
     # Given an instance that signed tokens before a restore
-    tokens.issue_pair(str(ObjectId()))
+    sessions.issue_pair(str(ObjectId()))
     tokens._prepared_key.cache_clear()
 
     # When the instance is restored, and the key checks PyJWT makes of a key stop working afterwards
@@ -191,7 +191,7 @@ def test_a_restored_instance_has_prepared_the_signing_key_before_its_first_reque
     monkeypatch.setattr(HMACAlgorithm, "prepare_key", unchecked)
 
     # Then its first sign-in signs its tokens with the key the restore prepared
-    assert tokens.issue_pair(str(ObjectId())).access_token.count(".") == 2
+    assert sessions.issue_pair(str(ObjectId())).access_token.count(".") == 2
 
 
 def test_a_restore_completes_when_the_database_does_not_answer(monkeypatch: pytest.MonkeyPatch):

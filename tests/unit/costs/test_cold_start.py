@@ -109,7 +109,7 @@ def test_the_outbox_publisher_loads_no_response_models() -> None:
     loaded = modules_loaded_by_importing("outbox_publisher.app")
 
     # Then it left out the API's response models and Powertools' validation: it serves no route, it only
-    # writes events as JSON (about a tenth of its cold start when it did)
+    # writes events as JSON
     unneeded = ("core.models", "edge.responses", "aws_lambda_powertools.event_handler.openapi.params")
     assert [name for name in unneeded if name in loaded] == []
 
@@ -183,6 +183,17 @@ def test_the_orders_function_leaves_placing_an_order_to_the_first_order() -> Non
 
 
 @pytest.mark.parametrize("module", HANDLER_MODULES)
+def test_only_the_auth_function_loads_issuing_and_rotating_tokens(module: str) -> None:
+    # Given a fresh interpreter with the import roots Lambda gives a function
+    # When it imports the handler module
+    loaded = modules_loaded_by_importing(module)
+
+    # Then a login's pair and a refresh token's rotation are loaded only where the auth routes are: every
+    # other function's gate verifies access tokens with `domain.identity.tokens` alone
+    assert ("domain.identity.sessions" in loaded) == (module == "auth.app")
+
+
+@pytest.mark.parametrize("module", HANDLER_MODULES)
 def test_no_function_loads_the_ca_certificates_at_init(module: str) -> None:
     # Given a fresh interpreter with the import roots Lambda gives a function
     # When it imports the handler module
@@ -200,7 +211,7 @@ def test_a_function_defines_the_settings_of_its_own_concerns_only(module: str) -
     loaded = modules_loaded_by_importing(module)
 
     # Then of the domain packages' settings models it loaded only those its function uses: defining a
-    # pydantic model costs its cold start about 0.3 M instructions a field
+    # pydantic model costs its cold start a share for every field (docs/PERFORMANCE.md)
     defined = {name for name in loaded if name.startswith("domain.") and name.endswith(".settings")}
     assert defined == DOMAIN_SETTINGS.get(module, set())
 
