@@ -220,3 +220,21 @@ def test_admission_never_passes_the_last_position_written(
     # Then each step admits up to the last position written and no further, and status.json says so
     assert seen == [(n * DRAW_WRITE_BATCH,) * 4 for n in (1, 2, 3)]
     assert db.sale_entries.find_one({"person": "late"})["position"] == PEOPLE + 1  # type: ignore[index]
+
+
+def test_a_queue_the_controller_meets_first_is_drawn(db: Db, frozen_clock: FrozenClock) -> None:
+    # Given a car sold through a queue set in the data set (no queue document yet), entries registered
+    now = frozen_clock().replace(microsecond=0)
+    draw_at = now + timedelta(hours=1)
+    rules = {
+        "startsAt": draw_at,
+        "queue": {"registrationOpensAt": now, "admissionPerSecond": 10, "admissionMinutes": 15},
+    }
+    car = purchasable_car(db, brand="Met first", quantity=5, sale=rules)
+    insert_entries(db, car.car_id, 30, now)
+    frozen_clock.current = draw_at + openings.DRAW_GRACE
+    # When the controller steps
+    pacing.run(1, sleep=frozen_clock.advance)
+    # Then its queue is made, drawn, and the first ten admitted
+    assert sorted(positions(db, car).values()) == list(range(1, 31))
+    assert queue_of(db, car)["servingUpTo"] == 10

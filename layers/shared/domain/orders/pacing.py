@@ -106,6 +106,7 @@ class Controller:
         self.draws = openings.Draws(ends)  # the run's draws: their orders, and when reading them stops
 
     def step_car(self, car_id: ObjectId, queue: SaleQueue, now: datetime) -> StepResult:
+        openings.ensure_queue(car_id)  # a queue first met here (its rules set outside `ops sale set`)
         if not store.take_admission_lease(car_id, self.holder, now=now, until=now + LEASE):
             # Another run steps this car: this one tries again next second, and takes over when it ends.
             return StepResult(car_id, 0, 0, 0.0, sold_out=False, sold_out_now=False, settled=False, stepped=False)
