@@ -353,13 +353,16 @@ def record_order(car_id: ObjectId, *, busy: bool, seconds: float) -> None:
 def status_document(car_id: ObjectId, queue: SaleQueue, running: SaleQueueRecord, now: datetime) -> dict[str, Any]:
     """status.json: what every buyer polls (from the edge, never the API)."""
     drawn = running.get("drawnAt") is not None
+    # Once drawn, the entries are the drawn and the late ones: counted without a key of every entry, which
+    # at a nation's opening would take the step's second.
+    entries = running.get("drawn", 0) + store.count_late_entries(car_id) if drawn else store.count_sale_entries(car_id)
     return {
         "carId": str(car_id),
         "seedCommitment": running["seedCommitment"],
         "seed": running["seed"] if drawn else None,
         "drawAt": queue.draw_at,
         "registrationOpensAt": queue.registration_opens_at,
-        "entries": store.count_sale_entries(car_id),
+        "entries": entries,
         "servingUpTo": running.get("servingUpTo", 0),
         "unitsLeft": dealers.units_of_car(car_id),
         "openHolds": store.count_open_holds(car_id, holds.may_come_back()),

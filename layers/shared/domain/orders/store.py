@@ -52,6 +52,13 @@ INDEXES = [
     Index(collection="sale_entries", keys=[("carId", 1), ("position", 1)], name="sale_entries_by_position"),
     # The draw reads a car's entries in ranges of ids, each read a short command of its own.
     Index(collection="sale_entries", keys=[("carId", 1), ("_id", 1)], name="sale_entries_by_id"),
+    # The admitted who have not ordered, counted every second of an opening: the keys of those alone, not
+    # of every entry (a million at a nation's opening).
+    Index(
+        collection="sale_entries",
+        keys=[("carId", 1), ("orderId", 1), ("admittedUntil", 1)],
+        name="sale_entries_admitted_unused",
+    ),
 ]
 
 NEWEST_FIRST = [("createdAt", -1), ("_id", -1)]
@@ -375,6 +382,11 @@ def entry_ids_registered_before(car_id: ObjectId, moment: datetime) -> Iterator[
 
 def count_sale_entries(car_id: ObjectId) -> int:
     return _sale_entries().count_documents({"carId": car_id})
+
+
+def count_late_entries(car_id: ObjectId) -> int:
+    """The car's entries registered at or after the draw's moment."""
+    return _sale_entries().count_documents({"carId": car_id, "late": True})
 
 
 def mark_drawn(car_id: ObjectId, *, drawn: int, digest: str, at: datetime, draw_at: datetime) -> bool:
