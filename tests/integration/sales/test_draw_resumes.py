@@ -46,10 +46,13 @@ class Writes(monitoring.CommandListener):
         self.seconds = seconds
         self.sent: dict[str, set[int]] = {}
         self.writes = 0
+        self.list_reads = 0  # reads of the closed list (its ids in ranges)
         self.before_write: Callable[[], object] | None = None
         self.at = 0
 
     def started(self, event: monitoring.CommandStartedEvent) -> None:
+        if event.command_name == "find" and event.command.get("find") == "sale_entries" and "hint" in event.command:
+            self.list_reads += 1
         pairs = position_writes(event)
         if not pairs:
             return
@@ -136,13 +139,13 @@ def queue_of(db: Db, car: CatalogCar) -> dict[str, Any]:
 def test_a_draw_that_outlasts_its_runs_is_finished_by_the_next_ones_in_the_order_of_an_uninterrupted_draw(
     db: Db, frozen_clock: FrozenClock, listening: Callable[..., Db]
 ) -> None:
-    # Given a draw of six writes of positions, each write taking a quarter of a second: three fit in a
-    # step's share of its second
+    # Given a draw of six writes of positions, each taking 2/5 of a step's share of its second for the draw:
+    # three fit in a step
     car, _ = opening(db, frozen_clock)
-    writes = Writes(frozen_clock, 0.25)
+    writes = Writes(frozen_clock, pacing.DRAW_SHARE * pacing.STEP_SECONDS / 2.5)
     db = listening(writes)
     # When a run of one step draws
-    pacing.run(1, sleep=frozen_clock.advance)
+    pacing.run(1, sleep=frozen_clock.advance, draws=openings.Draws())
     # Then the draw is recorded and published, and the first three writes' positions are written, in order
     recorded = queue_of(db, car)
     assert (recorded["drawn"], recorded["positioned"]) == (PEOPLE, 3 * DRAW_WRITE_BATCH)
@@ -154,11 +157,12 @@ def test_a_draw_that_outlasts_its_runs_is_finished_by_the_next_ones_in_the_order
     assert sorted(written.values()) == list(range(1, 3 * DRAW_WRITE_BATCH + 1))
     # When that run died after sending its third write and before recording it
     db.sale_queues.update_one({"_id": car.car_id}, {"$set": {"positioned": 2 * DRAW_WRITE_BATCH}})
-    # And the next minute's runs go on
+    # And the next minute's run, on a new instance, goes on, and the minute after on the same instance
+    instance = openings.Draws()
     frozen_clock.advance(60)
-    pacing.run(1, sleep=frozen_clock.advance)
+    pacing.run(1, sleep=frozen_clock.advance, draws=instance)
     frozen_clock.advance(60)
-    pacing.run(1, sleep=frozen_clock.advance)
+    pacing.run(1, sleep=frozen_clock.advance, draws=instance)
     # Then every entry has the place an uninterrupted draw gives it, 1 to the last, and the draw is complete
     order = uninterrupted_order(db, car)
     written = positions(db, car)
@@ -167,6 +171,8 @@ def test_a_draw_that_outlasts_its_runs_is_finished_by_the_next_ones_in_the_order
     # And no entry was ever sent two different positions (the third write, sent again, was the same)
     assert all(len(sent) == 1 for sent in writes.sent.values())
     assert writes.writes == 6 + 1
+    # And the list was read by the first run and the new instance's, not again by the warm one
+    assert writes.list_reads == 2
 
 
 @pytest.mark.parametrize("moment", ["before the draw is recorded", "between two writes of positions"])

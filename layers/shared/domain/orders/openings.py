@@ -182,12 +182,11 @@ class DrawnOrder(NamedTuple):
 
 
 class Draws:
-    """A controller run's part in the draws (`draw_if_due`): each car's order, read and computed once a run
-    (the next run reads the closed list again, and checks it is the one drawn), and the moment the run ends,
-    past which a read of the list is given up (the next run starts it again)."""
+    """An instance's draws in progress (`draw_if_due`): each car's order as computed here, kept between the
+    controller's runs, so a warm instance's next run goes on without reading the closed list again (a new
+    instance reads it, and checks it is the one drawn); dropped once every position is written."""
 
-    def __init__(self, ends: datetime | None = None) -> None:
-        self.ends = ends
+    def __init__(self) -> None:
         self.orders: dict[ObjectId, DrawnOrder] = {}
 
 
@@ -214,23 +213,32 @@ def last_admissible(car_id: ObjectId, running: SaleQueueRecord) -> int:
 
 
 def draw_if_due(
-    car_id: ObjectId, queue: SaleQueue, now: datetime, *, draws: Draws | None = None, until: datetime | None = None
+    car_id: ObjectId,
+    queue: SaleQueue,
+    now: datetime,
+    *,
+    draws: Draws | None = None,
+    until: datetime | None = None,
+    reading_until: datetime | None = None,
 ) -> SaleQueueRecord:
     """Run the car's draw once its moment and DRAW_GRACE have passed, or go on with it: the running queue
     as it is then. The draw is recorded (and published: the seed in status.json, draw.json) as soon as its
     order is known, and its positions are written DRAW_WRITE_BATCH at a time, in order, until `until`
-    (None: all of them), each run going on from the count recorded; admission follows the written ones
-    (`last_admissible`). Runs at once, or one after a run that died, write the same positions: the order
-    is the seed's and the closed list's, checked against the digest recorded, and a position is written
-    only where there is none."""
+    (None: all of them), each call going on from the count recorded; admission follows the written ones
+    (`last_admissible`). The order is `draws`' when it holds this draw's, else the closed list is read
+    again (given up at `reading_until`: the next run reads it) and checked against the digest recorded.
+    Runs at once, or one after a run that died, write the same positions: the order is the seed's and the
+    closed list's, and a position is written only where there is none."""
     running = ensure_queue(car_id)
     if now < queue.draw_at + DRAW_GRACE or draw_complete(running):
         return running
-    draws = draws or Draws()
-    order = draws.orders.get(car_id) or read_order(car_id, running["seed"], queue.draw_at, draws.ends)
-    if order is None:
-        return running  # the run ended while the list was read: the next run reads it
-    draws.orders[car_id] = order
+    draws = draws if draws is not None else Draws()
+    order = draws.orders.get(car_id)
+    if order is None or order.digest != running.get("drawDigest"):
+        order = read_order(car_id, running["seed"], queue.draw_at, reading_until)
+        if order is None:
+            return running  # the run ended while the list was read: the next run reads it
+        draws.orders[car_id] = order
     if running.get("drawnAt") is None:
         store.mark_drawn(car_id, drawn=len(order.ids), digest=order.digest, at=now, draw_at=queue.draw_at)
         running = store.find_sale_queue(car_id) or running
@@ -245,6 +253,8 @@ def draw_if_due(
         count = min(store.DRAW_WRITE_BATCH, len(order.ids) - positioned)
         store.write_drawn_positions(order.ids, after=positioned, count=count)
         positioned = store.record_positioned(car_id, positioned + count)
+    if positioned >= len(order.ids):
+        draws.orders.pop(car_id, None)
     return store.find_sale_queue(car_id) or running
 
 
