@@ -98,8 +98,9 @@ seed: $(STAMP)
 indexes: $(STAMP)
 	$(PY) -m ops indexes
 
+# Developer tools (tools/, never installed; `python -m tools --help`), apart from the operator commands above.
 openapi: $(STAMP)
-	$(PY) -m ops openapi
+	$(PY) -m tools openapi
 
 # Any operator command: make ops ARGS="order show CR-DEMO-000001" (the same as .venv/bin/car-retail-ops ...).
 # With nothing set it works on the running `make run`'s database; STAGE and MONGODB_URI(_SECRET_ID) point elsewhere.
@@ -117,7 +118,7 @@ sdk: $(SDK)/node_modules/.package-lock.json
 	cd $(SDK) && ./node_modules/.bin/tsc --strict --project tsconfig.json
 
 bench: $(STAMP)
-	$(PY) -m ops bench $(ARGS)
+	$(PY) -m tools bench $(ARGS)
 
 invoke: $(STAMP)
 	$(PY) -m local invoke $(FN) -e $(EVENT)

@@ -164,15 +164,24 @@ def to_http_response(result: dict[str, Any]) -> Response:
     return response
 
 
+# A connection a worker has just accepted keeps it from accepting another until its first request is answered,
+# or this long: a burst of connections is spread over the workers rather than taken by the first one awake,
+# while a client that trickles its request holds its worker back no longer than this.
+ARRIVAL_SECONDS = 0.5
+
+
 class LambdaInstance:
     """What makes a process one Lambda instance: one invocation at a time (Powertools keeps the current
-    event on the resolver class). `idle` waits until no invocation runs or waits to run: a worker of
-    `make run` accepts a connection only then, so a busy worker leaves it to an idle one."""
+    event on the resolver class). `idle` waits until no invocation runs or waits to run, and no connection
+    has just arrived: a worker of `make run` accepts a connection only then, so a busy worker leaves it to
+    an idle one."""
 
-    def __init__(self) -> None:
+    def __init__(self, monotonic: Callable[[], float] = time.monotonic) -> None:
         self._running = threading.Lock()
         self._state = threading.Condition()
         self._pending = 0  # invocations running or waiting to run
+        self._arrivals: dict[object, float] = {}  # connections accepted, when
+        self._monotonic = monotonic
 
     @contextmanager
     def invocation(self) -> Iterator[None]:
@@ -186,10 +195,36 @@ class LambdaInstance:
                 self._pending -= 1
                 self._state.notify_all()
 
-    def idle(self, timeout: float | None = None) -> bool:
-        """Waits until no invocation runs or waits (at most `timeout` seconds): whether none does."""
+    def arrival(self, connection: object) -> None:
+        """A connection was accepted: the instance counts as busy until its `departure` (its first request
+        answered, or the connection closed) or for ARRIVAL_SECONDS."""
         with self._state:
-            return self._state.wait_for(lambda: self._pending == 0, timeout)
+            self._arrivals[connection] = self._monotonic()
+
+    def departure(self, connection: object) -> None:
+        with self._state:
+            self._arrivals.pop(connection, None)
+            self._state.notify_all()
+
+    def idle(self, timeout: float | None = None) -> bool:
+        """Waits until no invocation runs or waits and no connection has just arrived (at most `timeout`
+        seconds): whether that is so."""
+        end = None if timeout is None else self._monotonic() + timeout
+        with self._state:
+            while (busy_for := self._busy_for()) > 0:
+                left = math.inf if end is None else end - self._monotonic()
+                if left <= 0:
+                    return False
+                wait = min(busy_for, left)
+                self._state.wait(None if wait == math.inf else wait)
+            return True
+
+    def _busy_for(self) -> float:
+        """How long the instance stays busy unless told otherwise: 0 when idle, for ever while it invokes."""
+        if self._pending:
+            return math.inf
+        now = self._monotonic()
+        return max((at + ARRIVAL_SECONDS - now for at in self._arrivals.values()), default=0.0)
 
 
 class LocalApiGateway:

@@ -169,17 +169,33 @@ class CommandTally(monitoring.CommandListener):
 class WorkerServer(ThreadedWSGIServer):
     """One worker's server: a thread per connection reads its request (LocalRequestHandler's read timeout
     and deadline), while `instance` runs the functions one at a time. A new connection is accepted only
-    while the instance runs no invocation and has none waiting: a connection that arrives while it is busy
-    is left to an idle worker of the same listening socket (or waits in the backlog), as API Gateway sends
-    a request to an instance that is free."""
+    while the instance runs no invocation, has none waiting and no connection just accepted: a connection
+    that arrives while it is busy is left to an idle worker of the same listening socket (or waits in the
+    backlog), as API Gateway sends a request to an instance that is free."""
 
     def __init__(self, host: str, port: int, app: WsgiApp, instance: LambdaInstance, fd: int | None = None) -> None:
         self.instance = instance
-        super().__init__(host, port, app, LocalRequestHandler, fd=fd)
+        super().__init__(host, port, app, WorkerRequestHandler, fd=fd)
 
     def get_request(self) -> tuple[socket.socket, Any]:
         self.instance.idle()
-        return super().get_request()  # another worker may have taken it meanwhile: socketserver skips the OSError
+        connection, address = super().get_request()  # another worker may have taken it: socketserver skips the OSError
+        self.instance.arrival(connection)
+        return connection, address
+
+    def shutdown_request(self, request: Any) -> None:
+        self.instance.departure(request)
+        super().shutdown_request(request)
+
+
+class WorkerRequestHandler(LocalRequestHandler):
+    """A worker's connection: once its first request is answered, it no longer holds the worker back."""
+
+    server: WorkerServer
+
+    def handle_one_request(self) -> None:
+        super().handle_one_request()
+        self.server.instance.departure(self.connection)
 
 
 class NamedWorker:

@@ -5,7 +5,6 @@ python -m ops bank-offers                                 store the bank offers 
 python -m ops order show <orderId | contractNumber>       an order and its log
 python -m ops order transition <order> READY --cause ...  READY, IMPLEMENTED or CANCELLED (refunds card payments)
 python -m ops orders expire                               cancel the orders late for their deposit or payment
-python -m ops openapi                                     regenerate openapi.json (and INTERFACE.md's error codes)
 python -m ops reconcile                                   one payment reconciliation pass (what runs every 5 min)
 python -m ops partners add|list|enable|disable|rotate     partner apps' keys (ops/partners.py)
 python -m ops catalog export|import|schema FILE           the reference data set as one file (ops/catalog.py)
@@ -14,7 +13,6 @@ python -m ops prices set MODIFICATION PRICE               a modification's price
 python -m ops sale set|clear|show CAR                     a car's sale rules (ops/sale.py)
 python -m ops promo add|list|disable                      promo codes (ops/promo.py)
 python -m ops webhooks set|list|test|replay|enable|...    partners' webhook endpoints (ops/webhooks.py)
-python -m ops bench [--help]                              cold init and warm requests, measured (make bench)
 
 Which database: the settings' (docs/OPERATIONS.md, Configuration); with none of STAGE, MONGODB_URI and
 MONGODB_URI_SECRET_ID set, the running `make run`'s of this checkout (ops/local_run.py).
@@ -35,7 +33,7 @@ DEBUG = "--debug"
 JSON = "--json"  # anywhere on the line, like --debug
 PROG = "car-retail-ops"
 # The commands that read no database: (command, action).
-NO_DATABASE = {("openapi", None), ("catalog", "schema")}
+NO_DATABASE = {("catalog", "schema")}
 
 
 def entry() -> None:
@@ -87,7 +85,7 @@ def command_groups() -> dict[str, Any]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Every command's arguments (bench has its own: `bench --help`)."""
+    """Every command's arguments."""
     from ops.output import Parser
 
     parser = Parser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -102,21 +100,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="store the missing bank offers (every active credit product x every modification of its brand's "
         "cars; idempotent): run after adding cars, modifications or credit products",
     )
-    commands.add_parser(
-        "openapi", help="write openapi.json (generated from the resolvers) and docs/INTERFACE.md's error codes"
-    )
     commands.add_parser("reconcile", help="finish or fail stuck card payments and retry pending refunds, once")
-    commands.add_parser("bench", help="cold init per function and warm requests per sample event, measured")
     for group in dict.fromkeys(command_groups().values()):  # `order` and `orders` are one module's
         group.add_commands(commands)
     return parser
 
 
 def run(argv: list[str], *, as_json: bool = False) -> int:
-    if argv[:1] == ["bench"]:  # its own options (python -m ops bench --help)
-        from ops import bench
-
-        return bench.main(argv[1:])
     groups = command_groups()
     args = build_parser().parse_args(argv)
     args.json = as_json
@@ -142,17 +132,6 @@ def run(argv: list[str], *, as_json: bool = False) -> int:
         from ops import reconcile
 
         return reconcile.run()
-    if args.command == "openapi":
-        from local.runtime import apply_local_defaults
-        from ops import error_docs
-        from ops.openapi import write
-
-        # Importing the functions' handlers checks the stage's settings; the document is the same for every stage.
-        apply_local_defaults()
-
-        written = [str(write()), str(error_docs.write())]
-        print_result({"wrote": written}, [f"wrote {path}" for path in written], as_json=as_json)
-        return 0
     from data.mongo import create_indexes
     from domain.catalog.store import refresh_search_prefixes
     from domain.indexes import ALL_INDEXES

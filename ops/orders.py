@@ -28,7 +28,7 @@ from data import outbox
 from domain.orders import expiry, lifecycle, store
 from domain.orders.lifecycle import BACK_OFFICE_TARGETS
 from domain.orders.records import OrderRecord
-from domain.orders.states import Status
+from domain.orders.states import OrderStatus
 from domain.payments import cancellations, refunds
 from domain.payments import store as payments
 
@@ -72,9 +72,9 @@ def show(reference: str) -> dict[str, Any]:
     return {"order": order, "log": log, "payments": shown, "paymentsTotal": page.total}
 
 
-def transition(reference: str, target: Status, cause: str) -> OrderRecord:
+def transition(reference: str, target: OrderStatus, cause: str) -> OrderRecord:
     order_id = find_order(reference)["_id"]
-    if target is Status.CANCELLED:
+    if target is OrderStatus.CANCELLED:
         cancelled = refunds.cancel_order(order_id, cause=cause)
         order = cancelled.order
         if cancelled.refunds_pending:
@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.action == "expire":
         result = expire()
     else:
-        result = transition(args.order, Status(args.status), args.cause.strip() or "back office")
+        result = transition(args.order, OrderStatus(args.status), args.cause.strip() or "back office")
     # A nested document: indented JSON for people, one line for machines (--json).
     print(json.dumps(json.loads(to_json(result)), indent=None if args.json else 2, ensure_ascii=False))
     return 0

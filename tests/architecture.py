@@ -11,8 +11,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 # The import roots Lambda and the tests share: the layer, the function code, the repository.
 SOURCE_ROOTS = (ROOT / "layers" / "shared", ROOT / "functions", ROOT)
-# What the repository root holds besides the layer and the functions: development and operator code.
-ROOT_PACKAGES = ("local", "ops")
+# What the repository root holds besides the layer and the functions: the local runtime, the operator's
+# commands and the developer tools.
+ROOT_PACKAGES = ("local", "ops", "tools")
 
 
 @dataclass(frozen=True)

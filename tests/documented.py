@@ -89,7 +89,7 @@ def variables_the_code_reads() -> frozenset[str]:
     """Environment variables read by name in the code (`os.environ.get("PORT")`) and set or read by the
     Makefile (`export NAME`, `NAME ?=`)."""
     found: set[str] = set()
-    for folder in ("layers/shared", "functions", "local", "ops"):
+    for folder in ("layers/shared", "functions", "local", "ops", "tools"):
         for path in (ROOT / folder).rglob("*.py"):
             found |= set(ENVIRONMENT_READ.findall(path.read_text(encoding="utf-8")))
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")

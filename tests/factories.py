@@ -115,7 +115,7 @@ SERVER_ANSWERS = {
 
 @cache
 def _documented_operations() -> list[tuple[str, re.Pattern[str], dict[str, Any]]]:
-    from ops.openapi import DOCUMENT
+    from tools.openapi import DOCUMENT
 
     document = json.loads(DOCUMENT.read_text(encoding="utf-8"))
     found: list[tuple[str, re.Pattern[str], dict[str, Any]]] = []

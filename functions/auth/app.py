@@ -1,4 +1,4 @@
-"""Auth function: sign-in, token refresh, the caller's profile, identity verification."""
+"""Auth function: login, token refresh, the caller's profile, identity verification."""
 
 from __future__ import annotations
 

@@ -6,9 +6,8 @@ from aws_lambda_powertools.metrics import MetricUnit
 
 from auth.models import IdentitySession, LoginBody, LoginCodeSent, Profile, Tokens, VerifiedProfile
 from core.observability import metrics
-from domain.identity import login as sign_in
-from domain.identity import tokens, users, verification
-from domain.identity.login_codes import CodeSent
+from domain.identity import logins, tokens, users, verification
+from domain.identity.login_codes import SentLoginCode
 from domain.identity.provider import mask_pin
 from domain.identity.records import User
 from domain.identity.settings import get_identity_settings
@@ -20,8 +19,8 @@ def _tokens(pair: TokenPair) -> Tokens:
 
 
 def login(body: LoginBody, *, source_ip: str, partner: str, fingerprint: str, language: str) -> Tokens | LoginCodeSent:
-    """The tokens of the person signed in, or (an `otp` partner's login without a code) the code sent."""
-    outcome = sign_in.log_in(
+    """The tokens of the person logged in, or (an `otp` partner's login without a code) the code sent."""
+    outcome = logins.login(
         phone=body.phone,
         pin=body.pin,
         first_name=body.firstName,
@@ -33,7 +32,7 @@ def login(body: LoginBody, *, source_ip: str, partner: str, fingerprint: str, la
         device=fingerprint,
         language=language,
     )
-    if isinstance(outcome, CodeSent):
+    if isinstance(outcome, SentLoginCode):
         return LoginCodeSent(codeSent=True, expiresAt=outcome.expires_at, resendAt=outcome.resend_at)
     metrics.add_metric(name="Logins", unit=MetricUnit.Count, value=1)
     return _tokens(tokens.issue_pair(str(outcome["_id"]), partner=partner))

@@ -17,7 +17,7 @@ from core.errors import invalid_value
 from core.models import ApiModel, Id, Timestamp
 from domain.catalog.payment_types import PaymentType
 from domain.financing.models import CreditFigures, InstallmentFigures, LeasingFigures
-from domain.orders.states import Status
+from domain.orders.states import OrderStatus
 from edge.validation import NOT_BLANK, Money, MongoId, RequestModel
 
 FinancingId = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64), NOT_BLANK]
@@ -190,7 +190,8 @@ OrderFinancing = Annotated[
 
 # The order's state, named for the document (the transactions' states are another enum).
 OrderState = Annotated[
-    Status, WithJsonSchema({"title": "OrderStatus", "type": "string", "enum": [state.value for state in Status]})
+    OrderStatus,
+    WithJsonSchema({"title": "OrderStatus", "type": "string", "enum": [state.value for state in OrderStatus]}),
 ]
 
 

@@ -15,7 +15,7 @@ from domain.payments.cards import (
     parse_card_number,
     parse_expiry,
 )
-from domain.payments.records import RefundState, Status
+from domain.payments.records import RefundState, TransactionStatus
 from edge.validation import DocumentedAs, Money, MongoId, RequestModel
 
 # The order states, as the orders function names them (a function does not import another's package).
@@ -190,8 +190,10 @@ class ResendBody(RequestModel):
 # Responses
 
 TransactionState = Annotated[
-    Status,
-    WithJsonSchema({"title": "TransactionStatus", "type": "string", "enum": [state.value for state in Status]}),
+    TransactionStatus,
+    WithJsonSchema(
+        {"title": "TransactionStatus", "type": "string", "enum": [state.value for state in TransactionStatus]}
+    ),
 ]
 
 

@@ -7,7 +7,7 @@ import functools
 from core.models import CountedPage
 from domain.payments import flow
 from domain.payments.cards import ECardType
-from domain.payments.records import Status
+from domain.payments.records import TransactionStatus
 from transactions.models import (
     AppliedPayment,
     ApplyBody,
@@ -43,7 +43,7 @@ def resend(user_id: str, body: ResendBody) -> TransactionRef:
     return _reference(flow.resend(user_id, card=card, amount=body.amount))
 
 
-def _reference(sent: flow.CodeSent) -> TransactionRef:
+def _reference(sent: flow.SentPaymentCode) -> TransactionRef:
     return TransactionRef(
         transactionId=sent.transaction_id, codeExpiresAt=sent.code_expires_at, codeValidSeconds=sent.code_valid_seconds
     )
@@ -60,7 +60,7 @@ def apply(user_id: str, body: ApplyBody) -> AppliedPayment:
     )
     return AppliedPayment(
         transactionId=paid.transaction_id,
-        status=Status.CONFIRMED,
+        status=TransactionStatus.CONFIRMED,
         amount=paid.amount,
         orderId=paid.order_id,
         orderStatus=paid.order_status,

@@ -23,7 +23,7 @@ from local.seed.catalog_data import (
     POWERTRAINS,
     BrandRow,
     Mod,
-    Model,
+    ModelRow,
     Text,
 )
 from local.seed.dealers_data import BRANCHES, HOURS, REGIONS, BranchRow
@@ -73,7 +73,7 @@ def branch_id(slug: str) -> ObjectId:
     return stable_id(f"branch:{slug}")
 
 
-def car_slug(model: Model) -> str:
+def car_slug(model: ModelRow) -> str:
     return f"{model.brand}-{model.slug}"
 
 
@@ -111,7 +111,7 @@ def powertrain_docs() -> list[Document]:
     ]
 
 
-def engine_section(model: Model, mod: Mod) -> Document:
+def engine_section(model: ModelRow, mod: Mod) -> Document:
     electric = model.powertrain == "EV"
     items = [{"name": text(("Тип", "Turi", "Type")), "value": text(POWERTRAINS[model.powertrain])}]
     if electric:
@@ -138,7 +138,7 @@ def engine_section(model: Model, mod: Mod) -> Document:
     return {"title": text(title), "items": items}
 
 
-def specs(model: Model, mod: Mod) -> list[Document]:
+def specs(model: ModelRow, mod: Mod) -> list[Document]:
     length, width, height, wheelbase, clearance, seats = model.dims
     return [
         engine_section(model, mod),
@@ -173,7 +173,7 @@ def specs(model: Model, mod: Mod) -> list[Document]:
     ]
 
 
-def powertrain_block(model: Model) -> tuple[Text, Text]:
+def powertrain_block(model: ModelRow) -> tuple[Text, Text]:
     top_hp = max(mod.hp for mod in model.mods)
     top_range = max(mod.range_km or 0 for mod in model.mods)
     if model.powertrain == "EV":
@@ -201,7 +201,7 @@ def powertrain_block(model: Model) -> tuple[Text, Text]:
     )
 
 
-def info_blocks(model: Model, brand: BrandRow) -> list[Document]:
+def info_blocks(model: ModelRow, brand: BrandRow) -> list[Document]:
     slug, name = car_slug(model), model.name
     ru_w, uz_w, en_w = brand.warranty
     blocks: list[tuple[str, Text, Text]] = [

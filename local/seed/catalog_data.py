@@ -30,7 +30,7 @@ class Mod(NamedTuple):
     sale: dict[str, object] | None = None  # the car's sale rules this modification overrides
 
 
-class Model(NamedTuple):
+class ModelRow(NamedTuple):
     brand: str
     slug: str
     name: str
@@ -193,8 +193,8 @@ BRANDS: tuple[BrandRow, ...] = (
     ),
 )
 
-MODELS: tuple[Model, ...] = (
-    Model(
+MODELS: tuple[ModelRow, ...] = (
+    ModelRow(
         brand="chevrolet",
         slug="cobalt",
         name="Cobalt",
@@ -214,7 +214,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="1.5 AT Elegant", price=175_900_000, engine="1.5", hp=106, gearbox="AT", drive="FWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="chevrolet",
         slug="onix",
         name="Onix",
@@ -258,7 +258,7 @@ MODELS: tuple[Model, ...] = (
             },
         },
     ),
-    Model(
+    ModelRow(
         brand="chevrolet",
         slug="tracker",
         name="Tracker",
@@ -278,7 +278,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="1.2T AT Premier", price=289_000_000, engine="1.2T", hp=132, gearbox="AT", drive="FWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="chevrolet",
         slug="malibu",
         name="Malibu",
@@ -298,7 +298,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="2.0T AT Premier", price=468_000_000, engine="2.0T", hp=253, gearbox="AT", drive="FWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="chevrolet",
         slug="equinox",
         name="Equinox",
@@ -319,7 +319,7 @@ MODELS: tuple[Model, ...] = (
         ),
         is_new=True,
     ),
-    Model(
+    ModelRow(
         brand="chevrolet",
         slug="captiva",
         name="Captiva",
@@ -339,7 +339,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="1.5T CVT Redline", price=402_000_000, engine="1.5T", hp=147, gearbox="CVT", drive="FWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="chevrolet",
         slug="damas",
         name="Damas",
@@ -360,7 +360,7 @@ MODELS: tuple[Model, ...] = (
         ),
         payment_types=("CASH", "CREDIT", "INSTALLMENT"),
     ),
-    Model(
+    ModelRow(
         brand="chevrolet",
         slug="tahoe",
         name="Tahoe",
@@ -381,7 +381,7 @@ MODELS: tuple[Model, ...] = (
         ),
         payment_types=("CASH", "CREDIT"),
     ),
-    Model(
+    ModelRow(
         brand="byd",
         slug="song-plus",
         name="Song Plus",
@@ -417,7 +417,7 @@ MODELS: tuple[Model, ...] = (
             ),
         ),
     ),
-    Model(
+    ModelRow(
         brand="byd",
         slug="chazor",
         name="Chazor",
@@ -453,7 +453,7 @@ MODELS: tuple[Model, ...] = (
             ),
         ),
     ),
-    Model(
+    ModelRow(
         brand="byd",
         slug="han",
         name="Han",
@@ -484,7 +484,7 @@ MODELS: tuple[Model, ...] = (
         ),
         payment_types=("CASH", "CREDIT", "LEASING"),
     ),
-    Model(
+    ModelRow(
         brand="byd",
         slug="seagull",
         name="Seagull",
@@ -516,7 +516,7 @@ MODELS: tuple[Model, ...] = (
         payment_types=("CASH", "CREDIT", "LEASING"),
         is_new=True,
     ),
-    Model(
+    ModelRow(
         brand="kia",
         slug="k5",
         name="K5",
@@ -537,7 +537,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="2.5 AT GT-Line", price=459_000_000, engine="2.5", hp=194, gearbox="AT", drive="FWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="kia",
         slug="sportage",
         name="Sportage",
@@ -558,7 +558,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="1.6T DCT GT-Line AWD", price=489_000_000, engine="1.6T", hp=180, gearbox="DCT", drive="AWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="kia",
         slug="sonet",
         name="Sonet",
@@ -578,7 +578,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="1.5 CVT Luxe", price=279_000_000, engine="1.5", hp=115, gearbox="CVT", drive="FWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="kia",
         slug="carnival",
         name="Carnival",
@@ -598,7 +598,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="3.5 AT Signature", price=829_000_000, engine="3.5", hp=294, gearbox="AT", drive="FWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="hyundai",
         slug="elantra",
         name="Elantra",
@@ -618,7 +618,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="2.0 AT Elegance", price=365_000_000, engine="2.0", hp=150, gearbox="AT", drive="FWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="hyundai",
         slug="tucson",
         name="Tucson",
@@ -638,7 +638,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="2.0 AT Prestige AWD", price=469_000_000, engine="2.0", hp=150, gearbox="AT", drive="AWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="hyundai",
         slug="santa-fe",
         name="Santa Fe",
@@ -659,7 +659,7 @@ MODELS: tuple[Model, ...] = (
         ),
         is_new=True,
     ),
-    Model(
+    ModelRow(
         brand="chery",
         slug="tiggo-7-pro",
         name="Tiggo 7 Pro",
@@ -679,7 +679,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="1.5T CVT Luxury", price=339_000_000, engine="1.5T", hp=147, gearbox="CVT", drive="FWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="chery",
         slug="tiggo-8-pro",
         name="Tiggo 8 Pro",
@@ -700,7 +700,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="2.0T DCT Ultimate AWD", price=479_000_000, engine="2.0T", hp=254, gearbox="DCT", drive="AWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="chery",
         slug="arrizo-8",
         name="Arrizo 8",
@@ -720,7 +720,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="2.0T DCT Prestige", price=319_000_000, engine="2.0T", hp=254, gearbox="DCT", drive="FWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="haval",
         slug="jolion",
         name="Jolion",
@@ -741,7 +741,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="1.5T DCT Tech Plus AWD", price=334_000_000, engine="1.5T", hp=150, gearbox="DCT", drive="AWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="haval",
         slug="h6",
         name="H6",
@@ -761,7 +761,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="2.0T DCT Tech Plus AWD", price=412_000_000, engine="2.0T", hp=211, gearbox="DCT", drive="AWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="haval",
         slug="dargo",
         name="Dargo",
@@ -781,7 +781,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="2.0T DCT Tech Plus AWD", price=459_000_000, engine="2.0T", hp=192, gearbox="DCT", drive="AWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="changan",
         slug="cs55-plus",
         name="CS55 Plus",
@@ -801,7 +801,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="1.5T DCT Tech", price=335_000_000, engine="1.5T", hp=181, gearbox="DCT", drive="FWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="changan",
         slug="uni-v",
         name="UNI-V",
@@ -822,7 +822,7 @@ MODELS: tuple[Model, ...] = (
         ),
         is_new=True,
     ),
-    Model(
+    ModelRow(
         brand="geely",
         slug="monjaro",
         name="Monjaro",
@@ -842,7 +842,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="2.0T AT Flagship", price=549_000_000, engine="2.0T", hp=238, gearbox="AT", drive="AWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="geely",
         slug="coolray",
         name="Coolray",
@@ -862,7 +862,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="1.5T DCT Flagship", price=299_000_000, engine="1.5T", hp=177, gearbox="DCT", drive="FWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="jetour",
         slug="dashing",
         name="Dashing",
@@ -882,7 +882,7 @@ MODELS: tuple[Model, ...] = (
             Mod(trim="1.6T DCT Flagship", price=379_000_000, engine="1.6T", hp=197, gearbox="DCT", drive="FWD"),
         ),
     ),
-    Model(
+    ModelRow(
         brand="jetour",
         slug="x70-plus",
         name="X70 Plus",

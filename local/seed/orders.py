@@ -23,7 +23,7 @@ from domain.orders import store
 from domain.orders.placement import new_order
 from domain.orders.purchase import Purchase
 from domain.orders.records import OrderLogRecord, OrderRecord
-from domain.orders.states import Status
+from domain.orders.states import OrderStatus
 from local.seed.core import DEMO_PARTNER, DEMO_USER_ID
 from local.seed.support import stable_id
 
@@ -101,17 +101,17 @@ def _demo_orders(purchase: Purchase) -> tuple[list[OrderRecord], list[OrderLogRe
         {
             "_id": DEMO_PAID_ORDER_ID,
             "contractNumber": "CR-DEMO-000002",
-            "statusSlug": Status.PAID.value,
+            "statusSlug": OrderStatus.PAID.value,
             "paidAmount": paid["amountDue"],
             "paymentIds": ["demo-payment"],
             "createdAt": placed,
             "updatedAt": paid_at,
         }
     )
-    changes: list[tuple[OrderRecord, Status | None, Status, str, datetime]] = [
-        (fresh, None, Status.NEW, "created", placed),
-        (paid, None, Status.NEW, "created", placed),
-        (paid, Status.NEW, Status.PAID, "card payment demo-payment", paid_at),
+    changes: list[tuple[OrderRecord, OrderStatus | None, OrderStatus, str, datetime]] = [
+        (fresh, None, OrderStatus.NEW, "created", placed),
+        (paid, None, OrderStatus.NEW, "created", placed),
+        (paid, OrderStatus.NEW, OrderStatus.PAID, "card payment demo-payment", paid_at),
     ]
     logs = [
         OrderLogRecord(

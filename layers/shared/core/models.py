@@ -2,7 +2,7 @@
 
 A handler declares what it returns as `-> Response[Envelope[Model]]` (`edge.envelope`); Powertools
 builds the OpenAPI response from that annotation and validates the response against it, and
-`ops.openapi` writes it to openapi.json. Services build these models, never dicts.
+`tools.openapi` writes it to openapi.json. Services build these models, never dicts.
 """
 
 from datetime import UTC, datetime

@@ -13,7 +13,7 @@ aggregates the request touched) and the scheduled outbox function every minute (
 for everything left).
 
 Order: each entry has a `sequence` within its aggregate (an order, a card payment). A publisher only
-delivers an aggregate's lowest pending entry, after leasing it (a conditional update), and marks it
+delivers an aggregate's lowest pending entry, after claiming it (a conditional update), and marks it
 sent before the next one becomes deliverable; so an aggregate's events are put on the bus in sequence
 order, one at a time, even with several publishers running. (EventBridge itself does not keep order:
 consumers that care sort by `detail.sequence`.)
@@ -25,7 +25,7 @@ those that do, edge.snapstart). An entry is SENT when every
 destination took it; one that took it already is remembered (`deliveredTo`) and not given it again.
 
 Duplicates: the entry id is the event's `detail.eventId`. A publisher that dies after EventBridge
-took an event but before marking it sent leaves it to be sent again after its lease: consumers drop
+took an event but before marking it sent leaves it to be sent again after its claim: consumers drop
 an `eventId` they have seen. Sent entries are kept 7 days, then a TTL index removes them.
 """
 
@@ -52,7 +52,7 @@ PENDING = "PENDING"
 SENT = "SENT"
 BUS = "bus"
 WEBHOOK = "webhook"
-LEASE_SECONDS = 60  # longer than one delivery takes; a dead publisher's entries are free again after it
+CLAIM_SECONDS = 60  # longer than one delivery takes; a dead publisher's entries are free again after it
 SENT_RETENTION_SECONDS = 7 * 24 * 60 * 60
 
 INDEXES = [
@@ -154,22 +154,22 @@ def publish_pending(*, aggregates: Collection[str] | None = None, limit: int = 1
     from data import events
 
     delivered = failed = 0
-    lease_id = uuid.uuid4().hex
+    claim_id = uuid.uuid4().hex
     held_back: set[str] = set()  # aggregates whose next event was refused in this run: the rest waits
     while delivered < limit:
         now = clock.now()
         heads = _heads(aggregates, held_back, events.MAX_ENTRIES_PER_CALL)
-        claimed = [entry for entry in heads if _lease(entry, lease_id, now)]
+        claimed = [entry for entry in heads if _claim(entry, claim_id, now)]
         if not claimed:
             break
         complete = 0
         for entry, taken_by in zip(claimed, _deliver(claimed), strict=True):
             if _destinations(entry) <= taken_by:
                 complete += 1
-                if _mark_sent(entry, lease_id, clock.now()):
+                if _mark_sent(entry, claim_id, clock.now()):
                     delivered += 1
             else:
-                _release(entry, lease_id, taken_by)
+                _release(entry, claim_id, taken_by)
                 held_back.add(entry["aggregate"])
                 failed += 1
         if not complete:
@@ -241,32 +241,35 @@ def _heads(aggregates: Collection[str] | None, held_back: Collection[str], size:
     return list(get_db()[COLLECTION].aggregate(pipeline))
 
 
-def _lease(entry: dict[str, Any], lease_id: str, now: datetime) -> bool:
+def _claim(entry: dict[str, Any], claim_id: str, now: datetime) -> bool:
     """Take the entry for this publisher, unless another one holds it (and is not presumed dead)."""
     result = get_db()[COLLECTION].update_one(
         {
             "_id": entry["_id"],
             "status": PENDING,
-            "$or": [{"leaseUntil": None}, {"leaseUntil": {"$lte": now}}],
+            "$or": [{"claimedUntil": None}, {"claimedUntil": {"$lte": now}}],
         },
-        {"$set": {"leaseId": lease_id, "leaseUntil": now + timedelta(seconds=LEASE_SECONDS)}, "$inc": {"attempts": 1}},
+        {
+            "$set": {"claimId": claim_id, "claimedUntil": now + timedelta(seconds=CLAIM_SECONDS)},
+            "$inc": {"attempts": 1},
+        },
     )
     return result.modified_count == 1
 
 
-def _mark_sent(entry: dict[str, Any], lease_id: str, now: datetime) -> bool:
+def _mark_sent(entry: dict[str, Any], claim_id: str, now: datetime) -> bool:
     result = get_db()[COLLECTION].update_one(
-        {"_id": entry["_id"], "status": PENDING, "leaseId": lease_id},
-        {"$set": {"status": SENT, "sentAt": now, "leaseUntil": None}},
+        {"_id": entry["_id"], "status": PENDING, "claimId": claim_id},
+        {"$set": {"status": SENT, "sentAt": now, "claimedUntil": None}},
     )
     return result.modified_count == 1
 
 
-def _release(entry: dict[str, Any], lease_id: str, taken_by: set[str]) -> None:
+def _release(entry: dict[str, Any], claim_id: str, taken_by: set[str]) -> None:
     """Free the entry for the next try, remembering the destinations that took it already."""
     get_db()[COLLECTION].update_one(
-        {"_id": entry["_id"], "status": PENDING, "leaseId": lease_id},
-        {"$set": {"leaseUntil": None}, "$addToSet": {"deliveredTo": {"$each": sorted(taken_by)}}},
+        {"_id": entry["_id"], "status": PENDING, "claimId": claim_id},
+        {"$set": {"claimedUntil": None}, "$addToSet": {"deliveredTo": {"$each": sorted(taken_by)}}},
     )
 
 

@@ -12,7 +12,7 @@ what it returns as its return annotation, its success status as `status_code=`, 
 statuses as `responses=` and its stable name as `operation_id=` (a camelCase verb: the method name of
 generated clients, so it never changes by accident; tests/unit/contract/test_openapi.py pins them).
 `ApiResolver` records each declaration (`app.declarations`), which the gate enforces in
-`lambda_entry`, before Powertools sees the event, and `ops.openapi` documents.
+`lambda_entry`, before Powertools sees the event, and `tools.openapi` documents.
 """
 
 from __future__ import annotations

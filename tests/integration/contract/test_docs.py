@@ -17,7 +17,7 @@ from werkzeug.test import Client
 from local.docs import DOCS_PREFIX, ApiDocs
 from local.gateway import LambdaInstance, LocalApiGateway
 from local.workers import WorkerServer
-from ops.openapi import DOCUMENT
+from tools.openapi import DOCUMENT
 
 
 @pytest.fixture(scope="module")

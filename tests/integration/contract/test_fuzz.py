@@ -26,10 +26,10 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from ops.openapi import DOCUMENT
 from tests import schemathesis_formats  # noqa: F401 (registers the document's own string formats)
 from tests.databases import reset_process_state, seeded_database, use_database
 from tests.factories import bearer, common_headers
+from tools.openapi import DOCUMENT
 
 MAX_EXAMPLES = 25
 CHECKS = [

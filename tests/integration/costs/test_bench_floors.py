@@ -1,4 +1,4 @@
-"""`make bench --instructions` compares each warm call with the floor of its own answer (ops.request_probe
+"""`make bench --instructions` compares each warm call with the floor of its own answer (tools.request_probe
 `answer_floor`): a bare validated Powertools route declared as the sample's route. That comparison holds only
 if the floor takes the same request and gives the very answer ours gave."""
 
@@ -14,8 +14,8 @@ from pymongo.database import Database
 from local.invoke import handler_name, invoke, load_event
 from local.seed import core
 from local.template import api_routes
-from ops.request_probe import answer_floor
 from tests.integration.platform.test_events import GETS_ANSWERED_ON_DEMO_DATA, sample_name
+from tools.request_probe import answer_floor
 
 FUNCTION_OF = {(route.method, route.path): route.function for route in api_routes()}
 

@@ -1,4 +1,4 @@
-"""`make bench ARGS=--draw` (ops/draw_bench.py), run as a developer runs it at a small scale: the draw of
+"""`make bench ARGS=--draw` (tools/draw_bench.py), run as a developer runs it at a small scale: the draw of
 1,000 and 3,000 entries registered directly, its parts timed and the runs of SaleAdmission it takes. A
 correctness test, not a timed one: every position is written, within one run at these counts."""
 
@@ -23,7 +23,7 @@ def test_the_draw_bench_writes_every_position_and_takes_its_figures_to_a_million
     }
     # When the draw bench runs at 1,000 and 3,000 entries
     run = subprocess.run(
-        [sys.executable, "-m", "ops", "bench", "--draw", "--draw-entries", "3000,1000"],
+        [sys.executable, "-m", "tools", "bench", "--draw", "--draw-entries", "3000,1000"],
         check=False,
         cwd=ROOT,
         env=env,

@@ -17,9 +17,9 @@ from data.mongo import COUNT_AHEAD, get_db, reset_client
 from domain.catalog.query import CarSort, car_collation, car_filter, car_sort
 from domain.catalog.search import search_prefixes
 from domain.catalog.store import find_car_page
-from ops.command_counter import CommandCounter
-from ops.scale import explained
 from tests.factories import ApiClient
+from tools.command_counter import CommandCounter
+from tools.scale import explained
 
 Db = Database[dict[str, Any]]
 CARS = 1000

@@ -1,4 +1,4 @@
-"""`make bench ARGS=--opening` (ops/opening_bench.py), run as an operator runs it at a small scale: 60
+"""`make bench ARGS=--opening` (tools/opening_bench.py), run as an operator runs it at a small scale: 60
 verified people for 6 units on two worker processes, the SaleAdmission controller and the expiry job
 running as under `make run`. A correctness test, not a timed one: the opening takes a real hold's minute
 and the expiry's (about 4 minutes in all), and only its sums are checked."""
@@ -33,7 +33,7 @@ def test_the_opening_sells_every_unit_once_through_the_queue_and_answers_polls_w
         "PYTHONPATH": os.pathsep.join(str(ROOT / part) for part in ("layers/shared", "functions", ".")),
         "MONGODB_URI": mongo_uri,
     }
-    command = ["-m", "ops", "bench", "--opening", "--entries", str(ENTRIES), "--units", str(UNITS)]
+    command = ["-m", "tools", "bench", "--opening", "--entries", str(ENTRIES), "--units", str(UNITS)]
     command += ["--workers", "2", "--buckets", "4"]
     # When it runs
     run = subprocess.run(  # noqa: S603 (this interpreter, our command)

@@ -1,4 +1,4 @@
-"""The commands of placing an order, counted with pymongo command monitoring (ops/command_counter.py) on a
+"""The commands of placing an order, counted with pymongo command monitoring (tools/command_counter.py) on a
 warm instance: what the order's transaction holds (each of its round trips is time other buyers of the same
 stock row wait), and that an order of a sold-out configuration is refused by a read, without a
 transaction (docs/PERFORMANCE.md, "A sale opening")."""
@@ -13,9 +13,9 @@ from pymongo.database import Database
 
 from core.settings import reset_settings
 from data.mongo import get_db, reset_client
-from ops.command_counter import CommandCounter, Counts
 from tests.data import CatalogCar, order_body, purchasable_car, stock_quantity
 from tests.factories import ApiClient
+from tools.command_counter import CommandCounter, Counts
 
 Db = Database[dict[str, Any]]
 ORDERS = "/api/v1/orders"

@@ -19,10 +19,10 @@ from data.mongo import get_db, reset_client
 from local.invoke import invoke, load_event
 from local.seed import core
 from local.template import api_routes
-from ops.command_counter import CommandCounter
 from tests.data import insert_body_type, insert_brand, insert_car
 from tests.factories import api_event
 from tests.integration.platform.test_events import GETS_ANSWERED_ON_DEMO_DATA, sample_name
+from tools.command_counter import CommandCounter
 
 MAX_COMMANDS = 3
 FUNCTION_OF = {(route.method, route.path): route.function for route in api_routes()}

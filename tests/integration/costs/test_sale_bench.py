@@ -1,4 +1,4 @@
-"""`make bench ARGS=--sale` (ops/sale_bench.py), run as an operator runs it with a few buyers: its figures add up.
+"""`make bench ARGS=--sale` (tools/sale_bench.py), run as an operator runs it with a few buyers: its figures add up.
 A benchmark, not a timed test: the latencies are only checked to be printed."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def test_the_sale_bench_sells_the_rush_units_once_and_every_spread_unit(mongo_ur
         "PYTHONPATH": os.pathsep.join(str(ROOT / part) for part in ("layers/shared", "functions", ".")),
         "MONGODB_URI": mongo_uri,
     }
-    command = ["-m", "ops", "bench", "--sale", "--buyers", str(BUYERS), "--units", str(UNITS), "--workers", "2"]
+    command = ["-m", "tools", "bench", "--sale", "--buyers", str(BUYERS), "--units", str(UNITS), "--workers", "2"]
     # When it runs
     run = subprocess.run(  # noqa: S603 (this interpreter, our command)
         [sys.executable, *command], check=False, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300

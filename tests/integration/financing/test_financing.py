@@ -21,7 +21,6 @@ from domain.financing.store import offer_id as offer_id_of
 from local.seed import catalog
 from local.seed import financing as demo
 from ops.__main__ import main as ops_main
-from ops.command_counter import CommandCounter
 from tests.data import CatalogCar, insert_brand, insert_car, purchasable_car
 from tests.factories import ApiClient
 from tests.financing_data import (
@@ -32,6 +31,7 @@ from tests.financing_data import (
     insert_organization,
     insert_special_offer,
 )
+from tools.command_counter import CommandCounter
 
 Db = Database[dict[str, Any]]
 BANKS = "/api/v2/payments/banks"

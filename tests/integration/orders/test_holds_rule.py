@@ -50,5 +50,5 @@ def test_the_late_query_finds_exactly_the_orders_the_rule_calls_late(db: Db) -> 
 
 def late_of_any_status(orders: list[Any]) -> set[ObjectId]:
     """The orders whose deadlines have passed unpaid, whatever their status (`not_late` reads no status:
-    the charging lease asks for a payable status itself)."""
+    the charging claim asks for a payable status itself)."""
     return {order["_id"] for order in orders if holds.is_late({**order, "statusSlug": "NEW"}, NOW)}

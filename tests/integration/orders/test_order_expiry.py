@@ -151,7 +151,7 @@ def test_an_order_whose_card_payment_is_being_charged_is_left_for_the_next_run(
     api.login()
     order = place(api, car)
     frozen_clock.advance(get_order_settings().order_deposit_minutes * MINUTE - 1)
-    lifecycle.take_charge(ObjectId(order["_id"]), "7", 1_000, now=frozen_clock(), lease_seconds=60)
+    lifecycle.take_charge(ObjectId(order["_id"]), "7", 1_000, now=frozen_clock(), claim_seconds=60)
     frozen_clock.advance(2)
     # When the job runs
     result = expiry_handler({}, LocalLambdaContext(function_name="UnpaidOrderExpiry"))

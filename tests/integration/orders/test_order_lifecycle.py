@@ -15,7 +15,7 @@ from core.errors import Conflict
 from data import outbox
 from domain.orders import lifecycle, views
 from domain.orders.records import OrderRecord
-from domain.orders.states import Status
+from domain.orders.states import OrderStatus
 from edge.errors import status_of
 from tests.data import insert_order
 from tests.factories import race
@@ -42,8 +42,8 @@ def test_an_order_walks_the_whole_path_and_each_step_is_logged(db: Database[dict
     assert order["paidAmount"] == 40
     order = lifecycle.record_payment(order["_id"], 60, payment_id="t2", cause="card payment 2")
     assert order["statusSlug"] == "PAID"
-    order = lifecycle.transition(order["_id"], Status.READY, cause="arrived at the branch")
-    order = lifecycle.transition(order["_id"], Status.IMPLEMENTED, cause="handed over")
+    order = lifecycle.transition(order["_id"], OrderStatus.READY, cause="arrived at the branch")
+    order = lifecycle.transition(order["_id"], OrderStatus.IMPLEMENTED, cause="handed over")
     # Then the log holds every change with its cause, and the steps end at IMPLEMENTED
     logs = list(db.order_logs.find({"orderId": order["_id"]}).sort("at", 1))
     assert [(log["from"], log["to"]) for log in logs] == [
@@ -78,14 +78,14 @@ def test_an_order_paid_in_full_at_once_skips_the_partial_step(db: Database[dict[
 
 def test_a_cancelled_order_shows_the_path_it_took_then_cancelled(db: Database[dict[str, Any]]) -> None:
     order = insert_order(db, USER, amount_due=100)
-    order = lifecycle.transition(order["_id"], Status.CANCELLED, cause="customer changed their mind")
+    order = lifecycle.transition(order["_id"], OrderStatus.CANCELLED, cause="customer changed their mind")
     steps = views.steps(order, "uz")
     assert slugs(steps) == ["NEW", "CANCELLED"]
     assert current(steps) == "CANCELLED"
 
 
-@pytest.mark.parametrize("target", [Status.PAID, Status.PARTIALLY_PAID])
-def test_no_transition_marks_an_order_paid_without_a_payment(db: Database[dict[str, Any]], target: Status) -> None:
+@pytest.mark.parametrize("target", [OrderStatus.PAID, OrderStatus.PARTIALLY_PAID])
+def test_no_transition_marks_an_order_paid_without_a_payment(db: Database[dict[str, Any]], target: OrderStatus) -> None:
     order = insert_order(db, USER, amount_due=100)
     with pytest.raises(Conflict, match="ORDER_STATUS_NEEDS_PAYMENT"):
         lifecycle.transition(order["_id"], target, cause="back office")
@@ -95,17 +95,17 @@ def test_no_transition_marks_an_order_paid_without_a_payment(db: Database[dict[s
 @pytest.mark.parametrize(
     ("start", "target"),
     [
-        ("NEW", Status.READY),
-        ("NEW", Status.IMPLEMENTED),
-        ("PARTIALLY_PAID", Status.READY),
-        ("READY", Status.CANCELLED),
-        ("IMPLEMENTED", Status.CANCELLED),
-        ("CANCELLED", Status.NEW),
-        ("PAID", Status.NEW),
+        ("NEW", OrderStatus.READY),
+        ("NEW", OrderStatus.IMPLEMENTED),
+        ("PARTIALLY_PAID", OrderStatus.READY),
+        ("READY", OrderStatus.CANCELLED),
+        ("IMPLEMENTED", OrderStatus.CANCELLED),
+        ("CANCELLED", OrderStatus.NEW),
+        ("PAID", OrderStatus.NEW),
     ],
 )
 def test_illegal_transitions_are_refused_and_change_nothing(
-    db: Database[dict[str, Any]], start: str, target: Status
+    db: Database[dict[str, Any]], start: str, target: OrderStatus
 ) -> None:
     order = insert_order(db, USER, status=start)
     with pytest.raises(Conflict) as refused:
@@ -137,29 +137,29 @@ def test_a_payment_that_loses_every_compare_and_set_is_busy_not_refused(
     assert not isinstance(busy.value, Conflict)
 
 
-def test_only_one_payment_holds_the_charging_lease_and_only_if_the_order_can_take_it(
+def test_only_one_payment_holds_the_charging_claim_and_only_if_the_order_can_take_it(
     db: Database[dict[str, Any]], frozen_clock: FrozenClock
 ) -> None:
     order = insert_order(db, USER, amount_due=100)
     now = clock.now()
     with pytest.raises(Conflict, match="PAYMENT_ABOVE_DUE"):
-        lifecycle.take_charge(order["_id"], "too-much", 101, now=now, lease_seconds=60)
-    # Of eight payments racing for the lease, one holds it
+        lifecycle.take_charge(order["_id"], "too-much", 101, now=now, claim_seconds=60)
+    # Of eight payments racing for the claim, one holds it
     payment_ids = iter(f"t{number}" for number in range(8))
-    results = race(lambda: lifecycle.take_charge(order["_id"], next(payment_ids), 60, now=now, lease_seconds=60), 8)
+    results = race(lambda: lifecycle.take_charge(order["_id"], next(payment_ids), 60, now=now, claim_seconds=60), 8)
     assert sorted(results) == ["CHARGE_IN_PROGRESS"] * 7 + ["ok"]
     holder = (db.orders.find_one({"_id": order["_id"]}) or {})["chargingPaymentId"]
-    # Recording the holder's payment releases the lease; the next payment takes it if it fits
+    # Recording the holder's payment releases the claim; the next payment takes it if it fits
     lifecycle.record_payment(order["_id"], 60, payment_id=holder, cause="card")
     assert (db.orders.find_one({"_id": order["_id"]}) or {})["chargingPaymentId"] is None
     with pytest.raises(Conflict, match="PAYMENT_ABOVE_DUE"):
-        lifecycle.take_charge(order["_id"], "t9", 41, now=now, lease_seconds=60)
-    lifecycle.take_charge(order["_id"], "t9", 40, now=now, lease_seconds=60)
-    # A lease older than its duration belongs to a dead holder and can be taken over
+        lifecycle.take_charge(order["_id"], "t9", 41, now=now, claim_seconds=60)
+    lifecycle.take_charge(order["_id"], "t9", 40, now=now, claim_seconds=60)
+    # A claim older than its duration belongs to a dead holder and can be taken over
     with pytest.raises(lifecycle.ChargeInProgress):
-        lifecycle.take_charge(order["_id"], "t10", 40, now=now, lease_seconds=60)
+        lifecycle.take_charge(order["_id"], "t10", 40, now=now, claim_seconds=60)
     frozen_clock.advance(60)
-    lifecycle.take_charge(order["_id"], "t10", 40, now=clock.now(), lease_seconds=60)
+    lifecycle.take_charge(order["_id"], "t10", 40, now=clock.now(), claim_seconds=60)
 
 
 def test_the_same_payment_applied_twice_counts_once(db: Database[dict[str, Any]]) -> None:
@@ -195,7 +195,7 @@ def test_racing_transitions_have_exactly_one_winner(
     order = insert_order(db, USER, amount_due=100, paid=100, status="PAID")
     everyone_reads_before_anyone_writes(monkeypatch, 8)
     # When they race
-    results = race(lambda: lifecycle.transition(order["_id"], Status.READY, cause="race"), 8)
+    results = race(lambda: lifecycle.transition(order["_id"], OrderStatus.READY, cause="race"), 8)
     # Then exactly one succeeded, the others were refused, and exactly one change was logged
     assert results.count("ok") == 1
     assert all(result == "ORDER_TRANSITION_NOT_ALLOWED" for result in results if result != "ok")

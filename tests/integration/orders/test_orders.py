@@ -17,7 +17,7 @@ from core.clock import FrozenClock
 from core.settings import reset_settings
 from data import outbox
 from domain.orders import lifecycle
-from domain.orders.states import Status
+from domain.orders.states import OrderStatus
 from local.context import LocalLambdaContext
 from orders import service
 from orders.expiry import lambda_handler as expiry_handler
@@ -111,9 +111,9 @@ def test_the_timeline_shows_the_right_current_step_after_each_transition(api: Ap
     assert current_step(api, str(order_id)) == "PARTIALLY_PAID"
     lifecycle.record_payment(order_id, car.price - 1000, payment_id="t2", cause="card")
     assert current_step(api, str(order_id)) == "PAID"
-    lifecycle.transition(order_id, Status.READY, cause="arrived")
+    lifecycle.transition(order_id, OrderStatus.READY, cause="arrived")
     assert current_step(api, str(order_id)) == "READY"
-    lifecycle.transition(order_id, Status.IMPLEMENTED, cause="handed over")
+    lifecycle.transition(order_id, OrderStatus.IMPLEMENTED, cause="handed over")
     # Then the whole path is listed, each step dated
     steps = api.get(STEPS, params={"orderId": str(order_id)}).json()["data"]
     assert [step["slug"] for step in steps["items"]] == ["NEW", "PARTIALLY_PAID", "PAID", "READY", "IMPLEMENTED"]
@@ -127,7 +127,7 @@ def test_a_cancelled_order_ends_its_timeline_with_cancelled(api: ApiClient, db: 
     car = purchasable_car(db)
     api.login()
     order_id = place(api, car)["_id"]
-    lifecycle.transition(ObjectId(order_id), Status.CANCELLED, cause="customer request")
+    lifecycle.transition(ObjectId(order_id), OrderStatus.CANCELLED, cause="customer request")
     steps = api.get(STEPS, params={"orderId": order_id}).json()["data"]["items"]
     assert [(step["slug"], step["isCurrent"]) for step in steps] == [("NEW", False), ("CANCELLED", True)]
 
@@ -382,7 +382,7 @@ def test_an_order_a_promo_pays_in_full_holds_its_car_until_the_back_office_confi
     # And it counts against the buyer's unpaid cars
     assert api.post(ORDERS, json=order_body(car)).json()["code"] == "OPEN_ORDERS_LIMIT_REACHED"
     # When the back office confirms it
-    lifecycle.transition(ObjectId(order["_id"]), Status.PAID, cause="gift confirmed by the dealer")
+    lifecycle.transition(ObjectId(order["_id"]), OrderStatus.PAID, cause="gift confirmed by the dealer")
     # Then it is PAID, and no longer a hold
     shown = api.get(f"{ORDERS}/{order['_id']}").json()["data"]
     assert (shown["statusSlug"], shown["payBy"]) == ("PAID", None)

@@ -23,7 +23,7 @@ from pymongo.database import Database
 
 from domain.dealers.stock import set_quantity
 from domain.orders import lifecycle
-from domain.orders.states import Status
+from domain.orders.states import OrderStatus
 from local.scheduler import local_schedule
 from local.template import ROOT
 from local.workers import WORKER_HEADER
@@ -211,7 +211,7 @@ def test_forty_parallel_buyers_of_stock_split_in_eight_buckets_get_exactly_its_u
     assert len({order.get("stockBucket", 0) for order in orders}) > 1
     # When five of them are cancelled
     for order in orders[:5]:
-        lifecycle.transition(order["_id"], Status.CANCELLED, cause="the buyer changed their mind")
+        lifecycle.transition(order["_id"], OrderStatus.CANCELLED, cause="the buyer changed their mind")
     # Then each unit went back to the document it came from, and none was lost
     assert stock_quantity(race_db, car) == 5
     for bucket in {order.get("stockBucket", 0) for order in orders[:5]}:

@@ -17,7 +17,7 @@ from core.settings import reset_settings
 from data import outbox
 from domain.orders import lifecycle
 from domain.orders.expiry import expire_late
-from domain.orders.states import Status
+from domain.orders.states import OrderStatus
 from domain.payments.cancellations import card_refunds
 from tests.data import insert_promo_code, order_body, purchasable_car, stock_quantity
 from tests.factories import ApiClient
@@ -190,7 +190,7 @@ def test_a_cars_per_person_limit_counts_its_orders_within_the_days_but_not_cance
     assert (refused.status_code, refused.json()["code"]) == (409, "PURCHASE_LIMIT_REACHED")
     assert refused.json()["details"] == {"count": 2, "days": 30}
     # When one of the two is cancelled
-    lifecycle.transition(ObjectId(second["_id"]), Status.CANCELLED, cause="customer changed their mind")
+    lifecycle.transition(ObjectId(second["_id"]), OrderStatus.CANCELLED, cause="customer changed their mind")
     # Then they may order again; and once 30 days passed since the first, once more
     third = api.post(ORDERS, json=order_body(car)).json()["data"]
     lifecycle.record_payment(ObjectId(third["_id"]), third["amountDueNow"], payment_id=third["_id"], cause="desk")
@@ -250,7 +250,7 @@ def test_a_promo_use_of_an_order_cancelled_unpaid_is_given_back(api: ApiClient, 
     order = api.post(ORDERS, json=order_body(car, promoCode="ONCE")).json()["data"]
     assert (db.promo_codes.find_one({"_id": "ONCE"}) or {})["used"] == 1
     # When the dealer cancels it
-    lifecycle.transition(ObjectId(order["_id"]), Status.CANCELLED, cause="customer changed their mind")
+    lifecycle.transition(ObjectId(order["_id"]), OrderStatus.CANCELLED, cause="customer changed their mind")
     # Then the use is back, and the buyer may use the code again
     assert (db.promo_codes.find_one({"_id": "ONCE"}) or {})["used"] == 0
     assert api.post(ORDERS, json=order_body(car, promoCode="ONCE")).status_code == 201

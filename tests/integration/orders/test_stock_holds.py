@@ -11,7 +11,7 @@ from bson import ObjectId
 from pymongo.database import Database
 
 from domain.orders import lifecycle
-from domain.orders.states import Status
+from domain.orders.states import OrderStatus
 from ops.__main__ import main as ops_main
 from tests.data import insert_order, order_body, purchasable_car, stock_quantity
 from tests.factories import ApiClient, branch_offered, race
@@ -56,7 +56,7 @@ def test_parallel_cancels_give_the_unit_back_once(api: ApiClient, db: Db) -> Non
     api.login()
     order_id = ObjectId(api.post(ORDERS, json=order_body(car)).json()["data"]["_id"])
     # When eight back-office cancels race
-    outcomes = race(lambda: lifecycle.transition(order_id, Status.CANCELLED, cause="race"), 8)
+    outcomes = race(lambda: lifecycle.transition(order_id, OrderStatus.CANCELLED, cause="race"), 8)
     # Then one cancelled it, the others were refused, and one unit went back
     assert outcomes.count("ok") == 1, outcomes
     assert stock_quantity(db, car) == 1
@@ -70,8 +70,8 @@ def test_a_car_handed_over_is_sold_and_its_unit_stays_gone(api: ApiClient, db: D
     order_id = ObjectId(api.post(ORDERS, json=order_body(car)).json()["data"]["_id"])
     lifecycle.record_payment(order_id, 1_000, payment_id="bank-transfer-1", cause="paid at the desk")
     # When the car arrives and is handed over
-    lifecycle.transition(order_id, Status.READY, cause="arrived")
-    lifecycle.transition(order_id, Status.IMPLEMENTED, cause="handed over")
+    lifecycle.transition(order_id, OrderStatus.READY, cause="arrived")
+    lifecycle.transition(order_id, OrderStatus.IMPLEMENTED, cause="handed over")
     # Then the branch has two left, and the order's unit is sold
     assert stock_quantity(db, car) == 2
     assert (db.orders.find_one({"_id": order_id}) or {})["stockHold"] == "SOLD"
@@ -82,7 +82,7 @@ def test_an_order_placed_before_holds_gives_nothing_back(db: Db) -> None:
     car = purchasable_car(db, quantity=3)
     order = insert_order(db, ObjectId(), car)
     # When it is cancelled
-    lifecycle.transition(order["_id"], Status.CANCELLED, cause="customer request")
+    lifecycle.transition(order["_id"], OrderStatus.CANCELLED, cause="customer request")
     # Then the stock is as it was: that order never took a unit
     assert stock_quantity(db, car) == 3
     assert "stockHold" not in (db.orders.find_one({"_id": order["_id"]}) or {})

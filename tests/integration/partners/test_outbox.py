@@ -15,7 +15,7 @@ from pymongo.database import Database
 from core.clock import FrozenClock
 from data import events, outbox
 from domain.orders import lifecycle
-from domain.orders.states import Status
+from domain.orders.states import OrderStatus
 from local.context import LocalLambdaContext
 from tests.data import insert_order, place_and_pay_by_card
 from tests.factories import ApiClient
@@ -94,7 +94,7 @@ def test_an_aggregates_events_are_delivered_in_sequence_even_after_a_refusal(
         broken.setattr(events, "deliver", refusing_bus)
         lifecycle.record_payment(order["_id"], 40, payment_id="p1", cause="card payment p1")
         lifecycle.record_payment(order["_id"], 60, payment_id="p2", cause="card payment p2")
-        lifecycle.transition(order["_id"], Status.CANCELLED, cause="customer request")
+        lifecycle.transition(order["_id"], OrderStatus.CANCELLED, cause="customer request")
         outbox.flush()
     # When the publisher runs
     delivered: list[events.Event] = []
@@ -156,21 +156,21 @@ def test_racing_publishers_deliver_each_event_once(db: Db, eventbridge: Bus, mon
     assert db.outbox.count_documents({"status": "SENT"}) == 20
 
 
-def test_an_event_held_by_a_dead_publisher_is_delivered_after_its_lease(
+def test_an_event_held_by_a_dead_publisher_is_delivered_after_its_claim(
     db: Db, eventbridge: Bus, frozen_clock: FrozenClock
 ) -> None:
-    # Given an event leased by a publisher that died before delivering it
+    # Given an event claimed by a publisher that died before delivering it
     order = insert_order(db, db.users.insert_one({}).inserted_id, amount_due=100)
     lifecycle.record_payment(order["_id"], 100, payment_id="p", cause="card payment")
     outbox.start_request()  # that request's own flush never ran
     [entry] = list(db.outbox.find())
-    lease_until = frozen_clock.current.replace(microsecond=0)
-    db.outbox.update_one({"_id": entry["_id"]}, {"$set": {"leaseId": "dead", "leaseUntil": lease_until}})
-    frozen_clock.current = lease_until
+    claimed_until = frozen_clock.current.replace(microsecond=0)
+    db.outbox.update_one({"_id": entry["_id"]}, {"$set": {"claimId": "dead", "claimedUntil": claimed_until}})
+    frozen_clock.current = claimed_until
     frozen_clock.advance(-1)
-    # When a publisher runs within the lease, and again after it
+    # When a publisher runs within the claim, and again after it
     within = outbox.publish_pending()
-    frozen_clock.advance(outbox.LEASE_SECONDS)
+    frozen_clock.advance(outbox.CLAIM_SECONDS)
     after = outbox.publish_pending()
     # Then the first leaves it to its holder, the second delivers it
     assert (within.delivered, after.delivered) == (0, 1)

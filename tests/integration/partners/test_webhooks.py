@@ -214,8 +214,8 @@ def place_and_pay(api: ApiClient, db: Db) -> dict[str, Any]:
 
 def hand_over(order: dict[str, Any]) -> None:
     """The back office prepares the car and hands it over (python -m ops order transition ...)."""
-    ops_orders.transition(order["contractNumber"], ops_orders.Status.READY, "arrived at the branch")
-    ops_orders.transition(order["contractNumber"], ops_orders.Status.IMPLEMENTED, "handed over")
+    ops_orders.transition(order["contractNumber"], ops_orders.OrderStatus.READY, "arrived at the branch")
+    ops_orders.transition(order["contractNumber"], ops_orders.OrderStatus.IMPLEMENTED, "handed over")
 
 
 def test_a_partner_receives_each_status_change_of_its_order_once_signed_and_in_order(

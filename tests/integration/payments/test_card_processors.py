@@ -497,7 +497,7 @@ def test_the_api_pays_through_the_processor_end_to_end(
         assert not any(token in line for token in provider.fake.tokens for line in logged)
 
 
-def test_an_outage_at_apply_is_a_503_and_a_retry_after_the_lease_pays_once(
+def test_an_outage_at_apply_is_a_503_and_a_retry_after_the_claim_pays_once(
     api: ApiClient, db: Db, provider: Provider, frozen_clock: FrozenClock
 ) -> None:
     order, body = start_payment(api, db, provider, 1_000, amount_due=2_000)
@@ -673,7 +673,7 @@ def test_a_decline_is_a_4xx_that_fails_the_transaction_and_releases_the_charge_a
     assert (declined.status_code, declined.json()["code"]) == (400, "PAYMENT_DECLINED_INSUFFICIENT_FUNDS")
     assert declined.json()["details"] == {"reason": INSUFFICIENT_FUNDS, "status": "FAILED"}
     assert (db.orders.find_one({"_id": order["_id"]}) or {})["paidAmount"] == 0
-    # When the buyer tops the card up and pays again right away (no lease to wait out)
+    # When the buyer tops the card up and pays again right away (no claim to wait out)
     provider.fake.cards[PAYS_UZCARD].balance = 10**12
     ids = {"brandId": body["brandId"], "orderId": body["orderId"]}
     again = api.post("/api/v1/transactions/create", json={"amount": 1_000, **provider.card_fields(), **ids})
@@ -771,7 +771,7 @@ def test_payme_retried_apply_does_not_verify_the_card_again(
     fake.fail("receipts.pay", 503)
     first = api.post("/api/v1/transactions/apply", json={**body, "otp": payme.otp})
     assert first.status_code == 503
-    # When the buyer retries after the lease
+    # When the buyer retries once the claim has run out
     frozen_clock.advance(60)
     retried = api.post("/api/v1/transactions/apply", json={**body, "otp": payme.otp})
     # Then it pays without sending the spent code to cards.verify again

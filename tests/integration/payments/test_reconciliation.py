@@ -97,7 +97,7 @@ def test_a_declined_payment_left_confirming_fails_and_the_order_is_unchanged(
     # When the reconciliation runs
     frozen_clock.advance(reconciliation.STALE_AFTER_SECONDS + 1)
     report = reconciliation.reconcile()
-    # Then the transaction failed with the reason, and the order is as it was, its charging lease freed
+    # Then the transaction failed with the reason, and the order is as it was, its charging claim freed
     assert report.outcomes == {"Failed": 1}
     transaction = db.transactions.find_one({"_id": order["transactionId"]}) or {}
     assert (transaction["status"], transaction["failureReason"]) == ("FAILED", "INSUFFICIENT_FUNDS")

@@ -20,7 +20,7 @@ from core.clock import FrozenClock
 from core.errors import AppError
 from core.settings import reset_settings
 from domain.orders import lifecycle
-from domain.orders.states import Status
+from domain.orders.states import OrderStatus
 from domain.payments import store
 from domain.payments.processor import ProcessorUnavailable
 from domain.payments.sandbox import BLOCKED_CARD, INSUFFICIENT_FUNDS_CARD, PAYS_HUMO, PAYS_UZCARD, SandboxProcessor
@@ -72,11 +72,11 @@ def payable_order(api: ApiClient, db: Db) -> OrderFactory:
         placed = api.post("/api/v1/orders", json=order_body(cars[amount_due]))
         assert placed.status_code == 201, placed.text
         order_id = ObjectId(placed.json()["data"]["_id"])
-        target = Status(status)
-        if paid or target in (Status.PAID, Status.READY, Status.IMPLEMENTED):
+        target = OrderStatus(status)
+        if paid or target in (OrderStatus.PAID, OrderStatus.READY, OrderStatus.IMPLEMENTED):
             lifecycle.record_payment(order_id, paid or amount_due, payment_id="before-the-test", cause="test setup")
-        for later in (Status.READY, Status.IMPLEMENTED, Status.CANCELLED):
-            if target is later or (target is Status.IMPLEMENTED and later is Status.READY):
+        for later in (OrderStatus.READY, OrderStatus.IMPLEMENTED, OrderStatus.CANCELLED):
+            if target is later or (target is OrderStatus.IMPLEMENTED and later is OrderStatus.READY):
                 lifecycle.transition(order_id, later, cause="test setup")
         return db.orders.find_one({"_id": order_id}) or {}
 
@@ -472,7 +472,7 @@ def test_apply_when_another_payment_filled_the_order_first_is_409_and_fails(
 def test_apply_on_an_order_cancelled_meanwhile_is_409(api: ApiClient, payable_order: OrderFactory, db: Db) -> None:
     order = payable_order()
     transaction_id = create(api, order, 1_000)
-    lifecycle.transition(order["_id"], lifecycle.Status.CANCELLED, cause="customer changed their mind")
+    lifecycle.transition(order["_id"], lifecycle.OrderStatus.CANCELLED, cause="customer changed their mind")
     body = refused(api.post(APPLY, json=apply_body(order, transaction_id, 1_000)), 409)
     assert body["details"] == {"statusSlug": "CANCELLED", "status": "FAILED", "orderRefusal": "ORDER_NOT_PAYABLE"}
     assert stored_order(db, order)["paidAmount"] == 0
@@ -620,7 +620,7 @@ def test_logs_of_the_whole_flow_hold_neither_the_card_number_nor_the_code(
         assert not re.search(rf"(?<!\d){re.escape(secret)}(?!\d)", logs), secret
 
 
-# --- one charge at a time per order (the charging lease) -------------------------------------------
+# --- one charge at a time per order (the charging claim) -------------------------------------------
 
 
 def _two_whole_amount_transactions(order: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -676,7 +676,7 @@ def test_racing_applies_of_two_transactions_of_one_order_charge_the_card_once(
     first, second = _two_whole_amount_transactions(order, monkeypatch)
     calls = _count_processor_calls(monkeypatch)
     # And the worst interleaving: both applies hold their transaction and have read the order (payable,
-    # nothing paid) before either takes the order's charging lease, and both have tried to take it before
+    # nothing paid) before either takes the order's charging claim, and both have tried to take it before
     # either goes on (else the loser, descheduled until the winner has paid, finds the order paid instead)
     find_order, take_charge = store.find_order, lifecycle.take_charge
     monkeypatch.setattr(store, "find_order", wait_after_first_call(find_order, 2))
@@ -712,13 +712,13 @@ def test_racing_applies_of_two_transactions_of_one_order_charge_the_card_once(
     assert "refund" not in stored(db, loser)
 
 
-def test_a_charge_in_progress_holds_the_order_until_its_lease_runs_out(
+def test_a_charge_in_progress_holds_the_order_until_its_claim_runs_out(
     api: ApiClient, payable_order: OrderFactory, db: Db, frozen_clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Given an order whose charging lease another payment holds (its apply died mid-charge)
+    # Given an order whose charging claim another payment holds (its apply died mid-charge)
     order = payable_order(amount_due=1_000)
     transaction_id = create(api, order, 400)
-    lifecycle.take_charge(order["_id"], "another", 400, now=clock.now(), lease_seconds=60)
+    lifecycle.take_charge(order["_id"], "another", 400, now=clock.now(), claim_seconds=60)
     calls = _count_processor_calls(monkeypatch)
     # When the transaction is applied 15 s later: 409 saying when to try again, nothing charged, the
     # transaction still pending
@@ -729,14 +729,14 @@ def test_a_charge_in_progress_holds_the_order_until_its_lease_runs_out(
     assert response.headers["Retry-After"] == "45"
     assert calls["confirm"] == []
     assert stored(db, transaction_id)["status"] == "PENDING"
-    # And once the lease has run out, it pays
+    # And once the claim has run out, it pays
     frozen_clock.advance(45)
     assert api.post(APPLY, json=apply_body(order, transaction_id, 400)).status_code == 200
     paid = stored_order(db, order)
     assert (paid["paidAmount"], paid["chargingPaymentId"]) == (400, None)
 
 
-def test_a_wrong_code_gives_the_charging_lease_back(api: ApiClient, payable_order: OrderFactory, db: Db) -> None:
+def test_a_wrong_code_gives_the_charging_claim_back(api: ApiClient, payable_order: OrderFactory, db: Db) -> None:
     order = payable_order(amount_due=1_000)
     transaction_id = create(api, order, 400)
     refused(api.post(APPLY, json=apply_body(order, transaction_id, 400, otp=123456)), 400)
@@ -784,7 +784,7 @@ def test_an_order_too_busy_to_record_a_charge_keeps_it_and_the_retry_records_it(
     kept = stored(db, transaction_id)
     assert (kept["status"], kept.get("failureReason")) == ("CONFIRMING", None)
     assert kept["processorConfirmedAt"] is not None
-    # And the client's retry after the lease records the payment, without charging again
+    # And the client's retry once the claim has run out records the payment, without charging again
     frozen_clock.advance(60)
     applied = api.post(APPLY, json=apply_body(order, transaction_id, 400))
     assert applied.status_code == 200, applied.text
@@ -808,7 +808,7 @@ def test_a_retry_while_an_unanswered_charge_holds_the_transaction_says_when_and_
     # When the client retries 20 s later
     frozen_clock.advance(20)
     early = api.post(APPLY, json=apply_body(order, transaction_id, 400))
-    # Then it is told the transaction is being confirmed, and when to try again: what is left of the lease
+    # Then it is told the transaction is being confirmed, and when to try again: what is left of the claim
     body = refused(early, 409)
     assert "being confirmed" in body["message"]
     assert early.headers["Retry-After"] == "40"

@@ -24,6 +24,7 @@ from pymongo.database import Database
 from local.mongod import free_port
 from local.template import ROOT
 from tests.locks import checkout_lock
+from tools.__main__ import COMMANDS as TOOLS
 
 Db = Database[dict[str, Any]]
 
@@ -79,6 +80,47 @@ def test_the_installed_command_fails_in_one_line(installed: Path, tmp_path: Path
     assert done.returncode == 1
     assert done.stderr.startswith("error: SETTING_MISSING: ")
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_installed_commands_help_lists_only_operator_commands(installed: Path, tmp_path: Path) -> None:
+    # Given / When the installed command's --help, from a directory outside the checkout
+    done = subprocess.run(  # noqa: S603 (the installed console script)
+        [str(installed), "--help"],
+        cwd=tmp_path,
+        env=without_pythonpath(),
+        capture_output=True,
+        text=True,
+        timeout=COMMAND_TIMEOUT_SECONDS,
+        check=False,
+    )
+    # Then it offers the operator's commands and no developer tool (python -m tools), nor names their package
+    assert done.returncode == 0, done.stderr
+    listed = re.search(r"^\s+\{([a-z,-]+)\}$", done.stdout, re.MULTILINE)
+    assert listed is not None, done.stdout
+    offered = set(listed.group(1).split(","))
+    assert {"indexes", "order", "orders", "partners", "catalog", "sale", "webhooks"} <= offered
+    assert not offered & set(TOOLS)
+    assert not re.search(r"\btools\b", done.stdout)
+
+
+def test_the_developer_tools_are_not_installed(installed: Path, tmp_path: Path) -> None:
+    # Given the environment the project is installed in / When it looks for the packages, outside the checkout
+    done = subprocess.run(  # noqa: S603 (the environment's interpreter)
+        [
+            str(installed.parent / "python"),
+            "-c",
+            "from importlib.util import find_spec as f; print(f('ops') is not None, f('tools') is not None)",
+        ],
+        cwd=tmp_path,
+        env=without_pythonpath(),
+        capture_output=True,
+        text=True,
+        timeout=COMMAND_TIMEOUT_SECONDS,
+        check=False,
+    )
+    # Then the operator's commands are there and the developer tools are not
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False"]
 
 
 ONIX = "dab037b14d50e6131dd95a8e"  # the demo car with a sale opening's rules (docs/DEMO_DATA.md)

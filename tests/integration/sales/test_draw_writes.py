@@ -17,8 +17,8 @@ from data.mongo import get_db, reset_client
 from domain.catalog.sale import SaleQueue
 from domain.orders import openings
 from domain.orders.store import DRAW_WRITE_BATCH
-from ops.command_counter import CommandCounter
 from tests.data import purchasable_car
+from tools.command_counter import CommandCounter
 
 Db = Database[dict[str, Any]]
 

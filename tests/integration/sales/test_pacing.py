@@ -217,7 +217,7 @@ def test_two_runs_that_overlap_never_step_one_opening_at_once_and_the_next_takes
             (late.step_car(car.car_id, queue, frozen_clock()), next_run.step_car(car.car_id, queue, frozen_clock()))
         )
         frozen_clock.advance(1)
-    # Then only the first to take the lease stepped it: 3 admitted a second, not 6
+    # Then only the first to take the claim stepped it: 3 admitted a second, not 6
     assert [(a.stepped, a.admitted, b.stepped, b.admitted) for a, b in seconds] == [(True, 3, False, 0)] * 2
     assert serving(db, car) == 6
     # And the other is not settled: it keeps trying while its invocation lasts
@@ -229,18 +229,18 @@ def test_two_runs_that_overlap_never_step_one_opening_at_once_and_the_next_takes
     assert (taken.stepped, taken.admitted, serving(db, car)) == (True, 3, 9)
 
 
-def test_a_run_that_died_is_taken_over_when_its_lease_runs_out_and_then_admits_nobody(
+def test_a_run_that_died_is_taken_over_when_its_claim_runs_out_and_then_admits_nobody(
     db: Db, frozen_clock: FrozenClock
 ) -> None:
-    # Given a drawn opening, and a run that stepped it once and then hung (it never gave its lease up)
+    # Given a drawn opening, and a run that stepped it once and then hung (it never gave its claim up)
     car, queue = drawn_opening(db, frozen_clock, people=50, units_per_row=5, per_second=3)
     hung, next_run = pacing.Controller(), pacing.Controller()
     assert hung.step_car(car.car_id, queue, frozen_clock()).admitted == 3
-    # When another run steps it before the lease runs out
-    frozen_clock.advance(pacing.LEASE.total_seconds() - 1)
+    # When another run steps it before the claim runs out
+    frozen_clock.advance(pacing.CLAIM.total_seconds() - 1)
     # Then it waits
     assert not next_run.step_car(car.car_id, queue, frozen_clock()).stepped
-    # When the lease has run out
+    # When the claim has run out
     frozen_clock.advance(1)
     taken = next_run.step_car(car.car_id, queue, frozen_clock())
     # Then the other run takes the opening over
@@ -259,13 +259,13 @@ def test_of_six_runs_stepping_one_opening_at_the_same_instant_one_steps_it(db: D
     runs = [pacing.Controller() for _ in range(6)]
     # When they all step it at once
     results = all_at_once([partial(run.step_car, car.car_id, queue, frozen_clock()) for run in runs])
-    # Then one took the lease and admitted 3, the five others did nothing
+    # Then one took the claim and admitted 3, the five others did nothing
     assert sorted((result.stepped, result.admitted) for result in results) == [(False, 0)] * 5 + [(True, 3)]
     assert serving(db, car) == 3
-    # When their lease has run out and a whole invocation steps it
-    frozen_clock.advance(pacing.LEASE.total_seconds())
+    # When their claim has run out and a whole invocation steps it
+    frozen_clock.advance(pacing.CLAIM.total_seconds())
     done = pacing.run(1, sleep=frozen_clock.advance)
-    # Then it admitted the next 3, and gave the lease up when it ended
+    # Then it admitted the next 3, and gave the claim up when it ended
     assert done["admitted"] == {str(car.car_id): 3}
     running = db.sale_queues.find_one({"_id": car.car_id}) or {}
-    assert (running["leaseHolder"], running["leaseUntil"]) == (None, None)
+    assert (running["claimedBy"], running["claimedUntil"]) == (None, None)

@@ -1,6 +1,6 @@
 """The floor plan of docs/ARCHITECTURE.md, held: who may import whom, who may call the database, no import
-circles. Each rule is checked on the project, and on a small project that breaks it, so a rule that
-stopped finding anything would fail too."""
+circles, no class name defined twice. Each rule is checked on the project, and on a small project that breaks
+it, so a rule that stopped finding anything would fail too."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.architecture import Project, calls_to, function_packages, layer_packages, this_project
+from tests.architecture import ROOT_PACKAGES, Project, calls_to, function_packages, layer_packages, this_project
 
 # Which top-level packages each kind of code may import (its own included); anything else of ours is refused.
 MAY_IMPORT: dict[str, frozenset[str]] = {
@@ -80,10 +80,31 @@ def database_outside_stores(project: Project) -> list[str]:
 
 
 def local_importing_ops(project: Project) -> list[str]:
+    """The local runtime imports neither the operator's commands nor the developer tools."""
     return [
         f"{found.module} imports {found.target} (line {found.line})"
         for found in project.imports()
-        if top(found.module) == "local" and top(found.target) == "ops"
+        if top(found.module) == "local" and top(found.target) in ("ops", "tools")
+    ]
+
+
+def ops_importing_tools(project: Project) -> list[str]:
+    """The operator's commands import no developer tool: `car-retail-ops` is installed without them."""
+    return [
+        f"{found.module} imports {found.target} (line {found.line})"
+        for found in project.imports()
+        if top(found.module) == "ops" and top(found.target) == "tools"
+    ]
+
+
+def deployed_importing_the_checkouts_tools(project: Project) -> list[str]:
+    """The deployed code (the layer's and the functions' modules) imports none of the repository root's
+    packages: the local runtime, the operator's commands, the developer tools are not in any artifact."""
+    deployed = {*layer_packages(), *function_packages()}
+    return [
+        f"{found.module} imports {found.target} (line {found.line})"
+        for found in project.imports()
+        if top(found.module) in deployed and top(found.target) in ROOT_PACKAGES
     ]
 
 
@@ -279,10 +300,24 @@ def circles(project: Project) -> list[str]:
     return [" <-> ".join(group) for group in project.import_circles()]
 
 
+def class_names_defined_twice(project: Project) -> list[str]:
+    """Class names that more than one module-level class statement defines: one name per thing, so a name
+    met in a traceback, a log line or a review says which thing it is (`OrderStatus`, `TransactionStatus`;
+    not two `Status`)."""
+    defined: dict[str, list[str]] = {}
+    for module, source in project.modules.items():
+        for node in ast.parse(source.read_text(encoding="utf-8"), filename=str(source)).body:
+            if isinstance(node, ast.ClassDef):
+                defined.setdefault(node.name, []).append(f"{module} (line {node.lineno})")
+    return [f"{name}: {', '.join(places)}" for name, places in sorted(defined.items()) if len(places) > 1]
+
+
 RULES: dict[str, Callable[[Project], list[str]]] = {
     "layering": layering_violations,
     "database": database_outside_stores,
     "local-ops": local_importing_ops,
+    "ops-tools": ops_importing_tools,
+    "deployed-root": deployed_importing_the_checkouts_tools,
     "functions": functions_importing_each_other,
     "context": context_read_outside_routes,
     "log-keys": log_keys_appended_outside_observability,
@@ -292,6 +327,7 @@ RULES: dict[str, Callable[[Project], list[str]]] = {
     "response-models": response_models_out_of_place,
     "domain-models": domain_models_no_domain_builds,
     "circles": circles,
+    "class-names": class_names_defined_twice,
 }
 # A small project breaking each rule once: (module path, source).
 BROKEN: dict[str, dict[str, str]] = {
@@ -304,6 +340,8 @@ BROKEN: dict[str, dict[str, str]] = {
         "data/mongo.py": "def get_db(): ...\n",
     },
     "local-ops": {"local/runtime.py": "from ops import indexes\n", "ops/indexes.py": ""},
+    "ops-tools": {"ops/__main__.py": "def run():\n    from tools import openapi\n", "tools/openapi.py": ""},
+    "deployed-root": {"orders/app.py": "from tools.openapi import DOCUMENT\n", "tools/openapi.py": ""},
     "functions": {"orders/service.py": "from payments import store\n", "payments/store.py": ""},
     "context": {
         "orders/service.py": "from edge.context import locale\n",
@@ -333,6 +371,10 @@ BROKEN: dict[str, dict[str, str]] = {
         "saved_cars/service.py": "from domain.catalog.models import CarItem\n",
     },
     "circles": {"domain/a.py": "from domain import b\n", "domain/b.py": "def f():\n    from domain import a\n"},
+    "class-names": {
+        "domain/orders/states.py": "class Status:\n    class Meta: ...\n",
+        "domain/payments/records.py": "class Status:\n    class Meta: ...\n",
+    },
 }
 
 
@@ -343,8 +385,8 @@ def project() -> Project:
 
 def test_the_project_is_read(project: Project) -> None:
     # Given / When the modules found under the import roots
-    # Then every kind of code is there: the layer's four packages, the functions, local and ops
-    assert {top(module) for module in project.modules} >= {"core", "data", "domain", "edge", "orders", "local", "ops"}
+    # Then every kind of code is there: the layer's four packages, the functions, local, ops and tools
+    assert {top(module) for module in project.modules} >= {"core", "data", "domain", "edge", "orders", *ROOT_PACKAGES}
 
 
 @pytest.mark.parametrize("rule", RULES)

@@ -7,7 +7,7 @@ What counts as a measurement, and is refused in DECISIONS:
   benches print (`0.38 M`, `1,054 M`);
 - a time below a second: a number of `ms`, `µs`, `ns` or milli-/micro-/nanoseconds: no setting of this
   service is configured in milliseconds, so such a figure is always something a bench or a log read;
-- a fraction of a second (`0.77 s`, `3.6 s`): the durations a decision names (timeouts, leases, windows,
+- a fraction of a second (`0.77 s`, `3.6 s`): the durations a decision names (timeouts, claims, windows,
   cache lifetimes) are whole seconds, minutes or hours; a sub-second setting, such as a backoff's first
   step, is named by its setting, not by its value;
 - CPU or wall time (`317 ms CPU`, `2.5 s wall`);

@@ -12,9 +12,9 @@ import pytest
 from core.errors import AppError, InvalidInput
 from edge.error_codes import CODES, PYDANTIC_TYPES, field_code, message
 from local.template import load_template
-from ops import error_docs
-from ops.error_reach import ROOT, CodeBase, Construction, source_files
-from ops.openapi import AUTHENTICATE, GATE
+from tools import error_docs
+from tools.error_reach import ROOT, CodeBase, Construction, source_files
+from tools.openapi import AUTHENTICATE, GATE
 
 CYRILLIC = re.compile("[А-Яа-яЁё]")
 UPPER_SNAKE_CASE = re.compile(r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$")
@@ -22,8 +22,9 @@ UPPER_SNAKE_CASE = re.compile(r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$")
 
 @pytest.fixture(scope="module")
 def everything() -> CodeBase:
-    """The layer, the functions, the local server and the operator commands."""
-    return CodeBase(source_files((*[ROOT / "layers" / "shared", ROOT / "functions"], ROOT / "local", ROOT / "ops")))
+    """The layer, the functions, the local server, the operator commands and the developer tools."""
+    roots = (ROOT / "layers" / "shared", ROOT / "functions", ROOT / "local", ROOT / "ops", ROOT / "tools")
+    return CodeBase(source_files(roots))
 
 
 @pytest.mark.parametrize("code", sorted(CODES))
@@ -110,7 +111,7 @@ def test_the_gateways_own_answers_carry_their_code_and_english_message() -> None
 
 
 def test_the_gate_and_the_token_checks_are_found_where_the_document_looks_for_them() -> None:
-    # ops.openapi lists these codes on every operation of an access level: they must really be there
+    # tools.openapi lists these codes on every operation of an access level: they must really be there
     base = CodeBase(source_files())
     assert {"MISSING_HEADER", "CLIENT_KEY_UNKNOWN"} <= base.codes([GATE])
     assert {"TOKEN_MISSING", "TOKEN_INVALID", "TOKEN_EXPIRED"} <= base.codes(AUTHENTICATE)

@@ -2,7 +2,7 @@
 run on each route's own declaration (its access level, its signed links) with requests that break each
 of its rules, and the answer's code must be one the document lists for that status.
 
-The lists are read from the code (`ops.error_reach`, `ops.openapi.route_codes`); this test catches a
+The lists are read from the code (`tools.error_reach`, `tools.openapi.route_codes`); this test catches a
 route whose declaration the document reads differently from the gate (a JWT route that also opens by a
 signed link lost TOKEN_MISSING: it was told apart from JWT by which policy object it was)."""
 
@@ -17,8 +17,8 @@ import pytest
 from core.errors import AppError, NotAuthenticated
 from edge.app import RouteDeclaration, gate
 from edge.errors import status_of
-from ops.openapi import COMMON_HEADER_SCHEMES, DOCUMENT, resolver_routes
 from tests.factories import DEMO_CLIENT_KEY, api_event
+from tools.openapi import COMMON_HEADER_SCHEMES, DOCUMENT, resolver_routes
 
 ROUTES = [
     pytest.param(route, app, declared, id=f"{route.method} {route.path}") for route, app, declared in resolver_routes()

@@ -23,8 +23,8 @@ from edge.app import create_app
 from edge.envelope import Envelope
 from edge.error_codes import CODES
 from local.template import ROOT, ApiRoute
-from ops.openapi import DOCUMENT, generate, operations, render
 from tests.route_table import ROUTES
+from tools.openapi import DOCUMENT, generate, operations, render
 
 COMMON: dict[str, list[str]] = {"userAgent": [], "fingerprint": [], "partnerKey": []}
 ACCESS_SECURITY: dict[str, Any] = {

@@ -3,7 +3,7 @@ calls beside their floors in instructions."""
 
 from __future__ import annotations
 
-from ops.bench import FLOOR, SECONDS, VALIDATED_FLOOR, Function, cold_table
+from tools.bench import FLOOR, SECONDS, VALIDATED_FLOOR, Function, cold_table
 
 
 def test_each_function_is_compared_with_both_floors_and_flagged_against_the_library_floor() -> None:
@@ -43,8 +43,8 @@ def test_a_function_with_requirements_of_its_own_is_compared_with_the_floors_mea
 
 
 def test_each_warm_call_is_compared_with_its_floor_in_instructions() -> None:
-    from ops.bench import instructions_table
-    from ops.request_probe import ANSWER_FLOOR, BARE, FIND_ONE, FLOOR_FUNCTION, OUR_EDGE, REFILLED, RESTORE
+    from tools.bench import instructions_table
+    from tools.request_probe import ANSWER_FLOOR, BARE, FIND_ONE, FLOOR_FUNCTION, OUR_EDGE, REFILLED, RESTORE
 
     # Given floors of 0.4 M (bare route), 1.0 M with one find_one, our edge adding 0.3 M, and a function
     # whose after-restore hook cost 8 M, the first request after it 3 M, the second 1 M and the same
@@ -84,7 +84,7 @@ def test_each_warm_call_is_compared_with_its_floor_in_instructions() -> None:
 
 
 def test_cold_init_times_each_function_and_the_floors_of_its_requirements() -> None:
-    from ops.bench import cold_init, functions
+    from tools.bench import cold_init, functions
 
     # Given the function that has requirements of its own (Auth)
     auth = next(function for function in functions() if function.name == "Auth")

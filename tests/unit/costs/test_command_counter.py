@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ops.command_counter import is_write
+from tools.command_counter import is_write
 
 
 @pytest.mark.parametrize("name", ["insert", "update", "delete", "findAndModify", "bulkWrite", "commitTransaction"])

@@ -1,10 +1,10 @@
-"""The figures `make bench ARGS=--draw` takes to a million entries (ops/draw_bench.py): in proportion to the
+"""The figures `make bench ARGS=--draw` takes to a million entries (tools/draw_bench.py): in proportion to the
 largest count measured, and under SaleAdmission's steps (DRAW_SHARE of each second writing)."""
 
 from __future__ import annotations
 
 from domain.orders import pacing
-from ops.draw_bench import Controlled, Parts, table
+from tools.draw_bench import Controlled, Parts, table
 
 
 def test_the_largest_count_is_taken_to_a_million_and_to_the_runs_it_takes() -> None:

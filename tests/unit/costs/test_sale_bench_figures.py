@@ -1,9 +1,9 @@
-"""The figures `make bench ARGS=--sale` prints for a wave (ops/sale_bench.py): percentiles by nearest rank, the
+"""The figures `make bench ARGS=--sale` prints for a wave (tools/sale_bench.py): percentiles by nearest rank, the
 statuses with the refusals' codes, units sold from the stock."""
 
 from __future__ import annotations
 
-from ops.sale_bench import Answer, Wave, percentile
+from tools.sale_bench import TimedAnswer, Wave, percentile
 
 
 def test_percentiles_are_nearest_rank_of_the_sorted_latencies() -> None:
@@ -18,10 +18,10 @@ def test_percentiles_are_nearest_rank_of_the_sorted_latencies() -> None:
 def test_a_wave_prints_units_sold_statuses_with_codes_and_its_rate() -> None:
     # Given a rush of four buyers for two units: two placed, two told it ran out, over 0.5 s
     answers = [
-        Answer(status=201, code=None, seconds=0.1),
-        Answer(status=409, code="OUT_OF_STOCK", seconds=0.2),
-        Answer(status=201, code=None, seconds=0.4),
-        Answer(status=409, code="OUT_OF_STOCK", seconds=0.5),
+        TimedAnswer(status=201, code=None, seconds=0.1),
+        TimedAnswer(status=409, code="OUT_OF_STOCK", seconds=0.2),
+        TimedAnswer(status=201, code=None, seconds=0.4),
+        TimedAnswer(status=409, code="OUT_OF_STOCK", seconds=0.5),
     ]
     wave = Wave(label="rush", answers=answers, wall_seconds=0.5, units=2, orders_stored=2, stock_left=0)
     # When it is printed

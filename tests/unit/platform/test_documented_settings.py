@@ -47,10 +47,10 @@ def variable_cells(text: str) -> list[str]:
 
 def not_settings() -> frozenset[str]:
     """The API's error codes and order statuses, which the runbook names too."""
-    from domain.orders.states import Status
+    from domain.orders.states import OrderStatus
     from edge.error_codes import CODES
 
-    return frozenset(CODES) | frozenset(status.value for status in Status)
+    return frozenset(CODES) | frozenset(status.value for status in OrderStatus)
 
 
 def known() -> frozenset[str]:

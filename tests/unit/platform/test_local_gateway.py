@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from local.gateway import LambdaInstance, mask_card_numbers
+from local.gateway import ARRIVAL_SECONDS, LambdaInstance, mask_card_numbers
 
 
 def test_the_access_log_never_shows_a_card_number() -> None:
@@ -59,4 +59,20 @@ def test_an_instance_is_idle_once_its_invocation_ends() -> None:
     # When the invocation ends, Then the instance is idle, and the waiting one was told so
     waiting.join(timeout=60)
     assert waited == [True]
+    assert instance.idle(timeout=0)
+
+
+def test_a_connection_just_accepted_keeps_the_instance_busy_until_answered_or_for_a_moment() -> None:
+    # Given an idle instance on a clock the test moves
+    now = [100.0]
+    instance = LambdaInstance(monotonic=lambda: now[0])
+    # When it accepts a connection, Then it is busy: the next connection of a burst goes to another worker
+    instance.arrival("first")
+    assert not instance.idle(timeout=0)
+    # When the connection's first request is answered, Then it is idle again
+    instance.departure("first")
+    assert instance.idle(timeout=0)
+    # And a connection whose request trickles holds it back only ARRIVAL_SECONDS
+    instance.arrival("slow")
+    now[0] += ARRIVAL_SECONDS
     assert instance.idle(timeout=0)

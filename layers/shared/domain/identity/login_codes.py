@@ -1,4 +1,4 @@
-"""One-time sign-in codes of `otp` partners: 6 digits sent by SMS to the phone a login names.
+"""One-time login codes of `otp` partners: 6 digits sent by SMS to the phone a login names.
 
 A phone has one code at a time, stored as a keyed hash (`core.secrets.keyed_hash`, its own purpose) under
 the phone's keyed hash: a copy of the table reveals neither. A code is valid LOGIN_CODE_TTL_SECONDS, and
@@ -35,7 +35,7 @@ from domain.identity.store import Guess, LoginCode, LoginGuesses
 CODE_DIGITS = 6
 
 
-class CodeSent(NamedTuple):
+class SentLoginCode(NamedTuple):
     expires_at: datetime
     resend_at: datetime
 
@@ -43,7 +43,7 @@ class CodeSent(NamedTuple):
 def get_gateway() -> SmsGateway:
     """The configured SMS gateway (`SMS_PROVIDER`): Eskiz, or else the sandbox. The sandbox and an Eskiz test
     account (`ESKIZ_TEST_ACCOUNT`), whose code is the sandbox's, are refused in prod: anyone knowing the
-    code would sign in as anyone."""
+    code would log in as anyone."""
     settings = get_identity_settings()
     if settings.sms_provider == "eskiz" and not (settings.eskiz_test_account and get_settings().stage == "prod"):
         from domain.identity.eskiz import EskizGateway  # imported only where configured
@@ -90,7 +90,7 @@ def _left(record: LoginGuesses, budget: int, window_start: datetime) -> int:
 
 
 @within_request_budget
-def send_code(phone: str, *, language: str) -> CodeSent:
+def send_code(phone: str, *, language: str) -> SentLoginCode:
     """Send a new code to `phone` within the request's budget for partner calls, or, while the last
     one's cooldown runs, tell of that one (the phone holds it); 429 while the phone's guesses are spent (a
     code could not be checked), 400 for a number the gateway refuses, 503 when the gateway is down or out
@@ -115,7 +115,7 @@ def send_code(phone: str, *, language: str) -> CodeSent:
     blocking = store.start_login_code(record, resend_before=now - resend)
     if blocking is not None:
         if blocking["expiresAt"] > now:  # the code sent a moment ago is on the phone
-            return CodeSent(expires_at=blocking["expiresAt"], resend_at=blocking["sentAt"] + resend)
+            return SentLoginCode(expires_at=blocking["expiresAt"], resend_at=blocking["sentAt"] + resend)
         raise TooManyAttempts("LOGIN_CODE_TOO_EARLY", retry_after=_seconds_until(blocking["sentAt"] + resend, now))
     try:
         gateway.send(phone, gateway.text_for(code, language))
@@ -123,7 +123,7 @@ def send_code(phone: str, *, language: str) -> CodeSent:
         store.forget_login_code(record["_id"], record["codeHash"])
         raise
     metrics.add_metric(name="LoginCodesSent", unit=MetricUnit.Count, value=1)
-    return CodeSent(expires_at=record["expiresAt"], resend_at=now + resend)
+    return SentLoginCode(expires_at=record["expiresAt"], resend_at=now + resend)
 
 
 def check_code(phone: str, code: str, *, source_ip: str) -> None:

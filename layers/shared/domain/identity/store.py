@@ -46,7 +46,7 @@ INDEXES = [
         options={"expireAfterSeconds": 0},
     ),
     Index(collection="refresh_tokens", keys=[("family", 1)], name="refresh_tokens_family"),
-    # A phone's one-time sign-in code (`_id` the phone's keyed hash), gone once neither valid nor locked.
+    # A phone's one-time login code (`_id` the phone's keyed hash), gone once neither valid nor locked.
     Index(collection="login_codes", keys=[("purgeAt", 1)], name="login_codes_ttl", options={"expireAfterSeconds": 0}),
     # The answers checked against a phone's codes in the last window (`_id` a keyed hash of the phone, or of
     # the phone and an address), gone once the window after the last one has passed.
@@ -87,7 +87,7 @@ class RefreshTokenUse(TypedDict, total=False):
 
 
 class LoginCode(TypedDict):
-    """A phone's one-time sign-in code: `_id` the phone's keyed hash, `codeHash` the code's, never either."""
+    """A phone's one-time login code: `_id` the phone's keyed hash, `codeHash` the code's, never either."""
 
     _id: str
     codeHash: str
@@ -313,7 +313,7 @@ def find_login_code(phone_key: str) -> LoginCode | None:
 
 
 def use_login_code(phone_key: str, code_hash: str, sent_at: datetime) -> bool:
-    """Consume the code: of two racing right answers, one signs in."""
+    """Consume the code: of two racing right answers, one logs in."""
     result = _login_codes().delete_one({"_id": phone_key, "codeHash": code_hash, "sentAt": sent_at})
     return result.deleted_count == 1
 

@@ -1,5 +1,5 @@
-"""Users: signing in by phone or PINFL, and recording a verified identity (the `users` collection is
-domain.identity.store's)."""
+"""Users: the user a login names (by phone or PINFL), and recording a verified identity (the `users`
+collection is domain.identity.store's)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def get_user(user_id: str) -> User:
     return user
 
 
-def sign_in(
+def login_user(
     *,
     phone: str | None,
     pin: str | None,
@@ -36,7 +36,7 @@ def sign_in(
 
     A login adds an identifier the account lacks; it never replaces one (409), and it never renames a
     verified person, whose names come from the identity provider. A PINFL nobody vouched for (no
-    partner's assertion carried it) is a claim: it never signs in to a verified account unless the
+    partner's assertion carried it) is a claim: it never logs in to a verified account unless the
     login's phone is that account's (409 `PINFL_NEEDS_ACCOUNT_PHONE`)."""
     by_pin = store.find_user_by_pin(pin) if pin else None
     by_phone = store.find_user_by_phone(phone) if phone else None
@@ -65,7 +65,7 @@ def sign_in(
 
 def limit_logins(*, phone: str | None, pin: str | None, source_ip: str, device: str, partner: str) -> None:
     """Count the login against the network address it comes from (API Gateway's source IP), then the
-    device (the fingerprint header), then the person it signs in (phone, PINFL) at that address. A request
+    device (the fingerprint header), then the person it logs in (phone, PINFL) at that address. A request
     refused by one limit counts against none after it, and the person's limit is theirs at one address:
     a stranger hammering a person's phone from elsewhere spends only their own address's and device's
     limits, never the person's. None is shared by a partner's users, so nobody can exhaust it for

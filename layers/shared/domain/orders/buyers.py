@@ -37,7 +37,7 @@ from domain.catalog.sale import SaleRules
 from domain.identity import store as identity
 from domain.orders import store
 from domain.orders.settings import get_order_settings
-from domain.orders.states import UNPAID_VALUES, Status
+from domain.orders.states import UNPAID_VALUES, OrderStatus
 
 
 class Buyer(NamedTuple):
@@ -115,7 +115,7 @@ def orders_of_car(
         buyer.user_id,
         car_id,
         since=now - timedelta(days=limit.days),
-        cancelled=Status.CANCELLED.value,
+        cancelled=OrderStatus.CANCELLED.value,
         limit=limit.orders,
         session=session,
     )

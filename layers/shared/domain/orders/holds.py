@@ -108,7 +108,7 @@ def late(now: datetime) -> Document:
 
 
 def not_late(now: datetime) -> Document:
-    """The condition of an order that is not late by `now` (the charging lease is given only then)."""
+    """The condition of an order that is not late by `now` (the charging claim is given only then)."""
     return {"$nor": late(now)["$or"]}
 
 

@@ -41,7 +41,7 @@ from data.mongo import in_transaction
 from domain.dealers import store as dealers
 from domain.orders import holds, store
 from domain.orders.records import ChangeFacts, OrderRecord
-from domain.orders.states import UNPAID, UNPAID_VALUES, Status, StockHold
+from domain.orders.states import UNPAID, UNPAID_VALUES, OrderStatus, StockHold
 from domain.partners import webhooks
 
 MAX_CAS_ATTEMPTS = 10
@@ -55,7 +55,7 @@ class OrderBusy(Unavailable):
 
 
 class ChargeInProgress(Conflict):
-    """Another payment of the order holds the charging lease (`take_charge`)."""
+    """Another payment of the order holds the charging claim (`take_charge`)."""
 
     default_code = "CHARGE_IN_PROGRESS"
 
@@ -65,28 +65,28 @@ NOT_PAID_IN_TIME = "not paid in time"
 
 
 # What becomes of a held unit when the order reaches these states.
-HOLD_ENDS = {Status.CANCELLED: StockHold.RETURNED, Status.IMPLEMENTED: StockHold.SOLD}
+HOLD_ENDS = {OrderStatus.CANCELLED: StockHold.RETURNED, OrderStatus.IMPLEMENTED: StockHold.SOLD}
 # A recorded payment moves an order to PARTIALLY_PAID or PAID (`record_payment`); the back office moves it
 # to PAID only when nothing is left to pay by card (its financing confirmed: `transition`).
-PAID_BY_PAYMENT = frozenset({Status.PARTIALLY_PAID, Status.PAID})
-BACK_OFFICE_TARGETS = (Status.PAID, Status.READY, Status.IMPLEMENTED, Status.CANCELLED)
-TRANSITIONS: dict[Status, frozenset[Status]] = {
-    Status.NEW: frozenset({Status.PARTIALLY_PAID, Status.PAID, Status.CANCELLED}),
-    Status.PARTIALLY_PAID: frozenset({Status.PAID, Status.CANCELLED}),
-    Status.PAID: frozenset({Status.READY, Status.CANCELLED}),
-    Status.READY: frozenset({Status.IMPLEMENTED}),
-    Status.IMPLEMENTED: frozenset(),
-    Status.CANCELLED: frozenset(),
+PAID_BY_PAYMENT = frozenset({OrderStatus.PARTIALLY_PAID, OrderStatus.PAID})
+BACK_OFFICE_TARGETS = (OrderStatus.PAID, OrderStatus.READY, OrderStatus.IMPLEMENTED, OrderStatus.CANCELLED)
+TRANSITIONS: dict[OrderStatus, frozenset[OrderStatus]] = {
+    OrderStatus.NEW: frozenset({OrderStatus.PARTIALLY_PAID, OrderStatus.PAID, OrderStatus.CANCELLED}),
+    OrderStatus.PARTIALLY_PAID: frozenset({OrderStatus.PAID, OrderStatus.CANCELLED}),
+    OrderStatus.PAID: frozenset({OrderStatus.READY, OrderStatus.CANCELLED}),
+    OrderStatus.READY: frozenset({OrderStatus.IMPLEMENTED}),
+    OrderStatus.IMPLEMENTED: frozenset(),
+    OrderStatus.CANCELLED: frozenset(),
 }
 
 
-def can_transition(current: Status, target: Status) -> bool:
+def can_transition(current: OrderStatus, target: OrderStatus) -> bool:
     return target in TRANSITIONS[current]
 
 
 def log_change(
     order: OrderRecord,
-    previous: Status | None,
+    previous: OrderStatus | None,
     cause: str,
     *,
     session: ClientSession,
@@ -144,7 +144,9 @@ def _load(order_id: ObjectId) -> OrderRecord:
 AlongWith = Callable[[OrderRecord, ClientSession], ChangeFacts]
 
 
-def transition(order_id: ObjectId, target: Status, *, cause: str, along_with: AlongWith | None = None) -> OrderRecord:
+def transition(
+    order_id: ObjectId, target: OrderStatus, *, cause: str, along_with: AlongWith | None = None
+) -> OrderRecord:
     """Move an order to `target` (PAID, READY, IMPLEMENTED or CANCELLED) if that is legal from its current
     state; 409 otherwise. PAID only when nothing is left to pay by card (a financed order with no initial
     payment, a promo covering the price: the back office confirms its financing), so nothing marks an
@@ -152,11 +154,11 @@ def transition(order_id: ObjectId, target: Status, *, cause: str, along_with: Al
 
     `along_with` runs in the same transaction. Cancelling an order with card payments goes through
     `domain.payments.refunds`, which refunds them this way."""
-    if target is Status.PARTIALLY_PAID:
+    if target is OrderStatus.PARTIALLY_PAID:
         raise Conflict("ORDER_STATUS_NEEDS_PAYMENT", target=target.value, details={"target": target.value})
     for _ in range(MAX_CAS_ATTEMPTS):
         order = _load(order_id)
-        current = Status(order["statusSlug"])
+        current = OrderStatus(order["statusSlug"])
         if not can_transition(current, target):
             allowed = sorted(TRANSITIONS[current] - PAID_BY_PAYMENT)
             raise Conflict(
@@ -165,10 +167,10 @@ def transition(order_id: ObjectId, target: Status, *, cause: str, along_with: Al
                 target=target.value,
                 details={"statusSlug": current.value, "allowed": allowed},
             )
-        if target is Status.PAID and remaining(order) > 0:
+        if target is OrderStatus.PAID and remaining(order) > 0:
             raise Conflict("ORDER_STATUS_NEEDS_PAYMENT", target=target.value, details={"target": target.value})
         # A PAID order without its payments is confirmed with nothing left to pay: `paidAmount` as read.
-        also = {"paidAmount": order.get("paidAmount", 0)} if target is Status.PAID else None
+        also = {"paidAmount": order.get("paidAmount", 0)} if target is OrderStatus.PAID else None
         updated = _change_status(order, target, cause=cause, along_with=along_with, also=also)
         if updated is not None:
             return updated
@@ -177,20 +179,20 @@ def transition(order_id: ObjectId, target: Status, *, cause: str, along_with: Al
 
 def expire(order: OrderRecord, *, now: datetime, along_with: AlongWith) -> OrderRecord | None:
     """Cancel an order that is late by `now` (`domain.orders.holds`) and has no card payment being
-    charged (it holds no charging lease), with what it paid as read (a payment recorded meanwhile wins),
+    charged (it holds no charging claim), with what it paid as read (a payment recorded meanwhile wins),
     logged "not paid in time" with `expiredAt`, its unit given back; `along_with` marks its card payments
     to be refunded (`domain.payments.cancellations`). None (and nothing changed) when it no longer is late."""
     if not holds.is_late(order, now):
         return None
     late = {"paidAmount": order.get("paidAmount", 0), "chargingPaymentId": None, **holds.late(now)}
     return _change_status(
-        order, Status.CANCELLED, cause=NOT_PAID_IN_TIME, along_with=along_with, also=late, stamp={"expiredAt": now}
+        order, OrderStatus.CANCELLED, cause=NOT_PAID_IN_TIME, along_with=along_with, also=late, stamp={"expiredAt": now}
     )
 
 
 def _change_status(
     order: OrderRecord,
-    target: Status,
+    target: OrderStatus,
     *,
     cause: str,
     along_with: AlongWith | None,
@@ -207,7 +209,7 @@ def _change_status(
     ends_hold = hold == StockHold.HELD and target in HOLD_ENDS
     if ends_hold:
         changes["stockHold"] = HOLD_ENDS[target].value
-    promo_back = target is Status.CANCELLED and holds.unpaid(order) and order.get("promoCode")
+    promo_back = target is OrderStatus.CANCELLED and holds.unpaid(order) and order.get("promoCode")
 
     def along(updated: OrderRecord, session: ClientSession) -> ChangeFacts:
         if ends_hold and HOLD_ENDS[target] is StockHold.RETURNED:
@@ -223,7 +225,7 @@ def _change_status(
             store.give_back_promo_use(str(updated["promoCode"]), updated["userId"], session=session)
         return along_with(updated, session) if along_with else {}
 
-    return _change(query, {"$set": changes}, previous=Status(order["statusSlug"]), cause=cause, along_with=along)
+    return _change(query, {"$set": changes}, previous=OrderStatus(order["statusSlug"]), cause=cause, along_with=along)
 
 
 # `amountDueNow` of an order stored before orders carried it: `amountDue` (they were all paid in full).
@@ -246,7 +248,7 @@ def remaining(order: Mapping[str, Any]) -> int:
 def ensure_can_take(order: Mapping[str, Any], amount: int) -> int:
     """What the order can still take; 409 if it takes no payments or less than `amount`. The one rule
     for card transactions (create, resend, apply) and `record_payment`."""
-    current = Status(order["statusSlug"])
+    current = OrderStatus(order["statusSlug"])
     if current not in UNPAID:
         raise Conflict("ORDER_NOT_PAYABLE", status=current.value, details={"statusSlug": current.value})
     left = remaining(order)
@@ -255,9 +257,9 @@ def ensure_can_take(order: Mapping[str, Any], amount: int) -> int:
     return left
 
 
-def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: datetime, lease_seconds: int) -> OrderRecord:
-    """Take the order's charging lease for `payment_id`, with one conditional update: free, already this
-    payment's, or older than `lease_seconds` (its holder died), and only while the order is unpaid, can
+def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: datetime, claim_seconds: int) -> OrderRecord:
+    """Take the order's charging claim for `payment_id`, with one conditional update: free, already this
+    payment's, or older than `claim_seconds` (its holder died), and only while the order is unpaid, can
     take `amount`, and is not late (`domain.orders.holds`: 409 `HoldExpired`). At most
     one payment of an order is being charged at a time, so two charges can never both land on an order
     that can take only one. Released by `record_payment` of the same payment id, or `release_charge`.
@@ -272,21 +274,21 @@ def take_charge(order_id: ObjectId, payment_id: str, amount: int, *, now: dateti
         due_now=DUE_NOW,
         not_late=holds.not_late(now),
         now=now,
-        lease_seconds=lease_seconds,
+        claim_seconds=claim_seconds,
     )
     if claimed is not None:
         return claimed
     order = _load(order_id)
     ensure_can_take(order, amount)
     holds.refuse_if_late(order, now)
-    # When to try again: what is left of the holder's lease (a retry then may take it over).
+    # When to try again: what is left of the holder's claim (a retry then may take it over).
     held_since = order.get("chargingSince") or now
-    wait = max(1, math.ceil(lease_seconds - (now - held_since).total_seconds()))
+    wait = max(1, math.ceil(claim_seconds - (now - held_since).total_seconds()))
     raise ChargeInProgress(retry_after=wait)
 
 
 def release_charge(order_id: ObjectId, payment_id: str) -> None:
-    """Give the charging lease back, if `payment_id` still holds it."""
+    """Give the charging claim back, if `payment_id` still holds it."""
     store.release_charge(order_id, payment_id)
 
 
@@ -295,7 +297,7 @@ def record_payment(order_id: ObjectId, amount: int, *, payment_id: str, cause: s
 
     Idempotent: applying the same payment_id again returns the order unchanged. Refuses (409) an order
     that is not payable and an amount above what is still due; 503 `OrderBusy` when every
-    compare-and-set lost to another change. Releases the charging lease this payment holds
+    compare-and-set lost to another change. Releases the charging claim this payment holds
     (`take_charge`) in the same update.
     """
     if amount <= 0:
@@ -304,10 +306,10 @@ def record_payment(order_id: ObjectId, amount: int, *, payment_id: str, cause: s
         order = _load(order_id)
         if payment_id in order.get("paymentIds", []):
             return order
-        current = Status(order["statusSlug"])
+        current = OrderStatus(order["statusSlug"])
         ensure_can_take(order, amount)
         paid = int(order.get("paidAmount", 0))
-        target = Status.PAID if paid + amount == due_now(order) else Status.PARTIALLY_PAID
+        target = OrderStatus.PAID if paid + amount == due_now(order) else OrderStatus.PARTIALLY_PAID
         query: dict[str, Any] = {
             "_id": order_id,
             "statusSlug": current.value,
@@ -333,7 +335,7 @@ def _change(
     query: dict[str, Any],
     update: dict[str, Any],
     *,
-    previous: Status | None,
+    previous: OrderStatus | None,
     cause: str,
     along_with: AlongWith | None = None,
 ) -> OrderRecord | None:

@@ -286,9 +286,9 @@ def draw_document(car_id: ObjectId, running: SaleQueueRecord, draw_at: datetime,
 
 def admit(car_id: ObjectId, queue: SaleQueue, up_to: int, now: datetime, *, holder: str) -> int:
     """Admit every entry up to position `up_to`, each for the queue's `admissionMinutes`, as the holder of
-    the car's admission lease (`domain.orders.pacing`); how many were. One transaction: `servingUpTo`
-    raised from the value read, by the lease's holder only, and the entries it passes admitted, so two
-    runs of the controller never admit the same second twice (a run that lost its lease admits none).
+    the car's admission claim (`domain.orders.pacing`); how many were. One transaction: `servingUpTo`
+    raised from the value read, by the claim's holder only, and the entries it passes admitted, so two
+    runs of the controller never admit the same second twice (a run that lost its claim admits none).
     Never past a position the draw has not written yet (`last_admissible`)."""
     running = store.find_sale_queue(car_id)
     if running is None or running.get("drawnAt") is None:

@@ -19,10 +19,10 @@ every car sold through a queue:
 5. its status.json, refreshed (`openings.publish`).
 
 Runs may overlap (a late invocation and the next minute's, a retry, `make run`'s schedule beside a test):
-a run steps a car only while it holds the car's admission lease, taken or renewed at each step by one
-conditional update on the car's queue and running out LEASE after it (so a run that died is taken over),
-and given up when the run ends. The lease's holder alone writes the pace and sold out, and raises
-`servingUpTo` only from the value it read (`openings.admit`), so a run that lost its lease admits nobody.
+a run steps a car only while it holds the car's admission claim, taken or renewed at each step by one
+conditional update on the car's queue and running out CLAIM after it (so a run that died is taken over),
+and given up when the run ends. The claim's holder alone writes the pace and sold out, and raises
+`servingUpTo` only from the value it read (`openings.admit`), so a run that lost its claim admits nobody.
 
 Orders report to it through `openings.record_order` (one `$inc` on the car's queue, outside the order's
 transaction). Time is core.clock's and the wait between steps is the caller's (`sleep`), so tests step a
@@ -51,9 +51,9 @@ PACE_FLOOR = 1.0  # people a second: the pace never stops admission altogether
 RAISE_SHARE = 0.1  # of admissionPerSecond, added back each calm step
 # A step's work must leave the next one its second; an invocation stops this long before its timeout.
 STEP_SECONDS = 1.0
-# A run steps a car only while it holds the car's admission lease, renewed each step: a run that died
+# A run steps a car only while it holds the car's admission claim, renewed each step: a run that died
 # (or hangs) lets another take the car over this long after its last step.
-LEASE = timedelta(seconds=10)
+CLAIM = timedelta(seconds=10)
 # Of each step's second, the part the draw's positions may take while they are written; the rest is the
 # step's admission and status.
 DRAW_SHARE = 0.8
@@ -82,7 +82,7 @@ class StepResult(NamedTuple):
     sold_out: bool
     sold_out_now: bool  # this step found it sold out
     settled: bool  # nothing can change before the next invocation but a registration or a returned unit
-    stepped: bool = True  # False: another run holds the car's admission lease, this one did nothing
+    stepped: bool = True  # False: another run holds the car's admission claim, this one did nothing
 
 
 def feedback_of(running: SaleQueueRecord) -> Feedback:
@@ -99,7 +99,7 @@ def next_pace(pace: float, limit: int, heard: Feedback) -> float:
 
 
 class Controller:
-    """One run of the controller (an invocation): its name on the cars' admission leases, and the pace's
+    """One run of the controller (an invocation): its name on the cars' admission claims, and the pace's
     memory across its steps (the feedback heard last step, per car)."""
 
     def __init__(
@@ -112,7 +112,7 @@ class Controller:
 
     def step_car(self, car_id: ObjectId, queue: SaleQueue, now: datetime) -> StepResult:
         openings.ensure_queue(car_id)  # a queue first met here (its rules set outside `ops sale set`)
-        if not store.take_admission_lease(car_id, self.holder, now=now, until=now + LEASE):
+        if not store.take_admission_claim(car_id, self.holder, now=now, until=now + CLAIM):
             # Another run steps this car: this one tries again next second, and takes over when it ends.
             return StepResult(car_id, 0, 0, 0.0, sold_out=False, sold_out_now=False, settled=False, stepped=False)
         drawing_until = now + timedelta(seconds=DRAW_SHARE * STEP_SECONDS)
@@ -159,9 +159,9 @@ class Controller:
         return StepResult(car_id, admitted, serving_up_to, pace, sold_out, sold_out_now, settled)
 
     def release(self, car_ids: list[ObjectId]) -> None:
-        """Give up the run's leases (the next run takes them at once, not after LEASE)."""
+        """Give up the run's claims (the next run takes them at once, not after CLAIM)."""
         for car_id in car_ids:
-            store.release_admission_lease(car_id, self.holder)
+            store.release_admission_claim(car_id, self.holder)
 
 
 def queued_cars() -> list[tuple[ObjectId, SaleQueue]]:

@@ -33,7 +33,7 @@ from domain.orders.financed import FinancedDeal, financed_deal
 from domain.orders.purchase import OutOfStock, Purchase, resolve_purchase
 from domain.orders.records import OrderRecord, PromoCodeRecord
 from domain.orders.requests import OrderRequest
-from domain.orders.states import Status, StockHold
+from domain.orders.states import OrderStatus, StockHold
 
 CONTRACT_PREFIX = "CR"
 # The cached reference data placing an order reads (its brand, region and financing organization): a function
@@ -79,7 +79,7 @@ def new_order(
         "_id": new_id(),
         "userId": owner,
         "partner": partner,
-        "statusSlug": Status.NEW.value,
+        "statusSlug": OrderStatus.NEW.value,
         "brandId": purchase.brand_id,
         "carId": purchase.car["_id"],
         "modificationId": purchase.modification["_id"],

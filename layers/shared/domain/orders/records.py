@@ -115,8 +115,8 @@ class SaleQueueRecord(TypedDict, total=False):
     pace: float  # people admitted a second now (domain.orders.pacing), at most the queue's admissionPerSecond
     credit: float  # the fraction of a person carried over to the next second
     feedback: dict[str, int]  # admitted orders' outcomes: {orders, busy (DATA_BUSY), slow}
-    leaseHolder: str | None  # the controller's run stepping the queue now (domain.orders.pacing)
-    leaseUntil: datetime | None  # when its lease runs out unless renewed
+    claimedBy: str | None  # the controller's run stepping the queue now (domain.orders.pacing)
+    claimedUntil: datetime | None  # when its claim runs out unless renewed
 
 
 class SaleEntryRecord(TypedDict, total=False):

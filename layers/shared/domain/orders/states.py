@@ -8,7 +8,7 @@ state machine that moves an order between them (`domain.orders.lifecycle`).
 from enum import StrEnum
 
 
-class Status(StrEnum):
+class OrderStatus(StrEnum):
     NEW = "NEW"
     PARTIALLY_PAID = "PARTIALLY_PAID"
     PAID = "PAID"
@@ -25,8 +25,8 @@ class StockHold(StrEnum):
     SOLD = "SOLD"  # the car was handed over (IMPLEMENTED)
 
 
-HAPPY_PATH = (Status.NEW, Status.PARTIALLY_PAID, Status.PAID, Status.READY, Status.IMPLEMENTED)
+HAPPY_PATH = (OrderStatus.NEW, OrderStatus.PARTIALLY_PAID, OrderStatus.PAID, OrderStatus.READY, OrderStatus.IMPLEMENTED)
 # Orders that hold a car without having paid what is due now: they take payments, and expire when late
 # (`domain.orders.holds`).
-UNPAID = frozenset({Status.NEW, Status.PARTIALLY_PAID})
+UNPAID = frozenset({OrderStatus.NEW, OrderStatus.PARTIALLY_PAID})
 UNPAID_VALUES = sorted(status.value for status in UNPAID)

@@ -177,10 +177,10 @@ def take_charge(
     due_now: Document,
     not_late: Document,
     now: datetime,
-    lease_seconds: int,
+    claim_seconds: int,
 ) -> OrderRecord | None:
-    """Give `payment_id` the order's charging lease if it is free, already this payment's, or older than
-    `lease_seconds`, and the order is in a `payable` status with room for `amount` below `due_now` (an
+    """Give `payment_id` the order's charging claim if it is free, already this payment's, or older than
+    `claim_seconds`, and the order is in a `payable` status with room for `amount` below `due_now` (an
     aggregation expression), and `not_late`; None when it does not match."""
     return update_order(
         {
@@ -190,7 +190,7 @@ def take_charge(
             "$or": [
                 {"chargingPaymentId": None},
                 {"chargingPaymentId": payment_id},
-                {"chargingSince": {"$lte": now - timedelta(seconds=lease_seconds)}},
+                {"chargingSince": {"$lte": now - timedelta(seconds=claim_seconds)}},
             ],
             "$and": [not_late],
         },
@@ -199,7 +199,7 @@ def take_charge(
 
 
 def release_charge(order_id: ObjectId, payment_id: str) -> None:
-    """Free the charging lease, if `payment_id` still holds it."""
+    """Free the charging claim, if `payment_id` still holds it."""
     _orders().update_one(
         {"_id": order_id, "chargingPaymentId": payment_id},
         {"$set": {"chargingPaymentId": None, "chargingSince": None}},
@@ -452,28 +452,26 @@ def place_late_entries(car_id: ObjectId, drawn: int) -> None:
     )
 
 
-def take_admission_lease(car_id: ObjectId, holder: str, *, now: datetime, until: datetime) -> bool:
-    """Take or renew the car's admission lease for `holder` until `until`, in one conditional update:
-    whether `holder` has it now. A lease another holder has and that has not run out by `now` is kept."""
-    held = {"$or": [{"leaseHolder": holder}, {"leaseUntil": None}, {"leaseUntil": {"$lte": now}}]}
-    result = _sale_queues().update_one({"_id": car_id, **held}, {"$set": {"leaseHolder": holder, "leaseUntil": until}})
+def take_admission_claim(car_id: ObjectId, holder: str, *, now: datetime, until: datetime) -> bool:
+    """Take or renew the car's admission claim for `holder` until `until`, in one conditional update:
+    whether `holder` has it now. A claim another holder has and that has not run out by `now` is kept."""
+    held = {"$or": [{"claimedBy": holder}, {"claimedUntil": None}, {"claimedUntil": {"$lte": now}}]}
+    result = _sale_queues().update_one({"_id": car_id, **held}, {"$set": {"claimedBy": holder, "claimedUntil": until}})
     return result.matched_count == 1
 
 
-def release_admission_lease(car_id: ObjectId, holder: str) -> None:
-    """Give the car's admission lease up, if `holder` still has it (the next run takes it at once)."""
-    _sale_queues().update_one(
-        {"_id": car_id, "leaseHolder": holder}, {"$set": {"leaseHolder": None, "leaseUntil": None}}
-    )
+def release_admission_claim(car_id: ObjectId, holder: str) -> None:
+    """Give the car's admission claim up, if `holder` still has it (the next run takes it at once)."""
+    _sale_queues().update_one({"_id": car_id, "claimedBy": holder}, {"$set": {"claimedBy": None, "claimedUntil": None}})
 
 
 def raise_serving(
     car_id: ObjectId, *, holder: str, after: int, up_to: int, at: datetime, session: ClientSession
 ) -> bool:
-    """Raise the queue's `servingUpTo` from `after` to `up_to`, only for the lease's holder and only from
-    the value it read (a run that lost its lease, or read a value since raised, raises nothing)."""
+    """Raise the queue's `servingUpTo` from `after` to `up_to`, only for the claim's holder and only from
+    the value it read (a run that lost its claim, or read a value since raised, raises nothing)."""
     result = _sale_queues().update_one(
-        {"_id": car_id, "leaseHolder": holder, "servingUpTo": after},
+        {"_id": car_id, "claimedBy": holder, "servingUpTo": after},
         {"$set": {"servingUpTo": up_to, "admittedAt": at}},
         session=session,
     )
@@ -499,8 +497,8 @@ def count_admitted_unused(car_id: ObjectId, now: datetime) -> int:
 
 
 def set_sold_out(car_id: ObjectId, sold_out: bool, *, holder: str) -> None:
-    """Say whether the car is sold out (the admission lease's holder alone)."""
-    _sale_queues().update_one({"_id": car_id, "leaseHolder": holder}, {"$set": {"soldOut": sold_out}})
+    """Say whether the car is sold out (the admission claim's holder alone)."""
+    _sale_queues().update_one({"_id": car_id, "claimedBy": holder}, {"$set": {"soldOut": sold_out}})
 
 
 def last_position(car_id: ObjectId) -> int:
@@ -513,8 +511,8 @@ def last_position(car_id: ObjectId) -> int:
 
 def set_pace(car_id: ObjectId, *, pace: float, credit: float, holder: str) -> None:
     """The admission's pace (people a second) and the fraction of a person carried to the next second
-    (the admission lease's holder alone)."""
-    _sale_queues().update_one({"_id": car_id, "leaseHolder": holder}, {"$set": {"pace": pace, "credit": credit}})
+    (the admission claim's holder alone)."""
+    _sale_queues().update_one({"_id": car_id, "claimedBy": holder}, {"$set": {"pace": pace, "credit": credit}})
 
 
 def count_queue_feedback(car_id: ObjectId, *, busy: bool, slow: bool) -> None:

@@ -12,15 +12,15 @@ from core.locale import Locale
 from data.mongo import FoundPage
 from domain.orders import store
 from domain.orders.records import OrderRecord
-from domain.orders.states import HAPPY_PATH, Status
+from domain.orders.states import HAPPY_PATH, OrderStatus
 
-STEP_NAMES: dict[Status, dict[str, str]] = {
-    Status.NEW: {"ru": "Заказ оформлен", "uz": "Buyurtma rasmiylashtirildi", "en": "Order placed"},
-    Status.PARTIALLY_PAID: {"ru": "Частично оплачен", "uz": "Qisman to'langan", "en": "Partially paid"},
-    Status.PAID: {"ru": "Оплачен", "uz": "To'langan", "en": "Paid"},
-    Status.READY: {"ru": "Готов к выдаче", "uz": "Topshirishga tayyor", "en": "Ready for handover"},
-    Status.IMPLEMENTED: {"ru": "Автомобиль выдан", "uz": "Avtomobil topshirildi", "en": "Car handed over"},
-    Status.CANCELLED: {"ru": "Отменён", "uz": "Bekor qilingan", "en": "Cancelled"},
+STEP_NAMES: dict[OrderStatus, dict[str, str]] = {
+    OrderStatus.NEW: {"ru": "Заказ оформлен", "uz": "Buyurtma rasmiylashtirildi", "en": "Order placed"},
+    OrderStatus.PARTIALLY_PAID: {"ru": "Частично оплачен", "uz": "Qisman to'langan", "en": "Partially paid"},
+    OrderStatus.PAID: {"ru": "Оплачен", "uz": "To'langan", "en": "Paid"},
+    OrderStatus.READY: {"ru": "Готов к выдаче", "uz": "Topshirishga tayyor", "en": "Ready for handover"},
+    OrderStatus.IMPLEMENTED: {"ru": "Автомобиль выдан", "uz": "Avtomobil topshirildi", "en": "Car handed over"},
+    OrderStatus.CANCELLED: {"ru": "Отменён", "uz": "Bekor qilingan", "en": "Cancelled"},
 }
 
 
@@ -44,14 +44,14 @@ def steps(order: Mapping[str, Any], locale: Locale) -> list[dict[str, Any]]:
     reached: dict[str, Any] = {}
     for entry in store.order_log(order["_id"]):
         reached.setdefault(entry["to"], entry["at"])
-    current = Status(order["statusSlug"])
-    if current is Status.CANCELLED:
-        path = [status for status in HAPPY_PATH if status.value in reached] + [Status.CANCELLED]
+    current = OrderStatus(order["statusSlug"])
+    if current is OrderStatus.CANCELLED:
+        path = [status for status in HAPPY_PATH if status.value in reached] + [OrderStatus.CANCELLED]
     else:
         path = list(HAPPY_PATH)
-        skipped_partial = Status.PARTIALLY_PAID.value not in reached and HAPPY_PATH.index(current) > 1
+        skipped_partial = OrderStatus.PARTIALLY_PAID.value not in reached and HAPPY_PATH.index(current) > 1
         if skipped_partial:
-            path.remove(Status.PARTIALLY_PAID)
+            path.remove(OrderStatus.PARTIALLY_PAID)
     return [
         {
             "slug": status.value,

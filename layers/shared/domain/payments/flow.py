@@ -13,7 +13,7 @@ reconciliation's to settle.
 
 Apply pays at most once (docs/DECISIONS.md, "Card payments"): one apply claims the transaction
 (PENDING -> CONFIRMING, conditional), and only the holder of the claim settles it (`settlement`: the
-order's charging lease, the processor's charge, the payment recorded on the order, CONFIRMED).
+order's charging claim, the processor's charge, the payment recorded on the order, CONFIRMED).
 """
 
 import math
@@ -43,11 +43,11 @@ from domain.payments.processor import (
     to_tiyin,
 )
 from domain.payments.processor_factory import get_processor
-from domain.payments.records import RefundState, Status, Transaction
+from domain.payments.records import RefundState, Transaction, TransactionStatus
 from domain.payments.settings import get_payment_settings
 from domain.payments.settlement import ConfirmedPayment
 from domain.payments.store import (
-    CLAIM_LEASE_SECONDS,
+    CLAIM_SECONDS,
     MAX_RESENDS,
     OTP_TTL_SECONDS,
     RESEND_COOLDOWN_SECONDS,
@@ -65,7 +65,7 @@ class CardEntered(NamedTuple):
     token: str | None = None
 
 
-class CodeSent(NamedTuple):
+class SentPaymentCode(NamedTuple):
     """A transaction whose code was sent, and until when the code is valid."""
 
     transaction_id: int
@@ -100,7 +100,7 @@ def card_type_of(raw_number: str) -> ECardType:
 
 
 @deadline.within_request_budget
-def create(user_id: str, *, order_id: str, brand_id: str, amount: int, card: CardEntered) -> CodeSent:
+def create(user_id: str, *, order_id: str, brand_id: str, amount: int, card: CardEntered) -> SentPaymentCode:
     """Check the order, the amount and the card, register the payment and send the code."""
     now = clock.now()
     order = _own_order(order_id, user_id)
@@ -135,7 +135,7 @@ def create(user_id: str, *, order_id: str, brand_id: str, amount: int, card: Car
             "processorId": payment.processor_id,
             "processorToken": payment.token,
             "otpHash": payment.otp_hash,
-            "status": Status.PENDING.value,
+            "status": TransactionStatus.PENDING.value,
             "attempts": 0,
             "resends": 0,
             "lastSentAt": now,
@@ -148,7 +148,7 @@ def create(user_id: str, *, order_id: str, brand_id: str, amount: int, card: Car
         "card transaction created",
         extra={"transaction_id": transaction_id, "order_id": str(order["_id"]), "amount": amount},
     )
-    return CodeSent(transaction_id, now + timedelta(seconds=valid_for), valid_for)
+    return SentPaymentCode(transaction_id, now + timedelta(seconds=valid_for), valid_for)
 
 
 def _card_for(processor: CardProcessor, card: CardEntered, now: datetime) -> CardDetails | CardToken:
@@ -198,7 +198,7 @@ def _shown_card(
 
 
 @deadline.within_request_budget
-def resend(user_id: str, *, card: CardEntered, amount: int) -> CodeSent:
+def resend(user_id: str, *, card: CardEntered, amount: int) -> SentPaymentCode:
     """A new code for the caller's pending transaction of this card and amount."""
     now = clock.now()
     card_hash = cards.token_lookup_hash(card.token) if card.token is not None else cards.lookup_hash(card.number or "")
@@ -216,7 +216,7 @@ def resend(user_id: str, *, card: CardEntered, amount: int) -> CodeSent:
     if not store.take_resend_slot(transaction, now):
         # Another resend or an apply got there first: judge again from what it left.
         current = store.find_own(transaction["_id"], user_id) or transaction
-        if current["status"] != Status.PENDING:
+        if current["status"] != TransactionStatus.PENDING:
             raise _not_pending(current)
         _check_resend_allowed(current, now)
         raise TooManyAttempts(
@@ -230,7 +230,7 @@ def resend(user_id: str, *, card: CardEntered, amount: int) -> CodeSent:
     valid_for = sent.lifetime_seconds or OTP_TTL_SECONDS
     store.record_resend(transaction["_id"], now, sent.otp_hash, now + timedelta(seconds=valid_for))
     logger.info("card transaction code resent", extra={"transaction_id": transaction["_id"]})
-    return CodeSent(int(transaction["_id"]), now + timedelta(seconds=valid_for), valid_for)
+    return SentPaymentCode(int(transaction["_id"]), now + timedelta(seconds=valid_for), valid_for)
 
 
 @deadline.within_request_budget
@@ -305,7 +305,7 @@ def _own_order(order_id: str, user_id: str) -> OrderRecord:
 
 def _check_fits_with_open(order: OrderRecord, amount: int, now: datetime, *, excluding: int | None = None) -> None:
     """409 unless the order can take `amount` on top of its other open transactions. Advisory: it reads
-    and the transaction is stored later, so two racing creates may both pass; the charging lease taken at
+    and the transaction is stored later, so two racing creates may both pass; the charging claim taken at
     apply (`lifecycle.take_charge`) is what keeps the charges within what is due. A late order takes no
     payment: it is expired here and now (409 ORDER_HOLD_EXPIRED, `domain.orders.holds`)."""
     expiry.expire_if_late(order, cancellations.card_refunds)
@@ -341,18 +341,18 @@ def _check_resend_allowed(transaction: Transaction, now: datetime) -> None:
 
 
 def _not_claimable(transaction: Transaction, now: datetime) -> AppError:
-    status = Status(transaction["status"])
-    if status is Status.PENDING and transaction["expiresAt"] <= now:
+    status = TransactionStatus(transaction["status"])
+    if status is TransactionStatus.PENDING and transaction["expiresAt"] <= now:
         if transaction["resends"] >= MAX_RESENDS:
             store.expire(int(transaction["_id"]), now)
         return settlement.otp_expired(transaction)
-    if status is Status.PENDING:
+    if status is TransactionStatus.PENDING:
         return Conflict("TRANSACTION_CHANGED", details={"status": status.value})
-    if status is Status.CONFIRMING:
+    if status is TransactionStatus.CONFIRMING:
         # Another apply holds it, or one whose outcome is unknown (503) does: a retry can take it over
-        # once the claim's lease has run out.
+        # once the claim has run out.
         claimed_for = (now - transaction["claimedAt"]).total_seconds()
-        wait = max(1, math.ceil(CLAIM_LEASE_SECONDS - claimed_for))
+        wait = max(1, math.ceil(CLAIM_SECONDS - claimed_for))
         return Conflict("TRANSACTION_BEING_CONFIRMED", details={"status": status.value}, retry_after=wait)
     return _not_pending(transaction)
 
@@ -361,12 +361,16 @@ def _not_pending(transaction: Transaction) -> Conflict:
     return Conflict("TRANSACTION_NOT_PENDING", status=transaction["status"], details={"status": transaction["status"]})
 
 
-_CONFIRMING, _PENDING, _EXPIRED = Status.CONFIRMING.value, Status.PENDING.value, Status.EXPIRED.value
+_CONFIRMING, _PENDING, _EXPIRED = (
+    TransactionStatus.CONFIRMING.value,
+    TransactionStatus.PENDING.value,
+    TransactionStatus.EXPIRED.value,
+)
 
 
 def _shown_status(transaction: ListedTransaction, now: datetime) -> str:
     """CONFIRMING is internal (still in progress); a pending one whose code expired with no resend left is dead."""
-    # Compared as text: a `Status` is a `str`, equal to its stored value.
+    # Compared as text: a `TransactionStatus` is a `str`, equal to its stored value.
     status = transaction["status"]
     if status == _CONFIRMING:
         return _PENDING

@@ -11,7 +11,7 @@ client to retry. This pass, scheduled every 5 minutes (the PaymentReconciliation
   happened (`CardProcessor.status`); charged: the payment is recorded on the order (once per
   transaction, as apply does) and the transaction CONFIRMED with its event; declined or cancelled: it
   FAILS and the order is untouched; never charged: it goes back to PENDING and the order's charging
-  lease is freed; the processor unreachable: it stays, and the next pass asks again;
+  claim is freed; the processor unreachable: it stays, and the next pass asks again;
 - a PENDING refund (of a charge the order refused, or of a payment of a cancelled order:
   `domain.payments.refunds`) is asked of the processor again, unless it says nothing is charged.
 
@@ -37,9 +37,9 @@ from domain.orders import lifecycle
 from domain.payments import refunds, settlement, store
 from domain.payments.processor import CardProcessor, PaymentState, PaymentStatus, ProcessorError
 from domain.payments.processor_factory import get_processor
-from domain.payments.records import Status, Transaction, TransactionChanges
+from domain.payments.records import Transaction, TransactionChanges, TransactionStatus
 
-# Longer than the apply's claim lease (60 s) and the Lambda timeout: an apply this old has stopped.
+# Longer than the apply's claim (60 s) and the Lambda timeout: an apply this old has stopped.
 STALE_AFTER_SECONDS = 5 * 60
 UNRESOLVED_ALARM_SECONDS = 60 * 60
 BATCH = 200  # per kind and pass; the rest waits for the next pass
@@ -48,7 +48,7 @@ BATCH = 200  # per kind and pass; the rest waits for the next pass
 class Outcome(StrEnum):
     CONFIRMED = "Confirmed"  # charged: recorded on the order, transaction CONFIRMED
     FAILED = "Failed"  # declined or cancelled at the processor: FAILED, the order unchanged
-    RELEASED = "Released"  # never charged: back to PENDING, the order's charging lease freed
+    RELEASED = "Released"  # never charged: back to PENDING, the order's charging claim freed
     REFUNDED = "Refunded"  # charged but refused by the order, or a pending refund: money given back
     UNRESOLVED = "Unresolved"  # the processor or the order could not be reached: the next pass retries
 
@@ -117,11 +117,11 @@ def _reconcile_confirming(processor: CardProcessor, transaction: Transaction, no
         except ProcessorError:
             return Outcome.UNRESOLVED  # held until the claim is stale again, then asked again
         if status.state is PaymentState.NOT_CHARGED:
-            return _give_back(held, claim_id, now, {"status": Status.PENDING.value}, Outcome.RELEASED)
+            return _give_back(held, claim_id, now, {"status": TransactionStatus.PENDING.value}, Outcome.RELEASED)
         if status.state is not PaymentState.CHARGED:
             reason = status.reason or status.state.value
             return _give_back(
-                held, claim_id, now, {"status": Status.FAILED.value, "failureReason": reason}, Outcome.FAILED
+                held, claim_id, now, {"status": TransactionStatus.FAILED.value, "failureReason": reason}, Outcome.FAILED
             )
         if status.charge_id is not None:
             # Kept as an apply keeps it: a refund of this charge is asked with it.

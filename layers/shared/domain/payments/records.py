@@ -11,7 +11,7 @@ from bson import ObjectId
 RefundState = Literal["PENDING", "DONE"]
 
 
-class Status(StrEnum):
+class TransactionStatus(StrEnum):
     PENDING = "PENDING"  # code sent, waiting for apply
     CONFIRMING = "CONFIRMING"  # claimed by one apply, talking to the processor
     CONFIRMED = "CONFIRMED"
@@ -34,7 +34,7 @@ class Transaction(TypedDict):
     processorId: str
     processorToken: str
     otpHash: str | None  # sandbox only
-    status: str  # Status
+    status: str  # TransactionStatus
     attempts: int  # wrong codes
     resends: int
     lastSentAt: datetime
@@ -53,7 +53,7 @@ class Transaction(TypedDict):
     # cancelled after it was paid (domain.payments.refunds)
     refund: NotRequired[RefundState]
     refundRequestedAt: NotRequired[datetime]
-    refundLeaseUntil: NotRequired[datetime | None]  # an attempt at the processor holds the refund until then
+    refundClaimedUntil: NotRequired[datetime | None]  # an attempt at the processor holds the refund until then
     refundedAt: NotRequired[datetime]
 
 

@@ -9,7 +9,7 @@ processor could not do stays PENDING, visible in `ops order show` and the transa
 the payment reconciliation tries it again every pass (`retry`) until it is done; the alarm
 `refunds-pending` fires when one has waited an hour.
 
-Exactly once: an attempt holds the refund (a conditional lease on the transaction) while it talks to
+Exactly once: an attempt holds the refund (a conditional claim on the transaction) while it talks to
 the processor, so two never run at once; a retry first asks the processor what became of the payment
 (`status`), so a refund whose answer was lost is not asked for twice; DONE is set once.
 """
@@ -26,7 +26,7 @@ from core.errors import AppError
 from core.observability import logger
 from domain.orders import lifecycle
 from domain.orders.records import ChangeFacts, OrderRecord
-from domain.orders.states import Status
+from domain.orders.states import OrderStatus
 from domain.payments import cancellations, settlement, store
 from domain.payments.processor import CardProcessor, PaymentState, ProcessorError
 from domain.payments.processor_factory import get_processor
@@ -34,7 +34,7 @@ from domain.payments.records import RefundState, Transaction
 
 # Longer than one attempt takes (the processor's timeout is at most 8 s, and a request's partner calls
 # together at most PROVIDER_BUDGET_SECONDS); a dead attempt's refund is free for the next after it.
-REFUND_LEASE_SECONDS = 60
+REFUND_CLAIM_SECONDS = 60
 
 PENDING: RefundState = "PENDING"
 DONE: RefundState = "DONE"
@@ -58,7 +58,7 @@ def cancel_order(order_id: ObjectId, *, cause: str) -> Cancellation:
         asked[:] = [facts["refundAmount"]]  # the transaction may run more than once: its last run committed
         return facts
 
-    order = lifecycle.transition(order_id, Status.CANCELLED, cause=cause, along_with=refund_payments)
+    order = lifecycle.transition(order_id, OrderStatus.CANCELLED, cause=cause, along_with=refund_payments)
     pending = [transaction for transaction in store.refunds_of_order(order_id) if transaction["refund"] == PENDING]
     try:
         processor = get_processor()
@@ -78,7 +78,7 @@ def refund(processor: CardProcessor, transaction: Transaction, *, ask_first: boo
     if transaction.get("refund") != PENDING:
         return None
     transaction_id = int(transaction["_id"])
-    held = store.take_refund(transaction_id, clock.now(), REFUND_LEASE_SECONDS)
+    held = store.take_refund(transaction_id, clock.now(), REFUND_CLAIM_SECONDS)
     if held is None:
         return None
     if held.get("processor") != processor.name:

@@ -1,13 +1,13 @@
 """Settling a claimed card transaction: the saga an apply runs once it holds the transaction (the
 reconciliation runs its second half for a charge whose apply died).
 
-Charging: take the order's charging lease (`lifecycle.take_charge`), note that the processor is being
+Charging: take the order's charging claim (`lifecycle.take_charge`), note that the processor is being
 asked, ask it to charge with the code; a wrong or expired code, a decline or a refusal by the order gives
-the lease back and leaves the transaction as the client may retry it, and an unknown outcome keeps both
-for a retry after the lease. Recording: record the payment on the order (once per transaction id), then
-mark the transaction CONFIRMED with its event; an order that can no longer take the charge fails the
-transaction and gives the money back (void or refund). Each step is conditional on this apply's claim, so
-a payment is taken at most once (docs/DECISIONS.md, "Card payments").
+the charging claim back and leaves the transaction as the client may retry it, and an unknown outcome
+keeps both claims for a retry once they run out. Recording: record the payment on the order (once per
+transaction id), then mark the transaction CONFIRMED with its event; an order that can no longer take
+the charge fails the transaction and gives the money back (void or refund). Each step is conditional on
+this apply's claim, so a payment is taken at most once (docs/DECISIONS.md, "Card payments").
 """
 
 from datetime import datetime
@@ -35,8 +35,8 @@ from domain.payments.processor import (
     ProcessorUnavailable,
     WrongOtp,
 )
-from domain.payments.records import RefundState, Status, Transaction, TransactionChanges
-from domain.payments.store import CLAIM_LEASE_SECONDS, MAX_OTP_ATTEMPTS, MAX_RESENDS
+from domain.payments.records import RefundState, Transaction, TransactionChanges, TransactionStatus
+from domain.payments.store import CLAIM_SECONDS, MAX_OTP_ATTEMPTS, MAX_RESENDS
 
 DECLINES = {
     INSUFFICIENT_FUNDS: "PAYMENT_DECLINED_INSUFFICIENT_FUNDS",
@@ -99,8 +99,8 @@ def record_charged(
         )
     except lifecycle.OrderBusy:
         # Charged and not refused: only lost the race for the order document. Keep the claim (and the
-        # order's charging lease); the client's retry after the lease records the payment idempotently.
-        raise lifecycle.OrderBusy(retry_after=CLAIM_LEASE_SECONDS) from None
+        # order's charging claim); the client's retry once they run out records the payment idempotently.
+        raise lifecycle.OrderBusy(retry_after=CLAIM_SECONDS) from None
     except (Conflict, NotFound) as refused:
         # Charged, but the order can no longer take it (it was cancelled, or paid by other means).
         raise _fail(transaction, claim_id, now, refused, processor) from None
@@ -143,19 +143,17 @@ def _already_recorded(order_id: ObjectId, transaction_id: int) -> bool:
 
 
 def _charge(processor: CardProcessor, transaction: Transaction, claim_id: str, otp: str, now: datetime) -> None:
-    """Take the order's charging lease, then ask the processor to charge; raise unless it charged."""
+    """Take the order's charging claim, then ask the processor to charge; raise unless it charged."""
     transaction_id = int(transaction["_id"])
     order_id = transaction["orderId"]
     payment_id = str(transaction_id)
     # A previous apply that died after calling the processor may have been charged.
     maybe_charged = transaction.get("confirmStartedAt") is not None
     try:
-        lifecycle.take_charge(
-            order_id, payment_id, int(transaction["amount"]), now=now, lease_seconds=CLAIM_LEASE_SECONDS
-        )
+        lifecycle.take_charge(order_id, payment_id, int(transaction["amount"]), now=now, claim_seconds=CLAIM_SECONDS)
     except lifecycle.ChargeInProgress as busy:
         # Nothing charged by this apply: give the transaction back so the client can apply again.
-        _update_claimed(transaction, claim_id, now, {"status": Status.PENDING.value})
+        _update_claimed(transaction, claim_id, now, {"status": TransactionStatus.PENDING.value})
         raise busy from None
     except holds.HoldExpired as late:
         # The transaction fails as for any refusal by the order; the caller expires the order and answers
@@ -176,16 +174,18 @@ def _charge(processor: CardProcessor, transaction: Transaction, claim_id: str, o
         raise _wrong_otp(transaction, claim_id, now) from None
     except OtpExpired:
         lifecycle.release_charge(order_id, payment_id)
-        _update_claimed(transaction, claim_id, now, {"status": Status.PENDING.value, "expiresAt": now})
+        _update_claimed(transaction, claim_id, now, {"status": TransactionStatus.PENDING.value, "expiresAt": now})
         raise otp_expired(transaction) from None
     except PaymentDeclined as declined:
         lifecycle.release_charge(order_id, payment_id)
-        _update_claimed(transaction, claim_id, now, {"status": Status.FAILED.value, "failureReason": declined.reason})
+        _update_claimed(
+            transaction, claim_id, now, {"status": TransactionStatus.FAILED.value, "failureReason": declined.reason}
+        )
         raise processor_refusal(declined, failed=True) from None
     except ProcessorUnavailable:
-        # The outcome is unknown: keep the claim and the order's charging lease. After the lease a retry
+        # The outcome is unknown: keep the claim and the order's charging claim. Once they run out a retry
         # asks the processor again (its apply is idempotent); until then the amount stays reserved.
-        raise Unavailable("PROCESSOR_NO_ANSWER", retry_after=CLAIM_LEASE_SECONDS) from None
+        raise Unavailable("PROCESSOR_NO_ANSWER", retry_after=CLAIM_SECONDS) from None
     charged: TransactionChanges = {"processorConfirmedAt": now}
     if charge_id is not None:
         charged["processorChargeId"] = charge_id  # what a refund of this charge is asked with
@@ -200,23 +200,25 @@ def _update_claimed(
     *,
     inc: dict[str, int] | None = None,
 ) -> Transaction:
-    """Change the transaction this apply holds; 409 when the claim was lost (its lease ran out and
+    """Change the transaction this apply holds; 409 when the claim was lost (it ran out and
     another apply took it over: that one carries on)."""
     updated = store.update_claimed(int(transaction["_id"]), claim_id, now, changes, inc=inc)
     if updated is None:
-        raise Conflict("TRANSACTION_BEING_CONFIRMED", details={"status": Status.CONFIRMING.value})
+        raise Conflict("TRANSACTION_BEING_CONFIRMED", details={"status": TransactionStatus.CONFIRMING.value})
     return updated
 
 
 def _wrong_otp(transaction: Transaction, claim_id: str, now: datetime) -> InvalidInput:
     attempts = int(transaction["attempts"]) + 1
     left = MAX_OTP_ATTEMPTS - attempts
-    changes: TransactionChanges = {"status": Status.PENDING.value}
+    changes: TransactionChanges = {"status": TransactionStatus.PENDING.value}
     if left <= 0:
-        changes = {"status": Status.FAILED.value, "failureReason": "OTP_ATTEMPTS"}
+        changes = {"status": TransactionStatus.FAILED.value, "failureReason": "OTP_ATTEMPTS"}
     _update_claimed(transaction, claim_id, now, changes, inc={"attempts": 1})
     if left <= 0:
-        return InvalidInput("OTP_ATTEMPTS_EXHAUSTED", details={"attemptsLeft": 0, "status": Status.FAILED.value})
+        return InvalidInput(
+            "OTP_ATTEMPTS_EXHAUSTED", details={"attemptsLeft": 0, "status": TransactionStatus.FAILED.value}
+        )
     return InvalidInput("OTP_WRONG", details={"attemptsLeft": left})
 
 
@@ -224,7 +226,7 @@ def _fail(
     transaction: Transaction, claim_id: str, now: datetime, refused: AppError, refund_with: CardProcessor | None
 ) -> Conflict:
     """The order refused the payment: fail the transaction, giving the money back if it may have moved."""
-    changes: TransactionChanges = {"status": Status.FAILED.value, "failureReason": "ORDER_REFUSED"}
+    changes: TransactionChanges = {"status": TransactionStatus.FAILED.value, "failureReason": "ORDER_REFUSED"}
     if refund_with is not None:
         changes["refund"] = cancel_charge(refund_with, transaction)
         changes["refundRequestedAt"] = now
@@ -233,7 +235,7 @@ def _fail(
     lifecycle.release_charge(transaction["orderId"], str(transaction["_id"]))
     store.update_claimed(int(transaction["_id"]), claim_id, now, changes)
     # The order's own refusal (ORDER_NOT_PAYABLE...) stays readable as `details.orderRefusal`.
-    details = {**(refused.details or {}), "orderRefusal": refused.code, "status": Status.FAILED.value}
+    details = {**(refused.details or {}), "orderRefusal": refused.code, "status": TransactionStatus.FAILED.value}
     return Conflict(REFUSED_PAYMENTS[changes.get("refund")], details=details)
 
 
@@ -268,7 +270,7 @@ def payment_of(transaction: Transaction) -> ProcessorPayment:
 def processor_refusal(error: ProcessorError, *, failed: bool = False) -> AppError:
     """What the client is answered when the processor declined (400) or could not be reached (503)."""
     if isinstance(error, PaymentDeclined):
-        details = {"reason": error.reason, **({"status": Status.FAILED.value} if failed else {})}
+        details = {"reason": error.reason, **({"status": TransactionStatus.FAILED.value} if failed else {})}
         return InvalidInput(DECLINES.get(error.reason, "PAYMENT_DECLINED"), details=details)
     return Unavailable("PROCESSOR_UNAVAILABLE")
 
@@ -277,5 +279,7 @@ def otp_expired(transaction: Transaction) -> InvalidInput:
     """The code has expired: a new one may be asked for while resends are left."""
     resends_left = max(0, MAX_RESENDS - int(transaction["resends"]))
     if resends_left == 0:
-        return InvalidInput("OTP_EXPIRED_NO_RESENDS", details={"status": Status.EXPIRED.value, "resendsLeft": 0})
+        return InvalidInput(
+            "OTP_EXPIRED_NO_RESENDS", details={"status": TransactionStatus.EXPIRED.value, "resendsLeft": 0}
+        )
     return InvalidInput("OTP_EXPIRED", details={"resendsLeft": resends_left})

@@ -14,7 +14,7 @@ from data import outbox
 from data.mongo import FoundPage, Index, collection, find_page, in_transaction
 from domain.orders import store as orders
 from domain.orders.records import OrderRecord
-from domain.payments.records import RefundState, Status, Transaction, TransactionChanges
+from domain.payments.records import RefundState, Transaction, TransactionChanges, TransactionStatus
 
 NEWEST_FIRST = [("createdAt", DESCENDING), ("_id", DESCENDING)]
 
@@ -49,7 +49,7 @@ RESEND_COOLDOWN_SECONDS = 60
 MAX_RESENDS = 3
 # A claim older than this belongs to an invocation that died: longer than the Lambda timeout (10 s),
 # so a live invocation never loses its claim to another.
-CLAIM_LEASE_SECONDS = 60
+CLAIM_SECONDS = 60
 
 
 def _transactions() -> Collection[Transaction]:
@@ -77,8 +77,8 @@ def reserved_amount(order_id: ObjectId, now: datetime, *, excluding: int | None 
             "orderId": order_id,
             **({"_id": {"$ne": excluding}} if excluding is not None else {}),
             "$or": [
-                {"status": Status.PENDING.value, "expiresAt": {"$gt": now}},
-                {"status": Status.CONFIRMING.value},
+                {"status": TransactionStatus.PENDING.value, "expiresAt": {"$gt": now}},
+                {"status": TransactionStatus.CONFIRMING.value},
             ],
         },
         {"amount": 1},
@@ -88,24 +88,31 @@ def reserved_amount(order_id: ObjectId, now: datetime, *, excluding: int | None 
 
 def claim(transaction_id: int, user_id: str, claim_id: str, now: datetime) -> Transaction | None:
     """Take the transaction for one apply: pending with a live code and attempts left, or abandoned
-    mid-confirmation by an invocation that died (its lease ran out)."""
+    mid-confirmation by an invocation that died (its claim ran out)."""
     return _transactions().find_one_and_update(
         {
             "_id": transaction_id,
             "userId": ObjectId(user_id),
             "$or": [
                 {
-                    "status": Status.PENDING.value,
+                    "status": TransactionStatus.PENDING.value,
                     "expiresAt": {"$gt": now},
                     "attempts": {"$lt": MAX_OTP_ATTEMPTS},
                 },
                 {
-                    "status": Status.CONFIRMING.value,
-                    "claimedAt": {"$lte": now - timedelta(seconds=CLAIM_LEASE_SECONDS)},
+                    "status": TransactionStatus.CONFIRMING.value,
+                    "claimedAt": {"$lte": now - timedelta(seconds=CLAIM_SECONDS)},
                 },
             ],
         },
-        {"$set": {"status": Status.CONFIRMING.value, "claimId": claim_id, "claimedAt": now, "updatedAt": now}},
+        {
+            "$set": {
+                "status": TransactionStatus.CONFIRMING.value,
+                "claimId": claim_id,
+                "claimedAt": now,
+                "updatedAt": now,
+            }
+        },
         return_document=ReturnDocument.AFTER,
     )
 
@@ -123,7 +130,7 @@ def update_claimed(
     if inc:
         update["$inc"] = inc
     return _transactions().find_one_and_update(
-        {"_id": transaction_id, "status": Status.CONFIRMING.value, "claimId": claim_id},
+        {"_id": transaction_id, "status": TransactionStatus.CONFIRMING.value, "claimId": claim_id},
         update,
         return_document=ReturnDocument.AFTER,
     )
@@ -135,8 +142,8 @@ def mark_confirmed(transaction_id: int, claim_id: str, now: datetime, event: dic
 
     def confirm(session: ClientSession) -> bool:
         result = _transactions().update_one(
-            {"_id": transaction_id, "status": Status.CONFIRMING.value, "claimId": claim_id},
-            {"$set": {"status": Status.CONFIRMED.value, "confirmedAt": now, "updatedAt": now}},
+            {"_id": transaction_id, "status": TransactionStatus.CONFIRMING.value, "claimId": claim_id},
+            {"$set": {"status": TransactionStatus.CONFIRMED.value, "confirmedAt": now, "updatedAt": now}},
             session=session,
         )
         if result.modified_count != 1:
@@ -151,14 +158,19 @@ def mark_confirmed(transaction_id: int, claim_id: str, now: datetime, event: dic
 
 def expire(transaction_id: int, now: datetime) -> None:
     _transactions().update_one(
-        {"_id": transaction_id, "status": Status.PENDING.value, "expiresAt": {"$lte": now}},
-        {"$set": {"status": Status.EXPIRED.value, "failureReason": "OTP_EXPIRED", "updatedAt": now}},
+        {"_id": transaction_id, "status": TransactionStatus.PENDING.value, "expiresAt": {"$lte": now}},
+        {"$set": {"status": TransactionStatus.EXPIRED.value, "failureReason": "OTP_EXPIRED", "updatedAt": now}},
     )
 
 
 def find_pending_for_card(user_id: str, card_hash: str, amount: int) -> Transaction | None:
     return _transactions().find_one(
-        {"userId": ObjectId(user_id), "cardHash": card_hash, "amount": amount, "status": Status.PENDING.value},
+        {
+            "userId": ObjectId(user_id),
+            "cardHash": card_hash,
+            "amount": amount,
+            "status": TransactionStatus.PENDING.value,
+        },
         sort=[("_id", DESCENDING)],
     )
 
@@ -168,7 +180,7 @@ def take_resend_slot(transaction: Transaction, now: datetime) -> bool:
     result = _transactions().update_one(
         {
             "_id": transaction["_id"],
-            "status": Status.PENDING.value,
+            "status": TransactionStatus.PENDING.value,
             "resends": transaction["resends"],
             "lastSentAt": transaction["lastSentAt"],
         },
@@ -188,7 +200,7 @@ def record_resend(transaction_id: int, sent_at: datetime, otp_hash: str | None, 
     """Keep what the new send produced: the sandbox's hash of the new code, and how long the processor
     says the code lives."""
     _transactions().update_one(
-        {"_id": transaction_id, "status": Status.PENDING.value, "lastSentAt": sent_at},
+        {"_id": transaction_id, "status": TransactionStatus.PENDING.value, "lastSentAt": sent_at},
         {"$set": {"otpHash": otp_hash, "expiresAt": expires_at}},
     )
 
@@ -196,7 +208,7 @@ def record_resend(transaction_id: int, sent_at: datetime, otp_hash: str | None, 
 def undo_resend(transaction: Transaction, sent_at: datetime) -> None:
     """Give the slot back when the processor could not send: an outage must not cost a resend."""
     _transactions().update_one(
-        {"_id": transaction["_id"], "status": Status.PENDING.value, "lastSentAt": sent_at},
+        {"_id": transaction["_id"], "status": TransactionStatus.PENDING.value, "lastSentAt": sent_at},
         {
             "$inc": {"resends": -1},
             "$set": {"lastSentAt": transaction["lastSentAt"], "expiresAt": transaction["expiresAt"]},
@@ -238,7 +250,7 @@ def stale_confirming(claimed_before: datetime, limit: int) -> list[Transaction]:
     """Transactions left CONFIRMING by an apply that stopped (claimed before `claimed_before`), oldest first."""
     return list(
         _transactions()
-        .find({"status": Status.CONFIRMING.value, "claimedAt": {"$lte": claimed_before}})
+        .find({"status": TransactionStatus.CONFIRMING.value, "claimedAt": {"$lte": claimed_before}})
         .sort([("claimedAt", 1), ("_id", 1)])
         .limit(limit)
     )
@@ -252,7 +264,11 @@ def refunds_pending(limit: int) -> list[Transaction]:
 def take_over(transaction: Transaction, claim_id: str, now: datetime) -> Transaction | None:
     """Claim a stale CONFIRMING transaction for the reconciliation, if nobody touched it since it was read."""
     return _transactions().find_one_and_update(
-        {"_id": transaction["_id"], "status": Status.CONFIRMING.value, "claimId": transaction.get("claimId")},
+        {
+            "_id": transaction["_id"],
+            "status": TransactionStatus.CONFIRMING.value,
+            "claimId": transaction.get("claimId"),
+        },
         {"$set": {"claimId": claim_id, "claimedAt": now, "updatedAt": now}},
         return_document=ReturnDocument.AFTER,
     )
@@ -276,37 +292,39 @@ def refunds_of_order(order_id: ObjectId) -> list[Transaction]:
     return list(_transactions().find({"orderId": order_id, "refund": {"$exists": True}}).sort("_id", 1))
 
 
-def take_refund(transaction_id: int, now: datetime, lease_seconds: int) -> Transaction | None:
+def take_refund(transaction_id: int, now: datetime, claim_seconds: int) -> Transaction | None:
     """Hold a pending refund for one attempt at the processor, unless another attempt holds it (and is
     not presumed dead): two passes never ask the processor to give the same money back at once."""
     return _transactions().find_one_and_update(
         {
             "_id": transaction_id,
             "refund": "PENDING",
-            "$or": [{"refundLeaseUntil": None}, {"refundLeaseUntil": {"$lte": now}}],
+            "$or": [{"refundClaimedUntil": None}, {"refundClaimedUntil": {"$lte": now}}],
         },
-        {"$set": {"refundLeaseUntil": now + timedelta(seconds=lease_seconds)}},
+        {"$set": {"refundClaimedUntil": now + timedelta(seconds=claim_seconds)}},
         return_document=ReturnDocument.AFTER,
     )
 
 
 def release_refund(transaction_id: int) -> None:
     """Let the next attempt take a refund this one could not finish."""
-    _transactions().update_one({"_id": transaction_id, "refund": "PENDING"}, {"$set": {"refundLeaseUntil": None}})
+    _transactions().update_one({"_id": transaction_id, "refund": "PENDING"}, {"$set": {"refundClaimedUntil": None}})
 
 
 def settle_refund(transaction_id: int, outcome: RefundState, now: datetime) -> bool:
     """Record what became of a pending refund ("DONE"), once."""
     result = _transactions().update_one(
         {"_id": transaction_id, "refund": "PENDING"},
-        {"$set": {"refund": outcome, "refundedAt": now, "refundLeaseUntil": None, "updatedAt": now}},
+        {"$set": {"refund": outcome, "refundedAt": now, "refundClaimedUntil": None, "updatedAt": now}},
     )
     return result.modified_count == 1
 
 
 def unresolved_since(before: datetime) -> int:
     """Card payments still being confirmed that started before `before`."""
-    return _transactions().count_documents({"status": Status.CONFIRMING.value, "createdAt": {"$lte": before}})
+    return _transactions().count_documents(
+        {"status": TransactionStatus.CONFIRMING.value, "createdAt": {"$lte": before}}
+    )
 
 
 def refunds_pending_since(before: datetime) -> int:

@@ -4,7 +4,7 @@ should do about it, and its message in English, Russian (Cyrillic) and Uzbek (La
 Code anywhere raises a kind of `core.errors` with one of these codes (`raise Conflict("PROMO_CODE_USED_UP")`);
 the edge answers it with the kind's status and the message in the request's language, its `{params}`
 filled in. Each area's codes are in a module of this package; the catalogue gathers them in the order
-docs/INTERFACE.md's table lists them, a table generated from here (`python -m ops openapi`).
+docs/INTERFACE.md's table lists them, a table generated from here (`python -m tools openapi`).
 Codes never change meaning and are never reused; messages may be reworded.
 """
 

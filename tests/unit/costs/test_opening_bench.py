@@ -1,4 +1,4 @@
-"""The sums `make bench ARGS=--opening` (ops/opening_bench.py) prints: the rank correlation of arrival and
+"""The sums `make bench ARGS=--opening` (tools/opening_bench.py) prints: the rank correlation of arrival and
 position, and whether every unit that came back went to a later person in the queue."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from ops.opening_bench import Returned, Taken, ranks, refresh_gaps, returns_resold, spearman
+from tools.opening_bench import Returned, Taken, ranks, refresh_gaps, returns_resold, spearman
 
 START = datetime(2026, 12, 1, 10, tzinfo=UTC)
 

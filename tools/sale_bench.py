@@ -1,6 +1,6 @@
-"""`make bench ARGS=--sale` (python -m ops bench --sale): a sale opening through HTTP, as buyers meet it.
+"""`make bench ARGS=--sale` (python -m tools bench --sale): a sale opening through HTTP, as buyers meet it.
 
-On the bench's own freshly seeded database (`ops.bench.bench_database`: a real mongod), `python -m local
+On the bench's own freshly seeded database (`tools.bench.bench_database`: a real mongod), `python -m local
 serve` runs with several worker processes on a free loopback port, each one request at a time like a
 Lambda instance (`local/workers.py`, as `make run` serves). K buyers (distinct phone numbers) sign in
 through the demo partner first; then two waves, each released at once (a barrier) from K threads:
@@ -92,7 +92,7 @@ class Configuration(NamedTuple):
         }
 
 
-class Answer(NamedTuple):
+class TimedAnswer(NamedTuple):
     status: int
     code: str | None  # the refusal's code, from the envelope
     seconds: float  # from the wave's release to the answer
@@ -103,7 +103,7 @@ class Wave:
     """One wave's answers and what the database holds of it afterwards."""
 
     label: str
-    answers: list[Answer]
+    answers: list[TimedAnswer]
     wall_seconds: float  # from the release to the last answer
     units: int  # units in stock for the wave's configurations before it
     orders_stored: int
@@ -317,14 +317,14 @@ def request(
     return answer.status, json_of(answer.body)
 
 
-def sign_in(port: int, count: int) -> list[str]:
-    """`count` buyers signed in through the demo partner (distinct phone numbers), each verified as a person
+def login_buyers(port: int, count: int) -> list[str]:
+    """`count` buyers logged in through the demo partner (distinct phone numbers), each verified as a person
     of their own through the sandbox provider, as buyers of a deployed stage must be: their access tokens."""
 
     def one(number: int) -> str:
         status, answer = request(port, "POST", LOGIN, {"phone": f"{PHONE_PREFIX}{number:07d}"})
         if status != 201:
-            raise SystemExit(f"signing buyer {number} in answered {status}: {answer.get('code') or answer}")
+            raise SystemExit(f"the login of buyer {number} answered {status}: {answer.get('code') or answer}")
         token = str(answer["data"]["accessToken"])
         status, answer = request(port, "POST", VERIFY, {"code": f"sandbox-verified-{number + 1}-bench"}, token)
         if status != 200:
@@ -335,22 +335,22 @@ def sign_in(port: int, count: int) -> list[str]:
         return list(pool.map(one, range(count)))
 
 
-def at_once(port: int, calls: Sequence[tuple[str, dict[str, Any]]]) -> tuple[list[Answer], float]:
+def at_once(port: int, calls: Sequence[tuple[str, dict[str, Any]]]) -> tuple[list[TimedAnswer], float]:
     """Every (token, body) order posted from its own thread, released together; the answers in order, and
     the seconds from the release to the last answer."""
     release = threading.Barrier(len(calls) + 1, timeout=START_TIMEOUT_S)
     started: list[float] = []
 
-    def post(call: tuple[str, dict[str, Any]]) -> Answer:
+    def post(call: tuple[str, dict[str, Any]]) -> TimedAnswer:
         token, body = call
         release.wait()
         began = started[0]
         try:
             status, answer = request(port, "POST", ORDERS, body, token)
         except OSError as failure:
-            return Answer(status=0, code=type(failure).__name__, seconds=time.perf_counter() - began)
+            return TimedAnswer(status=0, code=type(failure).__name__, seconds=time.perf_counter() - began)
         code = answer.get("code") if status >= 400 else None
-        return Answer(status=status, code=str(code) if code else None, seconds=time.perf_counter() - began)
+        return TimedAnswer(status=status, code=str(code) if code else None, seconds=time.perf_counter() - began)
 
     with ThreadPoolExecutor(max_workers=len(calls)) as pool:
         futures = [pool.submit(post, call) for call in calls]
@@ -364,7 +364,7 @@ def at_once(port: int, calls: Sequence[tuple[str, dict[str, Any]]]) -> tuple[lis
 
 
 def opening(uri: str, database: str, *, buyers: int, units: int, workers: int) -> list[str]:
-    """The rush and the spread on a seeded database (ops.bench.bench_database): the printed lines."""
+    """The rush and the spread on a seeded database (tools.bench.bench_database): the printed lines."""
     client: MongoClient[dict[str, Any]]
     with MongoClient(uri, tz_aware=True) as client:
         db: Db = client[database]
@@ -375,7 +375,7 @@ def opening(uri: str, database: str, *, buyers: int, units: int, workers: int) -
             set_stock(db, configuration, 1)
         with local_server(uri, database, workers) as url:
             port = int(url.rsplit(":", 1)[1])
-            tokens = sign_in(port, buyers)
+            tokens = login_buyers(port, buyers)
             # Each worker's first orders (imports done, caches filled, connections open): refused, nothing stored.
             warmed, _ = at_once(port, [(token, warm.body()) for token in tokens[: workers * 2]])
             if any(answer.status != 409 for answer in warmed):

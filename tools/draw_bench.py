@@ -1,4 +1,4 @@
-"""`make bench ARGS=--draw` (python -m ops bench --draw): what a fair opening's draw costs at many entries, on
+"""`make bench ARGS=--draw` (python -m tools bench --draw): what a fair opening's draw costs at many entries, on
 a real mongod, and what that means at a nation's scale (docs/PERFORMANCE.md, "The draw at a nation's scale").
 
 For each count of entries (`--draw-entries`, default 20,000 and 100,000), registered directly in the
@@ -129,7 +129,7 @@ def queued_car(db: Db, draw_at: datetime) -> Iterator[ObjectId]:
     from domain.catalog.records import QueueRecord, SaleRecord
     from domain.catalog.sale import set_rules
     from domain.orders import openings
-    from ops.sale_bench import configurations
+    from tools.sale_bench import configurations
 
     [configuration] = configurations(db, 1)
     car_id = configuration.car_id
@@ -241,7 +241,7 @@ def table(rows: list[tuple[Parts, Controlled]]) -> list[str]:
 
 
 def run(uri: str, database: str, counts: list[int]) -> list[str]:
-    """The draw bench on a seeded database (ops.bench.bench_database): the printed lines."""
+    """The draw bench on a seeded database (tools.bench.bench_database): the printed lines."""
     client: MongoClient[dict[str, Any]]
     with MongoClient(uri, tz_aware=True) as client:
         db: Db = client[database]

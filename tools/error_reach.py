@@ -23,7 +23,7 @@ from pathlib import Path
 
 from local.template import ROOT
 
-# Where modules are imported from (PYTHONPATH): the layer, the functions, the repository (local, ops).
+# Where modules are imported from (PYTHONPATH): the layer, the functions, the repository (local, ops, tools).
 IMPORT_ROOTS = (ROOT / "layers" / "shared", ROOT / "functions", ROOT)
 SOURCE_ROOTS = IMPORT_ROOTS[:2]
 ERRORS_MODULE = "core.errors"

@@ -1,8 +1,8 @@
 """`POST /api/v1/auth/login` by the partner's login policy (`domain.partners.login`):
 
-- `trusted`: the partner's key vouches for the phone; a PINFL is a claim (`users.sign_in`);
+- `trusted`: the partner's key vouches for the phone; a PINFL is a claim (`users.login_user`);
 - `assertion`: the partner's signed assertion vouches for the phone and/or PINFL (`assertions`);
-- `otp`: without `otp` a code is sent to the phone (`CodeSent`, answered 202); with it, the code proves
+- `otp`: without `otp` a code is sent to the phone (`SentLoginCode`, answered 202); with it, the code proves
   the phone (`login_codes`).
 
 Every login, whatever its policy, counts against the limits of `users.limit_logins` first; an `otp`
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from core.errors import InvalidInput, NotAuthenticated
 from domain.identity import assertions, login_codes, users
-from domain.identity.login_codes import CodeSent
+from domain.identity.login_codes import SentLoginCode
 from domain.identity.records import User
 from domain.partners.login import login_of, policy_of
 
 
-def log_in(
+def login(
     *,
     phone: str | None,
     pin: str | None,
@@ -30,7 +30,7 @@ def log_in(
     source_ip: str,
     device: str,
     language: str,
-) -> User | CodeSent:
+) -> User | SentLoginCode:
     """The signed-in user, or, for an `otp` partner's login without a code, the code sent (its SMS in
     `language`, the caller's locale)."""
     users.limit_logins(phone=phone, pin=pin, source_ip=source_ip, device=device, partner=partner)
@@ -48,4 +48,4 @@ def log_in(
         if otp is None:
             return login_codes.send_code(phone, language=language)
         login_codes.check_code(phone, otp, source_ip=source_ip)
-    return users.sign_in(phone=phone, pin=pin, first_name=first_name, last_name=last_name, pin_vouched=pin_vouched)
+    return users.login_user(phone=phone, pin=pin, first_name=first_name, last_name=last_name, pin_vouched=pin_vouched)

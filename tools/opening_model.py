@@ -1,4 +1,4 @@
-"""`make bench ARGS=--opening-model` (python -m ops bench --opening-model): a fair opening at national
+"""`make bench ARGS=--opening-model` (python -m tools bench --opening-model): a fair opening at national
 scale, modelled in virtual time (no server, no database; a second of the model costs microseconds).
 
 PEOPLE registered people (1,000,000) for UNITS units (100,000), with the deployed limits read from the
@@ -44,7 +44,7 @@ def prod_parameters() -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class Model:
+class OpeningModel:
     people: int = DEFAULT_PEOPLE
     units: int = DEFAULT_UNITS
     admission_per_second: int = 80  # the queue's admissionPerSecond: below the order throttle
@@ -66,7 +66,7 @@ class Model:
     seed: int = 45
 
     @classmethod
-    def deployed(cls, people: int, units: int) -> Model:
+    def deployed(cls, people: int, units: int) -> OpeningModel:
         given = prod_parameters()
         return cls(
             people=people,
@@ -79,7 +79,7 @@ class Model:
 
 
 @dataclass
-class Outcome:
+class OpeningOutcome:
     seconds: int = 0
     sold: int = 0
     admitted: int = 0
@@ -98,10 +98,10 @@ class Outcome:
 class Opening:
     """The opening's state, one `second` at a time."""
 
-    def __init__(self, model: Model) -> None:
+    def __init__(self, model: OpeningModel) -> None:
         self.model = model
         self.rng = random.Random(model.seed)  # noqa: S311 (a model's draws, the same on every run)
-        self.out = Outcome()
+        self.out = OpeningOutcome()
         self.stock = model.units  # units left to take
         self.serving = 0  # servingUpTo
         self.pace, self.credit = float(model.admission_per_second), 0.0
@@ -186,7 +186,7 @@ class Opening:
         return self.serving >= self.model.people and not (self.admitted_open or self.orders_at or self.retry)
 
 
-def simulate(model: Model, *, limit_seconds: int = 6 * 3600) -> Outcome:
+def simulate(model: OpeningModel, *, limit_seconds: int = 6 * 3600) -> OpeningOutcome:
     """Run the opening second by second until it is over (or `limit_seconds`)."""
     opening = Opening(model)
     for second in range(limit_seconds):
@@ -207,7 +207,7 @@ def minutes(seconds: int) -> str:
     return f"{seconds // 60} min {seconds % 60:02d} s"
 
 
-def report(model: Model, out: Outcome) -> list[str]:
+def report(model: OpeningModel, out: OpeningOutcome) -> list[str]:
     return [
         f"A fair opening modelled in virtual time: {model.people:,} people, {model.units:,} units",
         f"deployed limits (samconfig prod): orders {model.order_rate}/s burst {model.order_burst}, "
@@ -235,5 +235,5 @@ def report(model: Model, out: Outcome) -> list[str]:
 
 
 def run(people: int, units: int) -> list[str]:
-    model = Model.deployed(people, units)
+    model = OpeningModel.deployed(people, units)
     return report(model, simulate(model))

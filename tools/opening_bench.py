@@ -1,13 +1,13 @@
-"""`make bench ARGS=--opening` (python -m ops bench --opening): a fair opening through HTTP, as its buyers
-meet it (issue 45, item 9; the same opening at national scale is `--opening-model`, ops/opening_model.py).
+"""`make bench ARGS=--opening` (python -m tools bench --opening): a fair opening through HTTP, as its buyers
+meet it (issue 45, item 9; the same opening at national scale is `--opening-model`, tools/opening_model.py).
 
-On the bench's own freshly seeded database (`ops.bench.bench_database`: a real mongod), `python -m local
+On the bench's own freshly seeded database (`tools.bench.bench_database`: a real mongod), `python -m local
 serve` runs with W worker processes and its scheduled jobs as `make run` runs them (the SaleAdmission
-controller stepping each second, the unpaid orders' expiry every minute): `ops.sale_bench.local_server`.
+controller stepping each second, the unpaid orders' expiry every minute): `tools.sale_bench.local_server`.
 Then, as an operator and E buyers would:
 
 1. E buyers sign in through the demo partner and verify as E distinct people (the sandbox identity
-   provider): `ops.sale_bench.sign_in`.
+   provider): `tools.sale_bench.login_buyers`.
 2. The operator's commands, in this process: `ops sale set CAR --verified-only --hold-minutes 1 --queue
    --registration-opens-at NOW --admission-per-second P --admission-minutes 5` (the seed's commitment is
    published at once), with the draw (`--starts-at`) set far enough ahead for everyone to register (twice
@@ -57,8 +57,8 @@ from pymongo import MongoClient
 
 from domain.orders.states import UNPAID_VALUES, StockHold
 from local.template import ROOT
-from ops import sale_bench
-from ops.sale_bench import Configuration, Db, Exchange, exchange, json_of, percentile
+from tools import sale_bench
+from tools.sale_bench import Configuration, Db, Exchange, exchange, json_of, percentile
 
 DEFAULT_ENTRIES = 3000
 DEFAULT_UNITS = 300
@@ -80,7 +80,7 @@ CARD = {"cardNumber": "8600495473316478", "expiry": "12/39", "cardType": "UZCARD
 OTP = 666666  # the sandbox's code
 COMMANDS_HEADER = "x-local-mongo-commands"  # local.workers.MONGO_COMMANDS_HEADER, as http.client lowers it
 WRITE_CONFLICT = 112
-# The server's settings beside ops.sale_bench's: the opening outlasts an access token's 15 minutes (a
+# The server's settings beside tools.sale_bench's: the opening outlasts an access token's 15 minutes (a
 # buyer's app would refresh it; the bench measures the opening, not the refresh).
 SERVER_ENV = {"ACCESS_TOKEN_TTL_SECONDS": "7200"}
 
@@ -669,7 +669,7 @@ def _since(start: float | None, end: float | None) -> float | None:
 
 
 def opening(uri: str, database: str, *, entries: int, units: int, workers: int, buckets: int, pace: int) -> list[str]:
-    """The fair opening on a seeded database (ops.bench.bench_database): the printed lines."""
+    """The fair opening on a seeded database (tools.bench.bench_database): the printed lines."""
     client: MongoClient[dict[str, Any]]
     with MongoClient(uri, tz_aware=True) as client:
         db: Db = client[database]
@@ -678,7 +678,7 @@ def opening(uri: str, database: str, *, entries: int, units: int, workers: int, 
         with sale_bench.local_server(uri, database, workers) as url:
             port = int(url.rsplit(":", 1)[1])
             started = time.monotonic()
-            tokens = sale_bench.sign_in(port, entries)
+            tokens = sale_bench.login_buyers(port, entries)
             signing_in = time.monotonic() - started
             # Registering is one request a person, signing in two: twice its expected time, and a margin.
             ahead = signing_in + DRAW_MARGIN_S

@@ -1,4 +1,4 @@
-"""`make bench` (python -m ops bench): what a cold start and a warm request cost, per function and route.
+"""`make bench` (python -m tools bench): what a cold start and a warm request cost, per function and route.
 
 Cold init: a fresh interpreter imports each function's handler module, as Lambda's init phase does,
 with the environment Lambda gives it (LAMBDA_TASK_ROOT, AWS_LAMBDA_FUNCTION_NAME...: Powertools sees a
@@ -54,7 +54,7 @@ from local.lambda_paths import import_roots, link_requirements, own_requirements
 from local.template import ROOT, api_routes, load_template
 
 if TYPE_CHECKING:
-    from ops.command_counter import CommandCounter
+    from tools.command_counter import CommandCounter
 
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
 
@@ -300,9 +300,9 @@ def warm_handlers() -> tuple[CommandCounter, Callable[[dict[str, Any]], tuple[Ha
     from data.mongo import reset_client
     from local.context import LocalLambdaContext
     from local.gateway import load_handler
-    from ops.command_counter import CommandCounter
+    from tools.command_counter import CommandCounter
 
-    logger.setLevel(WARM_ENV["LOG_LEVEL"])  # created when ops imported the layer, before WARM_ENV
+    logger.setLevel(WARM_ENV["LOG_LEVEL"])  # created when tools imported the layer, before WARM_ENV
     counter = CommandCounter()
     reset_client(event_listeners=[counter])
     handlers = {(route.method, route.path): (route.function, load_handler(route.handler)) for route in api_routes()}
@@ -353,7 +353,7 @@ def warm_requests(events: list[Path], calls: int, warmup: int) -> list[WarmResul
 
 
 def probe_requests(function: str, events: list[Path], out_dir: Path) -> list[tuple[str, int, int]]:
-    """Label, instructions and MongoDB commands of each call ops.request_probe measures for `function`,
+    """Label, instructions and MongoDB commands of each call tools.request_probe measures for `function`,
     under valgrind: one count per call (collection on only inside the probe's measured calls). The
     events go with their tokens issued here: the probe then reaches the database first in the
     after-restore hook, as a restored instance does."""
@@ -380,7 +380,7 @@ def probe_requests(function: str, events: list[Path], out_dir: Path) -> list[tup
             f"--callgrind-out-file={out}",
             sys.executable,
             "-m",
-            "ops.request_probe",
+            "tools.request_probe",
             f"--events-root={events_root}",
             function,
             *map(str, issued),
@@ -397,12 +397,12 @@ def probe_requests(function: str, events: list[Path], out_dir: Path) -> list[tup
 
 def warm_instructions(events: list[Path]) -> list[str]:
     """Instructions of each sample event's warm call beside its floor (the bare validated route plus one
-    find_one per command it sends) and the floor of its own answer (ops.request_probe.answer_floor), and
+    find_one per command it sends) and the floor of its own answer (tools.request_probe.answer_floor), and
     of each function's first and second request after a restore."""
     import json
     import tempfile
 
-    from ops.request_probe import FLOOR_FUNCTION
+    from tools.request_probe import FLOOR_FUNCTION
 
     valgrind()  # before any work: the runs below need it
     by_function: dict[str, list[Path]] = {}
@@ -419,7 +419,7 @@ def warm_instructions(events: list[Path]) -> list[str]:
 def instructions_table(results: dict[str, list[tuple[str, int, int]]]) -> list[str]:
     """The table of `warm_instructions`: each probed function's calls (label, instructions, commands),
     the floors among them."""
-    from ops.request_probe import ANSWER_FLOOR, BARE, FIND_ONE, FLOOR_FUNCTION, OUR_EDGE, REFILLED, RESTORE
+    from tools.request_probe import ANSWER_FLOOR, BARE, FIND_ONE, FLOOR_FUNCTION, OUR_EDGE, REFILLED, RESTORE
 
     results = dict(results)
     floors = {label: count for label, count, _ in results.pop(FLOOR_FUNCTION)}
@@ -574,13 +574,13 @@ def _parse_cost(body: str) -> tuple[float, float]:
 
 
 def scale_requests(calls: int) -> list[str]:
-    """The list routes on the demo data and on a copy grown by `ops.scale.grow`, side by side."""
+    """The list routes on the demo data and on a copy grown by `tools.scale.grow`, side by side."""
     from pymongo import MongoClient
 
     from core.settings import reset_settings
     from data.mongo import drop_database
     from local.runtime import prepare_database
-    from ops import scale
+    from tools import scale
 
     small = os.environ["MONGODB_DB"]
     large = f"{small}_grown"
@@ -670,21 +670,21 @@ def warm_table(results: list[WarmResult], calls: int, warmup: int) -> list[str]:
 
 
 def add_sale_arguments(parser: argparse.ArgumentParser) -> None:
-    from ops import opening_bench
-    from ops.sale_bench import DEFAULT_BUYERS, DEFAULT_UNITS, DEFAULT_WORKERS
+    from tools import opening_bench
+    from tools.sale_bench import DEFAULT_BUYERS, DEFAULT_UNITS, DEFAULT_WORKERS
 
     parser.add_argument(
         "--sale",
         action="store_true",
         help="instead of the sample events, a sale opening through HTTP on `python -m local serve` "
-        "(ops/sale_bench.py): "
+        "(tools/sale_bench.py): "
         "BUYERS buyers at once for UNITS units of one configuration, then each for a configuration of its own",
     )
     parser.add_argument(
         "--opening",
         action="store_true",
         help="instead of the sample events, a fair opening through HTTP on `python -m local serve` and its "
-        "SaleAdmission controller (ops/opening_bench.py): ENTRIES verified people register, poll status.json, "
+        "SaleAdmission controller (tools/opening_bench.py): ENTRIES verified people register, poll status.json, "
         "order when admitted and pay, a fifth never pay",
     )
 
@@ -728,14 +728,14 @@ def add_sale_arguments(parser: argparse.ArgumentParser) -> None:
         default=opening_bench.DEFAULT_ADMISSION_PER_SECOND,
         help=f"--opening: the queue's admissionPerSecond ({opening_bench.DEFAULT_ADMISSION_PER_SECOND})",
     )
-    from ops.opening_model import DEFAULT_PEOPLE
-    from ops.opening_model import DEFAULT_UNITS as MODEL_UNITS
+    from tools.opening_model import DEFAULT_PEOPLE
+    from tools.opening_model import DEFAULT_UNITS as MODEL_UNITS
 
     parser.add_argument(
         "--opening-model",
         action="store_true",
         help="instead of the sample events, a fair opening modelled in virtual time with the deployed limits "
-        "(ops/opening_model.py): origin requests/s, concurrent functions, MongoDB connections, time to sell out",
+        "(tools/opening_model.py): origin requests/s, concurrent functions, MongoDB connections, time to sell out",
     )
     parser.add_argument(
         "--people",
@@ -746,13 +746,13 @@ def add_sale_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--opening-units", type=count, default=MODEL_UNITS, help=f"--opening-model: units on sale ({MODEL_UNITS:,})"
     )
-    from ops.draw_bench import DEFAULT_ENTRIES as DRAW_ENTRIES
+    from tools.draw_bench import DEFAULT_ENTRIES as DRAW_ENTRIES
 
     parser.add_argument(
         "--draw",
         action="store_true",
         help="instead of the sample events, a fair opening's draw at many entries registered directly "
-        "(ops/draw_bench.py): its parts timed, the runs of SaleAdmission it takes, taken to 1,000,000 entries",
+        "(tools/draw_bench.py): its parts timed, the runs of SaleAdmission it takes, taken to 1,000,000 entries",
     )
     parser.add_argument(
         "--draw-entries",
@@ -764,7 +764,7 @@ def add_sale_arguments(parser: argparse.ArgumentParser) -> None:
 
 def sale_opening(args: argparse.Namespace) -> list[str]:
     from local.runtime import LOCAL_DEFAULTS
-    from ops import sale_bench
+    from tools import sale_bench
 
     os.environ.update({**LOCAL_DEFAULTS, **WARM_ENV})
     with bench_database() as database, contextlib.redirect_stdout(io.StringIO()):
@@ -784,7 +784,7 @@ def fair_opening(args: argparse.Namespace) -> list[str]:
 
     from core.settings import reset_settings
     from local.runtime import LOCAL_DEFAULTS
-    from ops import opening_bench
+    from tools import opening_bench
 
     with tempfile.TemporaryDirectory(prefix="opening-bench-") as edge_files:
         os.environ.update({**LOCAL_DEFAULTS, **WARM_ENV, **opening_bench.SERVER_ENV, "EDGE_FILES_DIR": edge_files})
@@ -807,7 +807,7 @@ def draw_at_scale(args: argparse.Namespace) -> list[str]:
 
     from core.settings import reset_settings
     from local.runtime import LOCAL_DEFAULTS
-    from ops import draw_bench
+    from tools import draw_bench
 
     with tempfile.TemporaryDirectory(prefix="draw-bench-") as edge_files:
         os.environ.update({**LOCAL_DEFAULTS, **WARM_ENV, "EDGE_FILES_DIR": edge_files})
@@ -817,13 +817,14 @@ def draw_at_scale(args: argparse.Namespace) -> list[str]:
 
 
 def opening_model(args: argparse.Namespace) -> list[str]:
-    from ops import opening_model as model
+    from tools import opening_model as model
 
     return model.run(args.people, args.opening_units)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ops bench", description=__doc__.splitlines()[0])
+def build_parser() -> argparse.ArgumentParser:
+    """`python -m tools bench`'s options (`make bench ARGS=...`)."""
+    parser = argparse.ArgumentParser(prog="python -m tools bench", description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=11, help="cold-init runs per function (default 11)")
     parser.add_argument("--calls", type=int, default=50, help="timed warm calls per sample event (default 50)")
     parser.add_argument("--warmup", type=int, default=3, help="unmeasured calls before them (default 3)")
@@ -845,10 +846,14 @@ def main(argv: list[str] | None = None) -> int:
         "--scale",
         action="store_true",
         help="instead of the sample events, the list routes on the demo data and on a database grown to 10,000 "
-        "cars, orders and saved cars (ops/scale.py): p50, commands, documents and keys examined per command",
+        "cars, orders and saved cars (tools/scale.py): p50, commands, documents and keys examined per command",
     )
     add_sale_arguments(parser)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     output: list[str] = []
     if args.sale or args.opening or args.opening_model or args.draw:
         run = (

@@ -28,7 +28,7 @@ from pymongo import MongoClient
 from pymongo.database import Database
 
 from local.template import ROOT
-from ops.command_counter import CommandCounter
+from tools.command_counter import CommandCounter
 
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
 Db = Database[dict[str, Any]]

@@ -1,16 +1,16 @@
-"""`make bench ARGS=--opening-model` (ops/opening_model.py): a fair opening in virtual time keeps the
+"""`make bench ARGS=--opening-model` (tools/opening_model.py): a fair opening in virtual time keeps the
 promises the deployed limits make, at a scale a unit test runs in a moment."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from ops.opening_model import Model, report, simulate
+from tools.opening_model import OpeningModel, report, simulate
 
 
 def test_every_unit_is_sold_for_good_and_the_origin_stays_within_the_deployed_limits() -> None:
     # Given 20,000 people for 2,000 units with prod's throttles and concurrency
-    model = Model.deployed(20_000, 2_000)
+    model = OpeningModel.deployed(20_000, 2_000)
     # When the opening runs to its end
     out = simulate(model)
     # Then every unit is sold to someone who paid, units that came back included
@@ -27,7 +27,7 @@ def test_every_unit_is_sold_for_good_and_the_origin_stays_within_the_deployed_li
 
 def test_orders_beyond_what_the_stock_sells_halve_the_pace_and_the_opening_still_sells_out() -> None:
     # Given stock that sells 30 orders a second and a queue admitting 80
-    model = replace(Model.deployed(20_000, 5_000), stock_sales_per_second=30)
+    model = replace(OpeningModel.deployed(20_000, 5_000), stock_sales_per_second=30)
     # When the opening runs
     out = simulate(model)
     # Then some seconds met DATA_BUSY, and every unit was still sold

@@ -1,5 +1,5 @@
 """The table of error codes in docs/INTERFACE.md, generated from the catalogue (`edge.error_codes`) by
-`python -m ops openapi` (`make openapi`); a test checks the committed text is the generated one."""
+`python -m tools openapi` (`make openapi`); a test checks the committed text is the generated one."""
 
 from __future__ import annotations
 

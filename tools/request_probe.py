@@ -1,6 +1,6 @@
 """What `make bench ARGS=--instructions` runs under valgrind for the warm requests of one function.
 
-python -m ops.request_probe [--events-root DIR] <function> [<sample event>...]
+python -m tools.request_probe [--events-root DIR] <function> [<sample event>...]
 
 Imports the function's handler module as Lambda's init does, runs the SnapStart before-snapshot hook,
 then makes the measured calls: the after-restore hook (what a published version runs before its first
@@ -225,9 +225,9 @@ def main(argv: list[str]) -> None:
     from local.context import LocalLambdaContext
     from local.invoke import load_event
     from local.template import ROOT, api_routes
-    from ops.command_counter import CommandCounter
+    from tools.command_counter import CommandCounter
 
-    parser = argparse.ArgumentParser(prog="python -m ops.request_probe")
+    parser = argparse.ArgumentParser(prog="python -m tools.request_probe")
     parser.add_argument("--events-root", type=Path, default=ROOT / "events")
     parser.add_argument("function")
     parser.add_argument("events", nargs="*", type=Path)

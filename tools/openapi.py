@@ -1,4 +1,4 @@
-"""`python -m ops openapi` (`make openapi`): the one OpenAPI 3 document of the API, written to openapi.json.
+"""`python -m tools openapi` (`make openapi`): the one OpenAPI 3 document of the API, written to openapi.json.
 
 Everything is derived from the code, so the document is regenerated, never edited:
 - the functions and their routes: template.yaml, each function's resolver (`functions/<group>/app.py`)
@@ -9,7 +9,7 @@ Everything is derived from the code, so the document is regenerated, never edite
 - security and 401: the route's access level;
 - a route's own error statuses: its `responses=`;
 - the common headers, the error statuses every route can meet, request examples (from the seeded demo
-  data) and the links between operations: here and in `ops.openapi_examples`.
+  data) and the links between operations: here and in `tools.openapi_examples`.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from edge.app import CONTENT_LANGUAGE, REQUEST_ID, ApiResolver, RouteDeclaration
 from edge.envelope import ErrorEnvelope
 from edge.error_codes import CODES
 from local.template import ROOT, ApiRoute, api_routes
-from ops.error_reach import CodeBase, code_base, qualified_name
-from ops.openapi_examples import (
+from tools.error_reach import CodeBase, code_base, qualified_name
+from tools.openapi_examples import (
     BODY_EXAMPLES,
     LINKS,
     NAMED_BODY_EXAMPLES,
@@ -51,7 +51,7 @@ POWERTOOLS_ONLY_SCHEMAS = ("HTTPValidationError", "ValidationError", "ResponseVa
 
 
 # docs/INTERFACE.md, Statuses: when each error status is answered. The codes of each operation's error
-# responses (an enum on `code`) are what its code can raise (`ops.error_reach`).
+# responses (an enum on `code`) are what its code can raise (`tools.error_reach`).
 ERRORS: dict[int, str] = {
     400: "Invalid path, query, header or body, or a refusal of the input (see `code`)",
     401: "Access token missing, invalid or expired (or an invalid refresh token)",
@@ -365,7 +365,7 @@ def _enrich_operation(operation: dict[str, Any], route: ApiRoute, declared: Rout
 
 
 def _add_links(paths: dict[str, Any]) -> None:
-    """The links of `ops.openapi_examples.LINKS` on each success response, naming the target's operationId."""
+    """The links of `tools.openapi_examples.LINKS` on each success response, naming the target's operationId."""
     for (method, path), links in LINKS.items():
         operation = paths.get(path, {}).get(method.lower())
         if operation is None:
