@@ -2,7 +2,7 @@
 
 python -m tools openapi          regenerate openapi.json and docs/INTERFACE.md's error codes (make openapi)
 python -m tools bench [--help]   cold init and warm requests, measured (make bench ARGS=...; tools/bench.py);
-                                 --scale, --hostile, --sale, --opening, --opening-model: the other benches
+                                 --scale, --hostile, --sale, --opening, --opening-model, --draw: the other benches
 
 Not operator commands: those are `car-retail-ops --help` (ops/).
 """

@@ -755,6 +755,20 @@ def add_sale_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--opening-units", type=count, default=MODEL_UNITS, help=f"--opening-model: units on sale ({MODEL_UNITS:,})"
     )
+    from tools.draw_bench import DEFAULT_ENTRIES as DRAW_ENTRIES
+
+    parser.add_argument(
+        "--draw",
+        action="store_true",
+        help="instead of the sample events, a fair opening's draw at many entries registered directly "
+        "(tools/draw_bench.py): its parts timed, the runs of SaleAdmission it takes, taken to 1,000,000 entries",
+    )
+    parser.add_argument(
+        "--draw-entries",
+        type=lambda raw: [count(part) for part in raw.split(",")],
+        default=list(DRAW_ENTRIES),
+        help=f"--draw: entry counts, comma-separated ({','.join(str(n) for n in DRAW_ENTRIES)})",
+    )
 
 
 def sale_opening(args: argparse.Namespace) -> list[str]:
@@ -796,6 +810,21 @@ def fair_opening(args: argparse.Namespace) -> list[str]:
             )
 
 
+def draw_at_scale(args: argparse.Namespace) -> list[str]:
+    """The draw at many entries: its public files (draw.json of every count) to a folder of its own."""
+    import tempfile
+
+    from core.settings import reset_settings
+    from local.runtime import LOCAL_DEFAULTS
+    from tools import draw_bench
+
+    with tempfile.TemporaryDirectory(prefix="draw-bench-") as edge_files:
+        os.environ.update({**LOCAL_DEFAULTS, **WARM_ENV, "EDGE_FILES_DIR": edge_files})
+        reset_settings()
+        with bench_database() as database, contextlib.redirect_stdout(io.StringIO()):
+            return draw_bench.run(os.environ["MONGODB_URI"], database, args.draw_entries)
+
+
 def opening_model(args: argparse.Namespace) -> list[str]:
     from tools import opening_model as model
 
@@ -835,8 +864,16 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     output: list[str] = []
-    if args.sale or args.opening or args.opening_model:
-        run = sale_opening if args.sale else fair_opening if args.opening else opening_model
+    if args.sale or args.opening or args.opening_model or args.draw:
+        run = (
+            sale_opening
+            if args.sale
+            else fair_opening
+            if args.opening
+            else draw_at_scale
+            if args.draw
+            else opening_model
+        )
         print("\n".join(run(args)))
         return 0
     if args.hostile:

@@ -29,10 +29,14 @@ def commitment(seed: str) -> str:
     return hashlib.sha256(bytes.fromhex(seed)).hexdigest()
 
 
+def entries_digest(entry_ids: Iterable[str]) -> bytes:
+    """sha256 of the closed list of entries: their ids sorted, joined by "\\n", UTF-8."""
+    return hashlib.sha256("\n".join(sorted(entry_ids)).encode()).digest()
+
+
 def draw_key(seed: str, entry_ids: Iterable[str]) -> bytes:
     """The key of the draw: the committed seed and the closed list of entries together."""
-    entries = hashlib.sha256("\n".join(sorted(entry_ids)).encode()).digest()
-    return hashlib.sha256(bytes.fromhex(seed) + entries).digest()
+    return hashlib.sha256(bytes.fromhex(seed) + entries_digest(entry_ids)).digest()
 
 
 def ticket(key: bytes, entry_id: str) -> str:
@@ -41,10 +45,13 @@ def ticket(key: bytes, entry_id: str) -> str:
 
 
 def drawn_order(seed: str, entry_ids: Iterable[str]) -> list[str]:
-    """The entry ids in position order (position 1 first)."""
+    """The entry ids in position order (position 1 first): ascending (ticket, id). Sorted on the raw HMAC
+    with the id's bytes after it, which orders exactly as the hex ticket and then the id do (a fixed-length
+    digest, and UTF-8 keeps the order of the characters), at a fraction of the time and memory: a million
+    entries is what a national opening draws."""
     ids = list(entry_ids)
     key = draw_key(seed, ids)
-    return sorted(ids, key=lambda entry_id: (ticket(key, entry_id), entry_id))
+    return sorted(ids, key=lambda entry_id: hmac.digest(key, entry_id.encode(), "sha256") + entry_id.encode())
 
 
 def check(published: Mapping[str, Any]) -> list[str]:

@@ -8,7 +8,9 @@
   queue is first met, the seed with the order once the draw ran. Entries registered before `startsAt` take
   positions 1..n; later ones follow in arrival order. The draw runs once DRAW_GRACE has passed, so
   that every registration stamped before the start has been written (a request ends within its
-  function's timeout, shorter than the grace).
+  function's timeout, shorter than the grace). It is recorded and published once its order is known;
+  its positions are then written in order over as many of the controller's steps and runs as they take
+  (`draw_if_due`), admission following the written ones.
 - Admission (`admit`): the queue's `servingUpTo` rises and every entry it passes may order for
   `admissionMinutes`, once (`admission` and `check_admission` before the order, `use_admission` in its
   transaction). Every check of the order itself stays as the backstop.
@@ -172,19 +174,99 @@ def status_of(entry: SaleEntryRecord, running: SaleQueueRecord, now: datetime) -
 # --- the draw --------------------------------------------------------------------------------------------
 
 
-def draw_if_due(car_id: ObjectId, queue: SaleQueue, now: datetime) -> SaleQueueRecord:
-    """Run the car's draw once its moment and DRAW_GRACE have passed (again harmlessly: the same order),
-    give the late entries their places, and publish draw.json; the running queue as it is then."""
+class DrawnOrder(NamedTuple):
+    """A draw's order as a run computed it: the closed list's digest (hex) and the ids in position order."""
+
+    digest: str
+    ids: list[str]
+
+
+class Draws:
+    """An instance's draws in progress (`draw_if_due`): each car's order as computed here, kept between the
+    controller's runs, so a warm instance's next run goes on without reading the closed list again (a new
+    instance reads it, and checks it is the one drawn); dropped once every position is written."""
+
+    def __init__(self) -> None:
+        self.orders: dict[ObjectId, DrawnOrder] = {}
+
+
+class DrawChanged(RuntimeError):
+    """The closed list read is not the one the draw was made of: nothing is written (no entry registered
+    before the draw's moment is written after DRAW_GRACE, and entries are never removed)."""
+
+
+def draw_complete(running: SaleQueueRecord) -> bool:
+    """The draw ran and every drawn position is written (a draw recorded without `positioned` wrote them
+    all before it was recorded)."""
+    drawn = running.get("drawn", 0)
+    return running.get("drawnAt") is not None and running.get("positioned", drawn) >= drawn
+
+
+def last_admissible(car_id: ObjectId, running: SaleQueueRecord) -> int:
+    """The last position admission may reach: while the draw's positions are being written, the last one
+    written (they are written in order, 1 first); then the last position given, late entries' included."""
+    if running.get("drawnAt") is None:
+        return 0
+    if not draw_complete(running):
+        return running.get("positioned", 0)
+    return store.last_position(car_id)
+
+
+def draw_if_due(
+    car_id: ObjectId,
+    queue: SaleQueue,
+    now: datetime,
+    *,
+    draws: Draws | None = None,
+    until: datetime | None = None,
+    reading_until: datetime | None = None,
+) -> SaleQueueRecord:
+    """Run the car's draw once its moment and DRAW_GRACE have passed, or go on with it: the running queue
+    as it is then. The draw is recorded (and published: the seed in status.json, draw.json) as soon as its
+    order is known, and its positions are written DRAW_WRITE_BATCH at a time, in order, until `until`
+    (None: all of them), each call going on from the count recorded; admission follows the written ones
+    (`last_admissible`). The order is `draws`' when it holds this draw's, else the closed list is read
+    again (given up at `reading_until`: the next run reads it) and checked against the digest recorded.
+    Runs at once, or one after a run that died, write the same positions: the order is the seed's and the
+    closed list's, and a position is written only where there is none."""
     running = ensure_queue(car_id)
-    if running.get("drawnAt") is not None or now < queue.draw_at + DRAW_GRACE:
+    if now < queue.draw_at + DRAW_GRACE or draw_complete(running):
         return running
-    ordered = draw.drawn_order(running["seed"], store.entry_ids_registered_before(car_id, queue.draw_at))
-    store.set_drawn_positions(ordered)
-    if store.mark_drawn(car_id, drawn=len(ordered), at=now, draw_at=queue.draw_at):
-        edge_files.publish(edge_files.sale_draw_key(car_id), draw_document(car_id, running, queue.draw_at, ordered))
-    running = store.find_sale_queue(car_id) or running
-    store.place_late_entries(car_id, running.get("drawn", 0))
-    return running
+    draws = draws if draws is not None else Draws()
+    order = draws.orders.get(car_id)
+    if order is None or order.digest != running.get("drawDigest"):
+        order = read_order(car_id, running["seed"], queue.draw_at, reading_until)
+        if order is None:
+            return running  # the run ended while the list was read: the next run reads it
+        draws.orders[car_id] = order
+    if running.get("drawnAt") is None:
+        store.mark_drawn(car_id, drawn=len(order.ids), digest=order.digest, at=now, draw_at=queue.draw_at)
+        running = store.find_sale_queue(car_id) or running
+    if running.get("drawDigest") != order.digest:
+        raise DrawChanged(f"car {car_id}: the entries read are not the closed list the draw was made of")
+    if not running.get("drawPublished"):
+        edge_files.publish(edge_files.sale_draw_key(car_id), draw_document(car_id, running, queue.draw_at, order.ids))
+        store.mark_draw_published(car_id)
+    store.place_late_entries(car_id, len(order.ids))
+    positioned = running.get("positioned", 0)
+    while positioned < len(order.ids) and (until is None or clock.now() < until):
+        count = min(store.DRAW_WRITE_BATCH, len(order.ids) - positioned)
+        store.write_drawn_positions(order.ids, after=positioned, count=count)
+        positioned = store.record_positioned(car_id, positioned + count)
+    if positioned >= len(order.ids):
+        draws.orders.pop(car_id, None)
+    return store.find_sale_queue(car_id) or running
+
+
+def read_order(car_id: ObjectId, seed: str, draw_at: datetime, ends: datetime | None) -> DrawnOrder | None:
+    """The closed list read (its ids in ranges, ascending) and ordered by the draw; None when the run ends
+    before the list is read."""
+    entry_ids: list[str] = []
+    for found in store.entry_ids_registered_before(car_id, draw_at):
+        entry_ids += found
+        if ends is not None and clock.now() >= ends:
+            return None
+    return DrawnOrder(draw.entries_digest(entry_ids).hex(), draw.drawn_order(seed, entry_ids))
 
 
 def draw_document(car_id: ObjectId, running: SaleQueueRecord, draw_at: datetime, ordered: list[str]) -> dict[str, Any]:
@@ -206,12 +288,16 @@ def admit(car_id: ObjectId, queue: SaleQueue, up_to: int, now: datetime, *, hold
     """Admit every entry up to position `up_to`, each for the queue's `admissionMinutes`, as the holder of
     the car's admission claim (`domain.orders.pacing`); how many were. One transaction: `servingUpTo`
     raised from the value read, by the claim's holder only, and the entries it passes admitted, so two
-    runs of the controller never admit the same second twice (a run that lost its claim admits none)."""
-    running = draw_if_due(car_id, queue, now)
-    if running.get("drawnAt") is None:
+    runs of the controller never admit the same second twice (a run that lost its claim admits none).
+    Never past a position the draw has not written yet (`last_admissible`)."""
+    running = store.find_sale_queue(car_id)
+    if running is None or running.get("drawnAt") is None:
         return 0
     store.place_late_entries(car_id, running.get("drawn", 0))
+    up_to = min(up_to, last_admissible(car_id, running))  # never past a position not yet written
     after = running.get("servingUpTo", 0)
+    if up_to <= after:
+        return 0
     until = now + timedelta(minutes=queue.admission_minutes)
 
     def steps(session: ClientSession) -> int:
@@ -277,13 +363,16 @@ def record_order(car_id: ObjectId, *, busy: bool, seconds: float) -> None:
 def status_document(car_id: ObjectId, queue: SaleQueue, running: SaleQueueRecord, now: datetime) -> dict[str, Any]:
     """status.json: what every buyer polls (from the edge, never the API)."""
     drawn = running.get("drawnAt") is not None
+    # Once drawn, the entries are the drawn and the late ones: counted without a key of every entry, which
+    # at a nation's opening would take the step's second.
+    entries = running.get("drawn", 0) + store.count_late_entries(car_id) if drawn else store.count_sale_entries(car_id)
     return {
         "carId": str(car_id),
         "seedCommitment": running["seedCommitment"],
         "seed": running["seed"] if drawn else None,
         "drawAt": queue.draw_at,
         "registrationOpensAt": queue.registration_opens_at,
-        "entries": store.count_sale_entries(car_id),
+        "entries": entries,
         "servingUpTo": running.get("servingUpTo", 0),
         "unitsLeft": dealers.units_of_car(car_id),
         "openHolds": store.count_open_holds(car_id, holds.may_come_back()),

@@ -2,7 +2,10 @@
 (template.yaml, every minute) steps each second of its minute (`run`), and each step (`step`) does for
 every car sold through a queue:
 
-1. the draw once its moment has come (`openings.draw_if_due`);
+1. the draw once its moment has come (`openings.draw_if_due`): its order computed once by an instance
+   (INSTANCE_DRAWS: a new instance reads the closed list again), its positions written in order for
+   DRAW_SHARE of each step's second until all are, and admission never past the last one written, so a
+   national opening's million positions take many runs and admission starts with the first;
 2. `soldOut` (every waiting entry then reads SOLD_OUT) once no unit is left and none can come back: no
    unpaid order holds one (a paid one is sold). Within a step of the last unit being held, so well
    within 15 s; lifted again if an operator's cancel or new stock brings units back;
@@ -51,6 +54,11 @@ STEP_SECONDS = 1.0
 # A run steps a car only while it holds the car's admission claim, renewed each step: a run that died
 # (or hangs) lets another take the car over this long after its last step.
 CLAIM = timedelta(seconds=10)
+# Of each step's second, the part the draw's positions may take while they are written; the rest is the
+# step's admission and status.
+DRAW_SHARE = 0.8
+# This instance's draws in progress: a warm instance's next invocation goes on with the order it computed.
+INSTANCE_DRAWS = openings.Draws()
 
 
 class Feedback(NamedTuple):
@@ -94,15 +102,23 @@ class Controller:
     """One run of the controller (an invocation): its name on the cars' admission claims, and the pace's
     memory across its steps (the feedback heard last step, per car)."""
 
-    def __init__(self, holder: str | None = None) -> None:
+    def __init__(
+        self, holder: str | None = None, *, ends: datetime | None = None, draws: openings.Draws | None = None
+    ) -> None:
         self.holder = holder or str(ids.new_id())
         self.heard: dict[ObjectId, Feedback] = {}
+        self.ends = ends  # the run's end: a draw's closed list is not read past it
+        self.draws = draws if draws is not None else INSTANCE_DRAWS
 
     def step_car(self, car_id: ObjectId, queue: SaleQueue, now: datetime) -> StepResult:
-        running = openings.draw_if_due(car_id, queue, now)  # the same draw, whoever runs it
+        openings.ensure_queue(car_id)  # a queue first met here (its rules set outside `ops sale set`)
         if not store.take_admission_claim(car_id, self.holder, now=now, until=now + CLAIM):
             # Another run steps this car: this one tries again next second, and takes over when it ends.
             return StepResult(car_id, 0, 0, 0.0, sold_out=False, sold_out_now=False, settled=False, stepped=False)
+        drawing_until = now + timedelta(seconds=DRAW_SHARE * STEP_SECONDS)
+        running = openings.draw_if_due(
+            car_id, queue, now, draws=self.draws, until=drawing_until, reading_until=self.ends
+        )
         if running.get("drawnAt") is None:
             openings.publish(car_id)
             settled = now < queue.draw_at - timedelta(minutes=1)
@@ -124,7 +140,7 @@ class Controller:
         pace = next_pace(float(running.get("pace", queue.admission_per_second)), queue.admission_per_second, heard)
         credit = float(running.get("credit", 0.0)) + pace
         serving_up_to = running.get("servingUpTo", 0)
-        waiting = max(0, store.last_position(car_id) - serving_up_to)
+        waiting = max(0, openings.last_admissible(car_id, running) - serving_up_to)
         room = units_left - admitted_unused
         admit = 0 if sold_out else max(0, min(math.floor(credit), room, waiting))
         admitted = 0
@@ -135,9 +151,10 @@ class Controller:
         credit = credit - admit if admit or (room > 0 and waiting > 0) else 0.0
         store.set_pace(car_id, pace=pace, credit=min(credit, float(queue.admission_per_second)), holder=self.holder)
         openings.publish(car_id)
-        # Settled: nobody waits nor may order, and no payment of an open hold can make it sell out.
+        # Settled: the draw written, nobody waits nor may order, and no payment of an open hold can make it
+        # sell out.
         nobody = waiting - admit == 0 and admitted_unused + admitted == 0
-        settled = sold_out or (nobody and (units_left > 0 or open_holds == 0))
+        settled = openings.draw_complete(running) and (sold_out or (nobody and (units_left > 0 or open_holds == 0)))
         sold_out_now = sold_out and not running.get("soldOut")
         return StepResult(car_id, admitted, serving_up_to, pace, sold_out, sold_out_now, settled)
 
@@ -158,18 +175,18 @@ def queued_cars() -> list[tuple[ObjectId, SaleQueue]]:
     return found
 
 
-def run(steps: int, *, sleep: Callable[[float], None]) -> dict[str, Any]:
+def run(steps: int, *, sleep: Callable[[float], None], draws: openings.Draws | None = None) -> dict[str, Any]:
     """Step every queued car once a second, `steps` times, within `steps` seconds: fewer when every car
     is settled (the next invocation picks up what a registration or a returned unit changes), or when
     steps slower than a second used the run's time up (run on, it would still be going when the next
     invocation comes, which its reserved concurrency of 1 throttles: a minute with no step); what was
-    done, for the log."""
+    done, for the log. `draws`: the draws in progress it goes on with (default this instance's)."""
     cars = queued_cars()
-    controller = Controller()
+    began = clock.now()
+    controller = Controller(ends=began + timedelta(seconds=steps * STEP_SECONDS), draws=draws)
     admitted: dict[str, int] = {}
     sold_out: list[str] = []
     ran = 0
-    began = clock.now()
     try:
         for n in range(steps):
             started = clock.now()

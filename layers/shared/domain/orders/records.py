@@ -106,6 +106,9 @@ class SaleQueueRecord(TypedDict, total=False):
     drawnAt: datetime | None  # when the draw ran (None: not yet)
     drawAt: datetime  # the sale's start the draw was made for
     drawn: int  # entries the draw ordered (positions 1..drawn); late ones follow
+    drawDigest: str  # sha256 of the closed list the draw ordered (hex): a resumed draw is the same one
+    positioned: int  # positions 1..positioned are written (absent: all of them, a draw before it was kept)
+    drawPublished: bool  # draw.json is written
     servingUpTo: int  # every position up to it has been admitted
     admittedAt: datetime  # when servingUpTo was last raised
     soldOut: bool

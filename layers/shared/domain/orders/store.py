@@ -4,6 +4,7 @@ The rules are elsewhere: the state machine in `domain.orders.lifecycle`, promo c
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -49,6 +50,15 @@ INDEXES = [
     ),
     Index(collection="sale_entries", keys=[("carId", 1), ("late", 1), ("arrival", 1)], name="sale_entries_by_arrival"),
     Index(collection="sale_entries", keys=[("carId", 1), ("position", 1)], name="sale_entries_by_position"),
+    # The draw reads a car's entries in ranges of ids, each read a short command of its own.
+    Index(collection="sale_entries", keys=[("carId", 1), ("_id", 1)], name="sale_entries_by_id"),
+    # The admitted who have not ordered, counted every second of an opening: the keys of those alone, not
+    # of every entry (a million at a nation's opening).
+    Index(
+        collection="sale_entries",
+        keys=[("carId", 1), ("orderId", 1), ("admittedUntil", 1)],
+        name="sale_entries_admitted_unused",
+    ),
 ]
 
 NEWEST_FIRST = [("createdAt", -1), ("_id", -1)]
@@ -342,23 +352,66 @@ def find_sale_entry(car_id: ObjectId, person: str, *, session: ClientSession | N
     return _sale_entries().find_one({"carId": car_id, "person": person}, session=session)
 
 
-def entry_ids_registered_before(car_id: ObjectId, moment: datetime) -> list[str]:
-    """The ids of the car's entries registered before `moment` (the draw's closed list)."""
-    found = _sale_entries().find({"carId": car_id, "registeredAt": {"$lt": moment}}, {"_id": 1})
-    return [str(entry["_id"]) for entry in found]
+# Ids read per command by the draw: a million entries are fifty short reads, none of which has to hold them
+# all within the client's timeout (MONGODB_TIMEOUT_MS).
+DRAW_READ_BATCH = 20_000
+
+
+def entry_ids_registered_before(car_id: ObjectId, moment: datetime) -> Iterator[list[str]]:
+    """The ids of the car's entries registered before `moment` (the draw's closed list), in ascending
+    order, DRAW_READ_BATCH a command: each range of ids starts after the last one read."""
+    after: ObjectId | None = None
+    while True:
+        query: Document = {"carId": car_id, "registeredAt": {"$lt": moment}}
+        if after is not None:
+            query["_id"] = {"$gt": after}
+        found = [
+            entry["_id"]
+            for entry in _sale_entries()
+            .find(query, {"_id": 1})
+            .sort("_id", 1)
+            .hint([("carId", 1), ("_id", 1)])
+            .limit(DRAW_READ_BATCH)
+        ]
+        if found:
+            yield [str(entry_id) for entry_id in found]
+        if len(found) < DRAW_READ_BATCH:
+            return
+        after = found[-1]
 
 
 def count_sale_entries(car_id: ObjectId) -> int:
     return _sale_entries().count_documents({"carId": car_id})
 
 
-def mark_drawn(car_id: ObjectId, *, drawn: int, at: datetime, draw_at: datetime) -> bool:
-    """Record the draw once: whether this call did (a racing one computed the same order)."""
+def count_late_entries(car_id: ObjectId) -> int:
+    """The car's entries registered at or after the draw's moment."""
+    return _sale_entries().count_documents({"carId": car_id, "late": True})
+
+
+def mark_drawn(car_id: ObjectId, *, drawn: int, digest: str, at: datetime, draw_at: datetime) -> bool:
+    """Record the draw once, before its positions are written (`positioned` of them, from 0): whether this
+    call did (a racing one computed the same order, of the same closed list: `digest`)."""
     result = _sale_queues().update_one(
         {"_id": car_id, "drawnAt": None},
-        {"$set": {"drawnAt": at, "drawAt": draw_at, "drawn": drawn, "servingUpTo": 0, "admittedAt": at}},
+        {
+            "$set": {
+                "drawnAt": at,
+                "drawAt": draw_at,
+                "drawn": drawn,
+                "drawDigest": digest,
+                "positioned": 0,
+                "servingUpTo": 0,
+                "admittedAt": at,
+            }
+        },
     )
     return result.modified_count == 1
+
+
+def mark_draw_published(car_id: ObjectId) -> None:
+    """draw.json is written (a run that finds this unset writes it again: the same file)."""
+    _sale_queues().update_one({"_id": car_id}, {"$set": {"drawPublished": True}})
 
 
 # Positions written per command: each command has the client's timeout (MONGODB_TIMEOUT_MS) to itself, so a
@@ -366,17 +419,29 @@ def mark_drawn(car_id: ObjectId, *, drawn: int, at: datetime, draw_at: datetime)
 DRAW_WRITE_BATCH = 500
 
 
-def set_drawn_positions(ordered_ids: list[str]) -> None:
-    """Give the drawn entries their positions 1..n (idempotent: the draw always gives the same), DRAW_WRITE_BATCH
-    entries a command."""
-    for start in range(0, len(ordered_ids), DRAW_WRITE_BATCH):
-        _sale_entries().bulk_write(
-            [
-                UpdateOne({"_id": ObjectId(entry_id)}, {"$set": {"position": n}})
-                for n, entry_id in enumerate(ordered_ids[start : start + DRAW_WRITE_BATCH], start + 1)
-            ],
-            ordered=False,
-        )
+def write_drawn_positions(ordered_ids: list[str], *, after: int, count: int) -> None:
+    """Give the drawn entries at positions after+1..after+count theirs (the order's ids from index `after`),
+    in one command. Only an entry without a position is written, so a position is written once: writing a
+    range again (a run that died before recording it, two runs at once) changes nothing."""
+    _sale_entries().bulk_write(
+        [
+            UpdateOne({"_id": ObjectId(entry_id), "position": None}, {"$set": {"position": n}})
+            for n, entry_id in enumerate(ordered_ids[after : after + count], after + 1)
+        ],
+        ordered=False,
+    )
+
+
+def record_positioned(car_id: ObjectId, positioned: int) -> int:
+    """Positions 1..`positioned` of the draw are written: the queue's count raised to it, never lowered (a
+    slower run's record of fewer changes nothing). The count now."""
+    found = _sale_queues().find_one_and_update(
+        {"_id": car_id},
+        {"$max": {"positioned": positioned}},
+        projection={"positioned": 1},
+        return_document=ReturnDocument.AFTER,
+    )
+    return found.get("positioned", positioned) if found is not None else positioned
 
 
 def place_late_entries(car_id: ObjectId, drawn: int) -> None:
