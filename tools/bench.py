@@ -14,7 +14,8 @@ references:
   resolver, so the library floor leaves it out; this row shows what it costs by itself.
 A function with requirements of its own (Auth: cryptography, which PyJWT and pymongo import whenever it
 is installed) is compared with the floors measured with its roots, which import them too. Flagged: over
-1.2x the library floor, and over the goal of 1.15x the validated floor (docs/PERFORMANCE.md, "Cold init").
+the goal of 1.15x the validated floor (docs/PERFORMANCE.md, "Cold init"; the library floor is no goal: an
+API function validates, and validation alone is over 1.2x of it).
 Runs are interleaved (floors, Auth, Catalog..., floors, Auth...) and the median is kept, so a busy
 moment of a shared machine hits every column alike; quote ratios of one run, not milliseconds across
 runs. Where wall time swings too much to settle a ratio, `--instructions` counts the instructions the
@@ -69,7 +70,6 @@ FLOORS = {
     "aws_lambda_powertools.event_handler.APIGatewayRestResolver(enable_validation=True)",
 }
 MAX_GET_COMMANDS = 3
-MAX_COLD_RATIO = 1.2  # a cold init over the library floor
 MAX_COLD_VALIDATED_RATIO = 1.15  # the goal: a cold init over the validated floor
 MAX_WARM_RATIO = 1.5  # a warm call's instructions over its floor
 MAX_FIRST_RATIO = 2.0  # the first request after a restore over the second
@@ -639,9 +639,9 @@ def cold_table(targets: list[Function], values: dict[str, float], title: str, me
         value = values[row.name]
         floor, validated = (values[floor_label(label, row.requirements)] for label in (FLOOR, VALIDATED_FLOOR))
         ratio = value / floor
-        mark = "" if ratio <= MAX_COLD_RATIO else f"  > {MAX_COLD_RATIO}x the library floor"
+        mark = ""
         if value > MAX_COLD_VALIDATED_RATIO * validated:
-            mark += f"  > {MAX_COLD_VALIDATED_RATIO}x the validated floor"
+            mark = f"  > {MAX_COLD_VALIDATED_RATIO}x the validated floor"
         elif row in targets:
             within_goal += 1
         mine = "" if row.requirements is None else f"  (floors with {row.requirements}'s own requirements)"
