@@ -23,7 +23,7 @@ REFRESH_PLACEHOLDER = "${DEMO_REFRESH_TOKEN}"
 def load_event(path: Path, *, user_id: str | None = None) -> dict[str, Any]:
     text = path.read_text(encoding="utf-8")
     if ACCESS_PLACEHOLDER in text or REFRESH_PLACEHOLDER in text:
-        from domain.identity.tokens import issue_pair
+        from domain.identity.sessions import issue_pair
         from local.seed.core import DEMO_PARTNER, DEMO_USER_ID
 
         # The sample events carry the demo partner's key (`client`): the tokens are bound to it.

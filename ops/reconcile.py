@@ -7,7 +7,7 @@ import json
 
 from core.errors import Unavailable
 from core.settings import get_settings
-from data import outbox
+from data import outbox, outbox_requests
 from domain.payments.processor_factory import get_processor
 from domain.payments.reconciliation import reconcile
 from domain.payments.settings import get_payment_settings
@@ -40,7 +40,7 @@ def check_processor() -> None:
 def run() -> int:
     """Print what the pass did; exit 1 when a payment or a refund has been unresolved for over an hour."""
     check_processor()
-    outbox.start_request()
+    outbox_requests.start_request()
     report = reconcile()
     outbox.flush()
     print(json.dumps(report.summary()))

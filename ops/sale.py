@@ -27,7 +27,7 @@ from pydantic import ValidationError
 from core.serialization import to_json
 from domain.catalog import store
 from domain.catalog.records import SaleRecord
-from domain.catalog.sale import set_rules
+from domain.catalog.sale_changes import set_rules
 from domain.dataset.models import SaleEntry
 from domain.dataset.reading import location
 from domain.orders import draw, openings

@@ -13,7 +13,9 @@ references:
   event handler load their model and validation machinery lazily, on the first model or validating
   resolver, so the library floor leaves it out; this row shows what it costs by itself.
 A function with requirements of its own (Auth: cryptography, which PyJWT and pymongo import whenever it
-is installed) is compared with the floors measured with its roots, which import them too.
+is installed) is compared with the floors measured with its roots, which import them too. Flagged: over
+the goal of 1.15x the validated floor (docs/PERFORMANCE.md, "Cold init"; the library floor is no goal: an
+API function validates, and validation alone is over 1.2x of it).
 Runs are interleaved (floors, Auth, Catalog..., floors, Auth...) and the median is kept, so a busy
 moment of a shared machine hits every column alike; quote ratios of one run, not milliseconds across
 runs. Where wall time swings too much to settle a ratio, `--instructions` counts the instructions the
@@ -68,7 +70,7 @@ FLOORS = {
     "aws_lambda_powertools.event_handler.APIGatewayRestResolver(enable_validation=True)",
 }
 MAX_GET_COMMANDS = 3
-MAX_COLD_RATIO = 1.2
+MAX_COLD_VALIDATED_RATIO = 1.15  # the goal: a cold init over the validated floor
 MAX_WARM_RATIO = 1.5  # a warm call's instructions over its floor
 MAX_FIRST_RATIO = 2.0  # the first request after a restore over the second
 MAX_OVERHEAD = 200_000  # instructions our edge may add to a request over the bare route
@@ -632,16 +634,23 @@ def cold_table(targets: list[Function], values: dict[str, float], title: str, me
         f"{'function':<{name_width}}{'handler module':<{module_width}}{measure.column:>9}{'/ floor':>9}"
         f"{'/ validated':>13}",
     ]
+    within_goal = 0
     for row in rows:
         value = values[row.name]
         floor, validated = (values[floor_label(label, row.requirements)] for label in (FLOOR, VALIDATED_FLOOR))
         ratio = value / floor
-        mark = "" if ratio <= MAX_COLD_RATIO else f"  > {MAX_COLD_RATIO}x the library floor"
+        mark = ""
+        if value > MAX_COLD_VALIDATED_RATIO * validated:
+            mark = f"  > {MAX_COLD_VALIDATED_RATIO}x the validated floor"
+        elif row in targets:
+            within_goal += 1
         mine = "" if row.requirements is None else f"  (floors with {row.requirements}'s own requirements)"
         lines.append(
             f"{row.name:<{name_width}}{row.module:<{module_width}}{value * measure.scale:>9.0f}{ratio:>8.2f}x"
             f"{value / validated:>12.2f}x{mark}{mine}"
         )
+    goal = f"within {MAX_COLD_VALIDATED_RATIO}x of the validated floor"
+    lines += ["", f"{goal}: {within_goal} of {len(targets)} functions"]
     return lines
 
 

@@ -29,8 +29,8 @@ from core.locale import LOCALES
 from edge import idempotency
 from edge.access import MAX_HEADER_LENGTH, AccessPolicy
 from edge.app import CONTENT_LANGUAGE, REQUEST_ID, ApiResolver, RouteDeclaration
-from edge.envelope import ErrorEnvelope
 from edge.error_codes import CODES
+from edge.error_envelope import ErrorEnvelope
 from local.template import ROOT, ApiRoute, api_routes
 from tools.error_reach import CodeBase, code_base, qualified_name
 from tools.openapi_examples import (

@@ -2,14 +2,57 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 from pydantic import AfterValidator, ConfigDict, Field, StringConstraints, model_validator
 
 from core.errors import invalid_value
 from core.models import ApiModel, Id, Timestamp
-from edge.validation import NOT_BLANK, DocumentedAs, Phone, Pinfl, RequestModel
+from core.pinfl import pinfl_is_valid
+from edge.validation import NOT_BLANK, DocumentedAs, RequestModel
 
+E164 = re.compile(r"^\+[1-9]\d{7,14}$")
+
+
+def _phone(value: str) -> str:
+    compact = re.sub(r"[\s()-]", "", value)
+    if not E164.match(compact):
+        raise invalid_value("INVALID_PHONE")
+    return compact
+
+
+def _pinfl(value: str) -> str:
+    if not pinfl_is_valid(value):
+        raise invalid_value("INVALID_PINFL")
+    return value
+
+
+# Spaces, dashes and brackets are ignored: "+998 (90) 123-45-67" is +998901234567. The length is checked
+# first, by pydantic itself: a phone of megabytes is refused before anything reads its characters.
+MAX_PHONE_CHARS = 40
+Phone = Annotated[
+    str,
+    StringConstraints(max_length=MAX_PHONE_CHARS),
+    AfterValidator(_phone),
+    DocumentedAs(
+        pattern=r"^[ ()-]*\+[ ()-]*[1-9](?:[ ()-]*[0-9]){7,14}[ ()-]*$",
+        description="international format: `+` and 8-15 digits (spaces, dashes and brackets ignored)",
+        examples=["+998901234567"],
+    ),
+]
+# `format: pinfl` names the check digit no pattern can state (tests/schemathesis_formats.py generates it).
+Pinfl = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True),
+    AfterValidator(_pinfl),
+    DocumentedAs(
+        pattern="^[0-9]{14}$",
+        format="pinfl",
+        description="PINFL: 14 digits, the last the check digit of the first 13 (weights 7, 3, 1 repeated, sum mod 10)",
+        examples=["30101990000014"],
+    ),
+]
 PersonName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100), NOT_BLANK]
 
 

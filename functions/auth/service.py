@@ -6,12 +6,12 @@ from aws_lambda_powertools.metrics import MetricUnit
 
 from auth.models import IdentitySession, LoginBody, LoginCodeSent, Profile, Tokens, VerifiedProfile
 from core.observability import metrics
-from domain.identity import logins, tokens, users, verification
+from domain.identity import logins, sessions, users, verification
 from domain.identity.login_codes import SentLoginCode
 from domain.identity.provider import mask_pin
 from domain.identity.records import User
+from domain.identity.sessions import TokenPair
 from domain.identity.settings import get_identity_settings
-from domain.identity.tokens import TokenPair
 
 
 def _tokens(pair: TokenPair) -> Tokens:
@@ -35,12 +35,12 @@ def login(body: LoginBody, *, source_ip: str, partner: str, fingerprint: str, la
     if isinstance(outcome, SentLoginCode):
         return LoginCodeSent(codeSent=True, expiresAt=outcome.expires_at, resendAt=outcome.resend_at)
     metrics.add_metric(name="Logins", unit=MetricUnit.Count, value=1)
-    return _tokens(tokens.issue_pair(str(outcome["_id"]), partner=partner))
+    return _tokens(sessions.issue_pair(str(outcome["_id"]), partner=partner))
 
 
 def refresh(refresh_token: str, *, partner: str, fingerprint: str) -> Tokens:
-    client = tokens.refresh_client(partner, fingerprint)
-    return _tokens(tokens.rotate(refresh_token, client=client, partner=partner))
+    client = sessions.refresh_client(partner, fingerprint)
+    return _tokens(sessions.rotate(refresh_token, client=client, partner=partner))
 
 
 def profile(user_id: str) -> Profile:

@@ -7,7 +7,7 @@ from pydantic import TypeAdapter
 
 from catalog.models import AllFilters, PriceRange
 from core.locale import Locale
-from core.models import CountedPage, Page
+from core.models import CountedPage, Page, parametrized
 from data.reference_cache import RenderingCache, preload, reference_data
 from domain.catalog import brands, cars, items, views
 from domain.catalog.models import (
@@ -35,10 +35,6 @@ from domain.catalog.records import BrandRecord, OptionRecord
 # The reference data these routes read: a SnapStart restore reads it before the first request.
 preload(*brands.REFERENCE_DATA)
 
-# Parametrized once: `Page[Modification]` looks its generic class up again on every call.
-MODIFICATION_PAGE = Page[Modification]
-INFO_PAGE = Page[InfoBlock]
-BRAND_PAGE = Page[BrandItem]
 SPEC_SECTIONS = TypeAdapter(list[SpecSection])
 # A car's modifications' technical specs, rendered per locale, are kept for the reference data's lifetime:
 # descriptive data the catalog's data set replaces, most of a car's bytes, too much to decode and render
@@ -95,7 +91,7 @@ def car_detail(car_id: str, *, fingerprint: str, locale: Locale) -> CarDetail:
 
 def car_info(car_id: str, *, locale: Locale) -> Page[InfoBlock]:
     blocks = cars.car_fields(car_id, "info").get("info", [])
-    return INFO_PAGE.model_validate(
+    return parametrized(Page, InfoBlock).model_validate(
         {"items": [views.info_block(block, locale) for block in blocks], "total": len(blocks)}
     )
 
@@ -114,7 +110,7 @@ def car_modifications(car_id: str, *, locale: Locale) -> Page[Modification]:
         specs = {mod["_id"]: SPEC_SECTIONS.validate_python(views.spec_sections(mod, locale)) for mod in mods}
         CAR_SPECS.keep(key, specs)
     items = [views.modification(mod, specs[mod["_id"]], locale) for mod in mods]
-    return MODIFICATION_PAGE.model_validate({"items": items, "total": len(items)})
+    return parametrized(Page, Modification).model_validate({"items": items, "total": len(items)})
 
 
 def list_brands(*, search: str | None, sort: BrandSort, locale: Locale) -> Page[BrandItem]:
@@ -132,7 +128,7 @@ def every_brand(locale: Locale) -> Page[BrandItem]:
 
 
 def _brand_page(found: list[BrandRecord], locale: Locale) -> Page[BrandItem]:
-    return BRAND_PAGE.model_validate(
+    return parametrized(Page, BrandItem).model_validate(
         {"items": [views.brand_item(brand, locale) for brand in found], "total": len(found)}
     )
 

@@ -11,7 +11,7 @@ from pydantic import TypeAdapter
 from core.assets import url
 from core.errors import NotFound
 from core.locale import LOCALES, Locale, localize
-from core.models import Page
+from core.models import Page, parametrized
 from data.reference_cache import preload, reference_data
 from dictionaries.models import BranchAvailability, BranchDetail, Contacts, Document, Named, Region
 from domain.catalog import brands, cars
@@ -24,8 +24,6 @@ from domain.dealers.records import BranchRecord, RegionRecord
 preload(*brands.BRAND_NAMES, *network.REFERENCE_DATA)
 
 PRIVACY_POLICY = "privacy-policy"
-# Parametrized once: `Page[Region]` looks its generic class up again on every call.
-REGION_PAGE = Page[Region]
 # The regions of a brand a request finds not built yet (`RegionViews`), validated in one call.
 REGIONS = TypeAdapter(list[Region])
 
@@ -143,7 +141,7 @@ def regions_with_availability(
     rendered = brand_branches(ObjectId(brand_id), locale)
     stocked = network.branches_with_stock(rendered.branch_ids, ObjectId(modification_id), ObjectId(color_id))
     items = _with_stock(rendered, stocked)
-    return REGION_PAGE(items=items, total=len(items))
+    return parametrized(Page, Region)(items=items, total=len(items))
 
 
 def _with_stock(rendered: BrandBranches, stocked: set[ObjectId]) -> list[Region]:

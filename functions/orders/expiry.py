@@ -10,7 +10,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from core.observability import logger, metrics
-from data import outbox
+from data import outbox, outbox_requests
 from domain.orders.expiry import expire_late
 from domain.payments.cancellations import card_refunds
 
@@ -19,7 +19,7 @@ from domain.payments.cancellations import card_refunds
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     """The scheduled entry point (EventBridge Scheduler)."""
-    outbox.start_request()
+    outbox_requests.start_request()
     expired = expire_late(card_refunds)
     outbox.flush()  # the cancellations' events; the outbox publisher delivers any left
     metrics.add_metric(name="OrdersExpired", unit=MetricUnit.Count, value=len(expired))

@@ -1,5 +1,5 @@
-"""Orders logic: place an order at the server's price (`domain.orders.placement`), list and read the
-caller's orders, the timeline.
+"""Orders logic: place an order at the server's price (`domain.orders.placement`, imported by the first
+order), list and read the caller's orders, the timeline.
 
 Every read filters on the caller's id: another user's order answers 404 exactly like an unknown one.
 """
@@ -7,37 +7,37 @@ Every read filters on the caller's id: another user's order answers 404 exactly 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools.metrics import MetricUnit
 from bson import ObjectId
 
 from core.locale import Locale, localize
-from core.models import CountedPage, Page
+from core.models import CountedPage, Page, parametrized
 from core.observability import metrics
 from data.reference_cache import preload
-from domain.orders import holds, lifecycle, placement, promo_codes, views
-from domain.orders.buyers import buyer_of
+from domain.orders import holds, lifecycle, promo_codes, views
 from domain.orders.records import OrderRecord
-from domain.orders.requests import (
-    CreditRequest,
-    FinancingRequest,
-    InstallmentRequest,
-    LeasingRequest,
-    OrderRequest,
-)
 from orders.models import CreateOrderBody, OrderItem, OrderStep, PromoCode
 from orders.models import Order as OrderView
 
-# The reference data these routes read: a SnapStart restore reads it before the first request.
-preload(*placement.REFERENCE_DATA)
+if TYPE_CHECKING:
+    from domain.orders.requests import FinancingRequest
 
-# Parametrized once: `CountedPage[OrderItem]` looks its generic class up again on every call.
-ORDER_PAGE = CountedPage[OrderItem]
+
+def warm_up() -> None:
+    """Before a SnapStart snapshot: import what placing an order runs (`create_order` imports it with the
+    first order) and name the reference data it reads, which a restore reads again before the first
+    request (`data.reference_cache.preload`)."""
+    from domain.orders import placement
+
+    preload(*placement.REFERENCE_DATA)
 
 
 def _financing(body: CreateOrderBody) -> FinancingRequest | None:
     """The financing choices of the body (its model has checked they are those of its payment type)."""
+    from domain.orders.requests import CreditRequest, InstallmentRequest, LeasingRequest  # as in create_order
+
     if body.credit is not None:
         credit = body.credit
         return CreditRequest(
@@ -57,6 +57,13 @@ def _financing(body: CreateOrderBody) -> FinancingRequest | None:
 
 def create_order(body: CreateOrderBody, *, user_id: str, partner: str, locale: Locale) -> OrderView:
     """Place the order (checked against the catalog, priced, stored as NEW and logged) and answer it."""
+    # Imported by the first order, not at a cold start: placing one reads the catalog, the dealers, the
+    # financing and the buyer's holdings, which the function's other routes never do (docs/DECISIONS.md,
+    # "Import-time work"); with SnapStart, before the snapshot (`warm_up`).
+    from domain.orders import placement
+    from domain.orders.buyers import buyer_of
+    from domain.orders.requests import OrderRequest
+
     request = OrderRequest(
         car_id=body.carId,
         modification_id=body.modificationId,
@@ -121,7 +128,9 @@ def list_orders(*, user_id: str, limit: int, offset: int, locale: Locale) -> Cou
     found = views.orders_of_user(user_id, offset=offset, limit=limit)
     items = [_item_fields(order, locale) for order in found.items]
     # The page validated in one pydantic-core call, not one model per order.
-    return ORDER_PAGE.model_validate({"items": items, "total": found.total, "exact": found.exact})
+    return parametrized(CountedPage, OrderItem).model_validate(
+        {"items": items, "total": found.total, "exact": found.exact}
+    )
 
 
 def get_order(order_id: str, *, user_id: str, locale: Locale) -> OrderView:

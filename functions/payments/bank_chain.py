@@ -18,7 +18,7 @@ from typing import Any
 from bson import ObjectId
 
 from core.locale import Locale, localize
-from core.models import Page
+from core.models import Page, parametrized
 from domain.catalog.payment_types import PaymentType
 from domain.financing import deals, listings, references
 from domain.financing.credit_math import RefundType
@@ -49,10 +49,6 @@ REFUND_TYPE_NAMES: dict[str, dict[str, str]] = {
 MONTHS_NAME = {"ru": "{} мес.", "uz": "{} oy", "en": "{} months"}
 
 
-# The declared answer's own class, parametrized once: the offers' fields are validated in one call.
-OFFERS_PAGE = Page[BankOffer]
-
-
 def banks(brand_id: str, car_id: str, modification_id: str, *, locale: Locale) -> Page[BankOffer]:
     """The offers of every bank whose active product serves the car's brand; none for a car not sold
     on credit (the products found are the proof that the brand is). What the products say is rendered
@@ -67,7 +63,8 @@ def banks(brand_id: str, car_id: str, modification_id: str, *, locale: Locale) -
     items = [
         {"_id": offers[product_id], "price": price, **fields} for product_id, fields in products if product_id in offers
     ]
-    return OFFERS_PAGE.model_validate({"items": items, "total": len(items)})
+    # The declared answer's own class: the offers' fields are validated in one call.
+    return parametrized(Page, BankOffer).model_validate({"items": items, "total": len(items)})
 
 
 def _products(financing: BrandFinancing, *, locale: Locale) -> list[tuple[ObjectId, dict[str, Any]]]:

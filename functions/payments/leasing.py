@@ -8,7 +8,7 @@ from bson import ObjectId
 
 from core.errors import Conflict
 from core.locale import Locale, localize
-from core.models import Page
+from core.models import Page, parametrized
 from domain.financing import deals, listings, references
 from domain.financing.listings import BrandFinancing
 from domain.financing.models import Organization
@@ -22,9 +22,6 @@ from payments.models import (
     LoanTermRef,
 )
 
-# The declared answer's own class, parametrized once, as organizations' (`payments.service`).
-PROGRAMS_PAGE = Page[LeasingProgram]
-
 
 def programs(brand_id: str, organization_id: str, *, locale: Locale) -> Page[LeasingProgram]:
     """Rendered once per language and reading of the reference data (`listings.rendered`)."""
@@ -35,7 +32,7 @@ def programs(brand_id: str, organization_id: str, *, locale: Locale) -> Page[Lea
         reference = organization_ref(company, locale)
         found = financing.leasing_programs(company["_id"])
         items = [_program_item(program, reference, locale) for program in found]
-        return PROGRAMS_PAGE(items=items, total=len(items))
+        return parametrized(Page, LeasingProgram)(items=items, total=len(items))  # as organizations'
 
     return listings.rendered(ObjectId(brand_id), ("leasing", company["_id"], locale), render)
 

@@ -8,7 +8,7 @@ from typing import Any
 from bson import ObjectId
 
 from core.locale import Locale, localize
-from core.models import Page
+from core.models import Page, parametrized
 from data.reference_cache import preload
 from domain.catalog.payment_types import PAYMENT_TYPE_NAMES, PaymentType
 from domain.financing import listings, references
@@ -27,11 +27,6 @@ def listing[T](items: list[T]) -> Page[T]:
     return Page[Any](items=items, total=len(items))
 
 
-# The declared answer's own class, parametrized once: a `Page[Any]` is validated again as this one on
-# every request (the rendering is cached, its validation is not).
-ORGANIZATIONS_PAGE = Page[Organization]
-
-
 def organizations(brand_id: str, payment_type: PaymentType, *, locale: Locale) -> Page[Organization]:
     """The active banks, leasing companies or installment providers serving the brand, rendered once per
     language and reading of the reference data (`listings.rendered`)."""
@@ -40,7 +35,9 @@ def organizations(brand_id: str, payment_type: PaymentType, *, locale: Locale) -
     def render(financing: BrandFinancing) -> Page[Organization]:
         found = listings.organizations(financing, payment_type)
         items = [organization_ref(organization, locale) for organization in found]
-        return ORGANIZATIONS_PAGE(items=items, total=len(items))
+        # The declared answer's own class: a `Page[Any]` would be validated again as this one on every request
+        # (the rendering is cached, its validation is not).
+        return parametrized(Page, Organization)(items=items, total=len(items))
 
     return listings.rendered(ObjectId(brand_id), ("organizations", payment_type, locale), render)
 

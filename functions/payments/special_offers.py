@@ -10,7 +10,6 @@ request.
 
 from __future__ import annotations
 
-import csv
 import io
 from typing import Any
 
@@ -107,6 +106,8 @@ def graph(
 
 
 def _csv(rows: list[ScheduleRow] | list[LeasingScheduleRow], filename: str) -> Response[str]:
+    import csv  # imported here: only the CSV download writes one
+
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()

@@ -8,7 +8,7 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from core.observability import logger, metrics
-from data import outbox
+from data import outbox, outbox_requests
 from domain.payments.reconciliation import reconcile
 
 
@@ -16,7 +16,7 @@ from domain.payments.reconciliation import reconcile
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     """The scheduled entry point (EventBridge Scheduler)."""
-    outbox.start_request()
+    outbox_requests.start_request()
     report = reconcile()
     outbox.flush()  # the events of what was finished; the outbox publisher delivers any left
     return report.summary()

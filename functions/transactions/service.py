@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from core.models import CountedPage
+from core.models import CountedPage, parametrized
 from domain.payments import flow
 from domain.payments.cards import ECardType
 from domain.payments.records import TransactionStatus
@@ -17,9 +17,6 @@ from transactions.models import (
     ResendBody,
     TransactionRef,
 )
-
-# Parametrized once: `CountedPage[HistoryItem]` looks its generic class up again on every call.
-HISTORY_PAGE = CountedPage[HistoryItem]
 
 
 def check_card(raw_number: str) -> CardCheck:
@@ -90,4 +87,6 @@ def history(user_id: str, order_id: str, *, offset: int, limit: int) -> CountedP
         for entry in found.items
     ]
     # The page validated in one pydantic-core call, not one model per transaction.
-    return HISTORY_PAGE.model_validate({"items": items, "total": found.total, "exact": found.exact})
+    return parametrized(CountedPage, HistoryItem).model_validate(
+        {"items": items, "total": found.total, "exact": found.exact}
+    )

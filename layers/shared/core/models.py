@@ -5,6 +5,7 @@ builds the OpenAPI response from that annotation and validates the response agai
 `tools.openapi` writes it to openapi.json. Services build these models, never dicts.
 """
 
+import functools
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -84,13 +85,28 @@ class Page[T](ApiModel):
         return f"{type_name(params[0])}Page"
 
 
-class CountedPage[T](Page[T]):
+# Not derived from `Page[T]`: pydantic would build that intermediate class at every cold start. Page's fields,
+# and named `<Item>Page` as Page's are (its item types have no Page of their own): the documented names stay.
+class CountedPage[T](ApiModel):
     """A page of a list that can grow without bound (cars, orders, saved cars, payments): its matches are
     counted up to 1,000 past the page (`data.mongo.find_page`), so `total` may be a lower bound."""
 
+    items: list[T]
     total: int = Field(ge=0, description="how many match, over all pages (at least this many when `exact` is false)")
     exact: bool = Field(
         description="false when there are so many matches that counting stopped 1,000 past this page: "
         "`total` is then a lower bound"
     )
-    # Named `<Item>Page` as Page's are (its item types have no Page of their own): the documented names stay.
+
+    @classmethod
+    def model_parametrized_name(cls, params: tuple[Any, ...]) -> str:
+        return f"{type_name(params[0])}Page"
+
+
+@functools.cache
+def parametrized[M: BaseModel](generic: type[M], item: Any) -> type[M]:
+    """`generic[item]` (`Page[CarItem]`), parametrized on first use and kept: a route's answer is validated
+    as the very class its handler declares, without looking it up again on every call, and a cold start
+    builds none (the route's first call does, or SnapStart's warm-up, which builds every route's)."""
+    built: type[M] = generic[item]  # type: ignore[index]
+    return built

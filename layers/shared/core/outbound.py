@@ -20,6 +20,7 @@ webhooks keep their own transport, which pins the address it checked: `domain.pa
 
 from __future__ import annotations
 
+import functools
 import http.client
 import json
 import secrets
@@ -97,7 +98,11 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None  # the 3xx is handed back as an answer (urllib's documented way to refuse one)
 
 
-_opener = urllib.request.build_opener(_NoRedirect)
+@functools.cache
+def _opener() -> urllib.request.OpenerDirector:
+    """Built on the first exchange, not at import: it loads the system's CA certificates, a cold start's cost
+    for every function that imports this module (docs/DECISIONS.md, "Import-time work")."""
+    return urllib.request.build_opener(_NoRedirect)
 
 
 def _exchange(request: Request, timeout: float) -> Reply:
@@ -106,7 +111,7 @@ def _exchange(request: Request, timeout: float) -> Reply:
     )
     try:
         try:
-            with _opener.open(sent, timeout=timeout) as response:
+            with _opener().open(sent, timeout=timeout) as response:
                 return Reply(response.status, _json(response.read()))
         except urllib.error.HTTPError as error:
             with error:

@@ -9,8 +9,8 @@ transaction, and delivered to EventBridge afterwards, at least once.
 So a change is never published without having happened, and never happens without being published:
 if the process dies (or EventBridge fails) after the commit, the entry waits in `outbox` until a
 publisher delivers it. Publishers: `flush()` right after each request (best effort, for the
-aggregates the request touched) and the scheduled outbox function every minute (`publish_pending()`
-for everything left).
+aggregates the request touched: `data.outbox_requests`) and the scheduled outbox function every
+minute (`publish_pending()` for everything left).
 
 Order: each entry has a `sequence` within its aggregate (an order, a card payment). A publisher only
 delivers an aggregate's lowest pending entry, after claiming it (a conditional update), and marks it
@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Collection
-from contextvars import ContextVar
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -42,6 +41,7 @@ from pymongo.client_session import ClientSession
 from core import clock, ids
 from core.observability import logger
 from core.serialization import to_json
+from data import outbox_requests
 from data.mongo import Index, get_db
 
 if TYPE_CHECKING:
@@ -76,9 +76,6 @@ INDEXES = [
         options={"expireAfterSeconds": SENT_RETENTION_SECONDS},
     ),
 ]
-
-# The aggregates this request wrote events for: `flush()` delivers them right after the request.
-_touched: ContextVar[frozenset[str]] = ContextVar("outbox_touched", default=frozenset())
 
 
 class Webhook(NamedTuple):
@@ -118,22 +115,16 @@ def add(
         body = {"eventId": event_id, "sequence": sequence, **webhook.payload}
         entry["webhook"] = {"partner": webhook.partner, "group": webhook.group, "body": to_json(body)}
     get_db()[COLLECTION].insert_one(entry, session=session)
-    _touched.set(_touched.get() | {aggregate})
+    outbox_requests.touch(aggregate)
     return str(entry_id)
-
-
-def start_request() -> None:
-    """Forget what a previous request on this thread touched."""
-    _touched.set(frozenset())
 
 
 def flush() -> int:
     """Deliver what this request wrote, right away. Best effort: a failure is logged and the scheduled
     publisher delivers it later; it never fails the request whose change is already committed."""
-    touched = _touched.get()
+    touched = outbox_requests.take()
     if not touched:
         return 0
-    _touched.set(frozenset())
     try:
         return publish_pending(aggregates=touched).delivered
     except Exception:

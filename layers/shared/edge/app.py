@@ -17,6 +17,7 @@ generated clients, so it never changes by accident; tests/unit/contract/test_ope
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 import typing
@@ -40,7 +41,7 @@ from core.locale import LOCALES, Locale, parse_accept_language
 from core.observability import flush_metrics, log_keys_of_invocation, logger, metrics
 from core.serialization import json_default, to_json
 from core.settings import get_settings, read_settings
-from data import outbox, rate_limit
+from data import outbox_requests, rate_limit
 from edge import caching, cors, json_budget, links, responses, snapstart
 from edge.access import (
     UNDECLARED,
@@ -51,7 +52,6 @@ from edge.access import (
     require_json_body,
 )
 from edge.context import Callers, RequestContext, set_current, set_request_id
-from edge.error_codes import field_code
 from edge.errors import headers_of, status_of
 from edge.headers import combined, request_headers, set_headers
 
@@ -70,6 +70,8 @@ def _field_name(location: tuple[Any, ...]) -> str:
 
 def validation_problems(exc: RequestValidationError) -> list[FieldProblem]:
     """Each invalid input with its code (never pydantic's own English words)."""
+    from edge.error_codes import field_code  # imported here, as in edge.responses: only errors read the catalogue
+
     problems: list[FieldProblem] = []
     for error in exc.errors():
         code, params = field_code(error)
@@ -84,13 +86,21 @@ class RouteDeclaration(NamedTuple):
     path: str  # as API Gateway names the resource: /api/v1/cars/{id}
     func: Callable[..., Any]
     access: AccessPolicy
-    body: type[BaseModel] | None  # the model of its JSON body, if it takes one
-    query_names: frozenset[str]  # the query parameters it declares; any other is refused (400)
     status_code: int
     errors: Mapping[int, str]  # the route's own error statuses -> when
     middlewares: tuple[Callable[..., Any], ...]  # the route's own middlewares, besides its access level
     operation_id: str | None  # the route's stable name in openapi.json and generated clients (`listCars`)
     cache_control: str | None  # a cached read: ETag, this Cache-Control, 304 on If-None-Match (edge.caching)
+
+    @property
+    def body(self) -> type[BaseModel] | None:
+        """The model of its JSON body, if it takes one (`route_inputs`)."""
+        return route_inputs(self.func, self.path)[0]
+
+    @property
+    def query_names(self) -> frozenset[str]:
+        """The query parameters it declares; any other is refused (400) (`route_inputs`)."""
+        return route_inputs(self.func, self.path)[1]
 
     @property
     def takes_body(self) -> bool:
@@ -110,12 +120,16 @@ def _openapi_path(rule: str) -> str:
     return re.sub(r"<(\w+)>", r"{\1}", rule)
 
 
-def _inputs(func: Callable[..., Any], path_names: set[str]) -> tuple[type[BaseModel] | None, frozenset[str]]:
-    """The model of the route's body (the parameter typed with a pydantic model), and the names of its
-    query parameters (every other parameter that is not in the path, by its alias when it has one).
-    Only the parameters' annotations are resolved: resolving the return annotation would build every
-    route's generic response model (Envelope[Page[...]]) at cold start; Powertools builds the one a
-    request needs on first use."""
+@functools.cache
+def route_inputs(func: Callable[..., Any], path: str) -> tuple[type[BaseModel] | None, frozenset[str]]:
+    """The model of the body of the route `func` answers at `path` (the parameter typed with a pydantic
+    model), and the names of its query parameters (every other parameter that is not in the path, by its
+    alias when it has one). Read from the handler's annotations on first use, not at declaration: the
+    apps' annotations are text, compiled to be read, and a cold start declares every route of its
+    function (SnapStart's warm-up reads them all). Only the parameters' annotations are resolved:
+    resolving the return annotation would build the route's generic response model (Envelope[Page[...]]);
+    Powertools builds the one a request needs on first use."""
+    path_names = set(re.findall(r"\{(\w+)\}", path))
     parameters = inspect.signature(func).parameters
     annotations = {name: hint for name, hint in func.__annotations__.items() if name in parameters}
     hints = typing.get_type_hints(
@@ -206,7 +220,6 @@ class ApiResolver(APIGatewayRestResolver):
 
         def declare(func: Any) -> Any:
             methods = [method] if isinstance(method, str) else list(method)
-            body, query_names = _inputs(func, set(re.findall(r"<(\w+)>", rule)))
             for item in methods:
                 path = _openapi_path(rule)
                 self.declarations[(item.upper(), path)] = RouteDeclaration(
@@ -214,8 +227,6 @@ class ApiResolver(APIGatewayRestResolver):
                     path=path,
                     func=func,
                     access=access,
-                    body=body,
-                    query_names=query_names,
                     status_code=status_code,
                     errors=errors,
                     middlewares=tuple(route_middlewares),
@@ -387,9 +398,12 @@ def lambda_entry(app: ApiResolver) -> Callable[[dict[str, Any], LambdaContext], 
         response = gate_or_refuse(app, event, headers, locale, declared)
         added = {CONTENT_LANGUAGE: locale, REQUEST_ID: request_id, **cors.response_headers(headers.get("origin"))}
         if response is None:
-            outbox.start_request()
+            outbox_requests.start_request()
             response = app.resolve(event, context)
-            outbox.flush()  # the events this request committed, right away (best effort, never raises)
+            if outbox_requests.touched():
+                from data import outbox  # loaded: the request wrote events through it (most functions never do)
+
+                outbox.flush()  # the events this request committed, right away (best effort, never raises)
             quota = rate_limit.request_quota()
             if quota is not None:
                 added |= quota.headers()

@@ -1,7 +1,8 @@
 """The envelope every JSON response carries (docs/INTERFACE.md): `{success, statusCode, message, data}`;
-an error adds its stable `code`, `errors` on invalid input and `details` on some refusals."""
+an error adds its stable `code`, `errors` on invalid input and `details` on some refusals
+(`edge.error_envelope` documents it)."""
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import Field
 
@@ -19,39 +20,3 @@ class Envelope[T](ApiModel):
     @classmethod
     def model_parametrized_name(cls, params: tuple[Any, ...]) -> str:
         return f"{type_name(params[0])}Response"
-
-
-def _absent_when_empty(schema: dict[str, Any]) -> None:
-    # Left out of the body when there is nothing to say, never null: no default in the document, so a
-    # generated client types the property as optional, not as always present.
-    schema.pop("default", None)
-
-
-class FieldError(ApiModel):
-    field: str = Field(
-        description="where: `body.<field>`, `query.<name>`, `path.<name>` or `header.<name>`",
-        examples=["body.phone"],
-    )
-    code: str = Field(
-        description="what is wrong with it, stable (docs/INTERFACE.md, Error codes)", examples=["INVALID_PHONE"]
-    )
-    message: str = Field(description="what is wrong with it, in the request's language", examples=["Must be ..."])
-
-
-class ErrorEnvelope(ApiModel):
-    """Every error: `code` is stable and says what went wrong (docs/INTERFACE.md, Error codes); `message`
-    says it in the request's language (`Content-Language`)."""
-
-    success: Literal[False] = Field(description="false for errors")
-    statusCode: int = Field(description="the HTTP status, repeated", ge=400, le=599)
-    code: str = Field(description="stable UPPER_SNAKE_CASE identifier of the error", examples=["PROMO_CODE_USED_UP"])
-    message: str = Field(description="for a human, in the request's language", examples=["Promo code has been used up"])
-    data: None = Field(description="always null on errors")
-    errors: list[FieldError] = Field(
-        default_factory=list, json_schema_extra=_absent_when_empty, description="the invalid fields (400 only)"
-    )
-    details: dict[str, Any] = Field(
-        default_factory=dict,
-        json_schema_extra=_absent_when_empty,
-        description="facts a client can act on: `currentPrice`, `attemptsLeft`, `retryAfter`...",
-    )

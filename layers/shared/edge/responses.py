@@ -1,6 +1,7 @@
 """The response envelope every JSON response carries:
 `{"success", "statusCode", "message", "data"}`; errors add their `code` (+ `errors` / `details` on some),
-the message in the request's language (edge.error_codes)."""
+the message in the request's language (edge.error_codes, imported by an instance's first error answer:
+a success never reads it)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from core.errors import AppError
 from core.serialization import to_json
 from edge import context
 from edge.envelope import Envelope
-from edge.error_codes import message, rendered_errors
 from edge.errors import headers_of, status_of
 
 SUCCESS = "Success"
@@ -59,6 +59,9 @@ def error_envelope(
     errors: list[dict[str, Any]] | None = None,
     details: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    # Imported here: the catalogue weighs on every cold start, and a success never reads it.
+    from edge.error_codes import message
+
     if code == INTERNAL_ERROR:  # the caller quotes the request's id to support, who find its log lines by it
         params = {**(params or {}), "requestId": context.request_id()}
         details = {**(details or {}), "requestId": context.request_id()}
@@ -69,6 +72,8 @@ def error_envelope(
 def refusal_envelope(refused: AppError) -> dict[str, Any]:
     """The envelope of an error the service raised: its code, its message and field errors in the
     request's language, its details."""
+    from edge.error_codes import rendered_errors  # imported here, as in error_envelope
+
     return error_envelope(
         status_of(refused),
         refused.code,

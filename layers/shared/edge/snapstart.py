@@ -6,15 +6,16 @@ later instance from that snapshot, possibly days later and many at once. So:
 - before the snapshot, do once what every instance would otherwise do on its first request and is the
   same everywhere: read the settings, import what the first AWS call imports (boto3 and the Powertools
   parameters utility that fetches the secrets) and the outbox's destinations, build the validation
-  models of every route, the validators of every model and the body budget of every route
-  (edge.json_budget), evaluate the route handlers' annotations (Powertools reads them on each route's
-  first call), and serve one request through the resolver for a path no route has: it passes the
-  validation middlewares and the adapter every route passes (Powertools inspects each on its first
-  call) and our not-found answer; and one for each read that requires a query parameter, asked
+  models of every route, the validators of every model, the inputs (body model, query parameters) and
+  body budget of every route (edge.app.route_inputs, edge.json_budget), evaluate the route handlers'
+  annotations (Powertools reads them on each route's first call), and serve one request through the
+  resolver for a path no route has: it passes the validation middlewares and the adapter every route
+  passes (Powertools inspects each on its first call) and our not-found answer (whose message loads
+  the error catalogue, edge.error_codes); and one for each read that requires a query parameter, asked
   without any (refused by request validation before its handler). No route's handler runs: every one
-  reads MongoDB. Then run the cold-start metric's code with its output discarded, and what the
-  function registered with `before_snapshot` (its own code on made-up data). Last, collect the
-  garbage init left, so restored instances start with an empty young generation;
+  reads MongoDB. Then run the cold-start metric's code with its output discarded, and what the function
+  registered with `before_snapshot` (its own code on made-up data). Last, collect the garbage init
+  left, so restored instances start with an empty young generation;
 - after a restore, forget what belongs to the process that was snapshotted (the MongoDB and
   EventBridge clients with their sockets, cached secrets that may have rotated, every per-process cache
   registered in `data.caches`, such as the partner keys) and draw again what must differ between
@@ -67,8 +68,8 @@ class Resolver(Protocol):
 
 
 def warm(app: Resolver) -> None:
-    """Before the snapshot: settings, the deferred AWS imports, every route's validation models and body
-    budget, the handlers' annotations, one request through the resolver that no route serves and one per
+    """Before the snapshot: settings, the deferred AWS imports, every route's validation models, inputs and
+    body budget, the handlers' annotations, one request through the resolver that no route serves and one per
     read refused for want of a query parameter, the cold-start metric's code, the function's own
     warm-ups, and a garbage collection."""
     read_settings()
@@ -85,7 +86,7 @@ def warm(app: Resolver) -> None:
     for model in (*subclasses(ApiModel), *subclasses(RequestModel)):
         model.model_rebuild(force=True)
     for declared in app.declarations.values():
-        if declared.takes_body:
+        if declared.takes_body:  # its inputs, read from its handler's annotations on first use
             declared.body_budget  # noqa: B018 (derived on first use, kept per body model)
     # On a route's first call Powertools reads its handler's type hints (is there a Request parameter, a
     # Depends()?): with `from __future__ import annotations` they are strings, compiled and evaluated

@@ -1,6 +1,5 @@
 """Reusable input types: ObjectId strings, phone numbers, PINFL, pagination."""
 
-import re
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler.openapi.params import Query
@@ -19,9 +18,7 @@ from pydantic_core import CoreSchema
 
 from core.errors import invalid_value
 from core.models import MAX_SUMS
-from core.pinfl import pinfl_is_valid
 
-E164 = re.compile(r"^\+[1-9]\d{7,14}$")
 MAX_PAGE_SIZE = 100
 # Deep paging past this is no use case, and it keeps `skip` within every server's integer range.
 DEFAULT_PAGE_SIZE = 10
@@ -31,19 +28,6 @@ def _object_id(value: str) -> str:
     if not ObjectId.is_valid(value):
         raise invalid_value("INVALID_ID")
     return value.lower()
-
-
-def _phone(value: str) -> str:
-    compact = re.sub(r"[\s()-]", "", value)
-    if not E164.match(compact):
-        raise invalid_value("INVALID_PHONE")
-    return compact
-
-
-def _pinfl(value: str) -> str:
-    if not pinfl_is_valid(value):
-        raise invalid_value("INVALID_PINFL")
-    return value
 
 
 class DocumentedAs:
@@ -64,31 +48,6 @@ MongoId = Annotated[
     StringConstraints(strip_whitespace=True),
     AfterValidator(_object_id),
     DocumentedAs(pattern="^[0-9a-fA-F]{24}$", description="a 24-character hexadecimal id"),
-]
-# Spaces, dashes and brackets are ignored: "+998 (90) 123-45-67" is +998901234567. The length is checked
-# first, by pydantic itself: a phone of megabytes is refused before anything reads its characters.
-MAX_PHONE_CHARS = 40
-Phone = Annotated[
-    str,
-    StringConstraints(max_length=MAX_PHONE_CHARS),
-    AfterValidator(_phone),
-    DocumentedAs(
-        pattern=r"^[ ()-]*\+[ ()-]*[1-9](?:[ ()-]*[0-9]){7,14}[ ()-]*$",
-        description="international format: `+` and 8-15 digits (spaces, dashes and brackets ignored)",
-        examples=["+998901234567"],
-    ),
-]
-# `format: pinfl` names the check digit no pattern can state (tests/schemathesis_formats.py generates it).
-Pinfl = Annotated[
-    str,
-    StringConstraints(strip_whitespace=True),
-    AfterValidator(_pinfl),
-    DocumentedAs(
-        pattern="^[0-9]{14}$",
-        format="pinfl",
-        description="PINFL: 14 digits, the last the check digit of the first 13 (weights 7, 3, 1 repeated, sum mod 10)",
-        examples=["30101990000014"],
-    ),
 ]
 # A text that is not blank once trimmed (the server trims every string).
 NOT_BLANK = DocumentedAs(pattern=r"\S")

@@ -186,20 +186,20 @@ def test_two_parts_of_one_app_refreshing_at_once_both_end_with_working_tokens(
 ) -> None:
     from auth import service
     from auth.models import Tokens
-    from domain.identity import tokens
+    from domain.identity import sessions, tokens
 
     # Given one refresh token, and the worst interleaving of two refreshes of it by the same app: both
     # have consumed it (one for real, one as a reuse) before either is issued its new pair
     original = api.login()["refreshToken"]
     barrier = threading.Barrier(2, timeout=10)
-    consume = tokens.consume_refresh
+    consume = sessions.consume_refresh
 
     def consume_then_wait(claims: tokens.Claims, *, client: str) -> str:
         family = consume(claims, client=client)
         barrier.wait()
         return family
 
-    monkeypatch.setattr(tokens, "consume_refresh", consume_then_wait)
+    monkeypatch.setattr(sessions, "consume_refresh", consume_then_wait)
 
     def refresh(_: int) -> Tokens:
         return service.refresh(original, partner="Demo partner", fingerprint="device-test-0001")
@@ -207,7 +207,7 @@ def test_two_parts_of_one_app_refreshing_at_once_both_end_with_working_tokens(
     # When both refresh at once
     with ThreadPoolExecutor(max_workers=2) as pool:
         pairs = list(pool.map(refresh, range(2)))
-    monkeypatch.setattr(tokens, "consume_refresh", consume)
+    monkeypatch.setattr(sessions, "consume_refresh", consume)
     # Then both got a pair, no token handed out is revoked, and each refresh token works
     issued = [tokens.verify(pair.refreshToken, "refresh").jti for pair in pairs]
     assert db.refresh_tokens.count_documents({"_id": {"$in": issued}, "revokedAt": None}) == 2
@@ -426,17 +426,17 @@ def test_a_login_does_not_rename_a_verified_person(api: ApiClient, db: Database[
 def test_a_refresh_racing_a_reuse_cannot_keep_a_token_of_the_revoked_family(
     api: ApiClient, db: Database[dict[str, Any]]
 ) -> None:
-    from domain.identity import tokens
+    from domain.identity import sessions, tokens
 
     # Given an attacker who consumed a stolen refresh token, and has not yet been issued the next one
     stolen = api.login()["refreshToken"]
     claims = tokens.verify(stolen, "refresh")
-    family = tokens.consume_refresh(claims, client=tokens.refresh_client("Demo partner", "attacker-device"))
+    family = sessions.consume_refresh(claims, client=sessions.refresh_client("Demo partner", "attacker-device"))
     # When the victim presents the same token (a reuse, which revokes the family) before the issue
     assert api.post(REFRESH, json={"token": stolen}, auth=False).status_code == 401
     # Then the attacker's next token is refused as it is issued, and none of the family is usable
     with pytest.raises(NotAuthenticated):
-        tokens.continue_family(claims.sub, family)
+        sessions.continue_family(claims.sub, family)
     assert db.refresh_tokens.count_documents({"family": family, "revokedAt": None}) == 0
 
 

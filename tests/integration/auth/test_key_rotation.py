@@ -28,9 +28,9 @@ def fresh_instance() -> Iterator[None]:
 
 
 def _access_token() -> str:
-    from domain.identity import tokens
+    from domain.identity import sessions
 
-    return tokens.issue_pair(USER_ID).access_token
+    return sessions.issue_pair(USER_ID).access_token
 
 
 def _verify(token: str) -> str:

@@ -12,7 +12,7 @@ from aws_lambda_powertools.event_handler import Response
 from pymongo.database import Database
 
 from core.models import ApiModel
-from domain.identity import callers, tokens
+from domain.identity import callers, sessions
 from edge import responses
 from edge.access import PUBLIC
 from edge.app import create_app, lambda_entry
@@ -104,7 +104,7 @@ def test_a_route_added_without_an_access_level_is_gated_as_jwt(db: Database[Any]
     # Then the gate refuses it like a JWT route
     assert answer(refused) == (401, "Authorization header with a Bearer access token is required")
     # And a caller with a valid token gets it
-    token = tokens.issue_pair(SOME_ID).access_token
+    token = sessions.issue_pair(SOME_ID).access_token
     served = handler(api_event("GET", "/api/v1/things", headers=bearer(token)))
     assert served["statusCode"] == 200
     assert json.loads(served["body"])["data"] == {"name": "secret"}
@@ -121,7 +121,7 @@ def test_a_route_the_resolver_does_not_know_is_gated_too(db: Database[Any]) -> N
     # A resource the gateway sends that no route declared: JWT, then Powertools' 404
     handler = new_function()
     assert answer(handler(api_event("GET", "/api/v1/unknown")))[0] == 401
-    token = tokens.issue_pair(SOME_ID).access_token
+    token = sessions.issue_pair(SOME_ID).access_token
     assert answer(handler(api_event("GET", "/api/v1/unknown", headers=bearer(token))))[0] == 404
 
 

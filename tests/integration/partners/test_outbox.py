@@ -13,7 +13,7 @@ from outbox_publisher.app import lambda_handler as scheduled_publisher
 from pymongo.database import Database
 
 from core.clock import FrozenClock
-from data import events, outbox
+from data import events, outbox, outbox_requests
 from domain.orders import lifecycle
 from domain.orders.states import OrderStatus
 from local.context import LocalLambdaContext
@@ -162,7 +162,7 @@ def test_an_event_held_by_a_dead_publisher_is_delivered_after_its_claim(
     # Given an event claimed by a publisher that died before delivering it
     order = insert_order(db, db.users.insert_one({}).inserted_id, amount_due=100)
     lifecycle.record_payment(order["_id"], 100, payment_id="p", cause="card payment")
-    outbox.start_request()  # that request's own flush never ran
+    outbox_requests.start_request()  # that request's own flush never ran
     [entry] = list(db.outbox.find())
     claimed_until = frozen_clock.current.replace(microsecond=0)
     db.outbox.update_one({"_id": entry["_id"]}, {"$set": {"claimId": "dead", "claimedUntil": claimed_until}})

@@ -176,10 +176,10 @@ def test_a_restored_instance_has_prepared_the_signing_key_before_its_first_reque
 ):
     from jwt.algorithms import HMACAlgorithm
 
-    from domain.identity import tokens
+    from domain.identity import sessions, tokens
 
     # Given an instance that signed tokens before a restore
-    tokens.issue_pair(str(ObjectId()))
+    sessions.issue_pair(str(ObjectId()))
     tokens._prepared_key.cache_clear()
 
     # When the instance is restored, and the key checks PyJWT makes of a key stop working afterwards
@@ -191,7 +191,7 @@ def test_a_restored_instance_has_prepared_the_signing_key_before_its_first_reque
     monkeypatch.setattr(HMACAlgorithm, "prepare_key", unchecked)
 
     # Then its first sign-in signs its tokens with the key the restore prepared
-    assert tokens.issue_pair(str(ObjectId())).access_token.count(".") == 2
+    assert sessions.issue_pair(str(ObjectId())).access_token.count(".") == 2
 
 
 def test_a_restore_completes_when_the_database_does_not_answer(monkeypatch: pytest.MonkeyPatch):
@@ -225,8 +225,10 @@ def test_a_restored_instance_has_read_the_partner_keys_and_its_reference_data_be
     from local.seed.core import DEMO_PARTNER_KEY
 
     # Given caching as deployed, a brand, a partner whose key was rotated an hour ago with a day's grace,
-    # one whose previous key's grace is over, and a function whose routes read brands (orders.app)
+    # one whose previous key's grace is over, and a function whose routes read brands (orders.app: placing
+    # an order), snapshotted after its warm-up, which named them
     cache_for_a_minute(monkeypatch)
+    run_before_snapshot(orders_app)
     now = clock.now()
     db.brands.insert_one({"_id": ObjectId(), "name": "Chevrolet", "order": 1})
     for name, previous_until in (("Rotated", now + timedelta(days=1)), ("Expired", now - timedelta(hours=1))):

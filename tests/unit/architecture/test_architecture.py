@@ -49,9 +49,10 @@ DOMAIN_AREAS: dict[str, frozenset[str]] = {
     "dataset": frozenset({"catalog", "content", "dealers", "financing", "orders"}),
 }
 # Where response models live besides the functions' and the domain areas' `models.py` (docs/ARCHITECTURE.md,
-# "Who may import whom"): the base and the generic pages, and the envelope around every answer.
+# "Who may import whom"): the base and the generic pages, and the envelope around every answer (an error's
+# documented apart, which no function imports).
 BASE_MODELS, BASE_MODEL = "core.models", "ApiModel"
-ENVELOPE = "edge.envelope"
+ENVELOPES = frozenset({"edge.envelope", "edge.error_envelope"})
 # The one domain module above every area: it gathers the indexes each store declares.
 GATHERS_EVERY_AREA = "domain.indexes"
 
@@ -210,8 +211,8 @@ def functions_importing_stores(project: Project) -> list[str]:
 
 def response_models_out_of_place(project: Project) -> list[str]:
     """Response models (`ApiModel` and what derives from it) defined anywhere but a function group's
-    `models.py`, a domain area's `models.py`, the envelope (`edge.envelope`) or, for the base and the
-    generic pages alone, `core.models`."""
+    `models.py`, a domain area's `models.py`, the envelopes (`edge.envelope`, `edge.error_envelope`) or, for
+    the base and the generic pages alone, `core.models`."""
     groups = set(function_packages())
     return [
         f"{module} defines {name} (line {line})"
@@ -219,7 +220,7 @@ def response_models_out_of_place(project: Project) -> list[str]:
         if not (
             (top(module) in groups and module == f"{top(module)}.models")
             or (top(module) == "domain" and module.count(".") == 2 and module.endswith(".models"))
-            or module == ENVELOPE
+            or module in ENVELOPES
             or (module == BASE_MODELS and (generic or name == BASE_MODEL))
         )
     ]

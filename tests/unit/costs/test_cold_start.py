@@ -28,6 +28,12 @@ HANDLER_MODULES = sorted(
 HEAVY = ("boto3", "botocore.client", "botocore.session", "aws_xray_sdk", "s3transfer")
 PROBE = "import importlib, json, sys; importlib.import_module(sys.argv[1]); print(json.dumps(sorted(sys.modules)))"
 API_HANDLER_MODULES = sorted({route.handler.rpartition(".")[0] for route in api_routes()})
+# How many times the import loaded the system's CA certificates (an HTTPS opener or TLS context built).
+CA_CERTIFICATES_PROBE = (
+    "import importlib, json, ssl, sys; loads = []; load = ssl.SSLContext.load_default_certs; "
+    "ssl.SSLContext.load_default_certs = lambda self, *args: loads.append(1) or load(self, *args); "
+    "importlib.import_module(sys.argv[1]); print(json.dumps(loads))"
+)
 # Our classes a module defines that are dataclasses, printed as module.Class.
 DATACLASSES_PROBE = (
     "import dataclasses, importlib, inspect, json, sys; importlib.import_module(sys.argv[1]); "
@@ -103,19 +109,22 @@ def test_the_outbox_publisher_loads_no_response_models() -> None:
     loaded = modules_loaded_by_importing("outbox_publisher.app")
 
     # Then it left out the API's response models and Powertools' validation: it serves no route, it only
-    # writes events as JSON (about a tenth of its cold start when it did)
+    # writes events as JSON
     unneeded = ("core.models", "edge.responses", "aws_lambda_powertools.event_handler.openapi.params")
     assert [name for name in unneeded if name in loaded] == []
 
 
-@pytest.mark.parametrize("module", ["auth.app", "catalog.app", "dictionaries.app", "payments.app", "saved_cars.app"])
-def test_a_function_that_writes_no_event_does_not_load_the_outbox_destinations(module: str) -> None:
+@pytest.mark.parametrize(
+    "module", ["auth.app", "catalog.app", "dictionaries.app", "payments.app", "sales.app", "saved_cars.app"]
+)
+def test_a_function_that_writes_no_event_does_not_load_the_outbox(module: str) -> None:
     # Given a fresh interpreter with the import roots Lambda gives a function
     # When it imports the handler module of a function that never writes an event
     loaded = modules_loaded_by_importing(module)
 
-    # Then the outbox's destinations are not loaded: they are imported with the first delivery
-    assert [name for name in ("data.events", "data.webhook_queue") if name in loaded] == []
+    # Then neither the outbox nor its destinations are loaded: the edge asks every request whether it wrote
+    # events (`data.outbox_requests`), and only one that did delivers them through the outbox
+    assert [name for name in ("data.outbox", "data.events", "data.webhook_queue") if name in loaded] == []
 
 
 @pytest.mark.parametrize("module", API_HANDLER_MODULES)
@@ -130,6 +139,71 @@ def test_an_api_function_defines_no_dataclass_at_init(module: str) -> None:
     assert defined == []
 
 
+@pytest.mark.parametrize("module", API_HANDLER_MODULES)
+def test_an_api_function_loads_the_error_catalogue_with_its_first_error_answer(module: str) -> None:
+    # Given a fresh interpreter with the import roots Lambda gives a function
+    # When it imports an API function's handler module
+    loaded = modules_loaded_by_importing(module)
+
+    # Then neither the catalogue of error codes (their messages in three languages) nor the error envelope's
+    # model is loaded: a success never reads them, the first error answer imports the catalogue (before
+    # the snapshot with SnapStart: its warm-up answers a path no route has), only openapi.json's
+    # generation the model
+    assert [name for name in ("edge.error_codes", "edge.error_envelope") if name in loaded] == []
+
+
+@pytest.mark.parametrize("module", HANDLER_MODULES)
+def test_no_function_loads_the_operators_audited_changes(module: str) -> None:
+    # Given a fresh interpreter with the import roots Lambda gives a function
+    # When it imports the handler module
+    loaded = modules_loaded_by_importing(module)
+
+    # Then the audited changes of live data (prices, sale rules, stock) are not loaded: only the
+    # operators' commands make them, though the functions read the sale rules and the stock
+    audited = ("data.audit", "domain.catalog.prices", "domain.catalog.sale_changes", "domain.dealers.stock")
+    assert [name for name in audited if name in loaded] == []
+
+
+def test_the_orders_function_leaves_placing_an_order_to_the_first_order() -> None:
+    # Given a fresh interpreter with the Orders function's import roots
+    # When it imports the handler module
+    loaded = modules_loaded_by_importing("orders.app")
+
+    # Then what placing an order runs is not loaded (reading the catalog, the dealers, a financed order's
+    # deal, the buyer's holdings, a queued car's admission and draw): the function's other routes only read
+    # orders; the create route imports it with the first order, SnapStart's warm-up before the snapshot
+    placing = (
+        "domain.orders.placement",
+        "domain.orders.buyers",
+        "domain.orders.openings",
+        "domain.orders.draw",
+        "domain.financing.deals",
+    )
+    assert [name for name in placing if name in loaded] == []
+
+
+@pytest.mark.parametrize("module", HANDLER_MODULES)
+def test_only_the_auth_function_loads_issuing_and_rotating_tokens(module: str) -> None:
+    # Given a fresh interpreter with the import roots Lambda gives a function
+    # When it imports the handler module
+    loaded = modules_loaded_by_importing(module)
+
+    # Then a login's pair and a refresh token's rotation are loaded only where the auth routes are: every
+    # other function's gate verifies access tokens with `domain.identity.tokens` alone
+    assert ("domain.identity.sessions" in loaded) == (module == "auth.app")
+
+
+@pytest.mark.parametrize("module", HANDLER_MODULES)
+def test_no_function_loads_the_ca_certificates_at_init(module: str) -> None:
+    # Given a fresh interpreter with the import roots Lambda gives a function
+    # When it imports the handler module
+    loads = probe_import(module, CA_CERTIFICATES_PROBE)
+
+    # Then the system's CA certificates were not loaded: the HTTPS opener or TLS context that loads them is
+    # built by the first call to a partner (core.outbound) or the first webhook delivery
+    assert loads == []
+
+
 @pytest.mark.parametrize("module", HANDLER_MODULES)
 def test_a_function_defines_the_settings_of_its_own_concerns_only(module: str) -> None:
     # Given a fresh interpreter with the import roots Lambda gives a function
@@ -137,7 +211,7 @@ def test_a_function_defines_the_settings_of_its_own_concerns_only(module: str) -
     loaded = modules_loaded_by_importing(module)
 
     # Then of the domain packages' settings models it loaded only those its function uses: defining a
-    # pydantic model costs its cold start about 0.3 M instructions a field
+    # pydantic model costs its cold start a share for every field (docs/PERFORMANCE.md)
     defined = {name for name in loaded if name.startswith("domain.") and name.endswith(".settings")}
     assert defined == DOMAIN_SETTINGS.get(module, set())
 

@@ -4,7 +4,7 @@ import pytest
 from pydantic import TypeAdapter, ValidationError
 
 from core.pinfl import pinfl_is_valid
-from edge.validation import MAX_OFFSET, Money, MongoId, Offset, Phone
+from edge.validation import MAX_OFFSET, Money, MongoId, Offset
 from tests.factories import valid_pinfl
 
 
@@ -16,17 +16,6 @@ def test_pinfl_check_digit_is_the_weighted_sum_mod_10() -> None:
     assert not pinfl_is_valid(wrong)
     assert not pinfl_is_valid("301019900000")
     assert not pinfl_is_valid("3010199000001a")
-
-
-@pytest.mark.parametrize("raw", ["+998901234567", "+998 90 123-45-67", "+14155550123"])
-def test_phone_accepts_e164_and_normalises_separators(raw: str) -> None:
-    assert TypeAdapter(Phone).validate_python(raw).startswith("+")
-
-
-@pytest.mark.parametrize("raw", ["998901234567", "+0998901234567", "+99890", "phone"])
-def test_phone_refuses_numbers_without_country_prefix(raw: str) -> None:
-    with pytest.raises(ValidationError):
-        TypeAdapter(Phone).validate_python(raw)
 
 
 def test_mongo_id_must_be_24_hex() -> None:

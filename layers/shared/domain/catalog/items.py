@@ -9,15 +9,12 @@ from typing import Any, Literal
 from bson import ObjectId
 
 from core.locale import Locale
-from core.models import CountedPage
+from core.models import CountedPage, parametrized
 from domain.catalog import cars, store, views
 from domain.catalog.models import CarItem
 from domain.catalog.query import SortSpec
 from domain.catalog.records import CarRecord
 from domain.saved_cars import store as saved_cars
-
-# Parametrized once: `CountedPage[CarItem]` looks its generic class up again on every call.
-CAR_PAGE = CountedPage[CarItem]
 
 
 def catalog_page(
@@ -75,4 +72,4 @@ def car_page(
     if saved is None:
         saved = saved_cars.saved_car_ids(fingerprint, [doc["_id"] for doc in docs])
     items = [views.car_item(doc, names, saved, locale) for doc in docs]
-    return CAR_PAGE.model_validate({"items": items, "total": total, "exact": exact})
+    return parametrized(CountedPage, CarItem).model_validate({"items": items, "total": total, "exact": exact})

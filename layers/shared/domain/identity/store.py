@@ -72,7 +72,7 @@ class RefreshToken(TypedDict):
     createdAt: datetime
     expiresAt: datetime
     usedAt: datetime | None
-    usedBy: NotRequired[str]  # who presented it: tokens.refresh_client(partner, fingerprint)
+    usedBy: NotRequired[str]  # who presented it: sessions.refresh_client(partner, fingerprint)
     revokedAt: datetime | None
 
 

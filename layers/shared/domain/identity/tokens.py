@@ -1,19 +1,15 @@
-"""JWTs: HS256 access (15 min) and refresh (30 days) tokens with claims sub, typ, jti, iat, exp, iss.
+"""JWTs: HS256 access (15 min) and refresh (30 days) tokens with claims sub, typ, jti, iat, exp, iss, signed
+(`encode`) and verified (`verify`) here; a login's pair is issued and a refresh token rotated by
+`domain.identity.sessions`, which only the auth routes import (every function's gate verifies).
 
 Each names its key in the header (`kid`): signed with the current key, verified with the current or the
 previous one, so rotating the key (docs/OPERATIONS.md, Key rotation) logs no one out. Which key is ours to
 choose (`_named_kid`); the checks are PyJWT's `jwt.decode` (the token's form, signature, algorithm,
 required claims, issuer, string `sub` and `jti`), but for the times: see `numeric_date`.
-
-A refresh token is single-use. Each one is recorded in `refresh_tokens`; refreshing consumes it with a
-conditional update, so of two racing refreshes only one consumes it. Presenting a consumed token again
-is treated as theft: the whole family (every token rotated from the same login) is revoked, unless the
-same client does so within a short grace window (see `consume_refresh`).
 """
 
 import base64
 import functools
-import hashlib
 import json
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, NamedTuple
@@ -24,12 +20,9 @@ from jwt.algorithms import HMACAlgorithm
 
 from core import clock
 from core.errors import NotAuthenticated
-from core.ids import new_id
 from core.secrets import jwt_signing_key, jwt_verification_key
 from core.settings import get_settings
 from data.caches import BoundedCache
-from domain.identity import store
-from domain.identity.store import RefreshToken, RefreshTokenUse
 
 TokenType = Literal["access", "refresh"]
 ALGORITHM = "HS256"
@@ -50,12 +43,7 @@ class Claims(NamedTuple):
     partner: str | None = None  # `ptn`: the partner app it was issued to; None for a token issued before
 
 
-class TokenPair(NamedTuple):
-    access_token: str
-    refresh_token: str
-
-
-def _encode(
+def encode(
     subject: str, token_type: TokenType, jti: str, issued: datetime, ttl_seconds: int, *, partner: str | None
 ) -> str:
     payload: dict[str, Any] = {
@@ -191,92 +179,3 @@ def numeric_date(value: Any) -> datetime | None:
         return datetime.fromtimestamp(int(value), tz=UTC)
     except (ValueError, OverflowError, OSError):
         return None
-
-
-def issue_pair(user_id: str, *, partner: str | None = None) -> TokenPair:
-    """A new pair starting its own family (a login), bound to the partner app it is issued to. Every route
-    that issues tokens names it; a tool minting one outside a request (tests) may leave it unbound."""
-    refresh_jti = str(new_id())
-    return _issue(user_id, refresh_jti, family=refresh_jti, partner=partner)
-
-
-def continue_family(user_id: str, family: str, *, partner: str | None = None) -> TokenPair:
-    """The next pair of `family` (a refresh), bound to the partner refreshing it."""
-    refresh_jti = str(new_id())
-    pair = _issue(user_id, refresh_jti, family=family, partner=partner)
-    # A reuse may have revoked the family between consuming the old token and inserting this one; the
-    # revocation did not see this token, so it must not survive it. One of the two writes sees the other.
-    if store.family_is_revoked(family):
-        store.revoke_refresh_token(refresh_jti, clock.now())
-        raise NotAuthenticated("REFRESH_TOKEN_REUSED")
-    return pair
-
-
-def _issue(user_id: str, refresh_jti: str, *, family: str, partner: str | None) -> TokenPair:
-    settings = get_settings()
-    issued = clock.now()
-    store.insert_refresh_token(
-        RefreshToken(
-            _id=refresh_jti,
-            userId=user_id,
-            family=family,
-            createdAt=issued,
-            expiresAt=issued + timedelta(seconds=settings.refresh_token_ttl_seconds),
-            usedAt=None,
-            revokedAt=None,
-        )
-    )
-    return TokenPair(
-        access_token=_encode(
-            user_id, "access", str(new_id()), issued, settings.access_token_ttl_seconds, partner=partner
-        ),
-        refresh_token=_encode(
-            user_id, "refresh", refresh_jti, issued, settings.refresh_token_ttl_seconds, partner=partner
-        ),
-    )
-
-
-def consume_refresh(claims: Claims, *, client: str) -> str:
-    """Mark a refresh token used, once, by `client` (who presents it: partner and device). Returns its
-    family so the next token continues it.
-
-    The same client presenting it again within the grace window (`REFRESH_REUSE_GRACE_SECONDS`) is a
-    retry after a lost answer, or two parts of one app refreshing at once: the family lives on and the
-    caller gets a sibling of the token already issued. Any other reuse is treated as theft and revokes
-    the whole family."""
-    now = clock.now()
-    record = store.use_refresh_token(claims.jti, claims.sub, client=client, at=now)
-    if record is not None:
-        return record["family"]
-    known = store.find_refresh_token_use(claims.jti)
-    if known is not None and _reused_within_grace(known, client, now):
-        return known["family"]
-    if known is not None:
-        store.revoke_family(known["family"], now)
-    raise NotAuthenticated("REFRESH_TOKEN_REUSED")
-
-
-def rotate(refresh_token: str, *, client: str, partner: str) -> TokenPair:
-    """A new pair for a refresh token of a user who still exists, presented with the key of the partner
-    it was issued to, which the token's family continues (bound to that partner)."""
-    claims = verify(refresh_token, "refresh")
-    check_partner(claims, partner)
-    if not store.user_exists(claims.sub):
-        raise NotAuthenticated("USER_NOT_FOUND")
-    return continue_family(claims.sub, consume_refresh(claims, client=client), partner=partner)
-
-
-def refresh_client(partner: str, fingerprint: str) -> str:
-    """Who presents a refresh token, as stored beside it: a digest, so any fingerprint fits the record."""
-    return hashlib.sha256(f"{partner}\n{fingerprint}".encode()).hexdigest()
-
-
-def _reused_within_grace(record: RefreshTokenUse, client: str, now: datetime) -> bool:
-    used_at = record.get("usedAt")
-    grace = timedelta(seconds=get_settings().refresh_reuse_grace_seconds)
-    return (
-        record.get("revokedAt") is None
-        and used_at is not None
-        and record.get("usedBy") == client
-        and now - used_at <= grace
-    )
