@@ -127,7 +127,7 @@ def queued_car(db: Db, draw_at: datetime) -> Iterator[ObjectId]:
     set --queue` does: the rules, then the queue opened); its rules cleared afterwards, its queue and
     entries removed."""
     from domain.catalog.records import QueueRecord, SaleRecord
-    from domain.catalog.sale import set_rules
+    from domain.catalog.sale_changes import set_rules
     from domain.orders import openings
     from tools.sale_bench import configurations
 

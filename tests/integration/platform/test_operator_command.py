@@ -53,19 +53,19 @@ def without_pythonpath(**environment: str) -> dict[str, str]:
     return {**{name: value for name, value in os.environ.items() if name != "PYTHONPATH"}, **environment}
 
 
+def run_command(command: list[str], *, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`command` (the installed console script, or its environment's interpreter) as an operator runs it
+    in a terminal of their own, outside the checkout: its exit status and output, never raised."""
+    return subprocess.run(  # noqa: S603 (the installed environment's own programs)
+        command, cwd=cwd, env=env, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_SECONDS, check=False
+    )
+
+
 def test_the_installed_command_runs_from_any_directory(installed: Path, db: Db, tmp_path: Path) -> None:
     # Given the installed command and a partner in the database
     db.partners.insert_one({"_id": "hash", "name": "Avto Market", "active": True, "createdAt": datetime.now(UTC)})
     # When it runs from a directory outside the checkout, without PYTHONPATH
-    done = subprocess.run(  # noqa: S603 (the installed console script)
-        [str(installed), "partners", "list"],
-        cwd=tmp_path,
-        env=without_pythonpath(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = run_command([str(installed), "partners", "list"], cwd=tmp_path, env=without_pythonpath())
     # Then the command ran against the configured database
     assert done.returncode == 0, done.stderr
     assert any(line.split()[:3] == ["Avto", "Market", "enabled"] for line in done.stdout.splitlines())
@@ -74,9 +74,7 @@ def test_the_installed_command_runs_from_any_directory(installed: Path, db: Db, 
 def test_the_installed_command_fails_in_one_line(installed: Path, tmp_path: Path) -> None:
     # Given no database setting in a deployed stage / When it runs / Then one line, exit 1
     environment = without_pythonpath(STAGE="staging", MONGODB_URI="", MONGODB_URI_SECRET_ID="")
-    done = subprocess.run(  # noqa: S603 (the installed console script)
-        [str(installed), "partners", "list"], cwd=tmp_path, env=environment, capture_output=True, text=True, check=False
-    )
+    done = run_command([str(installed), "partners", "list"], cwd=tmp_path, env=environment)
     assert done.returncode == 1
     assert done.stderr.startswith("error: SETTING_MISSING: ")
     assert len(done.stderr.strip().splitlines()) == 1
@@ -84,15 +82,7 @@ def test_the_installed_command_fails_in_one_line(installed: Path, tmp_path: Path
 
 def test_the_installed_commands_help_lists_only_operator_commands(installed: Path, tmp_path: Path) -> None:
     # Given / When the installed command's --help, from a directory outside the checkout
-    done = subprocess.run(  # noqa: S603 (the installed console script)
-        [str(installed), "--help"],
-        cwd=tmp_path,
-        env=without_pythonpath(),
-        capture_output=True,
-        text=True,
-        timeout=COMMAND_TIMEOUT_SECONDS,
-        check=False,
-    )
+    done = run_command([str(installed), "--help"], cwd=tmp_path, env=without_pythonpath())
     # Then it offers the operator's commands and no developer tool (python -m tools), nor names their package
     assert done.returncode == 0, done.stderr
     listed = re.search(r"^\s+\{([a-z,-]+)\}$", done.stdout, re.MULTILINE)
@@ -105,19 +95,8 @@ def test_the_installed_commands_help_lists_only_operator_commands(installed: Pat
 
 def test_the_developer_tools_are_not_installed(installed: Path, tmp_path: Path) -> None:
     # Given the environment the project is installed in / When it looks for the packages, outside the checkout
-    done = subprocess.run(  # noqa: S603 (the environment's interpreter)
-        [
-            str(installed.parent / "python"),
-            "-c",
-            "from importlib.util import find_spec as f; print(f('ops') is not None, f('tools') is not None)",
-        ],
-        cwd=tmp_path,
-        env=without_pythonpath(),
-        capture_output=True,
-        text=True,
-        timeout=COMMAND_TIMEOUT_SECONDS,
-        check=False,
-    )
+    finds = "from importlib.util import find_spec as f; print(f('ops') is not None, f('tools') is not None)"
+    done = run_command([str(installed.parent / "python"), "-c", finds], cwd=tmp_path, env=without_pythonpath())
     # Then the operator's commands are there and the developer tools are not
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "False"]
@@ -132,15 +111,7 @@ READY = "Press CTRL+C to quit"
 
 def sale_show(installed: Path, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """`car-retail-ops sale show` of the demo Onix, run as an operator runs it in another terminal."""
-    return subprocess.run(  # noqa: S603 (the installed console script)
-        [str(installed), "sale", "show", ONIX],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=COMMAND_TIMEOUT_SECONDS,
-        check=False,
-    )
+    return run_command([str(installed), "sale", "show", ONIX], cwd=cwd, env=env)
 
 
 def nothing_set(**environment: str) -> dict[str, str]:
