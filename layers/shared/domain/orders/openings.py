@@ -45,7 +45,7 @@ DRAW_GRACE = timedelta(seconds=15)
 
 
 class EntryStatus(StrEnum):
-    REGISTERED = "REGISTERED"  # before the draw
+    REGISTERED = "REGISTERED"  # before the draw, or before its position is written
     WAITING = "WAITING"  # drawn, its turn not come
     ADMITTED = "ADMITTED"  # may order until `admittedUntil`
     ORDERED = "ORDERED"  # its admission was used for an order
