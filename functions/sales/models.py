@@ -9,8 +9,8 @@ from core.models import ApiModel, Id, Timestamp
 EntryStatus = Literal["REGISTERED", "WAITING", "ADMITTED", "ORDERED", "MISSED", "SOLD_OUT"]
 STATUS_DESCRIPTION = (
     "REGISTERED before the draw, and after it until the entry's position is written (minutes at a large "
-    "opening: `position` is null until then); WAITING for its turn; ADMITTED: may order until `admittedUntil`; ORDERED; "
-    "MISSED: the admission passed unused; SOLD_OUT before its turn"
+    "opening: `position` is null until then); WAITING for its turn; ADMITTED: may order until "
+    "`admittedUntil`; ORDERED; MISSED: the admission passed unused; SOLD_OUT before its turn"
 )
 
 
