@@ -217,6 +217,7 @@ def draw_if_due(
     queue: SaleQueue,
     now: datetime,
     *,
+    running: SaleQueueRecord | None = None,
     draws: Draws | None = None,
     until: datetime | None = None,
     reading_until: datetime | None = None,
@@ -228,8 +229,10 @@ def draw_if_due(
     (`last_admissible`). The order is `draws`' when it holds this draw's, else the closed list is read
     again (given up at `reading_until`: the next run reads it) and checked against the digest recorded.
     Runs at once, or one after a run that died, write the same positions: the order is the seed's and the
-    closed list's, and a position is written only where there is none."""
-    running = ensure_queue(car_id)
+    closed list's, and a position is written only where there is none. `running`: the queue as the caller
+    just read it (else read here: `ensure_queue`); read before another run's last writes, it only makes
+    this call redo them, to the same effect."""
+    running = running if running is not None else ensure_queue(car_id)
     if now < queue.draw_at + DRAW_GRACE or draw_complete(running):
         return running
     draws = draws if draws is not None else Draws()

@@ -111,13 +111,13 @@ class Controller:
         self.draws = draws if draws is not None else INSTANCE_DRAWS
 
     def step_car(self, car_id: ObjectId, queue: SaleQueue, now: datetime) -> StepResult:
-        openings.ensure_queue(car_id)  # a queue first met here (its rules set outside `ops sale set`)
+        running = openings.ensure_queue(car_id)  # made if first met here (rules set outside `ops sale set`)
         if not store.take_admission_claim(car_id, self.holder, now=now, until=now + CLAIM):
             # Another run steps this car: this one tries again next second, and takes over when it ends.
             return StepResult(car_id, 0, 0, 0.0, sold_out=False, sold_out_now=False, settled=False, stepped=False)
         drawing_until = now + timedelta(seconds=DRAW_SHARE * STEP_SECONDS)
         running = openings.draw_if_due(
-            car_id, queue, now, draws=self.draws, until=drawing_until, reading_until=self.ends
+            car_id, queue, now, running=running, draws=self.draws, until=drawing_until, reading_until=self.ends
         )
         if running.get("drawnAt") is None:
             openings.publish(car_id)
