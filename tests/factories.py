@@ -8,7 +8,7 @@ import threading
 import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from functools import cache
+from functools import cache, partial
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -16,6 +16,7 @@ import requests
 
 from core.errors import Conflict
 from core.pinfl import pinfl_check_digit
+from local.workers import WORKER_HEADER
 from tests.data import CatalogCar
 
 DEMO_CLIENT_KEY = "demo-partner-key"
@@ -207,6 +208,23 @@ def copies_of(buyer: ApiClient, count: int) -> list[ApiClient]:
     for client in clients:
         client.token = buyer.token
     return clients
+
+
+def copies_over_workers(buyer: ApiClient, count: int, *, tries: int = 20) -> list[ApiClient]:
+    """`count` copies of the buyer (`copies_of`) whose kept-alive connections are held by more than one
+    worker process of `make run`: each asks who it is, all at once, and a new set is opened until the
+    answers came from two workers or more. A worker answers every request of a connection it accepted, so
+    what the copies send next races through several processes, however busy the machine is when they
+    connect (on a loaded one, a single worker may accept a whole burst one connection after another)."""
+    for _ in range(tries):
+        copies = copies_of(buyer, count)
+        answers = all_at_once([partial(copy.get, "/api/v1/auth/me") for copy in copies])
+        assert [answer.status_code for answer in answers] == [200] * count, [answer.text for answer in answers]
+        if len({answer.headers[WORKER_HEADER] for answer in answers}) > 1:
+            return copies
+        for copy in copies:
+            copy.session.close()
+    raise AssertionError(f"{tries} sets of {count} connections were each accepted by one worker alone")
 
 
 def branch_offered(client: ApiClient, car: CatalogCar) -> bool:

@@ -34,7 +34,7 @@ from local.clock import ENV as CLOCK_FILE
 from local.clock import SharedClock
 from ops.__main__ import main as ops_main
 from tests.data import CatalogCar, insert_order, order_body, purchasable_car
-from tests.factories import ApiClient, all_at_once, copies_of
+from tests.factories import ApiClient, all_at_once, copies_over_workers
 from tests.local_server import LocalServer, ServeWorkers
 
 Db = Database[dict[str, Any]]
@@ -142,7 +142,7 @@ def test_one_entry_per_person_through_three_workers_and_every_refusal_of_registr
     assert (unverified.status_code, unverified.json()["code"]) == (403, "IDENTITY_VERIFICATION_REQUIRED")
     # When they verify, and six of their phones register at once, through three worker processes
     buyer.verify(1301)
-    copies = copies_of(buyer, 6)
+    copies = copies_over_workers(buyer, 6)
     answers = all_at_once([partial(copy.post, entries_of(car)) for copy in copies])
     # Then one entry is theirs and the five others are refused, whichever worker answered
     assert codes(answers) == [(201, None)] + [(409, "ALREADY_ENTERED")] * 5, [a.text for a in answers]
@@ -252,7 +252,7 @@ def test_an_order_of_a_queued_car_needs_its_turn_once_and_in_time_through_three_
     assert early.json()["details"] == {"position": 3, "servingUpTo": 2}
     assert third.get(f"{entries_of(car)}/me").json()["data"]["status"] == "WAITING"
     # When the first orders from five phones at once, through three worker processes
-    copies = copies_of(first, 5)
+    copies = copies_over_workers(first, 5)
     placed = all_at_once([partial(copy.post, ORDERS, json=order_body(car)) for copy in copies])
     # Then one order is placed and the four others are refused: one order per admission
     assert codes(placed) == [(201, None)] + [(409, "ADMISSION_USED")] * 4, [a.text for a in placed]
